@@ -1,0 +1,74 @@
+"""One error root for the project, with a subclass per kind of failure."""
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+
+class SmearError(Exception):
+    """Root of every error smear-dsl raises on purpose."""
+
+
+@dataclass(frozen=True)
+class Diagnostic:
+    """One located problem in a rule file: where, what, and a hint."""
+
+    path: str
+    line: int  # 1-based
+    col: int  # 1-based
+    message: str
+    hint: str | None = None
+    source_line: str | None = None
+
+    def format(self) -> str:
+        """`path:line:col: message`, then the offending line, a caret and the hint."""
+        out = [f"{self.path}:{self.line}:{self.col}: error: {self.message}"]
+        if self.source_line is not None:
+            text = self.source_line.rstrip("\n")
+            out.append(f"    {text}")
+            out.append("    " + " " * max(0, self.col - 1) + "^")
+        if self.hint:
+            out.append(f"    hint: {self.hint}")
+        return "\n".join(out)
+
+
+class RuleError(SmearError):
+    """A rule file failed to load or compile; carries every diagnostic found."""
+
+    def __init__(self, diagnostics: list[Diagnostic]):
+        self.diagnostics = list(diagnostics)
+        super().__init__("\n".join(d.format() for d in self.diagnostics))
+
+
+class OptionError(SmearError):
+    """A table option or seat count the rules do not allow."""
+
+
+class MoveError(SmearError):
+    """A move the referee refuses; `code` is one of RECORD_FORMAT.md's error codes."""
+
+    def __init__(self, code: str, message: str):
+        self.code = code
+        self.message = message
+        super().__init__(f"{code}: {message}")
+
+
+class RecordError(SmearError):
+    """A game record that cannot be read at all (not JSON, unknown rules, bad header)."""
+
+
+# Error codes of RECORD_FORMAT.md, in the order the referee checks them.
+ERROR_CODES: tuple[str, ...] = (
+    "BAD_RECORD",
+    "BAD_DEAL",
+    "GAME_OVER",
+    "HAND_OVER",
+    "HAND_INCOMPLETE",
+    "WRONG_TURN",
+    "WRONG_PHASE",
+    "BID_OUT_OF_RANGE",
+    "BID_TOO_LOW",
+    "BAD_DISCARD",
+    "CARD_NOT_IN_HAND",
+    "TRUMP_DISCARDED",
+    "MUST_FOLLOW_SUIT",
+)

@@ -1,0 +1,370 @@
+"""Type-check an expression against the names a rule site may use, and prepare its closure.
+
+`check` walks the AST once and returns the expression's type together with a `make`
+function; `emit` (in emit.py) calls `make` with the compiled rule tables to get a plain
+Python closure `f(env) -> value`. Checking needs no tables, so the validator can run it
+before anything is compiled.
+"""
+from __future__ import annotations
+
+import difflib
+from dataclasses import dataclass, field
+from typing import Any, Callable
+
+from .. import cards as C
+from . import ast as A
+
+INT, BOOL, RANK, SUIT, CARD, OPTCARD, CARDS, STR = "int", "bool", "rank", "suit", "card", "card?", "cards", "str"
+
+RANK_CONSTS = {"A": 12, "K": 11, "Q": 10, "J": 9, "T": 8}
+SUIT_CONSTS = {"S": 0, "H": 1, "D": 2, "C": 3, "spades": 0, "hearts": 1, "diamonds": 2, "clubs": 3}
+CARD_ATTRS = {"suit": SUIT, "rank": RANK, "trump": BOOL, "joker": BOOL, "value": INT}
+FUNCTIONS = {
+    "count": ((CARDS,), INT, "number of cards in a set"),
+    "any": ((CARDS,), BOOL, "true when a set of cards is not empty"),
+    "total": ((CARDS,), INT, "sum of the card values (deck.values) of a set"),
+    "highest": ((CARDS,), OPTCARD, "the highest card of a set in the current card order"),
+    "lowest": ((CARDS,), OPTCARD, "the lowest card of a set in the current card order"),
+    "exists": ((OPTCARD,), BOOL, "true when a selected card exists"),
+    "sister": ((SUIT,), SUIT, "the other suit of the same colour"),
+    "min": ((INT, INT), INT, "the smaller of two numbers"),
+    "max": ((INT, INT), INT, "the larger of two numbers"),
+    "abs": ((INT,), INT, "absolute value"),
+}
+KEYWORDS = {"if", "then", "else", "and", "or", "not", "in", "where", "of", "true", "false"}
+
+
+class ExprTypeError(Exception):
+    """A name or type error; `offset` is 0-based within the expression."""
+
+    def __init__(self, message: str, offset: int, hint: str | None = None):
+        super().__init__(message)
+        self.message, self.offset, self.hint = message, offset, hint
+
+
+@dataclass(frozen=True)
+class Env:
+    """The names an expression may use at one place in a rule file, with their types.
+
+    `vars` are read at run time from the evaluation dict; `consts` are fixed values
+    (ranks, suits, jokers, named bids); `statics` are table options and seat counts,
+    folded into constants when the rules are compiled for a table.
+    """
+
+    vars: dict[str, str] = field(default_factory=dict)
+    consts: dict[str, tuple[str, Any]] = field(default_factory=dict)
+    statics: dict[str, str] = field(default_factory=dict)
+    descr: str = "here"
+
+    def with_vars(self, **more: str) -> "Env":
+        return Env({**self.vars, **more}, self.consts, self.statics, self.descr)
+
+    def names(self) -> list[str]:
+        return sorted(set(self.vars) | set(self.consts) | set(self.statics) | set(RANK_CONSTS) | set(SUIT_CONSTS) | {"jick"})
+
+
+Maker = Callable[[Any], Callable[[dict], Any]]
+
+
+@dataclass(frozen=True)
+class Checked:
+    type: str
+    make: Maker
+
+
+def _const(v: Any) -> Maker:
+    return lambda t: (lambda env: v)
+
+
+def _close(word: str, options) -> str | None:
+    m = difflib.get_close_matches(word, list(options), n=1, cutoff=0.6)
+    return f"did you mean `{m[0]}`?" if m else None
+
+
+def check(e: A.Expr, env: Env, want: str | None = None) -> Checked:
+    """Type-check `e`; with `want`, also require (or coerce to) that type."""
+    got = _check(e, env)
+    if want is None or got.type == want:
+        return got
+    if want == OPTCARD and got.type == CARD:
+        return got
+    if want == RANK:
+        co = _as_rank(e)
+        if co is not None:
+            return co
+    raise ExprTypeError(f"expected {_tname(want)}, but this is {_tname(got.type)}", e.pos, _type_hint(want))
+
+
+def _tname(t: str) -> str:
+    return {INT: "a number", BOOL: "a condition (true/false)", RANK: "a rank", SUIT: "a suit", CARD: "a card",
+            OPTCARD: "a card (or none)", CARDS: "a set of cards", STR: "a text choice"}.get(t, t.replace("list:", "a list of "))
+
+
+def _type_hint(t: str) -> str | None:
+    return {BOOL: "a condition compares things, e.g. `points >= bid` or `card.trump`",
+            INT: "a number, e.g. `2`, `widow` or `target - 1`",
+            CARD: "a card, e.g. `A of trump`, `jick` or `lowest(played where card.trump)`",
+            CARDS: "a set of cards, e.g. `hand`, `played` or `hand where card.trump`",
+            SUIT: "a suit: S H D C, `trump` or `lead.suit`"}.get(t)
+
+
+def _as_rank(e: A.Expr) -> Checked | None:
+    if isinstance(e, A.Const) and e.type == INT and 2 <= e.value <= 10:
+        r = C.parse_rank(str(e.value))
+        return Checked(RANK, _const(r))
+    return None
+
+
+def _check(e: A.Expr, env: Env) -> Checked:
+    if isinstance(e, A.Const):
+        return Checked(e.type, _const(e.value))
+    if isinstance(e, A.Name):
+        return _name(e, env)
+    if isinstance(e, A.Attr):
+        obj = _check(e.obj, env)
+        if obj.type == OPTCARD:
+            raise ExprTypeError(f"`.{e.name}` of a card that may not exist", e.pos,
+                                "test it with exists(...) first, or select from a set that cannot be empty")
+        if obj.type != CARD:
+            raise ExprTypeError(f"{_tname(obj.type)} has no attribute `{e.name}`", e.pos,
+                                "only cards have attributes: " + ", ".join(f"card.{a}" for a in CARD_ATTRS))
+        if e.name not in CARD_ATTRS:
+            raise ExprTypeError(f"a card has no attribute `{e.name}`", e.pos,
+                                _close(e.name, CARD_ATTRS) or "card attributes: " + ", ".join(CARD_ATTRS))
+        return Checked(CARD_ATTRS[e.name], _attr_maker(e.name, obj.make))
+    if isinstance(e, A.Call):
+        return _call(e, env)
+    if isinstance(e, A.ListLit):
+        return _list(e, env)
+    if isinstance(e, A.CardOf):
+        r = C.parse_rank(e.rank)
+        if r is None:
+            raise ExprTypeError(f"`{e.rank}` is not a rank", e.pos, "ranks are A K Q J T 9 8 7 6 5 4 3 2 (or 10)")
+        s = check(e.suit, env, SUIT)
+        return Checked(CARD, _card_of_maker(r, s.make))
+    if isinstance(e, A.Neg):
+        x = check(e.x, env, INT)
+        return Checked(INT, lambda t, m=x.make: (lambda f: (lambda env: -f(env)))(m(t)))
+    if isinstance(e, A.BinOp):
+        a, b = check(e.a, env, INT), check(e.b, env, INT)
+        return Checked(INT, _binop_maker(e.op, a.make, b.make))
+    if isinstance(e, A.Compare):
+        return _compare(e, env)
+    if isinstance(e, A.Member):
+        return _member(e, env)
+    if isinstance(e, A.BoolOp):
+        a, b = check(e.a, env, BOOL), check(e.b, env, BOOL)
+        return Checked(BOOL, _boolop_maker(e.op, a.make, b.make))
+    if isinstance(e, A.Not):
+        x = check(e.x, env, BOOL)
+        return Checked(BOOL, lambda t, m=x.make: (lambda f: (lambda env: not f(env)))(m(t)))
+    if isinstance(e, A.IfElse):
+        c = check(e.cond, env, BOOL)
+        a = _check(e.then, env)
+        b = check(e.other, env, a.type if a.type != CARD else OPTCARD)
+        typ = a.type if a.type == b.type else OPTCARD
+        return Checked(typ, lambda t: (lambda fc, fa, fb: (lambda env: fa(env) if fc(env) else fb(env)))(
+            c.make(t), a.make(t), b.make(t)))
+    if isinstance(e, A.Where):
+        s = check(e.cards, env, CARDS)
+        cond = check(e.cond, env.with_vars(card=CARD), BOOL)
+        return Checked(CARDS, _where_maker(s.make, cond.make))
+    raise ExprTypeError("unsupported expression", e.pos)  # pragma: no cover - grammar produces no other node
+
+
+def _name(e: A.Name, env: Env) -> Checked:
+    n = e.name
+    if n in env.vars:
+        return Checked(env.vars[n], lambda t, n=n: (lambda env: env[n]))
+    if n in env.consts:
+        typ, val = env.consts[n]
+        return Checked(typ, _const(val))
+    if n in env.statics:
+        return Checked(env.statics[n], lambda t, n=n: _const(t.static[n])(t))
+    if n in RANK_CONSTS:
+        return Checked(RANK, _const(RANK_CONSTS[n]))
+    if n in SUIT_CONSTS:
+        return Checked(SUIT, _const(SUIT_CONSTS[n]))
+    if n == "jick":
+        return Checked(CARD, _card_of_maker(9, lambda t: (lambda env: C.SISTER[env["trump"]] if env["trump"] >= 0 else -1)))
+    if n in FUNCTIONS:
+        raise ExprTypeError(f"`{n}` is a function", e.pos, f"call it: {n}(...)")
+    hint = _close(n, env.names())
+    raise ExprTypeError(f"unknown name `{n}` {env.descr}", e.pos,
+                        hint or "names usable here: " + ", ".join(sorted(set(env.vars) | set(env.statics))))
+
+
+def _call(e: A.Call, env: Env) -> Checked:
+    if e.fn not in FUNCTIONS:
+        raise ExprTypeError(f"unknown function `{e.fn}`", e.pos, _close(e.fn, FUNCTIONS) or "functions: " + ", ".join(FUNCTIONS))
+    params, ret, _doc = FUNCTIONS[e.fn]
+    if len(e.args) != len(params):
+        raise ExprTypeError(f"`{e.fn}` takes {len(params)} argument(s), got {len(e.args)}", e.pos)
+    args = [check(a, env, p) for a, p in zip(e.args, params)]
+    return Checked(ret, _call_maker(e.fn, [a.make for a in args]))
+
+
+def _list(e: A.ListLit, env: Env) -> Checked:
+    if not e.items:
+        raise ExprTypeError("empty list", e.pos)
+    checked = [_check(i, env) for i in e.items]
+    types = {c.type for c in checked}
+    if RANK in types:
+        checked = [check(i, env, RANK) for i in e.items]
+        types = {RANK}
+    if len(types) != 1 or types & {CARDS, OPTCARD}:
+        raise ExprTypeError("list items must all have the same simple type", e.pos)
+    typ = types.pop()
+    makers = [c.make for c in checked]
+    return Checked("list:" + typ, lambda t: (lambda fs: (lambda env: [f(env) for f in fs]))([m(t) for m in makers]))
+
+
+def _compare(e: A.Compare, env: Env) -> Checked:
+    a, b = _check(e.a, env), _check(e.b, env)
+    if a.type == RANK and b.type == INT:
+        b = check(e.b, env, RANK)
+    elif b.type == RANK and a.type == INT:
+        a = check(e.a, env, RANK)
+    ta, tb = a.type, b.type
+    if {ta, tb} == {CARD, OPTCARD}:
+        ta = tb = OPTCARD
+    if ta != tb:
+        raise ExprTypeError(f"cannot compare {_tname(ta)} with {_tname(tb)}", e.pos)
+    if e.op not in ("==", "!=") and ta not in (INT, RANK):
+        raise ExprTypeError(f"`{e.op}` compares numbers or ranks, not {_tname(ta)}", e.pos, "use == or != here")
+    return Checked(BOOL, _compare_maker(e.op, a.make, b.make))
+
+
+def _member(e: A.Member, env: Env) -> Checked:
+    b = _check(e.b, env)
+    if b.type == CARDS:
+        a = check(e.a, env, CARD)
+        mk = lambda t, fa=a.make, fb=b.make, neg=e.negate: (lambda fa, fb: (
+            (lambda env: not (fb(env) >> fa(env)) & 1 if fa(env) >= 0 else True) if neg else
+            (lambda env: bool((fb(env) >> fa(env)) & 1) if fa(env) >= 0 else False)))(fa(t), fb(t))
+        return Checked(BOOL, mk)
+    if b.type.startswith("list:"):
+        a = check(e.a, env, b.type[5:])
+        mk = lambda t, fa=a.make, fb=b.make, neg=e.negate: (lambda fa, fb: (
+            (lambda env: fa(env) not in fb(env)) if neg else (lambda env: fa(env) in fb(env))))(fa(t), fb(t))
+        return Checked(BOOL, mk)
+    raise ExprTypeError(f"`in` needs a set of cards or a list on its right, not {_tname(b.type)}", e.b.pos)
+
+
+# ---- closure makers (t is the compiled Tables object) ----
+
+def _attr_maker(name: str, obj: Maker) -> Maker:
+    def make(t):
+        f = obj(t)
+        if name == "suit":
+            eff = t.eff_suit
+            return lambda env: eff[env["trump"] + 1][f(env)]
+        if name == "rank":
+            return lambda env: C.rank_of(f(env))
+        if name == "trump":
+            tm = t.trump_mask
+            return lambda env: bool((tm[env["trump"] + 1] >> f(env)) & 1)
+        if name == "joker":
+            return lambda env: f(env) >= C.JOKER_BASE
+        val = t.value
+        return lambda env: val[f(env)]
+    return make
+
+
+def _card_of_maker(rank: int, suit: Maker) -> Maker:
+    def make(t):
+        f = suit(t)
+        return lambda env: (lambda s: s * 13 + rank if s >= 0 else -1)(f(env))
+    return make
+
+
+def _binop_maker(op: str, a: Maker, b: Maker) -> Maker:
+    def make(t):
+        fa, fb = a(t), b(t)
+        if op == "+":
+            return lambda env: fa(env) + fb(env)
+        if op == "-":
+            return lambda env: fa(env) - fb(env)
+        if op == "*":
+            return lambda env: fa(env) * fb(env)
+        if op == "//":
+            return lambda env: (lambda d: fa(env) // d if d else 0)(fb(env))
+        return lambda env: (lambda d: fa(env) % d if d else 0)(fb(env))
+    return make
+
+
+_CMP = {"==": lambda x, y: x == y, "!=": lambda x, y: x != y, "<": lambda x, y: x < y,
+        "<=": lambda x, y: x <= y, ">": lambda x, y: x > y, ">=": lambda x, y: x >= y}
+
+
+def _compare_maker(op: str, a: Maker, b: Maker) -> Maker:
+    fn = _CMP[op]
+
+    def make(t):
+        fa, fb = a(t), b(t)
+        return lambda env: fn(fa(env), fb(env))
+    return make
+
+
+def _boolop_maker(op: str, a: Maker, b: Maker) -> Maker:
+    def make(t):
+        fa, fb = a(t), b(t)
+        if op == "and":
+            return lambda env: fa(env) and fb(env)
+        return lambda env: fa(env) or fb(env)
+    return make
+
+
+def _where_maker(cards: Maker, cond: Maker) -> Maker:
+    def make(t):
+        fs, fc = cards(t), cond(t)
+
+        def where(env):
+            m = fs(env)
+            out = 0
+            saved = env.get("card")
+            while m:
+                low = m & -m
+                env["card"] = low.bit_length() - 1
+                if fc(env):
+                    out |= low
+                m ^= low
+            env["card"] = saved
+            return out
+        return where
+    return make
+
+
+def _call_maker(fn: str, args: list[Maker]) -> Maker:
+    def make(t):
+        fs = [m(t) for m in args]
+        f0 = fs[0]
+        if fn == "count":
+            return lambda env: f0(env).bit_count()
+        if fn == "any":
+            return lambda env: f0(env) != 0
+        if fn == "total":
+            val = t.value
+            return lambda env: sum(val[c] for c in C.bits(f0(env)))
+        if fn in ("highest", "lowest"):
+            order = t.order_key
+            pick = max if fn == "highest" else min
+
+            def sel(env):
+                m = f0(env)
+                if not m:
+                    return -1
+                key = order[env["trump"] + 1]
+                return pick(C.bits(m), key=key.__getitem__)
+            return sel
+        if fn == "exists":
+            return lambda env: f0(env) >= 0
+        if fn == "sister":
+            return lambda env: (lambda s: C.SISTER[s] if s >= 0 else -1)(f0(env))
+        if fn == "abs":
+            return lambda env: abs(f0(env))
+        f1 = fs[1]
+        if fn == "min":
+            return lambda env: min(f0(env), f1(env))
+        return lambda env: max(f0(env), f1(env))
+    return make

@@ -1,0 +1,408 @@
+"""YAML rule file -> validated RuleSpec: `extends:` merging, structure, names and types.
+
+Every problem is collected and reported at once as a located diagnostic; nothing here
+raises anything but RuleError.
+"""
+from __future__ import annotations
+
+import os
+from pathlib import Path
+from typing import Any
+
+from . import cards as C
+from .errors import Diagnostic, RuleError
+from .expr import ast as A
+from .expr.check import (BOOL, CARD, CARDS, FUNCTIONS, INT, KEYWORDS, RANK_CONSTS, STR, SUIT, SUIT_CONSTS, Env,
+                         ExprTypeError, check)
+from .expr.parse import ExprSyntaxError, parse_expr
+from .paths import rule_names, rules_dir
+from .rulefile import RULES
+from .schema import MISSING, Ctx, Src, did_you_mean
+from .spec import (BiddingSpec, DealSpec, DeckSpec, EndSpec, ExprSpec, LeadRule, Loc, OptionSpec, PhaseSpec, PlaySpec,
+                   PointSpec, RuleSpec, ScoringSpec, TrumpRef)
+from .yamlsrc import Node, SourceCache, load_yaml
+
+MAX_EXTENDS_DEPTH = 8
+
+_PHASE_VARS = {"hand": CARDS, "stock": CARDS, "is_bidder": BOOL, "is_dealer": BOOL, "bid": INT, "trump": SUIT}
+_MADE_VARS = {"bid": INT, "points": INT, "tricks": INT, "total_tricks": INT, "score": INT, "target": INT,
+              "dealer": BOOL, "bidder": BOOL}
+CONTEXTS: dict[str, tuple[dict[str, str], str]] = {
+    "static": ({}, "in a setting fixed before the game (only options and `players`)"),
+    "redeal": ({"hand": CARDS, "trump": SUIT}, "in deal.redeal_if"),
+    "bid": ({"bid": INT, "high": INT, "is_dealer": BOOL}, "in bidding.may_match"),
+    "phase": (_PHASE_VARS, "in a phase"),
+    "discard_card": ({**_PHASE_VARS, "card": CARD}, "in discard.allowed"),
+    "discard_set": ({**_PHASE_VARS, "discard": CARDS, "kept": CARDS}, "in discard.valid_if"),
+    "lead": ({"lead": CARD, "hand": CARDS, "discarded": CARDS, "trick": INT, "trump": SUIT, "trump_known": BOOL,
+              "is_bidder": BOOL, "bid": INT}, "in a lead rule"),
+    "point": ({"played": CARDS, "dealt": CARDS, "held": CARDS, "trump": SUIT, "bid": INT}, "in a point's card"),
+    "made": (_MADE_VARS, "in scoring.made"),
+    "scoring": ({**_MADE_VARS, "made": BOOL}, "in scoring"),
+    "end": ({**_MADE_VARS, "made": BOOL, "previous": INT, "delta": INT}, "in end.win_if"),
+}
+RESERVED = (set(KEYWORDS) | set(FUNCTIONS) | set(RANK_CONSTS) | set(SUIT_CONSTS) | {"jick", "card", "players"}
+            | {v for ctx, _ in CONTEXTS.values() for v in ctx})
+
+
+def resolve_rules_path(name_or_path: str, relative_to: str | None = None) -> Path | None:
+    """A rule name (file stem in rules/) or a path to a rule file; None if it does not exist."""
+    p = Path(name_or_path)
+    candidates = []
+    if p.suffix in (".yaml", ".yml") or os.sep in name_or_path or "/" in name_or_path:
+        if relative_to and not p.is_absolute():
+            candidates.append(Path(relative_to).parent / p)
+        candidates.append(p)
+    else:
+        if relative_to:
+            candidates.append(Path(relative_to).parent / f"{name_or_path}.yaml")
+        candidates.append(rules_dir() / f"{name_or_path}.yaml")
+    for c in candidates:
+        if c.is_file():
+            return c
+    return None
+
+
+def load_spec(name_or_path: str) -> RuleSpec:
+    """Load, merge, validate and type-check a rule file; raises RuleError with every problem."""
+    path = resolve_rules_path(name_or_path)
+    if path is None:
+        hint = did_you_mean(name_or_path, rule_names()) or "known rules: " + ", ".join(rule_names())
+        raise RuleError([Diagnostic(name_or_path, 1, 1, f"no rule file `{name_or_path}`", hint)])
+    try:
+        text = path.read_text(encoding="utf-8", errors="replace") if path.stat().st_size <= 4 * 1_000_000 else "x" * 2_000_000
+    except OSError as e:
+        raise RuleError([Diagnostic(str(path), 1, 1, f"cannot read rule file: {e.strerror}")]) from None
+    return spec_from_text(text, str(path))
+
+
+def spec_from_text(text: str, path: str) -> RuleSpec:
+    """Validate rule-file text (the `path` names it in messages and anchors relative `extends:`)."""
+    sources = SourceCache()
+    root, diags = _load_merged(text, path, sources, [])
+    if diags:
+        raise RuleError(diags)
+    ctx = Ctx(sources)
+    raw = RULES.validate(root, ctx)
+    if raw is MISSING or ctx.diags:
+        raise RuleError(ctx.diags or [sources.diag(path, 1, 1, "invalid rule file")])
+    spec = _Semantics(ctx, path).build(raw)
+    if ctx.diags or spec is None:
+        raise RuleError(ctx.diags)
+    return spec
+
+
+def _load_merged(text: str, path: str, sources: SourceCache, chain: list[str]) -> tuple[Node | None, list[Diagnostic]]:
+    node, diags = load_yaml(text, path, sources)
+    if diags:
+        return None, diags
+    if node.kind != "map":
+        return None, [sources.diag(path, node.line, node.col, "a rule file is a mapping of keys like `name:` and `deck:`",
+                                   "see docs/rule-language.md")]
+    ext = node.value.get("extends")
+    if ext is None:
+        return node, []
+    if ext.kind != "scalar" or not isinstance(ext.value, str):
+        return None, [sources.diag(path, ext.line, ext.col, "`extends` names a rule (file stem) or a path")]
+    if len(chain) >= MAX_EXTENDS_DEPTH:
+        return None, [sources.diag(path, ext.line, ext.col, f"`extends` chain is deeper than {MAX_EXTENDS_DEPTH}")]
+    parent_path = resolve_rules_path(ext.value, path)
+    if parent_path is None:
+        hint = did_you_mean(ext.value, rule_names()) or "known rules: " + ", ".join(rule_names())
+        return None, [sources.diag(path, ext.line, ext.col + (1 if ext.quoted else 0), f"`extends`: no rule file `{ext.value}`", hint)]
+    key = str(parent_path.resolve())
+    if key in chain or key == str(Path(path).resolve()):
+        names = " -> ".join(Path(p).stem for p in [*chain, str(Path(path).resolve()), key])
+        return None, [sources.diag(path, ext.line, ext.col, f"`extends` cycle: {names}", "a rule file cannot extend itself")]
+    try:
+        ptext = parent_path.read_text(encoding="utf-8", errors="replace")
+    except OSError as e:
+        return None, [sources.diag(path, ext.line, ext.col, f"cannot read `{parent_path}`: {e.strerror}")]
+    parent, pdiags = _load_merged(ptext, str(parent_path), sources, [*chain, str(Path(path).resolve())])
+    if pdiags:
+        return None, [sources.diag(path, ext.line, ext.col, f"the parent rule file `{ext.value}` has errors (below)"), *pdiags]
+    merged = _merge(parent, node)
+    merged.value.pop("extends", None)
+    return merged, []
+
+
+def _merge(base: Node, over: Node) -> Node:
+    """Child keys override the parent's; mappings merge deeply; `null` removes a key."""
+    if base.kind != "map" or over.kind != "map":
+        return over
+    out = dict(base.value)
+    keys = dict(base.keys)
+    for k, v in over.value.items():
+        if v.kind == "scalar" and v.value is None and k in out:
+            out.pop(k)
+            continue
+        out[k] = _merge(out[k], v) if k in out else v
+        keys[k] = over.keys.get(k, v)
+    return Node("map", out, over.path, over.line, over.col, keys)
+
+
+class _Semantics:
+    """Second pass: names, types, card orders and expressions."""
+
+    def __init__(self, ctx: Ctx, path: str):
+        self.ctx, self.path = ctx, path
+        self.envs: dict[str, Env] = {}
+
+    # -- helpers --
+    def err(self, node_or_src: Any, message: str, hint: str | None = None, offset: int = 0) -> None:
+        if isinstance(node_or_src, Src):
+            s = node_or_src
+            col = s.col + (1 if s.quoted else 0) + offset
+            self.ctx.diags.append(self.ctx.sources.diag(s.path, s.line, col, message, hint))
+        else:
+            self.ctx.error(node_or_src, message, hint)
+
+    def expr(self, src: Src | None, want: str, context: str) -> ExprSpec | None:
+        if src is None:
+            return None
+        try:
+            ast = parse_expr(src.text)
+            checked = check(ast, self.envs[context], want)
+        except (ExprSyntaxError, ExprTypeError) as e:
+            self.err(src, e.message if isinstance(e, ExprTypeError) else f"bad expression: {e.message}", e.hint, e.offset)
+            return None
+        if context == "static" and _mentions(ast, "card"):
+            self.err(src, "this setting cannot depend on cards")
+        return ExprSpec(src.text, Loc(src.path, src.line, src.col), ast, checked)
+
+    @staticmethod
+    def loc(node: Node) -> Loc:
+        return Loc(node.path, node.line, node.col)
+
+    # -- the pass --
+    def build(self, raw: dict) -> RuleSpec | None:
+        root: Node = raw["__node__"]
+        players = raw["players"]
+        players_t = tuple(sorted(set(players if isinstance(players, list) else [players])))
+        options = self.options(raw["options"])
+        deck = self.deck(raw["deck"])
+        if deck is None:
+            return None
+        statics = {"players": INT, **{o.name: {"int": INT, "bool": BOOL, "choice": STR}[o.type] for o in options}}
+        bid_names = {k: v for k, (v, _n) in (raw["bidding"]["names"] or {}).items()}
+        consts: dict[str, tuple[str, Any]] = {name: (CARD, C.JOKER_BASE + j) for j, name in enumerate(deck.jokers)}
+        for k, (v, kn) in (raw["bidding"]["names"] or {}).items():
+            if k in RESERVED or k in consts or k in statics:
+                self.err(kn, f"bid name `{k}` is already a name of the language")
+            consts[k] = (INT, v)
+        for name, (vars_, descr) in CONTEXTS.items():
+            self.envs[name] = Env(dict(vars_), consts, statics, descr)
+        trump_order = self.trump_order(raw.get("trump_order"), deck, root)
+        teams = self.expr(raw["teams"], INT, "static")
+        equal = self.expr(raw["equal_trumps"], STR, "static")
+        deal = self.deal(raw["deal"])
+        bidding = self.bidding(raw["bidding"], bid_names)
+        phases = tuple(p for p in (self.phase(k, v) for k, v in raw["phases"]) if p is not None)
+        named = sum(1 for p in phases if p.kind == "name_trump")
+        if named > 1:
+            self.err(root.value["phases"], "more than one name_trump phase")
+        play = self.play(raw["play"] or {"leader": "bidder", "follow": "suit_or_trump", "lead_rules": []})
+        points = self.points(raw["points"])
+        scoring = self.scoring(raw["scoring"])
+        end = self.end(raw["end"])
+        if deck.jokers and not named and play is not None:
+            if not any(_mentions(r.forbid.ast, "joker") for r in play.lead_rules):
+                self.err(root.value["deck"], "with jokers and trump fixed by the first lead, a lead rule must say when a "
+                         "joker may not be led", "add to play.lead_rules: `- {forbid: trick == 1 and lead.joker, code: WRONG_PHASE}`")
+        if self.ctx.diags:
+            return None
+        return RuleSpec(
+            stem=Path(self.path).stem, path=self.path, name=raw["name"], description=raw["description"] or "",
+            players=players_t, teams=teams, options=options, deck=deck, trump_order=trump_order, equal_trumps=equal,
+            deal=deal, bidding=bidding, phases=phases, trump_named=bool(named), play=play, points=points,
+            scoring=scoring, end=end, loc=self.loc(root))
+
+    def options(self, raw: dict) -> tuple[OptionSpec, ...]:
+        out = []
+        for name, (o, kn) in (raw or {}).items():
+            if name in RESERVED:
+                self.err(kn, f"option name `{name}` is already a name of the language", "choose another name")
+                continue
+            node: Node = o["__node__"]
+            if o["type"] == "int" and (o["min"] is None or o["max"] is None):
+                self.err(node, f"int option `{name}` needs `min` and `max`")
+                continue
+            if o["type"] == "choice" and not o["choices"]:
+                self.err(node, f"choice option `{name}` needs `choices`")
+                continue
+            if o["type"] == "int" and o["min"] > o["max"]:
+                self.err(node, f"option `{name}`: min {o['min']} is above max {o['max']}")
+                continue
+            spec = OptionSpec(name, o["type"], o["default"], o["min"], o["max"], tuple(o["choices"] or ()),
+                              o["description"] or "", self.loc(kn))
+            try:
+                spec = OptionSpec(name, spec.type, spec.parse(o["default"]), spec.min, spec.max, spec.choices,
+                                  spec.description, spec.loc)
+            except ValueError as e:
+                self.err(node.value["default"], f"default: {e}")
+                continue
+            out.append(spec)
+        return tuple(out)
+
+    def deck(self, raw: dict) -> DeckSpec | None:
+        node: Node = raw["__node__"]
+        ranks = []
+        for rn, r in zip(node.value["ranks"].value, raw["ranks"]):
+            idx = C.parse_rank(str(r))
+            if idx is None:
+                self.err(rn, f"`{r}` is not a rank", "ranks are A K Q J T 9 8 7 6 5 4 3 2")
+            elif idx in ranks:
+                self.err(rn, f"rank `{r}` is listed twice")
+            else:
+                ranks.append(idx)
+        remove = []
+        for i, name in enumerate(raw["remove"] or []):
+            cid = C.parse_suited(name)
+            if cid is None:
+                self.err(node.value["remove"].value[i], f"`{name}` is not a card", "cards are written like AS, TD, 7C")
+            elif C.rank_of(cid) not in ranks:
+                self.err(node.value["remove"].value[i], f"`{name}` is not in the deck anyway")
+            else:
+                remove.append(cid)
+        jokers = []
+        for i, name in enumerate(raw["jokers"] or []):
+            jn = node.value["jokers"].value[i]
+            if not (2 <= len(name) <= 4 and name.isalnum() and name.isupper()) or C.parse_suited(name) is not None:
+                self.err(jn, f"joker name `{name}` must be 2-4 capital letters or digits and not a card name", "e.g. BJ, RJ, JK")
+            elif name in jokers:
+                self.err(jn, f"joker `{name}` is listed twice")
+            else:
+                jokers.append(name)
+        if len(jokers) > C.MAX_JOKERS:
+            self.err(node.value["jokers"], f"at most {C.MAX_JOKERS} jokers")
+        values = []
+        for key, (v, kn) in (raw["values"] or {}).items():
+            r = C.parse_rank(key)
+            if key in jokers:
+                values.append((100 + jokers.index(key), v))
+            elif r is not None and r in ranks:
+                values.append((r, v))
+            else:
+                self.err(kn, f"`{key}` is not a rank or joker of this deck", did_you_mean(key, jokers + [C.RANK_CHARS[x] for x in ranks]))
+        if self.ctx.diags:
+            return None
+        return DeckSpec(tuple(ranks), tuple(remove), tuple(jokers), tuple(values), self.loc(node))
+
+    def trump_order(self, raw: list | None, deck: DeckSpec, root: Node) -> tuple[tuple[TrumpRef, ...], ...]:
+        if raw is None:
+            return tuple((TrumpRef("rank", r),) for r in deck.ranks) + tuple((TrumpRef("joker", j),) for j in range(len(deck.jokers)))
+        node = root.value["trump_order"]
+        out, seen = [], set()
+        for item_node, item in zip(node.value, raw):
+            group_nodes = item_node.value if item_node.kind == "list" else [item_node]
+            group_vals = item if isinstance(item, list) else [item]
+            group = []
+            for gn, g in zip(group_nodes, group_vals):
+                ref = self.trump_ref(str(g), deck)
+                if ref is None:
+                    self.err(gn, f"`{g}` is not a card of the trump suit",
+                             "use a rank (A, K, ..., 2), `jick` (the jack of the same colour) or a joker name")
+                elif ref in seen:
+                    self.err(gn, f"`{g}` is listed twice")
+                else:
+                    seen.add(ref)
+                    group.append(ref)
+            if group:
+                out.append(tuple(group))
+        missing = [C.RANK_CHARS[r] for r in deck.ranks if TrumpRef("rank", r) not in seen]
+        missing += [j for i, j in enumerate(deck.jokers) if TrumpRef("joker", i) not in seen]
+        if missing:
+            self.err(node, f"trump_order leaves out {', '.join(missing)}", "every rank of the deck and every joker has a place")
+        return tuple(out)
+
+    @staticmethod
+    def trump_ref(text: str, deck: DeckSpec) -> TrumpRef | None:
+        t = text.strip()
+        if t in deck.jokers:
+            return TrumpRef("joker", deck.jokers.index(t))
+        if t.lower() == "jick":
+            return TrumpRef("sister", 9) if 9 in deck.ranks else None
+        parts = t.split()
+        if len(parts) == 3 and parts[1] == "of" and parts[2] in ("sister", "trump"):
+            r = C.parse_rank(parts[0])
+            if r is None or r not in deck.ranks:
+                return None
+            return TrumpRef("sister" if parts[2] == "sister" else "rank", r)
+        r = C.parse_rank(t)
+        return TrumpRef("rank", r) if r is not None and r in deck.ranks else None
+
+    def deal(self, raw: dict) -> DealSpec:
+        node: Node = raw["__node__"]
+        return DealSpec(self.expr(raw["hand_size"], INT, "static"), tuple(raw["packets"]) if raw["packets"] else None,
+                        raw["rest"], self.expr(raw["redeal_if"], BOOL, "redeal"), self.loc(node))
+
+    def bidding(self, raw: dict, names: dict[str, int]) -> BiddingSpec:
+        node: Node = raw["__node__"]
+        if raw["all_pass"] == "set_back" and raw["set_back"] is None:
+            self.err(node, "all_pass: set_back needs `set_back: N` (how much the dealer loses)")
+        return BiddingSpec(self.expr(raw["min"], INT, "static"), self.expr(raw["max"], INT, "static"),
+                           tuple(names.items()), raw["rounds"], self.expr(raw["ends_at"], INT, "static"),
+                           self.expr(raw["may_match"], BOOL, "bid"), raw["all_pass"],
+                           self.expr(raw["set_back"], INT, "static"), self.loc(node))
+
+    def phase(self, kind: str, raw: dict) -> PhaseSpec | None:
+        node: Node = raw["__node__"]
+        if kind == "discard":
+            if raw["count"] is None and (raw["min"] is None or raw["max"] is None):
+                self.err(node, "a discard needs `count`, or both `min` and `max`")
+            if raw["count"] is not None and (raw["min"] is not None or raw["max"] is not None):
+                self.err(node, "a discard has `count` or `min`/`max`, not both")
+        if kind == "name_trump" and raw["who"] != "bidder":
+            self.err(node.value["who"], "trump is named by the bidder", "write `who: bidder`")
+        return PhaseSpec(kind, raw["who"], self.expr(raw.get("count"), INT, "phase"), self.expr(raw.get("min"), INT, "phase"),
+                         self.expr(raw.get("max"), INT, "phase"), self.expr(raw.get("allowed"), BOOL, "discard_card"),
+                         self.expr(raw.get("valid_if"), BOOL, "discard_set"), raw.get("credit") or "nobody",
+                         self.expr(raw.get("to"), INT, "phase"), self.loc(node))
+
+    def play(self, raw: dict) -> PlaySpec:
+        rules = []
+        for r in raw["lead_rules"] or []:
+            f = self.expr(r["forbid"], BOOL, "lead")
+            if f is not None:
+                rules.append(LeadRule(f, r["code"], r["message"] or "this lead is not allowed"))
+        return PlaySpec(raw["leader"], raw["follow"], tuple(rules))
+
+    def points(self, raw: dict) -> tuple[PointSpec, ...]:
+        out = []
+        if not raw:
+            return ()
+        for name, (p, kn) in raw.items():
+            node: Node = p["__node__"]
+            if p["most"]:
+                if p["card"] is not None or p["to"] is not None:
+                    self.err(node, f"point `{name}`: `most` points take no `card` or `to`")
+            elif p["card"] is None or p["to"] is None:
+                self.err(node, f"point `{name}` needs `card` and `to` (or `most: true` for a Game point)")
+            out.append(PointSpec(name, self.expr(p["value"], INT, "static"), self.expr(p["card"], "card?", "point"),
+                                 p["to"], bool(p["most"]), p["tie"] or "none", self.loc(kn)))
+        return tuple(out)
+
+    def scoring(self, raw: dict) -> ScoringSpec:
+        cap = raw["cap"]
+        return ScoringSpec(self.expr(raw["made"], BOOL, "made"), self.expr(raw["bidder"], INT, "scoring"),
+                           self.expr(raw["others"], INT, "scoring"),
+                           self.expr(cap["when"], BOOL, "scoring") if cap else None,
+                           self.expr(cap["at"], INT, "scoring") if cap else None)
+
+    def end(self, raw: dict) -> EndSpec:
+        return EndSpec(self.expr(raw["target"], INT, "static"), self.expr(raw["win_if"], BOOL, "end"),
+                       tuple(raw["tie_break"] or ()))
+
+
+def _mentions(e: A.Expr, name: str) -> bool:
+    """Whether an expression uses a name or attribute (for a few cross-checks)."""
+    if isinstance(e, A.Name):
+        return e.name == name
+    if isinstance(e, A.Attr):
+        return e.name == name or _mentions(e.obj, name)
+    for v in vars(e).values():
+        if isinstance(v, A.Expr) and _mentions(v, name):
+            return True
+        if isinstance(v, tuple) and any(isinstance(x, A.Expr) and _mentions(x, name) for x in v):
+            return True
+    return False

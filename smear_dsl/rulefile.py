@@ -1,0 +1,117 @@
+"""The declared shape of a rule file (keys, types, defaults, docs): one definition for the
+validator and for the JSON Schema editors use."""
+from __future__ import annotations
+
+from .errors import ERROR_CODES
+from .schema import Any_, Bool, Dict, Enum, Expr, F, Int, ListOf, Map, OneOf, Str, Tagged
+
+WHO = Enum("bidder", "dealer", "each", "non_dealers", "non_bidders",
+           doc="who acts: the bidder, the dealer, each seat from the dealer's left, or all but the dealer/bidder")
+
+OPTION = Map({
+    "type": F(Enum("int", "bool", "choice"), required=True, doc="int, bool or choice"),
+    "default": F(Any_(), required=True, doc="the value when a table does not set it"),
+    "min": F(Int(), doc="smallest allowed value (int)"),
+    "max": F(Int(), doc="largest allowed value (int)"),
+    "choices": F(ListOf(Str(), min_items=1), doc="allowed values (choice)"),
+    "description": F(Str(), default="", doc="what the option does, for players"),
+}, name="an option")
+
+DECK = Map({
+    "ranks": F(ListOf(Any_(), min_items=1), required=True, doc="ranks in each suit, high to low, e.g. [A, K, Q, J, T, 9, 8, 7]"),
+    "remove": F(ListOf(Str()), default=[], doc="single cards taken out, e.g. [2C, 2D]"),
+    "jokers": F(ListOf(Str()), default=[], doc="names of the jokers, e.g. [BJ, RJ]"),
+    "values": F(Dict(Int(), key_doc="a rank or joker name", free_keys=True), default={},
+                doc="card values for the Game point, e.g. {A: 4, K: 3, Q: 2, J: 1, T: 10}"),
+}, name="deck")
+
+DEAL = Map({
+    "hand_size": F(Expr("int", "static"), required=True, doc="cards dealt to each player"),
+    "packets": F(ListOf(Int(lo=1)), doc="packet sizes each player gets in turn, e.g. [3, 3]"),
+    "rest": F(Enum("stock", "aside"), default="stock", doc="the undealt cards: a stock phases can take from, or set aside"),
+    "redeal_if": F(Expr("bool", "redeal"), doc="a condition on one seat's hand that makes the same dealer deal again"),
+}, name="deal")
+
+BIDDING = Map({
+    "min": F(Expr("int", "static"), required=True, doc="lowest bid"),
+    "max": F(Expr("int", "static"), required=True, doc="highest bid"),
+    "names": F(Dict(Int()), default={}, doc="names for special bids, usable in expressions, e.g. {smudge: 5}"),
+    "rounds": F(Enum("one", "open"), default="one", doc="one: each player speaks once; open: round and round until all but one pass"),
+    "ends_at": F(Expr("int", "static"), doc="a bid that ends the bidding at once (default: max)"),
+    "may_match": F(Expr("bool", "bid"), doc="when a bid equal to the highest so far is allowed (and takes it), e.g. `is_dealer`"),
+    "all_pass": F(Enum("redeal", "next_dealer", "dealer_bids", "set_back"), default="redeal",
+                  doc="when everyone passes: the same dealer redeals, the next dealer deals, the dealer must bid, or the dealer is set back"),
+    "set_back": F(Expr("int", "static"), doc="with all_pass: set_back, how much the dealer loses"),
+}, name="bidding")
+
+_PHASE_COMMON = {"who": F(WHO, required=True, doc="who acts")}
+PHASES = Tagged({
+    "name_trump": Map({**_PHASE_COMMON}, name="name_trump"),
+    "take": Map({**_PHASE_COMMON, "count": F(Expr("int", "phase"), required=True, doc="cards taken from the front of the stock")}, name="take"),
+    "discard": Map({
+        **_PHASE_COMMON,
+        "count": F(Expr("int", "phase"), doc="exactly this many cards"),
+        "min": F(Expr("int", "phase"), doc="at least (instead of count)"),
+        "max": F(Expr("int", "phase"), doc="at most (instead of count)"),
+        "allowed": F(Expr("bool", "discard_card"), doc="which cards may be discarded (`card` is each one)"),
+        "valid_if": F(Expr("bool", "discard_set"), doc="a condition on the whole discard (`discard`, `kept`)"),
+        "credit": F(Enum("own", "bidder", "nobody"), default="nobody", doc="whose Game count the discards join"),
+    }, name="discard"),
+    "refill": Map({**_PHASE_COMMON, "to": F(Expr("int", "phase"), required=True, doc="refill from the stock up to this many cards")}, name="refill"),
+}, doc="steps between the bidding and the play, in order")
+
+LEAD_RULE = Map({
+    "forbid": F(Expr("bool", "lead"), required=True, doc="a lead that is not allowed (`lead` is the card)"),
+    "code": F(Enum(*ERROR_CODES), required=True, doc="the error code a refused lead gets"),
+    "message": F(Str(), default="this lead is not allowed", doc="what the player is told"),
+}, name="a lead rule")
+
+PLAY = Map({
+    "leader": F(Enum("bidder", "left_of_dealer"), default="bidder", doc="who leads the first trick"),
+    "follow": F(Enum("suit_or_trump", "suit"), default="suit_or_trump",
+                doc="suit_or_trump: follow the led suit or trump; suit: follow suit when you can"),
+    "lead_rules": F(ListOf(LEAD_RULE), default=[], doc="restrictions on leading"),
+}, name="play")
+
+POINT = Map({
+    "value": F(Expr("int", "static"), default=1, doc="how much the point is worth"),
+    "card": F(Expr("card?", "point"), doc="the card that carries the point, e.g. `A of trump` or `highest(played where card.trump)`"),
+    "to": F(Enum("player", "winner", "holder"), doc="who gets it: who played the card, who won the trick with it, or who held it"),
+    "most": F(Bool(), default=False, doc="the Game point: the side with the most card value (deck.values) in its tricks"),
+    "tie": F(Enum("none", "bidder"), default="none", doc="with most: who gets a tie for most"),
+}, name="a point")
+
+SCORING = Map({
+    "made": F(Expr("bool", "made"), required=True, doc="whether the bidder's side made its bid"),
+    "bidder": F(Expr("int", "scoring"), required=True, doc="the bidder side's change of score"),
+    "others": F(Expr("int", "scoring"), required=True, doc="every other side's change of score"),
+    "cap": F(Map({"when": F(Expr("bool", "scoring"), required=True), "at": F(Expr("int", "scoring"), required=True)}, name="cap"),
+             doc="a score may not rise above `at` in a hand where `when` holds"),
+}, name="scoring")
+
+END = Map({
+    "target": F(Expr("int", "static"), required=True, doc="the score to reach"),
+    "win_if": F(Expr("bool", "end"), required=True, doc="checked for each side after each scored hand"),
+    "tie_break": F(ListOf(Enum("bidder", "highest")), default=[], doc="how to choose when several sides may win; if still tied, play on"),
+}, name="end")
+
+RULES = Map({
+    "extends": F(Str(), doc="a rule name in rules/ or a path: this file overrides its keys"),
+    "name": F(Str(), required=True, doc="the variant's name"),
+    "description": F(Str(), default="", doc="a line or two for players"),
+    "players": F(OneOf(("scalar", Int(lo=2, hi=8)), ("list", ListOf(Int(lo=2, hi=8), min_items=1))), required=True,
+                 doc="how many players: a number or a list"),
+    "teams": F(Expr("int", "static"), doc="number of partnerships (seat mod teams); leave out for each for themselves"),
+    "options": F(Dict(OPTION), default={}, doc="table options players choose before the game"),
+    "deck": F(DECK, required=True),
+    "trump_order": F(ListOf(OneOf(("scalar", Any_()), ("list", ListOf(Any_(), min_items=2)))),
+                     doc="the trump suit high to low: ranks, jick, jokers; a [list] ranks equal"),
+    "equal_trumps": F(Expr("str", "static"), doc='"first" or "last": which of equal trumps wins a trick'),
+    "deal": F(DEAL, required=True),
+    "bidding": F(BIDDING, required=True),
+    "phases": F(ListOf(PHASES), default=[]),
+    "play": F(PLAY, default=None),
+    "points": F(Dict(POINT), required=True),
+    "scoring": F(SCORING, required=True),
+    "end": F(END, required=True),
+}, name="the rule file")

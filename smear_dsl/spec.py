@@ -1,0 +1,209 @@
+"""Validated rule specs: frozen dataclasses, the only thing the compiler reads.
+
+Nothing here refers to YAML or lark; expressions are held as checked ASTs whose
+closures are built later against the compiled tables.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+from .expr.ast import Expr as ExprAst
+from .expr.check import Checked
+
+
+@dataclass(frozen=True)
+class Loc:
+    """A place in a rule file, 1-based."""
+
+    path: str
+    line: int
+    col: int
+
+
+@dataclass(frozen=True)
+class ExprSpec:
+    """A checked expression: its text, where it was written, its AST, type and closure maker."""
+
+    text: str
+    loc: Loc
+    ast: ExprAst
+    checked: Checked
+
+    @property
+    def type(self) -> str:
+        return self.checked.type
+
+
+@dataclass(frozen=True)
+class OptionSpec:
+    name: str
+    type: str  # 'int' | 'bool' | 'choice'
+    default: Any
+    min: int | None
+    max: int | None
+    choices: tuple[str, ...]
+    description: str
+    loc: Loc
+
+    def parse(self, raw: Any) -> Any:
+        """Check a value given for this option (a YAML/JSON value or a `k=v` text); raises ValueError."""
+        if self.type == "bool":
+            if isinstance(raw, bool):
+                return raw
+            if isinstance(raw, str) and raw.lower() in ("true", "false", "yes", "no", "1", "0", "on", "off"):
+                return raw.lower() in ("true", "yes", "1", "on")
+            raise ValueError(f"option `{self.name}` is true or false, not {raw!r}")
+        if self.type == "int":
+            if isinstance(raw, bool):
+                raise ValueError(f"option `{self.name}` is a whole number, not {raw!r}")
+            try:
+                v = int(raw) if isinstance(raw, (int, str)) else None
+            except ValueError:
+                v = None
+            if v is None:
+                raise ValueError(f"option `{self.name}` is a whole number, not {raw!r}")
+            if (self.min is not None and v < self.min) or (self.max is not None and v > self.max):
+                raise ValueError(f"option `{self.name}` must be in {self.min}..{self.max}, not {v}")
+            return v
+        if not isinstance(raw, str) or raw not in self.choices:
+            raise ValueError(f"option `{self.name}` is one of {', '.join(self.choices)}, not {raw!r}")
+        return raw
+
+    def domain(self) -> list[Any]:
+        """A few representative values (for checking every setup a table could choose)."""
+        if self.type == "bool":
+            return [False, True]
+        if self.type == "choice":
+            return list(self.choices)
+        vals = {self.default}
+        if self.min is not None:
+            vals.add(self.min)
+        if self.max is not None:
+            vals.add(self.max)
+        return sorted(vals)
+
+
+@dataclass(frozen=True)
+class DeckSpec:
+    ranks: tuple[int, ...]  # rank indices, high to low (the order in a plain suit)
+    remove: tuple[int, ...]  # suited card ids taken out
+    jokers: tuple[str, ...]  # joker names; joker j is card id 52 + j
+    values: tuple[tuple[int, int], ...]  # (card-kind key, value): rank index, or 100 + joker index
+    loc: Loc
+
+
+@dataclass(frozen=True)
+class TrumpRef:
+    """One card of the trump suit's order, relative to trump."""
+
+    kind: str  # 'rank' (that rank of trump) | 'sister' (that rank of the same-colour suit) | 'joker'
+    index: int  # rank index or joker index
+
+
+@dataclass(frozen=True)
+class DealSpec:
+    hand_size: ExprSpec
+    packets: tuple[int, ...] | None
+    rest: str  # 'stock' | 'aside'
+    redeal_if: ExprSpec | None
+    loc: Loc
+
+
+@dataclass(frozen=True)
+class BiddingSpec:
+    min: ExprSpec
+    max: ExprSpec
+    names: tuple[tuple[str, int], ...]
+    rounds: str  # 'one' | 'open'
+    ends_at: ExprSpec | None
+    may_match: ExprSpec | None
+    all_pass: str  # 'redeal' | 'next_dealer' | 'dealer_bids' | 'set_back'
+    set_back: ExprSpec | None
+    loc: Loc
+
+
+@dataclass(frozen=True)
+class PhaseSpec:
+    kind: str  # 'name_trump' | 'take' | 'discard' | 'refill'
+    who: str  # 'bidder' | 'dealer' | 'each' | 'non_dealers' | 'non_bidders'
+    count: ExprSpec | None  # take / discard: exact count
+    min: ExprSpec | None  # discard: a range instead of an exact count
+    max: ExprSpec | None
+    allowed: ExprSpec | None  # discard: which cards may be discarded
+    valid_if: ExprSpec | None  # discard: a condition on the whole discard
+    credit: str  # discard: whose Game count the discards join: 'own' | 'bidder' | 'nobody'
+    to: ExprSpec | None  # refill: up to this many cards
+    loc: Loc
+
+
+@dataclass(frozen=True)
+class LeadRule:
+    forbid: ExprSpec
+    code: str
+    message: str
+
+
+@dataclass(frozen=True)
+class PlaySpec:
+    leader: str  # 'bidder' | 'left_of_dealer'
+    follow: str  # 'suit_or_trump' | 'suit'
+    lead_rules: tuple[LeadRule, ...]
+
+
+@dataclass(frozen=True)
+class PointSpec:
+    name: str
+    value: ExprSpec
+    card: ExprSpec | None
+    to: str | None  # 'player' | 'winner' | 'holder'
+    most: bool
+    tie: str  # 'none' | 'bidder'
+    loc: Loc
+
+
+@dataclass(frozen=True)
+class ScoringSpec:
+    made: ExprSpec
+    bidder: ExprSpec
+    others: ExprSpec
+    cap_when: ExprSpec | None
+    cap_at: ExprSpec | None
+
+
+@dataclass(frozen=True)
+class EndSpec:
+    target: ExprSpec
+    win_if: ExprSpec
+    tie_break: tuple[str, ...]
+
+
+@dataclass(frozen=True)
+class RuleSpec:
+    """A whole validated rule file (after `extends:` is merged)."""
+
+    stem: str
+    path: str
+    name: str
+    description: str
+    players: tuple[int, ...]
+    teams: ExprSpec | None
+    options: tuple[OptionSpec, ...]
+    deck: DeckSpec
+    trump_order: tuple[tuple[TrumpRef, ...], ...]  # high to low; a tuple of several = equal rank
+    equal_trumps: ExprSpec | None
+    deal: DealSpec
+    bidding: BiddingSpec
+    phases: tuple[PhaseSpec, ...]
+    trump_named: bool
+    play: PlaySpec
+    points: tuple[PointSpec, ...]
+    scoring: ScoringSpec
+    end: EndSpec
+    loc: Loc
+
+    def option(self, name: str) -> OptionSpec | None:
+        for o in self.options:
+            if o.name == name:
+                return o
+        return None
