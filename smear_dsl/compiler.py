@@ -1,0 +1,328 @@
+"""RuleSpec + seat count + table options -> CompiledRules: flat tables and closures.
+
+Everything the engine needs while playing is precomputed here (card encoding, the
+effective suit and trick strength of every card for every trump suit, point selectors,
+scoring formulas), so play never walks YAML or syntax trees.
+"""
+from __future__ import annotations
+
+import itertools
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any, Callable
+
+from . import cards as C
+from .errors import Diagnostic, OptionError, RuleError
+from .expr.emit import Tables, emit
+from .spec import ExprSpec, Loc, OptionSpec, RuleSpec
+
+Fn = Callable[[dict], Any]
+N_TABLE = 64  # card ids are below this
+
+
+@dataclass(frozen=True)
+class CompiledStep:
+    kind: str
+    who: str
+    count: Fn | None
+    min: Fn | None
+    max: Fn | None
+    allowed: Fn | None
+    valid_if: Fn | None
+    credit: str
+    to: Fn | None
+
+
+@dataclass(frozen=True)
+class CompiledPoint:
+    name: str
+    value: int
+    card: Fn | None
+    to: str | None
+    most: bool
+    tie: str
+
+
+@dataclass(frozen=True)
+class LeadCheck:
+    forbid: Fn
+    code: str
+    message: str
+
+
+@dataclass
+class CompiledRules:
+    """Everything one table needs: fixed for its seat count and options."""
+
+    spec: RuleSpec
+    players: int
+    options: dict[str, Any]
+    n_sides: int
+    side_of: tuple[int, ...]
+    deck: tuple[int, ...]
+    deck_mask: int
+    jokers: tuple[str, ...]
+    hand_size: int
+    packets: tuple[int, ...]
+    rest: str
+    eff_suit: tuple[tuple[int, ...], ...]  # [trump + 1][card]
+    suit_mask: tuple[tuple[int, ...], ...]  # [trump + 1][suit]
+    trump_mask: tuple[int, ...]  # [trump + 1]
+    win_key: tuple[tuple[int, ...], ...]  # [trump * 4 + led][card]
+    equal_last: bool
+    value: tuple[int, ...]
+    tables: Tables
+    bid_min: int
+    bid_max: int
+    ends_at: int
+    rounds: str
+    may_match: Fn | None
+    all_pass: str
+    set_back: int
+    steps: tuple[CompiledStep, ...]
+    trump_named: bool
+    leader: str
+    follow_suit_only: bool
+    lead_checks: tuple[LeadCheck, ...]
+    points: tuple[CompiledPoint, ...]
+    made: Fn
+    bidder_delta: Fn
+    others_delta: Fn
+    cap_when: Fn | None
+    cap_at: Fn | None
+    target: int
+    win_if: Fn
+    tie_break: tuple[str, ...]
+    redeal_if: Fn | None
+    name_of: dict[int, str] = field(default_factory=dict)
+    id_of: dict[str, int] = field(default_factory=dict)
+
+    @property
+    def stem(self) -> str:
+        return self.spec.stem
+
+    def card_name(self, c: int) -> str:
+        return self.name_of[c]
+
+    def parse_card(self, name: Any) -> int | None:
+        """Card id for a name of this deck's notation (None if it is not a card name at all)."""
+        if not isinstance(name, str):
+            return None
+        if name in self.id_of:
+            return self.id_of[name]
+        cid = C.parse_suited(name)
+        return cid
+
+
+def resolve_options(spec: RuleSpec, given: dict[str, Any] | None) -> dict[str, Any]:
+    """Defaults overlaid with the given options; raises OptionError for unknown or bad ones."""
+    out = {o.name: o.default for o in spec.options}
+    for k, v in (given or {}).items():
+        o = spec.option(k)
+        if o is None:
+            names = ", ".join(x.name for x in spec.options) or "none"
+            raise OptionError(f"unknown option `{k}` for {spec.stem} (options: {names})")
+        try:
+            out[k] = o.parse(v)
+        except ValueError as e:
+            raise OptionError(str(e)) from None
+    return out
+
+
+def _diag(loc: Loc, message: str, hint: str | None = None) -> Diagnostic:
+    line = None
+    try:
+        lines = Path(loc.path).read_text(encoding="utf-8", errors="replace").splitlines()
+        line = lines[loc.line - 1] if 0 < loc.line <= len(lines) else None
+    except OSError:
+        pass
+    return Diagnostic(loc.path, loc.line, loc.col, message, hint, line)
+
+
+def compile_rules(spec: RuleSpec, players: int | None = None, options: dict[str, Any] | None = None) -> CompiledRules:
+    """Compile a spec for one table; raises OptionError for a bad table setup, RuleError for impossible rules."""
+    if players is None:
+        players = spec.players[0]
+    if players not in spec.players:
+        raise OptionError(f"{spec.stem} is for {', '.join(map(str, spec.players))} players, not {players}")
+    opts = resolve_options(spec, options)
+    static = {"players": players, **opts}
+    return _Compiler(spec, players, opts, static).run()
+
+
+def check_all_setups(spec: RuleSpec, limit: int = 64) -> list[Diagnostic]:
+    """Compile for every allowed seat count and representative option values; collect impossible setups."""
+    domains = [[(o.name, v) for v in o.domain()] for o in spec.options]
+    combos = list(itertools.islice(itertools.product(*domains), limit))
+    seen: dict[tuple, Diagnostic] = {}
+    for players in spec.players:
+        for combo in combos:
+            try:
+                compile_rules(spec, players, dict(combo))
+            except RuleError as e:
+                for d in e.diagnostics:
+                    key = (d.path, d.line, d.col, d.message)
+                    if key not in seen:
+                        where = f" (with {players} players" + "".join(f", {k}={v}" for k, v in combo) + ")"
+                        seen[key] = Diagnostic(d.path, d.line, d.col, d.message + where, d.hint, d.source_line)
+    return list(seen.values())
+
+
+class _Compiler:
+    def __init__(self, spec: RuleSpec, players: int, opts: dict[str, Any], static: dict[str, Any]):
+        self.spec, self.players, self.opts, self.static = spec, players, opts, static
+        self.diags: list[Diagnostic] = []
+
+    def fail(self, loc: Loc, message: str, hint: str | None = None) -> None:
+        self.diags.append(_diag(loc, message, hint))
+
+    def static_int(self, e: ExprSpec | None, tables: Tables, default: int | None = None) -> int | None:
+        if e is None:
+            return default
+        return int(emit(e.checked, tables)({}))
+
+    def fn(self, e: ExprSpec | None, tables: Tables) -> Fn | None:
+        return None if e is None else emit(e.checked, tables)
+
+    def run(self) -> CompiledRules:
+        spec = self.spec
+        n = self.players
+        deck_spec = spec.deck
+        jokers = deck_spec.jokers
+        removed = set(deck_spec.remove)
+        deck = [C.card_id(s, r) for s in range(4) for r in sorted(deck_spec.ranks, reverse=True)
+                if C.card_id(s, r) not in removed]
+        deck += [C.JOKER_BASE + j for j in range(len(jokers))]
+        deck_mask = C.mask_of(deck)
+        values = [0] * N_TABLE
+        vmap = dict(deck_spec.values)
+        for c in deck:
+            key = C.rank_of(c) if c < C.JOKER_BASE else 100 + (c - C.JOKER_BASE)
+            values[c] = vmap.get(key, 0)
+        plain_strength = {r: len(deck_spec.ranks) - i for i, r in enumerate(deck_spec.ranks)}
+
+        # Card order for each trump (index t + 1; 0 = no trump yet).
+        eff_suit, suit_mask, trump_mask, order_key = [], [], [], []
+        strength_of: list[dict[int, int]] = []
+        for t in range(-1, 4):
+            eff = [C.suit_of(c) if c < C.N_SUITED else -1 for c in range(N_TABLE)]
+            strength: dict[int, int] = {}
+            if t >= 0:
+                top = len(spec.trump_order)
+                for i, group in enumerate(spec.trump_order):
+                    for ref in group:
+                        if ref.kind == "joker":
+                            c = C.JOKER_BASE + ref.index
+                        else:
+                            c = C.card_id(t if ref.kind == "rank" else C.SISTER[t], ref.index)
+                        if (deck_mask >> c) & 1:
+                            strength[c] = top - i
+                            eff[c] = t
+            okey = [0] * N_TABLE
+            for c in deck:
+                okey[c] = 1000 + strength[c] if c in strength else plain_strength.get(C.rank_of(c), 0)
+            sm = [0, 0, 0, 0]
+            for c in deck:
+                if eff[c] >= 0:
+                    sm[eff[c]] |= 1 << c
+            eff_suit.append(tuple(eff))
+            suit_mask.append(tuple(sm))
+            trump_mask.append(C.mask_of(strength))
+            order_key.append(tuple(okey))
+            strength_of.append(strength)
+        win_key = []
+        for t in range(4):
+            strength = strength_of[t + 1]
+            for led in range(4):
+                key = [0] * N_TABLE
+                for c in deck:
+                    if c in strength:
+                        key[c] = 1000 + strength[c]
+                    elif eff_suit[t + 1][c] == led:
+                        key[c] = 1 + plain_strength.get(C.rank_of(c), 0)
+                win_key.append(tuple(key))
+
+        tables = Tables(tuple(eff_suit), tuple(trump_mask), tuple(order_key), tuple(values), self.static)
+
+        teams = self.static_int(spec.teams, tables)
+        if teams is None or teams <= 0:
+            n_sides, side_of = n, tuple(range(n))
+        else:
+            if teams < 2 or n % teams:
+                self.fail(spec.teams.loc, f"{n} players cannot sit in {teams} equal partnerships",
+                          "teams must divide the number of players (seat mod teams is the side)")
+                teams = n
+            n_sides, side_of = teams, tuple(s % teams for s in range(n))
+
+        hand_size = self.static_int(spec.deal.hand_size, tables)
+        if hand_size is None or hand_size < 1:
+            self.fail(spec.deal.hand_size.loc, f"hand size must be at least 1, not {hand_size}")
+            hand_size = 1
+        if hand_size * n > len(deck):
+            self.fail(spec.deal.hand_size.loc,
+                      f"{n} hands of {hand_size} need {hand_size * n} cards but the deck has {len(deck)}",
+                      "deal fewer cards or use a bigger deck")
+        packets = spec.deal.packets or (hand_size,)
+        if sum(packets) != hand_size:
+            self.fail(spec.deal.loc, f"packets {list(packets)} add up to {sum(packets)}, not the hand size {hand_size}")
+
+        bmin = self.static_int(spec.bidding.min, tables)
+        bmax = self.static_int(spec.bidding.max, tables)
+        if bmin is not None and bmax is not None and (bmin < 1 or bmax < bmin):
+            self.fail(spec.bidding.loc, f"bids {bmin}..{bmax} are not a range of positive numbers")
+        if bmax is not None and bmax > 2000:
+            self.fail(spec.bidding.max.loc, "bids above 2000 are not supported")
+        ends_at = self.static_int(spec.bidding.ends_at, tables, bmax)
+
+        equal_last = False
+        if spec.equal_trumps is not None:
+            v = emit(spec.equal_trumps.checked, tables)({})
+            if v not in ("first", "last"):
+                self.fail(spec.equal_trumps.loc, f'equal_trumps is "first" or "last", not {v!r}')
+            equal_last = v == "last"
+
+        stock_size = len(deck) - hand_size * n
+        steps = []
+        for p in spec.phases:
+            if p.kind in ("take", "refill") and spec.deal.rest != "stock":
+                self.fail(p.loc, f"a `{p.kind}` phase needs `deal.rest: stock`")
+            steps.append(CompiledStep(p.kind, p.who, self.fn(p.count, tables), self.fn(p.min, tables),
+                                      self.fn(p.max, tables), self.fn(p.allowed, tables), self.fn(p.valid_if, tables),
+                                      p.credit, self.fn(p.to, tables)))
+        # A take whose count is fixed for the table must fit in the stock.
+        for p in spec.phases:
+            if p.kind == "take" and p.count is not None and not _uses_runtime(p.count):
+                k = self.static_int(p.count, tables)
+                if k is not None and (k < 0 or k > stock_size):
+                    self.fail(p.count.loc, f"takes {k} cards but the stock has {stock_size}")
+
+        points = []
+        for pt in spec.points:
+            points.append(CompiledPoint(pt.name, self.static_int(pt.value, tables), self.fn(pt.card, tables), pt.to,
+                                        pt.most, pt.tie))
+        target = self.static_int(spec.end.target, tables)
+
+        if self.diags:
+            raise RuleError(self.diags)
+        name_of = {c: C.suited_name(c) for c in deck if c < C.N_SUITED}
+        name_of.update({C.JOKER_BASE + j: name for j, name in enumerate(jokers)})
+        id_of = {v: k for k, v in name_of.items()}
+        return CompiledRules(
+            spec=spec, players=n, options=dict(self.opts), n_sides=n_sides, side_of=side_of, deck=tuple(deck),
+            deck_mask=deck_mask, jokers=jokers, hand_size=hand_size, packets=tuple(packets), rest=spec.deal.rest,
+            eff_suit=tuple(eff_suit), suit_mask=tuple(suit_mask), trump_mask=tuple(trump_mask),
+            win_key=tuple(win_key), equal_last=equal_last, value=tuple(values), tables=tables,
+            bid_min=bmin, bid_max=bmax, ends_at=ends_at, rounds=spec.bidding.rounds,
+            may_match=self.fn(spec.bidding.may_match, tables), all_pass=spec.bidding.all_pass,
+            set_back=self.static_int(spec.bidding.set_back, tables, 0), steps=tuple(steps),
+            trump_named=spec.trump_named, leader=spec.play.leader, follow_suit_only=spec.play.follow == "suit",
+            lead_checks=tuple(LeadCheck(emit(r.forbid.checked, tables), r.code, r.message) for r in spec.play.lead_rules),
+            points=tuple(points), made=self.fn(spec.scoring.made, tables), bidder_delta=self.fn(spec.scoring.bidder, tables),
+            others_delta=self.fn(spec.scoring.others, tables), cap_when=self.fn(spec.scoring.cap_when, tables),
+            cap_at=self.fn(spec.scoring.cap_at, tables), target=target, win_if=self.fn(spec.end.win_if, tables),
+            tie_break=spec.end.tie_break, redeal_if=self.fn(spec.deal.redeal_if, tables), name_of=name_of, id_of=id_of)
+
+
+def _uses_runtime(e: ExprSpec) -> bool:
+    from .language import _mentions
+    return any(_mentions(e.ast, v) for v in ("hand", "stock", "is_bidder", "is_dealer", "bid", "trump"))

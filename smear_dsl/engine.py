@@ -1,0 +1,639 @@
+"""The game engine: deals, whose turn, legal moves, applying moves, scoring.
+
+Hands are int bitsets and moves small ints (see moves.py). A refused move raises
+MoveError with a RECORD_FORMAT.md code and leaves the state exactly as it was: every
+check happens before anything changes.
+"""
+from __future__ import annotations
+
+import itertools
+import random
+import secrets
+from dataclasses import dataclass
+from typing import Any
+
+from . import cards as C
+from . import moves as M
+from .compiler import CompiledRules
+from .errors import MoveError
+
+# Phases of a hand.
+BIDDING, STEP, PLAY, HAND_DONE = 0, 1, 2, 3
+PHASE_NAMES = ("bidding", "discarding", "play", "hand over")
+
+
+@dataclass(frozen=True)
+class HandResult:
+    """What one hand came to (the verdict's hand entry)."""
+
+    dealer: int
+    bidder: int | None
+    bid: int | None
+    trump: int | None
+    points: dict[str, int | None] | None
+    game_points: list[int] | None
+    made: bool | None
+    delta: list[int]
+    scores: list[int]
+
+    def to_json(self) -> dict[str, Any]:
+        return {"dealer": self.dealer, "bidder": self.bidder, "bid": self.bid,
+                "trump": C.SUIT_CHARS[self.trump] if self.trump is not None else None,
+                "points": dict(self.points) if self.points is not None else None,
+                "game_points": list(self.game_points) if self.game_points is not None else None,
+                "made": self.made, "delta": list(self.delta), "scores": list(self.scores)}
+
+
+class Game:
+    """One game at one table. `Game(rules, seed=...)` deals itself; `auto_deal=False` waits for `start_hand(deal)`."""
+
+    def __init__(self, rules: CompiledRules, seed: int | str | None = None, first_dealer: int | None = None,
+                 auto_deal: bool = True):
+        self.rules = rules
+        self.n = rules.players
+        self.seed = seed
+        self.rng: random.Random = random.Random(seed) if seed is not None else secrets.SystemRandom()
+        self.first_dealer = first_dealer if first_dealer is not None else self.rng.randrange(self.n)
+        self.dealer = self.first_dealer
+        self.scores = [0] * rules.n_sides
+        self.finished = False
+        self.winner: int | None = None
+        self.results: list[HandResult] = []
+        self.record_hands: list[dict[str, Any]] = []
+        self.auto_deal = auto_deal
+        self.phase = HAND_DONE
+        self.turn = -1
+        self.moves_played = 0
+        if auto_deal:
+            self.start_hand()
+
+    # ------------------------------------------------------------------ dealing
+    def shuffled_deal(self) -> tuple[list[list[int]], list[int]]:
+        """Shuffle with this game's RNG and deal in packets clockwise from the dealer's left."""
+        r = self.rules
+        deck = list(r.deck)
+        self.rng.shuffle(deck)
+        hands: list[list[int]] = [[] for _ in range(self.n)]
+        pos = 0
+        for size in r.packets:
+            for i in range(1, self.n + 1):
+                seat = (self.dealer + i) % self.n
+                hands[seat].extend(deck[pos:pos + size])
+                pos += size
+        return hands, deck[pos:]
+
+    def start_hand(self, deal: tuple[list[list[int]], list[int]] | None = None) -> None:
+        """Begin the next hand with the given deal (card ids) or a fresh shuffle."""
+        if self.finished:
+            raise MoveError("GAME_OVER", "the game is over")
+        hands, stock = deal if deal is not None else self.shuffled_deal()
+        r = self.rules
+        n = self.n
+        self.hands = [C.mask_of(h) for h in hands]
+        self.dealt = list(self.hands)
+        self.stock = list(stock)
+        self.bids: list[tuple[int, int]] = []  # (seat, value or 0 for pass)
+        self.high = 0
+        self.bidder = -1
+        self.passed = [False] * n
+        self.spoken = 0
+        self.discarded = [0] * n
+        self.credit = [0] * r.n_sides
+        self.trump = -1
+        self.trick: list[int] = []
+        self.trick_seats: list[int] = []
+        self.led = -1
+        self.trick_no = 0
+        self.tricks: list[tuple[int, int]] = []  # (winner seat, cards mask)
+        self.played_by: dict[int, int] = {}
+        self.won = [0] * r.n_sides
+        self.tricks_won = [0] * r.n_sides
+        self.played_mask = 0
+        self.held = [0] * n
+        self.step = 0
+        self.queue: list[int] | None = None
+        self.total_tricks = 0
+        self.hand_moves: list[dict[str, Any]] = []
+        self.record_hands.append({
+            "dealer": self.dealer,
+            "deal": {"hands": [[r.card_name(c) for c in h] for h in hands], "stock": [r.card_name(c) for c in stock]},
+            "moves": self.hand_moves,
+        })
+        self.phase = BIDDING
+        self.turn = (self.dealer + 1) % n
+        if r.redeal_if is not None:
+            env = {"trump": -1}
+            for seat in range(n):
+                env["hand"] = self.hands[seat]
+                if r.redeal_if(env):
+                    self._end_void(same_dealer=True)
+                    return
+
+    # ------------------------------------------------------------------ queries
+    @property
+    def hand_over(self) -> bool:
+        return self.phase == HAND_DONE
+
+    def side(self, seat: int) -> int:
+        return self.rules.side_of[seat]
+
+    def current_step(self):
+        return self.rules.steps[self.step] if self.phase == STEP else None
+
+    def expected_action(self) -> str | None:
+        """The action the hand waits for: bid (pass or bid), discard, trump, play; None between hands."""
+        if self.phase == BIDDING:
+            return "bid"
+        if self.phase == STEP:
+            return "trump" if self.rules.steps[self.step].kind == "name_trump" else "discard"
+        if self.phase == PLAY:
+            return "play"
+        return None
+
+    def legal_moves(self) -> list[int]:
+        """Every legal move of the seat to act (as move codes); empty between hands and after the game."""
+        if self.phase == PLAY:
+            return list(C.bits(self._legal_play_mask(self.turn)))
+        if self.phase == BIDDING:
+            return self._legal_bids()
+        if self.phase == STEP:
+            step = self.rules.steps[self.step]
+            if step.kind == "name_trump":
+                return [M.TRUMP_BASE + s for s in range(4)]
+            return [M.DISCARD_FLAG | m for m in self._legal_discards(self.turn)]
+        return []
+
+    def random_move(self, rng: random.Random) -> int:
+        """A uniformly random legal move (plays sampled straight from the bitset)."""
+        if self.phase == PLAY:
+            m = self._legal_play_mask(self.turn)
+            k = rng.randrange(m.bit_count())
+            for _ in range(k):
+                m &= m - 1
+            return (m & -m).bit_length() - 1
+        return rng.choice(self.legal_moves())
+
+    # ------------------------------------------------------------------ applying
+    def apply(self, seat: int, code: int) -> None:
+        """Apply a move for `seat`, or raise MoveError (state unchanged)."""
+        if self.phase == PLAY and code < 64:
+            if seat != self.turn:
+                raise MoveError("WRONG_TURN", f"it is seat {self.turn}'s turn, not seat {seat}'s")
+            self._play(seat, code)
+            return
+        self.check_turn(seat, M.action_of(code))
+        if code == M.PASS or M.BID_BASE <= code < M.TRUMP_BASE:
+            self._bid(seat, 0 if code == M.PASS else code - M.BID_BASE, code == M.PASS)
+        elif code >= M.DISCARD_FLAG:
+            self._discard(seat, code ^ M.DISCARD_FLAG)
+        elif code >= M.TRUMP_BASE:
+            self._name_trump(seat, code - M.TRUMP_BASE)
+        else:
+            self._play(seat, code)
+
+    def check_turn(self, seat: int, action: str) -> None:
+        """GAME_OVER / HAND_OVER / WRONG_TURN / WRONG_PHASE, in that order."""
+        if self.finished and self.phase == HAND_DONE:
+            raise MoveError("GAME_OVER", "the game is over")
+        if self.phase == HAND_DONE:
+            raise MoveError("HAND_OVER", "the hand is over")
+        if seat != self.turn:
+            raise MoveError("WRONG_TURN", f"it is seat {self.turn}'s turn, not seat {seat}'s")
+        want = self.expected_action()
+        ok = action in ("bid", "pass") if want == "bid" else action == want
+        if not ok:
+            need = {"bid": "a bid or a pass", "discard": "a discard", "trump": "naming trump", "play": "playing a card"}[want]
+            raise MoveError("WRONG_PHASE", f"the hand is waiting for {need}, not a {action}")
+
+    def _log(self, seat: int, code: int) -> None:
+        self.hand_moves.append(M.to_dict(code, seat, self.rules.card_name))
+        self.moves_played += 1
+
+    # ---- bidding
+    def _bid_env(self, seat: int, value: int) -> dict[str, Any]:
+        return {"bid": value, "high": self.high, "is_dealer": seat == self.dealer, **self.rules.tables.static}
+
+    def _forced(self, seat: int) -> bool:
+        r = self.rules
+        return r.all_pass == "dealer_bids" and seat == self.dealer and self.high == 0 and (
+            r.rounds == "one" or all(self.passed[s] for s in range(self.n) if s != seat))
+
+    def _bid_ok(self, seat: int, value: int) -> str | None:
+        r = self.rules
+        if value < r.bid_min or value > r.bid_max:
+            return "BID_OUT_OF_RANGE"
+        if value > self.high:
+            return None
+        if value == self.high and r.may_match is not None and r.may_match(self._bid_env(seat, value)):
+            return None
+        return "BID_TOO_LOW"
+
+    def _legal_bids(self) -> list[int]:
+        r = self.rules
+        seat = self.turn
+        out = [] if self._forced(seat) else [M.PASS]
+        out += [M.BID_BASE + v for v in range(max(r.bid_min, self.high), r.bid_max + 1) if self._bid_ok(seat, v) is None]
+        return out
+
+    def _bid(self, seat: int, value: int, is_pass: bool) -> None:
+        r = self.rules
+        if is_pass:
+            if self._forced(seat):
+                raise MoveError("BID_OUT_OF_RANGE", f"everyone else passed: the dealer must bid at least {r.bid_min}")
+        else:
+            err = self._bid_ok(seat, value)
+            if err == "BID_OUT_OF_RANGE":
+                raise MoveError(err, f"bids are {r.bid_min} to {r.bid_max}, not {value}")
+            if err:
+                raise MoveError(err, f"a bid must be higher than {self.high}")
+        self._log(seat, M.PASS if is_pass else M.BID_BASE + value)
+        self.bids.append((seat, 0 if is_pass else value))
+        self.spoken += 1
+        if is_pass:
+            self.passed[seat] = True
+        else:
+            self.high, self.bidder = value, seat
+        n = self.n
+        if not is_pass and value >= r.ends_at:
+            self._end_bidding()
+            return
+        if r.rounds == "one":
+            if self.spoken >= n:
+                self._end_bidding()
+            else:
+                self.turn = (seat + 1) % n
+            return
+        active = [s for s in range(n) if not self.passed[s]]
+        if not active or (len(active) == 1 and self.bidder == active[0]):
+            self._end_bidding()
+            return
+        nxt = (seat + 1) % n
+        while self.passed[nxt]:
+            nxt = (nxt + 1) % n
+        self.turn = nxt
+
+    def _end_bidding(self) -> None:
+        r = self.rules
+        if self.bidder < 0:
+            if r.all_pass == "set_back":
+                delta = [0] * r.n_sides
+                delta[r.side_of[self.dealer]] = -r.set_back
+                self._finish_void(delta, same_dealer=False)
+            else:
+                self._end_void(same_dealer=(r.all_pass == "redeal"))
+            return
+        self.phase = STEP
+        self.step = 0
+        self.queue = None
+        self._advance_steps()
+
+    # ---- phases between bidding and play
+    def _step_env(self, seat: int) -> dict[str, Any]:
+        return {"hand": self.hands[seat], "stock": C.mask_of(self.stock), "is_bidder": seat == self.bidder,
+                "is_dealer": seat == self.dealer, "bid": self.high, "trump": self.trump, **self.rules.tables.static}
+
+    def _seats_for(self, who: str) -> list[int]:
+        order = [(self.dealer + i) % self.n for i in range(1, self.n + 1)]
+        if who == "bidder":
+            return [self.bidder]
+        if who == "dealer":
+            return [self.dealer]
+        if who == "non_dealers":
+            return [s for s in order if s != self.dealer]
+        if who == "non_bidders":
+            return [s for s in order if s != self.bidder]
+        return order
+
+    def _discard_range(self, seat: int) -> tuple[int, int]:
+        step = self.rules.steps[self.step]
+        env = self._step_env(seat)
+        if step.count is not None:
+            k = step.count(env)
+            return k, k
+        return step.min(env), step.max(env)
+
+    def _advance_steps(self) -> None:
+        """Run automatic steps and skip empty discards until a seat must act, then start play."""
+        steps = self.rules.steps
+        while self.step < len(steps):
+            step = steps[self.step]
+            if self.queue is None:
+                self.queue = self._seats_for(step.who)
+            while self.queue:
+                seat = self.queue[0]
+                if step.kind == "take":
+                    k = max(0, min(step.count(self._step_env(seat)), len(self.stock)))
+                    self.hands[seat] |= C.mask_of(self.stock[:k])
+                    del self.stock[:k]
+                elif step.kind == "refill":
+                    need = max(0, step.to(self._step_env(seat)) - self.hands[seat].bit_count())
+                    need = min(need, len(self.stock))
+                    self.hands[seat] |= C.mask_of(self.stock[:need])
+                    del self.stock[:need]
+                elif step.kind == "name_trump":
+                    self.turn = seat
+                    return
+                else:
+                    lo, hi = self._discard_range(seat)
+                    if hi > 0 and self.hands[seat]:
+                        self.turn = seat
+                        return
+                self.queue.pop(0)
+            self.step += 1
+            self.queue = None
+        self._start_play()
+
+    def _name_trump(self, seat: int, suit: int) -> None:
+        self._log(seat, M.TRUMP_BASE + suit)
+        self.trump = suit
+        self.queue.pop(0)
+        self._advance_steps()
+
+    def _discard_error(self, seat: int, mask: int) -> str | None:
+        """Why a discard of `mask` is refused, or None if it is legal."""
+        step = self.rules.steps[self.step]
+        hand = self.hands[seat]
+        lo, hi = self._discard_range(seat)
+        k = mask.bit_count()
+        if not lo <= k <= hi:
+            return f"discard {lo} card(s)" if lo == hi else f"discard {lo} to {hi} cards"
+        if mask & ~hand:
+            return "you can only discard cards in your hand"
+        env = self._step_env(seat)
+        if step.allowed is not None:
+            for c in C.bits(mask):
+                env["card"] = c
+                if not step.allowed(env):
+                    return f"{self.rules.card_name(c)} may not be discarded"
+        if step.valid_if is not None:
+            env["discard"], env["kept"] = mask, hand & ~mask
+            if not step.valid_if(env):
+                return "this discard breaks the discard rule"
+        if self._is_last_action(seat) and self._leader_after_steps() == seat:
+            if not self._lead_mask(seat, hand & ~mask, self.discarded[seat] | mask, 1):
+                return "after this discard you would have no legal first lead"
+        return None
+
+    def _is_last_action(self, seat: int) -> bool:
+        return self.step == len(self.rules.steps) - 1 and len(self.queue) == 1
+
+    def _leader_after_steps(self) -> int:
+        return self.bidder if self.rules.leader == "bidder" else (self.dealer + 1) % self.n
+
+    def _legal_discards(self, seat: int) -> list[int]:
+        lo, hi = self._discard_range(seat)
+        cards = list(C.bits(self.hands[seat]))
+        out = []
+        for k in range(lo, hi + 1):
+            for combo in itertools.combinations(cards, k):
+                m = C.mask_of(combo)
+                if self._discard_error(seat, m) is None:
+                    out.append(m)
+        return out
+
+    def discard_cards(self, seat: int, cards: list[int]) -> None:
+        """Discard a list of card ids (a repeated card is a BAD_DISCARD)."""
+        self.check_turn(seat, "discard")
+        if len(set(cards)) != len(cards):
+            raise MoveError("BAD_DISCARD", "a card is repeated in the discard")
+        self._discard(seat, C.mask_of(cards))
+
+    def _discard(self, seat: int, mask: int) -> None:
+        err = self._discard_error(seat, mask)
+        if err:
+            raise MoveError("BAD_DISCARD", err)
+        self._log(seat, M.DISCARD_FLAG | mask)
+        step = self.rules.steps[self.step]
+        self.hands[seat] &= ~mask
+        self.discarded[seat] |= mask
+        if step.credit == "bidder":
+            self.credit[self.rules.side_of[self.bidder]] |= mask
+        elif step.credit == "own":
+            self.credit[self.rules.side_of[seat]] |= mask
+        self.queue.pop(0)
+        self._advance_steps()
+
+    # ---- play
+    def _start_play(self) -> None:
+        self.phase = PLAY
+        self.held = list(self.hands)
+        self.turn = self._leader_after_steps()
+        self.total_tricks = max(h.bit_count() for h in self.hands)
+        self.trick_no = 1
+
+    def _lead_mask(self, seat: int, hand: int, discarded: int, trick_no: int) -> int:
+        """Cards `seat` may lead from `hand` under the lead rules."""
+        checks = self.rules.lead_checks
+        if not checks:
+            return hand
+        env = {"hand": hand, "discarded": discarded, "trick": trick_no, "trump": self.trump,
+               "trump_known": self.trump >= 0, "is_bidder": seat == self.bidder, "bid": self.high,
+               **self.rules.tables.static}
+        out = 0
+        for c in C.bits(hand):
+            env["lead"] = c
+            for chk in checks:
+                if chk.forbid(env):
+                    break
+            else:
+                out |= 1 << c
+        if not self.rules.trump_named and self.trump < 0:
+            out &= (1 << C.N_SUITED) - 1
+        return out
+
+    def _legal_play_mask(self, seat: int) -> int:
+        hand = self.hands[seat]
+        if not self.trick:
+            return self._lead_mask(seat, hand, self.discarded[seat], self.trick_no)
+        r = self.rules
+        led_mask = r.suit_mask[self.trump + 1][self.led]
+        if hand & led_mask:
+            if r.follow_suit_only:
+                return hand & led_mask
+            return hand & (led_mask | r.trump_mask[self.trump + 1])
+        return hand
+
+    def _play(self, seat: int, c: int) -> None:
+        r = self.rules
+        bit = 1 << c
+        hand = self.hands[seat]
+        if not hand & bit:
+            name = r.name_of.get(c, str(c))
+            raise MoveError("CARD_NOT_IN_HAND", f"{name} is not in seat {seat}'s hand")
+        trick = self.trick
+        if not trick:
+            if r.lead_checks:
+                env = {"hand": hand, "discarded": self.discarded[seat], "trick": self.trick_no, "trump": self.trump,
+                       "trump_known": self.trump >= 0, "is_bidder": seat == self.bidder, "bid": self.high, "lead": c,
+                       **r.tables.static}
+                for chk in r.lead_checks:
+                    if chk.forbid(env):
+                        raise MoveError(chk.code, chk.message)
+            if self.trump < 0:
+                if c >= C.N_SUITED:
+                    raise MoveError("WRONG_PHASE", "a joker cannot fix trump: lead a suited card")
+                self.trump = c // 13
+            self.led = r.eff_suit[self.trump + 1][c]
+        else:
+            led_mask = r.suit_mask[self.trump + 1][self.led]
+            if hand & led_mask and not bit & led_mask:
+                if r.follow_suit_only or not bit & r.trump_mask[self.trump + 1]:
+                    raise MoveError("MUST_FOLLOW_SUIT", f"you must follow {C.SUIT_WORDS[self.led]}"
+                                    + ("" if r.follow_suit_only else " or play a trump"))
+        self.hand_moves.append({"seat": seat, "action": "play", "card": r.name_of[c]})
+        self.moves_played += 1
+        self.hands[seat] = hand ^ bit
+        trick.append(c)
+        self.trick_seats.append(seat)
+        self.played_by[c] = seat
+        if len(trick) < self.n:
+            self.turn = (seat + 1) % self.n
+            return
+        # Resolve the trick.
+        key = r.win_key[self.trump * 4 + self.led]
+        best = -1
+        wi = 0
+        if r.equal_last:
+            for i, x in enumerate(trick):
+                if key[x] >= best:
+                    best, wi = key[x], i
+        else:
+            for i, x in enumerate(trick):
+                if key[x] > best:
+                    best, wi = key[x], i
+        winner = self.trick_seats[wi]
+        m = C.mask_of(trick)
+        self.tricks.append((winner, m))
+        side = r.side_of[winner]
+        self.won[side] |= m
+        self.tricks_won[side] += 1
+        self.played_mask |= m
+        self.trick = []
+        self.trick_seats = []
+        self.turn = winner
+        self.trick_no += 1
+        if not any(self.hands):
+            self._score_hand()
+
+    # ------------------------------------------------------------------ scoring
+    def _end_void(self, same_dealer: bool) -> None:
+        self._finish_void([0] * self.rules.n_sides, same_dealer)
+
+    def _finish_void(self, delta: list[int], same_dealer: bool) -> None:
+        self.scores = [s + d for s, d in zip(self.scores, delta)]
+        self.results.append(HandResult(self.dealer, None, None, None, None, None, None, delta, list(self.scores)))
+        self._next_hand(same_dealer)
+
+    def _next_hand(self, same_dealer: bool) -> None:
+        self.phase = HAND_DONE
+        self.turn = -1
+        if not same_dealer:
+            self.dealer = (self.dealer + 1) % self.n
+        if self.auto_deal and not self.finished:
+            self.start_hand()
+
+    def award_points(self) -> tuple[dict[str, int | None], list[int]]:
+        """Who won each point this hand, and each side's card-value total for Game."""
+        r = self.rules
+        ns = r.n_sides
+        game_points = [sum(r.value[c] for c in C.bits(self.won[s] | self.credit[s])) for s in range(ns)]
+        env = {"played": self.played_mask, "dealt": _or(self.dealt), "held": _or(self.held), "trump": self.trump,
+               "bid": self.high, **r.tables.static}
+        winner_of = {}
+        for w, m in self.tricks:
+            for c in C.bits(m):
+                winner_of[c] = w
+        out: dict[str, int | None] = {}
+        for p in r.points:
+            got: int | None = None
+            if p.most:
+                top = max(game_points)
+                best = [s for s in range(ns) if game_points[s] == top]
+                if len(best) == 1:
+                    got = best[0]
+                elif p.tie == "bidder" and r.side_of[self.bidder] in best:
+                    got = r.side_of[self.bidder]
+            else:
+                c = p.card(env)
+                if c is not None and c >= 0:
+                    seat = None
+                    if p.to == "player":
+                        seat = self.played_by.get(c)
+                    elif p.to == "winner":
+                        seat = winner_of.get(c)
+                    else:
+                        seat = next((s for s in range(self.n) if (self.held[s] >> c) & 1), None)
+                    got = None if seat is None else r.side_of[seat]
+            out[p.name] = got
+        return out, game_points
+
+    def _score_hand(self) -> None:
+        r = self.rules
+        ns = r.n_sides
+        awarded, game_points = self.award_points()
+        pts = [0] * ns
+        for p in r.points:
+            s = awarded[p.name]
+            if s is not None:
+                pts[s] += p.value
+        bside = r.side_of[self.bidder]
+        dside = r.side_of[self.dealer]
+        static = r.tables.static
+        base = {"bid": self.high, "total_tricks": self.total_tricks, "target": r.target, **static}
+        envs = []
+        for s in range(ns):
+            envs.append({**base, "points": pts[s], "tricks": self.tricks_won[s], "score": self.scores[s],
+                         "dealer": s == dside, "bidder": s == bside})
+        made = bool(r.made(envs[bside]))
+        old = list(self.scores)
+        new = []
+        for s in range(ns):
+            env = envs[s]
+            env["made"] = made
+            d = r.bidder_delta(env) if s == bside else r.others_delta(env)
+            v = old[s] + d
+            if r.cap_when is not None and r.cap_when(env):
+                v = min(v, max(old[s], r.cap_at(env)))
+            new.append(v)
+        delta = [b - a for a, b in zip(old, new)]
+        self.scores = new
+        self.results.append(HandResult(self.dealer, self.bidder, self.high, self.trump, awarded, game_points, made,
+                                       delta, list(new)))
+        cands = []
+        for s in range(ns):
+            env = envs[s]
+            env["score"], env["previous"], env["delta"] = new[s], old[s], delta[s]
+            if r.win_if(env):
+                cands.append(s)
+        for rule in r.tie_break:
+            if len(cands) <= 1:
+                break
+            if rule == "bidder" and bside in cands:
+                cands = [bside]
+            elif rule == "highest":
+                top = max(new[s] for s in cands)
+                cands = [s for s in cands if new[s] == top]
+        if len(cands) == 1:
+            self.finished = True
+            self.winner = cands[0]
+        self._next_hand(same_dealer=False)
+
+    # ------------------------------------------------------------------ views and records
+    def view(self, seat: int | None) -> dict[str, Any]:
+        """What `seat` may see (None: a spectator): own hand, public play, scores; never other hands or the stock."""
+        from .view import seat_view
+        return seat_view(self, seat)
+
+    def to_record(self) -> dict[str, Any]:
+        """The game so far as a smear-record/1 document."""
+        r = self.rules
+        return {"format": "smear-record/1", "rules": r.stem, "players": self.n, "options": dict(r.options),
+                "first_dealer": self.first_dealer,
+                "hands": [{"dealer": h["dealer"], "deal": h["deal"], "moves": list(h["moves"])} for h in self.record_hands]}
+
+
+def _or(masks: list[int]) -> int:
+    out = 0
+    for m in masks:
+        out |= m
+    return out

@@ -1,0 +1,72 @@
+"""Moves as small ints inside the engine; dicts (RECORD_FORMAT.md) at the edges.
+
+play c -> c (0..63); pass -> PASS; bid v -> BID_BASE + v; name trump s -> TRUMP_BASE + s;
+discard of the card set m -> DISCARD_FLAG | m.
+"""
+from __future__ import annotations
+
+from typing import Any
+
+from . import cards as C
+
+PASS = 64
+BID_BASE = 128
+TRUMP_BASE = 4096
+DISCARD_FLAG = 1 << 64
+ACTIONS = ("pass", "bid", "discard", "play", "trump")
+
+
+def bid(v: int) -> int:
+    return BID_BASE + v
+
+
+def play(c: int) -> int:
+    return c
+
+
+def discard(mask: int) -> int:
+    return DISCARD_FLAG | mask
+
+
+def name_trump(suit: int) -> int:
+    return TRUMP_BASE + suit
+
+
+def action_of(code: int) -> str:
+    if code < 64:
+        return "play"
+    if code == PASS:
+        return "pass"
+    if code < TRUMP_BASE:
+        return "bid"
+    if code < TRUMP_BASE + 4:
+        return "trump"
+    return "discard"
+
+
+def to_dict(code: int, seat: int, name_of) -> dict[str, Any]:
+    """The record form of a move: {"seat", "action", ...}."""
+    a = action_of(code)
+    if a == "play":
+        return {"seat": seat, "action": "play", "card": name_of(code)}
+    if a == "pass":
+        return {"seat": seat, "action": "pass"}
+    if a == "bid":
+        return {"seat": seat, "action": "bid", "value": code - BID_BASE}
+    if a == "trump":
+        return {"seat": seat, "action": "trump", "suit": C.SUIT_CHARS[code - TRUMP_BASE]}
+    return {"seat": seat, "action": "discard", "cards": [name_of(c) for c in C.bits(code ^ DISCARD_FLAG)]}
+
+
+def describe(code: int, name_of) -> str:
+    """A short human text for a move: `bid 3`, `pass`, `play AS`, `discard 7D 8C`."""
+    d = to_dict(code, 0, name_of)
+    if d["action"] == "bid":
+        return f"bid {d['value']}"
+    if d["action"] == "play":
+        return f"play {d['card']}"
+    if d["action"] == "trump":
+        return f"trump {d['suit']}"
+    if d["action"] == "discard":
+        return "discard " + " ".join(d["cards"])
+    return "pass"

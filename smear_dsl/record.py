@@ -1,0 +1,215 @@
+"""smear-record/1: read records, re-referee them, and give the verdict of RECORD_FORMAT.md."""
+from __future__ import annotations
+
+import json
+from functools import lru_cache
+from typing import Any
+
+from . import cards as C
+from . import moves as M
+from .compiler import CompiledRules, compile_rules
+from .engine import Game
+from .errors import MoveError, OptionError, RecordError, RuleError
+from .language import load_spec
+from .spec import RuleSpec
+
+FORMAT = "smear-record/1"
+
+
+@lru_cache(maxsize=64)
+def _spec(name: str) -> RuleSpec:
+    return load_spec(name)
+
+
+@lru_cache(maxsize=256)
+def _compiled(name: str, players: int, options_json: str) -> CompiledRules:
+    return compile_rules(_spec(name), players, json.loads(options_json))
+
+
+def rules_for(record: dict[str, Any]) -> CompiledRules:
+    """Compile the rules a record names, for its seats and options; RecordError if that is impossible."""
+    if not isinstance(record, dict):
+        raise RecordError("a record is a JSON object")
+    if record.get("format") != FORMAT:
+        raise RecordError(f"not a {FORMAT} record (format is {record.get('format')!r})")
+    name = record.get("rules")
+    if not isinstance(name, str) or not name:
+        raise RecordError("`rules` must name a rule file")
+    players = record.get("players")
+    if not isinstance(players, int) or isinstance(players, bool):
+        raise RecordError("`players` must be a whole number")
+    options = record.get("options", {})
+    if options is None:
+        options = {}
+    if not isinstance(options, dict):
+        raise RecordError("`options` must be an object")
+    try:
+        return _compiled(name, players, json.dumps(options, sort_keys=True))
+    except RuleError as e:
+        first = e.diagnostics[0] if e.diagnostics else None
+        raise RecordError(f"rules {name!r}: {first.message if first else 'cannot be loaded'}") from None
+    except OptionError as e:
+        raise RecordError(str(e)) from None
+
+
+def parse_deal(rules: CompiledRules, deal: Any) -> tuple[list[list[int]], list[int]] | None:
+    """Card ids of a record's deal, or None when it is not the deck split as the rules deal it."""
+    if not isinstance(deal, dict):
+        return None
+    hands, stock = deal.get("hands"), deal.get("stock")
+    if not isinstance(hands, list) or not isinstance(stock, list) or len(hands) != rules.players:
+        return None
+    out_hands = []
+    seen: set[int] = set()
+    for h in hands:
+        if not isinstance(h, list) or len(h) != rules.hand_size:
+            return None
+        ids = [rules.id_of.get(c) if isinstance(c, str) else None for c in h]
+        if None in ids:
+            return None
+        out_hands.append(ids)
+        seen.update(ids)
+    ids = [rules.id_of.get(c) if isinstance(c, str) else None for c in stock]
+    if None in ids:
+        return None
+    seen.update(ids)
+    total = rules.players * rules.hand_size + len(stock)
+    if len(seen) != total or total != len(rules.deck):
+        return None
+    return out_hands, ids
+
+
+def parse_move(rules: CompiledRules, move: Any) -> tuple[int, str, Any]:
+    """(seat, action, payload) of a record move, or MoveError BAD_RECORD if it is malformed."""
+    if not isinstance(move, dict):
+        raise MoveError("BAD_RECORD", "a move is an object")
+    seat = move.get("seat")
+    if not isinstance(seat, int) or isinstance(seat, bool) or not 0 <= seat < rules.players:
+        raise MoveError("BAD_RECORD", f"seat must be an integer 0..{rules.players - 1}, not {seat!r}")
+    action = move.get("action")
+    if action not in M.ACTIONS:
+        raise MoveError("BAD_RECORD", f"unknown action {action!r}")
+    if action == "pass":
+        return seat, action, None
+    if action == "bid":
+        v = move.get("value")
+        if not isinstance(v, int) or isinstance(v, bool):
+            raise MoveError("BAD_RECORD", f"a bid's value must be an integer, not {v!r}")
+        return seat, action, v
+    if action == "play":
+        c = rules.parse_card(move.get("card"))
+        if c is None:
+            raise MoveError("BAD_RECORD", f"a play needs a card, not {move.get('card')!r}")
+        return seat, action, c
+    if action == "trump":
+        s = move.get("suit")
+        si = C.SUIT_CHARS.find(s) if isinstance(s, str) and len(s) == 1 else -1
+        if si < 0:
+            raise MoveError("BAD_RECORD", f"naming trump needs a suit S, H, D or C, not {s!r}")
+        return seat, action, si
+    cards = move.get("cards")
+    if not isinstance(cards, list):
+        raise MoveError("BAD_RECORD", "a discard needs a list of cards")
+    ids = [rules.parse_card(c) for c in cards]
+    if None in ids:
+        raise MoveError("BAD_RECORD", f"a discard's cards must be card names, not {cards!r}")
+    return seat, action, ids
+
+
+def apply_parsed(game: Game, seat: int, action: str, payload: Any) -> None:
+    """Apply a parsed record move to the game (raises MoveError with the right code)."""
+    if action == "discard":
+        game.discard_cards(seat, payload)
+        return
+    game.check_turn(seat, action)
+    if action == "pass":
+        game.apply(seat, M.PASS)
+    elif action == "bid":
+        if payload < 0 or payload >= M.TRUMP_BASE - M.BID_BASE:
+            r = game.rules
+            raise MoveError("BID_OUT_OF_RANGE", f"bids are {r.bid_min} to {r.bid_max}, not {payload}")
+        game.apply(seat, M.BID_BASE + payload)
+    elif action == "trump":
+        game.apply(seat, M.TRUMP_BASE + payload)
+    else:
+        if payload not in game.rules.name_of:
+            raise MoveError("CARD_NOT_IN_HAND", f"{game.rules.card_name(payload) if payload in game.rules.name_of else 'that card'} is not in this deck")
+        game.apply(seat, payload)
+
+
+def verify(record: Any) -> dict[str, Any]:
+    """The verdict for a parsed record; RecordError if it cannot be read at all."""
+    rules = rules_for(record)
+    first = record.get("first_dealer")
+    if not isinstance(first, int) or isinstance(first, bool) or not 0 <= first < rules.players:
+        raise RecordError(f"`first_dealer` must be a seat 0..{rules.players - 1}")
+    hands = record.get("hands")
+    if not isinstance(hands, list):
+        raise RecordError("`hands` must be a list")
+    game = Game(rules, seed=0, first_dealer=first, auto_deal=False)
+    error = None
+    for h, hand in enumerate(hands):
+        if not isinstance(hand, dict):
+            error = _err(h, None, "BAD_DEAL", "a hand entry is an object with `deal` and `moves`")
+            break
+        deal = parse_deal(rules, hand.get("deal"))
+        if deal is None:
+            error = _err(h, None, "BAD_DEAL", f"the deal is not the {len(rules.deck)}-card deck in "
+                         f"{rules.players} hands of {rules.hand_size} plus the stock")
+            break
+        moves = hand.get("moves")
+        if not isinstance(moves, list):
+            error = _err(h, 0, "BAD_RECORD", "`moves` must be a list")
+            break
+        if game.finished:
+            if moves:
+                try:
+                    parse_move(rules, moves[0])
+                except MoveError as e:
+                    error = _err(h, 0, e.code, e.message)
+                    break
+            error = _err(h, 0, "GAME_OVER", "a hand starts after the game has ended")
+            break
+        game.start_hand(deal)
+        for m, move in enumerate(moves):
+            try:
+                seat, action, payload = parse_move(rules, move)
+                apply_parsed(game, seat, action, payload)
+            except MoveError as e:
+                error = _err(h, m, e.code, e.message)
+                break
+        if error:
+            break
+        if not game.hand_over and h < len(hands) - 1:
+            error = _err(h, len(moves), "HAND_INCOMPLETE", "this hand stops before it is over")
+            break
+    results = game.results
+    finished, winner = game.finished, game.winner
+    if error is not None and len(results) > error["hand"]:
+        # The hand holding the error does not count, even if its last trick was played.
+        results = results[:error["hand"]]
+        finished, winner = _end_state(game, results)
+    scores = list(results[-1].scores) if results else [0] * rules.n_sides
+    return {
+        "valid": error is None,
+        "finished": finished,
+        "winner": winner,
+        "scores": scores,
+        "hands": [r.to_json() for r in results],
+        "error": error,
+    }
+
+
+def _end_state(game: Game, results: list) -> tuple[bool, int | None]:
+    """Whether the game had ended after the kept hands (it ends on a hand, and nothing is kept after it)."""
+    if game.finished and len(results) == len(game.results):
+        return True, game.winner
+    return False, None
+
+
+def _err(hand: int, move: int | None, code: str, message: str) -> dict[str, Any]:
+    return {"hand": hand, "move": move, "code": code, "message": message}
+
+
+def exit_status(verdict: dict[str, Any]) -> int:
+    return 0 if verdict["valid"] else 1
