@@ -45,9 +45,14 @@ class CompiledPoint:
 
 @dataclass(frozen=True)
 class LeadCheck:
+    """A compiled lead rule; `trick` and `needs` are guards found in its top-level `and`s, so
+    the engine skips it without evaluating when it cannot apply (e.g. after the first trick)."""
+
     forbid: Fn
     code: str
     message: str
+    trick: int | None = None
+    needs: tuple[str, ...] = ()
 
 
 @dataclass
@@ -71,6 +76,7 @@ class CompiledRules:
     win_key: tuple[tuple[int, ...], ...]  # [trump * 4 + led][card]
     equal_last: bool
     value: tuple[int, ...]
+    value_chunks: tuple[tuple[int, ...], ...]  # [byte index][byte] -> value sum, for fast Game counts
     tables: Tables
     bid_min: int
     bid_max: int
@@ -230,6 +236,8 @@ class _Compiler:
             trump_mask.append(C.mask_of(strength))
             order_key.append(tuple(okey))
             strength_of.append(strength)
+        value_chunks = tuple(tuple(sum(values[8 * i + b] for b in range(8) if (byte >> b) & 1) for byte in range(256))
+                             for i in range(N_TABLE // 8))
         win_key = []
         for t in range(4):
             strength = strength_of[t + 1]
@@ -242,7 +250,9 @@ class _Compiler:
                         key[c] = 1 + plain_strength.get(C.rank_of(c), 0)
                 win_key.append(tuple(key))
 
-        tables = Tables(tuple(eff_suit), tuple(trump_mask), tuple(order_key), tuple(values), self.static)
+        suit_masks = tuple(tuple(C.mask_of(c for c in range(N_TABLE) if eff_suit[t][c] == s) for s in range(-1, 4))
+                           for t in range(5))
+        tables = Tables(tuple(eff_suit), tuple(trump_mask), tuple(order_key), tuple(values), self.static, suit_masks)
 
         teams = self.static_int(spec.teams, tables)
         if teams is None or teams <= 0:
@@ -311,16 +321,47 @@ class _Compiler:
             spec=spec, players=n, options=dict(self.opts), n_sides=n_sides, side_of=side_of, deck=tuple(deck),
             deck_mask=deck_mask, jokers=jokers, hand_size=hand_size, packets=tuple(packets), rest=spec.deal.rest,
             eff_suit=tuple(eff_suit), suit_mask=tuple(suit_mask), trump_mask=tuple(trump_mask),
-            win_key=tuple(win_key), equal_last=equal_last, value=tuple(values), tables=tables,
+            win_key=tuple(win_key), equal_last=equal_last, value=tuple(values), value_chunks=value_chunks, tables=tables,
             bid_min=bmin, bid_max=bmax, ends_at=ends_at, rounds=spec.bidding.rounds,
             may_match=self.fn(spec.bidding.may_match, tables), all_pass=spec.bidding.all_pass,
             set_back=self.static_int(spec.bidding.set_back, tables, 0), steps=tuple(steps),
             trump_named=spec.trump_named, leader=spec.play.leader, follow_suit_only=spec.play.follow == "suit",
-            lead_checks=tuple(LeadCheck(emit(r.forbid.checked, tables), r.code, r.message) for r in spec.play.lead_rules),
+            lead_checks=tuple(LeadCheck(emit(r.forbid.checked, tables), r.code, r.message, *_guards(r.forbid.ast))
+                              for r in spec.play.lead_rules),
             points=tuple(points), made=self.fn(spec.scoring.made, tables), bidder_delta=self.fn(spec.scoring.bidder, tables),
             others_delta=self.fn(spec.scoring.others, tables), cap_when=self.fn(spec.scoring.cap_when, tables),
             cap_at=self.fn(spec.scoring.cap_at, tables), target=target, win_if=self.fn(spec.end.win_if, tables),
             tie_break=spec.end.tie_break, redeal_if=self.fn(spec.deal.redeal_if, tables), name_of=name_of, id_of=id_of)
+
+
+def _guards(e) -> tuple[int | None, tuple[str, ...]]:
+    """`trick == N` and `any(X ...)` / `count(X ...) > 0` conjuncts: cheap reasons a rule cannot fire."""
+    from .expr import ast as A
+    conj, stack = [], [e]
+    while stack:
+        x = stack.pop()
+        if isinstance(x, A.BoolOp) and x.op == "and":
+            stack += [x.a, x.b]
+        else:
+            conj.append(x)
+    trick, needs = None, []
+    for x in conj:
+        if isinstance(x, A.Compare) and x.op == "==":
+            for a, b in ((x.a, x.b), (x.b, x.a)):
+                if isinstance(a, A.Name) and a.name == "trick" and isinstance(b, A.Const) and b.type == "int":
+                    trick = b.value
+        call = None
+        if isinstance(x, A.Call) and x.fn == "any":
+            call = x
+        elif (isinstance(x, A.Compare) and x.op == ">" and isinstance(x.a, A.Call) and x.a.fn == "count"
+              and isinstance(x.b, A.Const) and x.b.value == 0):
+            call = x.a
+        if call is not None:
+            arg = call.args[0]
+            base = arg.cards if isinstance(arg, A.Where) else arg
+            if isinstance(base, A.Name) and base.name in ("discarded", "hand"):
+                needs.append(base.name)
+    return trick, tuple(needs)
 
 
 def _uses_runtime(e: ExprSpec) -> bool:

@@ -71,8 +71,9 @@ class Game:
     def shuffled_deal(self) -> tuple[list[list[int]], list[int]]:
         """Shuffle with this game's RNG and deal in packets clockwise from the dealer's left."""
         r = self.rules
-        deck = list(r.deck)
-        self.rng.shuffle(deck)
+        # A keyed shuffle: sort the deck by independent random 48-bit keys (uniform, and fast).
+        keys = map(self.rng.getrandbits, itertools.repeat(48, len(r.deck)))
+        deck = [c for _k, c in sorted(zip(keys, r.deck))]
         hands: list[list[int]] = [[] for _ in range(self.n)]
         pos = 0
         for size in r.packets:
@@ -113,12 +114,8 @@ class Game:
         self.step = 0
         self.queue: list[int] | None = None
         self.total_tricks = 0
-        self.hand_moves: list[dict[str, Any]] = []
-        self.record_hands.append({
-            "dealer": self.dealer,
-            "deal": {"hands": [[r.card_name(c) for c in h] for h in hands], "stock": [r.card_name(c) for c in stock]},
-            "moves": self.hand_moves,
-        })
+        self.hand_moves: list[tuple[int, int]] = []  # (seat, move code); names are made on export
+        self.record_hands.append((self.dealer, [list(h) for h in hands], list(stock), self.hand_moves))
         self.phase = BIDDING
         self.turn = (self.dealer + 1) % n
         if r.redeal_if is not None:
@@ -167,10 +164,19 @@ class Game:
         """A uniformly random legal move (plays sampled straight from the bitset)."""
         if self.phase == PLAY:
             m = self._legal_play_mask(self.turn)
-            k = rng.randrange(m.bit_count())
+            k = int(rng.random() * m.bit_count())
             for _ in range(k):
                 m &= m - 1
             return (m & -m).bit_length() - 1
+        if self.phase == STEP and self.rules.steps[self.step].kind == "discard":
+            # Rejection sampling is uniform over legal discards and avoids enumerating them all.
+            seat = self.turn
+            lo, hi = self._discard_range(seat)
+            cards = list(C.bits(self.hands[seat]))
+            for _ in range(64):
+                m = C.mask_of(rng.sample(cards, rng.randint(lo, min(hi, len(cards)))))
+                if self._discard_error(seat, m) is None:
+                    return M.DISCARD_FLAG | m
         return rng.choice(self.legal_moves())
 
     # ------------------------------------------------------------------ applying
@@ -206,7 +212,7 @@ class Game:
             raise MoveError("WRONG_PHASE", f"the hand is waiting for {need}, not a {action}")
 
     def _log(self, seat: int, code: int) -> None:
-        self.hand_moves.append(M.to_dict(code, seat, self.rules.card_name))
+        self.hand_moves.append((seat, code))
         self.moves_played += 1
 
     # ---- bidding
@@ -423,8 +429,10 @@ class Game:
 
     def _lead_mask(self, seat: int, hand: int, discarded: int, trick_no: int) -> int:
         """Cards `seat` may lead from `hand` under the lead rules."""
-        checks = self.rules.lead_checks
+        checks = self._active_checks(hand, discarded, trick_no)
         if not checks:
+            if not self.rules.trump_named and self.trump < 0:
+                return hand & ((1 << C.N_SUITED) - 1)
             return hand
         env = {"hand": hand, "discarded": discarded, "trick": trick_no, "trump": self.trump,
                "trump_known": self.trump >= 0, "is_bidder": seat == self.bidder, "bid": self.high,
@@ -439,6 +447,16 @@ class Game:
                 out |= 1 << c
         if not self.rules.trump_named and self.trump < 0:
             out &= (1 << C.N_SUITED) - 1
+        return out
+
+    def _active_checks(self, hand: int, discarded: int, trick_no: int) -> list:
+        out = []
+        for chk in self.rules.lead_checks:
+            if chk.trick is not None and chk.trick != trick_no:
+                continue
+            if ("discarded" in chk.needs and not discarded) or ("hand" in chk.needs and not hand):
+                continue
+            out.append(chk)
         return out
 
     def _legal_play_mask(self, seat: int) -> int:
@@ -462,11 +480,12 @@ class Game:
             raise MoveError("CARD_NOT_IN_HAND", f"{name} is not in seat {seat}'s hand")
         trick = self.trick
         if not trick:
-            if r.lead_checks:
+            checks = self._active_checks(hand, self.discarded[seat], self.trick_no) if r.lead_checks else None
+            if checks:
                 env = {"hand": hand, "discarded": self.discarded[seat], "trick": self.trick_no, "trump": self.trump,
                        "trump_known": self.trump >= 0, "is_bidder": seat == self.bidder, "bid": self.high, "lead": c,
                        **r.tables.static}
-                for chk in r.lead_checks:
+                for chk in checks:
                     if chk.forbid(env):
                         raise MoveError(chk.code, chk.message)
             if self.trump < 0:
@@ -480,7 +499,7 @@ class Game:
                 if r.follow_suit_only or not bit & r.trump_mask[self.trump + 1]:
                     raise MoveError("MUST_FOLLOW_SUIT", f"you must follow {C.SUIT_WORDS[self.led]}"
                                     + ("" if r.follow_suit_only else " or play a trump"))
-        self.hand_moves.append({"seat": seat, "action": "play", "card": r.name_of[c]})
+        self.hand_moves.append((seat, c))
         self.moves_played += 1
         self.hands[seat] = hand ^ bit
         trick.append(c)
@@ -536,13 +555,9 @@ class Game:
         """Who won each point this hand, and each side's card-value total for Game."""
         r = self.rules
         ns = r.n_sides
-        game_points = [sum(r.value[c] for c in C.bits(self.won[s] | self.credit[s])) for s in range(ns)]
+        game_points = [_value_sum(r.value_chunks, self.won[s] | self.credit[s]) for s in range(ns)]
         env = {"played": self.played_mask, "dealt": _or(self.dealt), "held": _or(self.held), "trump": self.trump,
                "bid": self.high, **r.tables.static}
-        winner_of = {}
-        for w, m in self.tricks:
-            for c in C.bits(m):
-                winner_of[c] = w
         out: dict[str, int | None] = {}
         for p in r.points:
             got: int | None = None
@@ -560,7 +575,7 @@ class Game:
                     if p.to == "player":
                         seat = self.played_by.get(c)
                     elif p.to == "winner":
-                        seat = winner_of.get(c)
+                        seat = next((w for w, m in self.tricks if (m >> c) & 1), None)
                     else:
                         seat = next((s for s in range(self.n) if (self.held[s] >> c) & 1), None)
                     got = None if seat is None else r.side_of[seat]
@@ -627,9 +642,24 @@ class Game:
     def to_record(self) -> dict[str, Any]:
         """The game so far as a smear-record/1 document."""
         r = self.rules
+        name = r.card_name
         return {"format": "smear-record/1", "rules": r.stem, "players": self.n, "options": dict(r.options),
                 "first_dealer": self.first_dealer,
-                "hands": [{"dealer": h["dealer"], "deal": h["deal"], "moves": list(h["moves"])} for h in self.record_hands]}
+                "hands": [{"dealer": dealer,
+                           "deal": {"hands": [[name(c) for c in h] for h in hands], "stock": [name(c) for c in stock]},
+                           "moves": [M.to_dict(code, seat, name) for seat, code in moves]}
+                          for dealer, hands, stock, moves in self.record_hands]}
+
+
+def _value_sum(chunks: tuple[tuple[int, ...], ...], mask: int) -> int:
+    """Sum of card values in a bitset, a byte at a time."""
+    total = 0
+    i = 0
+    while mask:
+        total += chunks[i][mask & 255]
+        mask >>= 8
+        i += 1
+    return total
 
 
 def _or(masks: list[int]) -> int:

@@ -72,8 +72,23 @@ class Checked:
     make: Maker
 
 
+def _k(v: Any) -> Callable[[dict], Any]:
+    """A constant closure, marked so that makers can fold it (partial evaluation)."""
+    def f(env):
+        return v
+    f.const = v  # type: ignore[attr-defined]
+    return f
+
+
+def _fold(f: Callable[[dict], Any], *parts: Callable[[dict], Any]) -> Callable[[dict], Any]:
+    """`f` itself, or its constant value when every part it reads is constant."""
+    if all(hasattr(p, "const") for p in parts):
+        return _k(f({}))
+    return f
+
+
 def _const(v: Any) -> Maker:
-    return lambda t: (lambda env: v)
+    return lambda t: _k(v)
 
 
 def _close(word: str, options) -> str | None:
@@ -144,7 +159,7 @@ def _check(e: A.Expr, env: Env) -> Checked:
         return Checked(CARD, _card_of_maker(r, s.make))
     if isinstance(e, A.Neg):
         x = check(e.x, env, INT)
-        return Checked(INT, lambda t, m=x.make: (lambda f: (lambda env: -f(env)))(m(t)))
+        return Checked(INT, lambda t, m=x.make: (lambda f: _fold(lambda env: -f(env), f))(m(t)))
     if isinstance(e, A.BinOp):
         a, b = check(e.a, env, INT), check(e.b, env, INT)
         return Checked(INT, _binop_maker(e.op, a.make, b.make))
@@ -157,19 +172,87 @@ def _check(e: A.Expr, env: Env) -> Checked:
         return Checked(BOOL, _boolop_maker(e.op, a.make, b.make))
     if isinstance(e, A.Not):
         x = check(e.x, env, BOOL)
-        return Checked(BOOL, lambda t, m=x.make: (lambda f: (lambda env: not f(env)))(m(t)))
+        return Checked(BOOL, lambda t, m=x.make: (lambda f: _fold(lambda env: not f(env), f))(m(t)))
     if isinstance(e, A.IfElse):
         c = check(e.cond, env, BOOL)
         a = _check(e.then, env)
         b = check(e.other, env, a.type if a.type != CARD else OPTCARD)
         typ = a.type if a.type == b.type else OPTCARD
-        return Checked(typ, lambda t: (lambda fc, fa, fb: (lambda env: fa(env) if fc(env) else fb(env)))(
-            c.make(t), a.make(t), b.make(t)))
+        def make_if(t):
+            fc, fa, fb = c.make(t), a.make(t), b.make(t)
+            if hasattr(fc, "const"):
+                return fa if fc.const else fb
+            return lambda env: fa(env) if fc(env) else fb(env)
+        return Checked(typ, make_if)
     if isinstance(e, A.Where):
         s = check(e.cards, env, CARDS)
         cond = check(e.cond, env.with_vars(card=CARD), BOOL)
+        vec = _vector(e.cond, env)
+        if vec is not None:
+            return Checked(CARDS, lambda t, fs=s.make, fv=vec: (lambda f, v: (lambda env: f(env) & v(env)))(fs(t), fv(t)))
         return Checked(CARDS, _where_maker(s.make, cond.make))
     raise ExprTypeError("unsupported expression", e.pos)  # pragma: no cover - grammar produces no other node
+
+
+ALL_CARDS = (1 << 64) - 1
+JOKERS = ALL_CARDS & ~((1 << C.N_SUITED) - 1)
+
+
+def _is_card(e: A.Expr) -> bool:
+    return isinstance(e, A.Name) and e.name == "card"
+
+
+def _free_of_card(e: A.Expr) -> bool:
+    if _is_card(e):
+        return False
+    for v in vars(e).values():
+        if isinstance(v, A.Expr) and not _free_of_card(v):
+            return False
+        if isinstance(v, tuple) and any(isinstance(x, A.Expr) and not _free_of_card(x) for x in v):
+            return False
+    return True
+
+
+def _vector(e: A.Expr, env: Env) -> Maker | None:
+    """A `where` condition as bitset algebra over all cards, when it is built from card.suit /
+    card.trump / card.joker / card.rank tests against card-free values; None otherwise.
+    This keeps filters like `hand where card.suit == lead.suit` to a couple of int operations."""
+    if isinstance(e, A.BoolOp):
+        a, b = _vector(e.a, env), _vector(e.b, env)
+        if a is None or b is None:
+            return None
+        if e.op == "and":
+            return lambda t: (lambda fa, fb: (lambda env: fa(env) & fb(env)))(a(t), b(t))
+        return lambda t: (lambda fa, fb: (lambda env: fa(env) | fb(env)))(a(t), b(t))
+    if isinstance(e, A.Not):
+        x = _vector(e.x, env)
+        return None if x is None else (lambda t: (lambda fx: (lambda env: ALL_CARDS & ~fx(env)))(x(t)))
+    if isinstance(e, A.Attr) and _is_card(e.obj):
+        if e.name == "trump":
+            return lambda t: (lambda tm: (lambda env: tm[env["trump"] + 1]))(t.trump_mask)
+        if e.name == "joker":
+            return _const(JOKERS)
+        return None
+    if isinstance(e, A.Compare) and e.op in ("==", "!="):
+        for a, b in ((e.a, e.b), (e.b, e.a)):
+            if isinstance(a, A.Attr) and _is_card(a.obj) and a.name in ("suit", "rank") and _free_of_card(b):
+                other = check(b, env.with_vars(card=CARD), SUIT if a.name == "suit" else RANK).make
+                neg = e.op == "!="
+                if a.name == "suit":
+                    def make(t, other=other, neg=neg):
+                        fo, sm = other(t), t.suit_masks
+                        if neg:
+                            return lambda env: ALL_CARDS & ~sm[env["trump"] + 1][fo(env) + 1]
+                        return lambda env: sm[env["trump"] + 1][fo(env) + 1]
+                    return make
+                def make_r(t, other=other, neg=neg):
+                    fo = other(t)
+                    rm = tuple(sum(1 << (s * 13 + r) for s in range(4)) for r in range(13)) + (JOKERS,)
+                    if neg:
+                        return lambda env: ALL_CARDS & ~rm[fo(env)]
+                    return lambda env: rm[fo(env)]
+                return make_r
+    return None
 
 
 def _name(e: A.Name, env: Env) -> Checked:
@@ -180,7 +263,7 @@ def _name(e: A.Name, env: Env) -> Checked:
         typ, val = env.consts[n]
         return Checked(typ, _const(val))
     if n in env.statics:
-        return Checked(env.statics[n], lambda t, n=n: _const(t.static[n])(t))
+        return Checked(env.statics[n], lambda t, n=n: _k(t.static[n]))
     if n in RANK_CONSTS:
         return Checked(RANK, _const(RANK_CONSTS[n]))
     if n in SUIT_CONSTS:
@@ -282,14 +365,16 @@ def _binop_maker(op: str, a: Maker, b: Maker) -> Maker:
     def make(t):
         fa, fb = a(t), b(t)
         if op == "+":
-            return lambda env: fa(env) + fb(env)
-        if op == "-":
-            return lambda env: fa(env) - fb(env)
-        if op == "*":
-            return lambda env: fa(env) * fb(env)
-        if op == "//":
-            return lambda env: (lambda d: fa(env) // d if d else 0)(fb(env))
-        return lambda env: (lambda d: fa(env) % d if d else 0)(fb(env))
+            f = lambda env: fa(env) + fb(env)
+        elif op == "-":
+            f = lambda env: fa(env) - fb(env)
+        elif op == "*":
+            f = lambda env: fa(env) * fb(env)
+        elif op == "//":
+            f = lambda env: (lambda d: fa(env) // d if d else 0)(fb(env))
+        else:
+            f = lambda env: (lambda d: fa(env) % d if d else 0)(fb(env))
+        return _fold(f, fa, fb)
     return make
 
 
@@ -302,13 +387,18 @@ def _compare_maker(op: str, a: Maker, b: Maker) -> Maker:
 
     def make(t):
         fa, fb = a(t), b(t)
-        return lambda env: fn(fa(env), fb(env))
+        return _fold(lambda env: fn(fa(env), fb(env)), fa, fb)
     return make
 
 
 def _boolop_maker(op: str, a: Maker, b: Maker) -> Maker:
     def make(t):
         fa, fb = a(t), b(t)
+        stop = op == "or"  # the value of the left side that decides alone
+        if hasattr(fa, "const"):
+            return _k(stop) if bool(fa.const) == stop else fb
+        if hasattr(fb, "const") and bool(fb.const) != stop:
+            return fa
         if op == "and":
             return lambda env: fa(env) and fb(env)
         return lambda env: fa(env) or fb(env)

@@ -16,6 +16,7 @@ class Tables:
     order_key: tuple[tuple[int, ...], ...]
     value: tuple[int, ...]
     static: dict[str, Any]
+    suit_masks: tuple[tuple[int, ...], ...] = ()  # [trump + 1][suit + 1]: cards of that effective suit (-1: none)
 
 
 def emit(checked: Checked, tables: Tables) -> Callable[[dict], Any]:
