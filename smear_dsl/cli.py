@@ -48,6 +48,63 @@ def cmd_verify(args: argparse.Namespace) -> int:
     return worst
 
 
+def cmd_check(args: argparse.Namespace) -> int:
+    from .compiler import check_all_setups
+    from .language import load_spec
+    bad = 0
+    for path in args.files:
+        try:
+            spec = load_spec(path)
+            diags = check_all_setups(spec)
+        except RuleError as e:
+            diags = e.diagnostics
+        except RecursionError:
+            print(f"{path}:1:1: error: rule file nests too deeply", file=sys.stderr)
+            bad += 1
+            continue
+        if diags:
+            bad += 1
+            for d in diags:
+                print(d.format(), file=sys.stderr)
+            print(f"{path}: {len(diags)} error(s)", file=sys.stderr)
+        elif not args.quiet:
+            print(f"{path}: ok ({spec.name}; {', '.join(map(str, spec.players))} players; "
+                  f"points {', '.join(p.name for p in spec.points)})")
+    return 1 if bad else 0
+
+
+def parse_options(items: list[str] | None) -> dict[str, str]:
+    """`--option k=v` pairs (values stay text; the rule file's option types parse them)."""
+    out: dict[str, str] = {}
+    for item in items or []:
+        if "=" not in item:
+            raise OptionError(f"--option takes key=value, not {item!r}")
+        k, v = item.split("=", 1)
+        out[k.strip()] = v.strip()
+    return out
+
+
+def load_rules(name: str, players: int | None, options: list[str] | None):
+    """Compile RULES (a name in rules/ or a path) for a table."""
+    from .compiler import compile_rules
+    from .language import load_spec
+    return compile_rules(load_spec(name), players, parse_options(options))
+
+
+def cmd_simulate(args: argparse.Namespace) -> int:
+    from .simulate import render_summary, simulate
+    rules = load_rules(args.rules, args.players, args.option)
+    progress = not args.json and args.games >= 50 and sys.stderr.isatty()
+    summary = simulate(rules, args.games, args.seed, args.bot, args.max_hands, args.record_dir, progress)
+    print(json.dumps(summary) if args.json else render_summary(summary))
+    return 0
+
+
+def cmd_demo(args: argparse.Namespace) -> int:
+    from .demo import run_demo
+    return run_demo(args.out, args.seed)
+
+
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(prog="smear-dsl", description="Rule language, engine and referee for the Smear family.")
     sub = ap.add_subparsers(dest="cmd", required=True)
@@ -55,6 +112,25 @@ def main(argv: list[str] | None = None) -> int:
     v.add_argument("records", nargs="+", help="record files, or - for standard input")
     v.add_argument("--compact", action="store_true", help="one line per verdict even for a single record")
     v.set_defaults(fn=cmd_verify)
+    c = sub.add_parser("check", help="check rule files; print every error as path:line:col")
+    c.add_argument("files", nargs="+", help="rule files (paths or names in rules/)")
+    c.add_argument("-q", "--quiet", action="store_true", help="print only errors")
+    c.set_defaults(fn=cmd_check)
+    s = sub.add_parser("simulate", help="play bot games and summarise them")
+    s.add_argument("rules", help="a rule name in rules/ or a path to a rule file")
+    s.add_argument("--players", type=int, default=None, help="number of seats (default: the rules' first)")
+    s.add_argument("--option", action="append", metavar="K=V", help="a table option (repeatable)")
+    s.add_argument("--games", type=int, default=100)
+    s.add_argument("--seed", type=int, default=None, help="seed for deals and bots (default: random)")
+    s.add_argument("--bot", choices=["random", "heuristic"], default="random")
+    s.add_argument("--max-hands", type=int, default=1000, help="stop a game unfinished after this many hands")
+    s.add_argument("--record-dir", default=None, help="write every game's smear-record/1 here")
+    s.add_argument("--json", action="store_true", help="print the summary as one JSON object")
+    s.set_defaults(fn=cmd_simulate)
+    d = sub.add_parser("demo", help="play and narrate one bot game of each seed variant, then verify the records")
+    d.add_argument("--out", default="demo-out", help="where to write the records")
+    d.add_argument("--seed", type=int, default=2026)
+    d.set_defaults(fn=cmd_demo)
     args = ap.parse_args(argv)
     try:
         return args.fn(args)

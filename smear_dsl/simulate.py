@@ -1,0 +1,104 @@
+"""Play many bot games and summarise them: speed, bidding, points, wins."""
+from __future__ import annotations
+
+import json
+import random
+import time
+from collections import Counter
+from pathlib import Path
+from typing import Any
+
+from .bots import BOTS
+from .compiler import CompiledRules
+from .engine import Game
+
+
+def play_game(rules: CompiledRules, seed: int | None, bot: str = "random", max_hands: int = 1000,
+              rng: random.Random | None = None) -> Game:
+    """One complete game between bots (stops unfinished after `max_hands` hands)."""
+    game = Game(rules, seed=seed)
+    rng = rng or random.Random(seed)
+    if bot == "random":
+        while not game.finished and len(game.results) < max_hands:
+            game.apply(game.turn, game.random_move(rng))
+        return game
+    players = [BOTS[bot](random.Random(rng.random())) for _ in range(rules.players)]
+    while not game.finished and len(game.results) < max_hands:
+        game.apply(game.turn, players[game.turn].choose(game))
+    return game
+
+
+def simulate(rules: CompiledRules, games: int, seed: int | None = None, bot: str = "random", max_hands: int = 1000,
+             record_dir: str | None = None, progress: bool = False) -> dict[str, Any]:
+    """Run `games` games and return the summary (see `smear-dsl simulate --json`)."""
+    base = seed if seed is not None else random.SystemRandom().randrange(1 << 62)
+    rng = random.Random(base)
+    hands = moves = scored = made = bids_total = void = unfinished = 0
+    awarded: Counter[str] = Counter()
+    wins: Counter[int] = Counter()
+    if record_dir:
+        Path(record_dir).mkdir(parents=True, exist_ok=True)
+    bar = _progress(games) if progress else None
+    t0 = time.perf_counter()
+    for i in range(games):
+        game = play_game(rules, base + i, bot, max_hands, rng)
+        moves += game.moves_played
+        hands += len(game.results)
+        for res in game.results:
+            if res.bidder is None:
+                void += 1
+                continue
+            scored += 1
+            made += bool(res.made)
+            bids_total += res.bid
+            for name, side in res.points.items():
+                if side is not None:
+                    awarded[name] += 1
+        if game.finished:
+            wins[game.winner] += 1
+        else:
+            unfinished += 1
+        if record_dir:
+            Path(record_dir, f"game-{i:05d}.json").write_text(json.dumps(game.to_record()))
+        if bar:
+            bar[0].advance(bar[1])
+    seconds = time.perf_counter() - t0
+    if bar:
+        bar[0].stop()
+    side_word = "side" if rules.n_sides < rules.players else "seat"
+    return {
+        "rules": rules.stem, "players": rules.players, "options": rules.options, "bot": bot, "seed": base,
+        "games": games, "hands": hands, "moves": moves, "seconds": round(seconds, 4),
+        "moves_per_second": round(moves / seconds) if seconds else None,
+        "games_per_second": round(games / seconds, 2) if seconds else None,
+        "scored_hands": scored, "void_hands": void,
+        "bidder_made_rate": round(made / scored, 4) if scored else None,
+        "average_bid": round(bids_total / scored, 3) if scored else None,
+        "point_award_rate": {p.name: round(awarded[p.name] / scored, 4) if scored else None for p in rules.points},
+        "wins_by": side_word, "wins": {str(s): wins[s] for s in range(rules.n_sides)},
+        "unfinished_games": unfinished, "hands_per_game": round(hands / games, 2) if games else None,
+    }
+
+
+def _progress(total: int):
+    from rich.progress import BarColumn, MofNCompleteColumn, Progress, TimeRemainingColumn
+    from rich.console import Console
+    p = Progress("[progress.description]{task.description}", BarColumn(), MofNCompleteColumn(), TimeRemainingColumn(),
+                 console=Console(stderr=True), transient=True)
+    p.start()
+    return p, p.add_task("games", total=total)
+
+
+def render_summary(s: dict[str, Any]) -> str:
+    """A readable multi-line summary."""
+    lines = [
+        f"{s['rules']} ({s['players']} players, options {s['options']}, {s['bot']} bots, seed {s['seed']})",
+        f"  games {s['games']}  hands {s['hands']}  moves {s['moves']}  in {s['seconds']:.2f} s "
+        f"({s['moves_per_second']:,} moves/s, {s['games_per_second']} games/s)",
+        f"  scored hands {s['scored_hands']}, void hands {s['void_hands']}, hands per game {s['hands_per_game']}",
+        f"  bidder makes it {100 * (s['bidder_made_rate'] or 0):.1f}% of scored hands, average bid {s['average_bid']}",
+        "  points awarded: " + ", ".join(f"{k} {100 * (v or 0):.1f}%" for k, v in s["point_award_rate"].items()),
+        f"  wins by {s['wins_by']}: " + ", ".join(f"{k}: {v}" for k, v in s["wins"].items())
+        + (f"  (unfinished: {s['unfinished_games']})" if s["unfinished_games"] else ""),
+    ]
+    return "\n".join(lines)
