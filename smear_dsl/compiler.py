@@ -301,7 +301,7 @@ class _Compiler:
                                       p.credit, self.fn(p.to, tables)))
         # A take whose count is fixed for the table must fit in the stock.
         for p in spec.phases:
-            if p.kind == "take" and p.count is not None and not _uses_runtime(p.count):
+            if p.kind == "take" and p.count is not None and stock_size >= 0 and not _uses_runtime(p.count):
                 k = self.static_int(p.count, tables)
                 if k is not None and (k < 0 or k > stock_size):
                     self.fail(p.count.loc, f"takes {k} cards but the stock has {stock_size}")

@@ -126,6 +126,25 @@ class Game:
                     self._end_void(same_dealer=True)
                     return
 
+    def clone(self) -> "Game":
+        """An independent copy (for search and perft): lists are copied, immutable parts shared."""
+        g = Game.__new__(Game)
+        d = dict(self.__dict__)
+        for k, v in d.items():
+            if isinstance(v, list):
+                d[k] = list(v)
+            elif isinstance(v, dict):
+                d[k] = dict(v)
+        d["rng"] = random.Random()
+        d["rng"].setstate(self.rng.getstate()) if isinstance(self.rng, random.Random) and not isinstance(
+            self.rng, secrets.SystemRandom) else None
+        g.__dict__.update(d)
+        if getattr(self, "hand_moves", None) is not None and self.record_hands:
+            g.hand_moves = list(self.hand_moves)
+            dealer, hands, stock, _moves = self.record_hands[-1]
+            g.record_hands[-1] = (dealer, hands, stock, g.hand_moves)
+        return g
+
     # ------------------------------------------------------------------ queries
     @property
     def hand_over(self) -> bool:

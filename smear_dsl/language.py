@@ -84,11 +84,19 @@ def spec_from_text(text: str, path: str) -> RuleSpec:
         raise RuleError(diags)
     ctx = Ctx(sources)
     raw = RULES.validate(root, ctx)
-    if raw is MISSING or ctx.diags:
+    if raw is MISSING:
         raise RuleError(ctx.diags or [sources.diag(path, 1, 1, "invalid rule file")])
-    spec = _Semantics(ctx, path).build(raw)
+    structural = len(ctx.diags)
+    try:
+        spec = _Semantics(ctx, path).build(raw)
+    except (TypeError, KeyError, AttributeError, ValueError):
+        # Only reachable after structural errors left holes; those errors are already reported.
+        if not structural:
+            raise
+        spec = None
     if ctx.diags or spec is None:
-        raise RuleError(ctx.diags)
+        diags = sorted(ctx.diags, key=lambda d: (d.path != path, d.path, d.line, d.col))
+        raise RuleError(diags or [sources.diag(path, 1, 1, "invalid rule file")])
     return spec
 
 
@@ -174,37 +182,48 @@ class _Semantics:
     def loc(node: Node) -> Loc:
         return Loc(node.path, node.line, node.col)
 
+    def section(self, build):
+        """Build one section; after structural errors a hole in it only skips that section."""
+        try:
+            return build()
+        except (TypeError, KeyError, AttributeError) as e:
+            if not self.ctx.diags:
+                raise RuntimeError(f"internal error while checking a rule file: {e!r}") from e
+            return None
+
     # -- the pass --
     def build(self, raw: dict) -> RuleSpec | None:
         root: Node = raw["__node__"]
         players = raw["players"]
-        players_t = tuple(sorted(set(players if isinstance(players, list) else [players])))
+        players_t = tuple(sorted(set(players if isinstance(players, list) else [players]))) if players else (2,)
         options = self.options(raw["options"])
-        deck = self.deck(raw["deck"])
+        deck = self.deck(raw["deck"]) if raw["deck"] and not raw["deck"].get("__bad__") else None
         if deck is None:
             return None
         statics = {"players": INT, **{o.name: {"int": INT, "bool": BOOL, "choice": STR}[o.type] for o in options}}
-        bid_names = {k: v for k, (v, _n) in (raw["bidding"]["names"] or {}).items()}
+        bidding_raw = raw["bidding"] or {}
+        bid_names = {k: v for k, (v, _n) in (bidding_raw.get("names") or {}).items()}
         consts: dict[str, tuple[str, Any]] = {name: (CARD, C.JOKER_BASE + j) for j, name in enumerate(deck.jokers)}
-        for k, (v, kn) in (raw["bidding"]["names"] or {}).items():
+        for k, (v, kn) in (bidding_raw.get("names") or {}).items():
             if k in RESERVED or k in consts or k in statics:
                 self.err(kn, f"bid name `{k}` is already a name of the language")
             consts[k] = (INT, v)
         for name, (vars_, descr) in CONTEXTS.items():
             self.envs[name] = Env(dict(vars_), consts, statics, descr)
-        trump_order = self.trump_order(raw.get("trump_order"), deck, root)
-        teams = self.expr(raw["teams"], INT, "static")
-        equal = self.expr(raw["equal_trumps"], STR, "static")
-        deal = self.deal(raw["deal"])
-        bidding = self.bidding(raw["bidding"], bid_names)
-        phases = tuple(p for p in (self.phase(k, v) for k, v in raw["phases"]) if p is not None)
+        sec = self.section
+        trump_order = sec(lambda: self.trump_order(raw.get("trump_order"), deck, root))
+        teams = sec(lambda: self.expr(raw["teams"], INT, "static"))
+        equal = sec(lambda: self.expr(raw["equal_trumps"], STR, "static"))
+        deal = sec(lambda: self.deal(raw["deal"]))
+        bidding = sec(lambda: self.bidding(raw["bidding"], bid_names))
+        phases = sec(lambda: tuple(p for p in (self.phase(k, v) for k, v in raw["phases"] or []) if p is not None)) or ()
         named = sum(1 for p in phases if p.kind == "name_trump")
         if named > 1:
             self.err(root.value["phases"], "more than one name_trump phase")
-        play = self.play(raw["play"] or {"leader": "bidder", "follow": "suit_or_trump", "lead_rules": []})
-        points = self.points(raw["points"])
-        scoring = self.scoring(raw["scoring"])
-        end = self.end(raw["end"])
+        play = sec(lambda: self.play(raw["play"] or {"leader": "bidder", "follow": "suit_or_trump", "lead_rules": []}))
+        points = sec(lambda: self.points(raw["points"]))
+        scoring = sec(lambda: self.scoring(raw["scoring"]))
+        end = sec(lambda: self.end(raw["end"]))
         if deck.jokers and not named and play is not None:
             if not any(_mentions(r.forbid.ast, "joker") for r in play.lead_rules):
                 self.err(root.value["deck"], "with jokers and trump fixed by the first lead, a lead rule must say when a "
@@ -246,6 +265,7 @@ class _Semantics:
 
     def deck(self, raw: dict) -> DeckSpec | None:
         node: Node = raw["__node__"]
+        before = len(self.ctx.diags)
         ranks = []
         for rn, r in zip(node.value["ranks"].value, raw["ranks"]):
             idx = C.parse_rank(str(r))
@@ -284,7 +304,7 @@ class _Semantics:
                 values.append((r, v))
             else:
                 self.err(kn, f"`{key}` is not a rank or joker of this deck", did_you_mean(key, jokers + [C.RANK_CHARS[x] for x in ranks]))
-        if self.ctx.diags:
+        if len(self.ctx.diags) > before:
             return None
         return DeckSpec(tuple(ranks), tuple(remove), tuple(jokers), tuple(values), self.loc(node))
 

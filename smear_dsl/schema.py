@@ -166,7 +166,7 @@ class ListOf(Schema):
         if len(node.value) < self.min_items:
             ctx.error(node, f"expected at least {self.min_items} item(s)")
         out = [self.item.validate(n, ctx) for n in node.value]
-        return out if MISSING not in out else MISSING
+        return [x for x in out if x is not MISSING and not (isinstance(x, dict) and x.get("__bad__"))]
 
     def json(self):
         return {"type": "array", "items": self.item.json(), "description": self.doc}
@@ -220,6 +220,7 @@ class Map(Schema):
             v = self.fields[key].schema.validate(val, ctx)
             if v is MISSING:
                 bad = True
+                v = None
             out[key] = v
         for key, f in self.fields.items():
             if key not in out:
@@ -231,7 +232,9 @@ class Map(Schema):
                                    node.path, node.line, node.col)
                 else:
                     out[key] = f.default
-        return MISSING if bad else out
+        if bad:
+            out["__bad__"] = True
+        return out
 
     def json(self):
         return {"type": "object", "description": self.doc, "additionalProperties": False,
@@ -259,9 +262,10 @@ class Dict(Schema):
                 bad = True
                 continue
             v = self.value.validate(val, ctx)
-            bad = bad or v is MISSING
+            if v is MISSING or (isinstance(v, dict) and v.get("__bad__")):
+                continue
             out[key] = (v, kn)
-        return MISSING if bad else out
+        return out
 
     def json(self):
         return {"type": "object", "description": self.doc, "additionalProperties": self.value.json()}
@@ -282,7 +286,7 @@ class Tagged(Schema):
             ctx.error(node.keys.get(key, node), f"unknown phase `{key}`", did_you_mean(key, self.kinds) or "kinds: " + ", ".join(self.kinds))
             return MISSING
         v = self.kinds[key].validate(val, ctx)
-        return MISSING if v is MISSING else (key, v)
+        return MISSING if v is MISSING or v.get("__bad__") else (key, v)
 
     def json(self):
         return {"description": self.doc, "oneOf": [

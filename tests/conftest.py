@@ -1,0 +1,36 @@
+"""Shared helpers: where the repo and ../shared are, and compiled rules by name."""
+from __future__ import annotations
+
+import functools
+import os
+from pathlib import Path
+
+import pytest
+
+from smear_dsl.compiler import compile_rules
+from smear_dsl.language import load_spec
+
+ROOT = Path(__file__).resolve().parent.parent
+SHARED = Path(os.environ.get("SMEAR_SHARED", ROOT.parent / "shared"))
+CONFORMANCE = SHARED / "conformance"
+RULE_FILES = sorted(p.stem for p in (ROOT / "rules").glob("*.yaml"))
+
+
+@functools.lru_cache(maxsize=None)
+def rules(name: str, players: int | None = None, **options):
+    return compile_rules(load_spec(name), players, options)
+
+
+def table_setups():
+    """(rule name, players) for every rule file and every seat count it allows."""
+    out = []
+    for name in RULE_FILES:
+        for n in load_spec(name).players:
+            out.append((name, n))
+    return out
+
+
+@pytest.fixture
+def in_root(monkeypatch):
+    monkeypatch.chdir(ROOT)
+    return ROOT

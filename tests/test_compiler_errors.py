@@ -1,0 +1,71 @@
+"""Golden compiler messages for broken rule files: every one located, none a traceback."""
+from __future__ import annotations
+
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from conftest import ROOT
+
+BROKEN = sorted((ROOT / "tests" / "broken").glob("*.yaml"))
+UPDATE = False  # set True once to rewrite the .expected files after a deliberate message change
+
+
+def run_check(path: str) -> subprocess.CompletedProcess:
+    return subprocess.run([sys.executable, "-m", "smear_dsl", "check", path], capture_output=True, text=True, cwd=ROOT)
+
+
+def assert_clean_failure(proc: subprocess.CompletedProcess, path: str) -> None:
+    assert proc.returncode == 1, proc.stderr
+    assert "Traceback" not in proc.stderr
+    first = proc.stderr.splitlines()[0]
+    assert first.startswith(path + ":") or first.split(":")[0].endswith(".yaml")
+    assert ": error: " in first
+
+
+@pytest.mark.parametrize("path", BROKEN, ids=lambda p: p.stem)
+def test_golden_message(path: Path):
+    rel = str(path.relative_to(ROOT))
+    proc = run_check(rel)
+    assert_clean_failure(proc, rel)
+    text = proc.stderr.replace(str(ROOT) + "/", "")
+    golden = path.with_suffix(".expected")
+    if UPDATE:
+        golden.write_text(text)
+    assert text == golden.read_text()
+
+
+def test_at_least_a_dozen_broken_files():
+    assert len(BROKEN) >= 12
+
+
+def test_ten_megabyte_file(tmp_path):
+    big = tmp_path / "big.yaml"
+    big.write_text("name: big\n" + ("# padding " * 100 + "\n") * 10_000)
+    assert big.stat().st_size > 10_000_000
+    proc = run_check(str(big))
+    assert_clean_failure(proc, str(big))
+    assert "too large" in proc.stderr
+
+
+def test_deep_nesting(tmp_path):
+    deep = tmp_path / "deep.yaml"
+    deep.write_text("name: " + "[" * 5000 + "]" * 5000 + "\n")
+    proc = run_check(str(deep))
+    assert_clean_failure(proc, str(deep))
+    assert "deep" in proc.stderr
+
+
+def test_binary_garbage(tmp_path):
+    junk = tmp_path / "junk.yaml"
+    junk.write_bytes(bytes(range(256)) * 10)
+    proc = run_check(str(junk))
+    assert proc.returncode == 1 and "Traceback" not in proc.stderr
+
+
+def test_every_shipped_rule_file_checks_clean():
+    proc = subprocess.run([sys.executable, "-m", "smear_dsl", "check", *sorted(str(p) for p in (ROOT / "rules").glob("*.yaml"))],
+                          capture_output=True, text=True, cwd=ROOT)
+    assert proc.returncode == 0, proc.stderr
