@@ -612,20 +612,17 @@ class Game:
                 pts[s] += p.value
         bside = r.side_of[self.bidder]
         dside = r.side_of[self.dealer]
-        static = r.tables.static
-        base = {"bid": self.high, "total_tricks": self.total_tricks, "target": r.target, **static}
-        envs = []
-        for s in range(ns):
-            envs.append({**base, "points": pts[s], "tricks": self.tricks_won[s], "score": self.scores[s],
-                         "dealer": s == dside, "bidder": s == bside})
-        made = bool(r.made(envs[bside]))
+        # One env, updated per side: the closures read it and keep nothing.
+        env = dict(r.tables.static)
+        env.update(bid=self.high, total_tricks=self.total_tricks, target=r.target, points=pts[bside],
+                   tricks=self.tricks_won[bside], score=self.scores[bside], dealer=bside == dside, bidder=True)
+        made = bool(r.made(env))
+        env["made"] = made
         old = list(self.scores)
         new = []
         for s in range(ns):
-            env = envs[s]
-            env["made"] = made
-            d = r.bidder_delta(env) if s == bside else r.others_delta(env)
-            v = old[s] + d
+            env.update(points=pts[s], tricks=self.tricks_won[s], score=old[s], dealer=s == dside, bidder=s == bside)
+            v = old[s] + (r.bidder_delta(env) if s == bside else r.others_delta(env))
             if r.cap_when is not None and r.cap_when(env):
                 v = min(v, max(old[s], r.cap_at(env)))
             new.append(v)
@@ -635,8 +632,8 @@ class Game:
                                        delta, list(new)))
         cands = []
         for s in range(ns):
-            env = envs[s]
-            env["score"], env["previous"], env["delta"] = new[s], old[s], delta[s]
+            env.update(points=pts[s], tricks=self.tricks_won[s], score=new[s], previous=old[s], delta=delta[s],
+                       dealer=s == dside, bidder=s == bside)
             if r.win_if(env):
                 cands.append(s)
         for rule in r.tie_break:
