@@ -135,9 +135,9 @@ class Game:
                 d[k] = list(v)
             elif isinstance(v, dict):
                 d[k] = dict(v)
-        d["rng"] = random.Random()
-        d["rng"].setstate(self.rng.getstate()) if isinstance(self.rng, random.Random) and not isinstance(
-            self.rng, secrets.SystemRandom) else None
+        if not isinstance(self.rng, secrets.SystemRandom):  # a seeded game's copy deals the same
+            d["rng"] = random.Random()
+            d["rng"].setstate(self.rng.getstate())
         g.__dict__.update(d)
         if getattr(self, "hand_moves", None) is not None and self.record_hands:
             g.hand_moves = list(self.hand_moves)
