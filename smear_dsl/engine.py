@@ -453,9 +453,7 @@ class Game:
             if not self.rules.trump_named and self.trump < 0:
                 return hand & ((1 << C.N_SUITED) - 1)
             return hand
-        env = {"hand": hand, "discarded": discarded, "trick": trick_no, "trump": self.trump,
-               "trump_known": self.trump >= 0, "is_bidder": seat == self.bidder, "bid": self.high,
-               **self.rules.tables.static}
+        env = self._lead_env(seat, hand, discarded, trick_no)
         out = 0
         for c in C.bits(hand):
             env["lead"] = c
@@ -467,6 +465,12 @@ class Game:
         if not self.rules.trump_named and self.trump < 0:
             out &= (1 << C.N_SUITED) - 1
         return out
+
+    def _lead_env(self, seat: int, hand: int, discarded: int, trick_no: int) -> dict[str, Any]:
+        """The names a lead rule sees (all but `lead`, which the caller sets per card)."""
+        return {"hand": hand, "discarded": discarded, "trick": trick_no, "trump": self.trump,
+                "trump_known": self.trump >= 0, "is_bidder": seat == self.bidder, "bid": self.high,
+                **self.rules.tables.static}
 
     def _active_checks(self, hand: int, discarded: int, trick_no: int) -> list:
         out = []
@@ -501,9 +505,8 @@ class Game:
         if not trick:
             checks = self._active_checks(hand, self.discarded[seat], self.trick_no) if r.lead_checks else None
             if checks:
-                env = {"hand": hand, "discarded": self.discarded[seat], "trick": self.trick_no, "trump": self.trump,
-                       "trump_known": self.trump >= 0, "is_bidder": seat == self.bidder, "bid": self.high, "lead": c,
-                       **r.tables.static}
+                env = self._lead_env(seat, hand, self.discarded[seat], self.trick_no)
+                env["lead"] = c
                 for chk in checks:
                     if chk.forbid(env):
                         raise MoveError(chk.code, chk.message)
