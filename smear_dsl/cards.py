@@ -9,6 +9,7 @@ RANK_CHARS = "23456789TJQKA"
 SUIT_CHARS = "SHDC"
 SUIT_WORDS = ("spades", "hearts", "diamonds", "clubs")
 N_SUITED = 52
+SUITED_MASK = (1 << N_SUITED) - 1
 JOKER_BASE = 52
 MAX_JOKERS = 8
 

@@ -9,8 +9,8 @@ from __future__ import annotations
 import itertools
 import random
 import secrets
-from dataclasses import dataclass
-from typing import Any
+from operator import itemgetter
+from typing import Any, NamedTuple
 
 from . import cards as C
 from . import moves as M
@@ -22,9 +22,8 @@ BIDDING, STEP, PLAY, HAND_DONE = 0, 1, 2, 3
 PHASE_NAMES = ("bidding", "discarding", "play", "hand over")
 
 
-@dataclass(frozen=True)
-class HandResult:
-    """What one hand came to (the verdict's hand entry)."""
+class HandResult(NamedTuple):
+    """What one hand came to (the verdict's hand entry); a NamedTuple because one is built per hand."""
 
     dealer: int
     bidder: int | None
@@ -63,7 +62,6 @@ class Game:
         self.auto_deal = auto_deal
         self.phase = HAND_DONE
         self.turn = -1
-        self.moves_played = 0
         if auto_deal:
             self.start_hand()
 
@@ -71,28 +69,33 @@ class Game:
     def shuffled_deal(self) -> tuple[list[list[int]], list[int]]:
         """Shuffle with this game's RNG and deal in packets clockwise from the dealer's left."""
         r = self.rules
-        # A keyed shuffle: sort the deck by independent random 48-bit keys (uniform, and fast).
-        keys = map(self.rng.getrandbits, itertools.repeat(48, len(r.deck)))
-        deck = [c for _k, c in sorted(zip(keys, r.deck))]
-        hands: list[list[int]] = [[] for _ in range(self.n)]
+        deck = r.deck
+        n_cards = len(deck)
+        # A keyed shuffle: order the deck by independent random 64-bit keys (uniform; the sort runs in C).
+        keys = memoryview(self.rng.getrandbits(64 * n_cards).to_bytes(8 * n_cards, "little")).cast("Q")
+        order = itemgetter(*sorted(range(n_cards), key=keys.__getitem__))(deck) if n_cards > 1 else tuple(deck)
+        n = self.n
+        hands: list[list[int]] = [[] for _ in range(n)]
         pos = 0
         for size in r.packets:
-            for i in range(1, self.n + 1):
-                seat = (self.dealer + i) % self.n
-                hands[seat].extend(deck[pos:pos + size])
+            for i in range(1, n + 1):
+                hands[(self.dealer + i) % n].extend(order[pos:pos + size])
                 pos += size
-        return hands, deck[pos:]
+        return hands, list(order[pos:])
 
     def start_hand(self, deal: tuple[list[list[int]], list[int]] | None = None) -> None:
         """Begin the next hand with the given deal (card ids) or a fresh shuffle."""
         if self.finished:
             raise MoveError("GAME_OVER", "the game is over")
-        hands, stock = deal if deal is not None else self.shuffled_deal()
+        if deal is None:
+            hands, stock = self.shuffled_deal()
+        else:
+            hands, stock = [list(h) for h in deal[0]], list(deal[1])
         r = self.rules
         n = self.n
         self.hands = [C.mask_of(h) for h in hands]
         self.dealt = list(self.hands)
-        self.stock = list(stock)
+        self.stock = stock
         self.bids: list[tuple[int, int]] = []  # (seat, value or 0 for pass)
         self.high = 0
         self.bidder = -1
@@ -101,21 +104,20 @@ class Game:
         self.discarded = [0] * n
         self.credit = [0] * r.n_sides
         self.trump = -1
-        self.trick: list[int] = []
-        self.trick_seats: list[int] = []
+        self.trick: list[int] = []  # cards of the trick in progress, in play order from `trick_leader`
+        self.trick_leader = -1
         self.led = -1
+        self.led_mask = 0
+        self.follow_ok = 0
+        self.trick_key: tuple[int, ...] = ()
         self.trick_no = 0
-        self.tricks: list[tuple[int, int]] = []  # (winner seat, cards mask)
-        self.played_by: dict[int, int] = {}
-        self.won = [0] * r.n_sides
-        self.tricks_won = [0] * r.n_sides
-        self.played_mask = 0
+        self.tricks: list[tuple[int, int, list[int]]] = []  # (leader, winner, cards in play order)
         self.held = [0] * n
         self.step = 0
         self.queue: list[int] | None = None
         self.total_tricks = 0
         self.hand_moves: list[tuple[int, int]] = []  # (seat, move code); names are made on export
-        self.record_hands.append((self.dealer, [list(h) for h in hands], list(stock), self.hand_moves))
+        self.record_hands.append((self.dealer, hands, list(stock), self.hand_moves))
         self.phase = BIDDING
         self.turn = (self.dealer + 1) % n
         if r.redeal_if is not None:
@@ -181,13 +183,19 @@ class Game:
 
     def random_move(self, rng: random.Random) -> int:
         """A uniformly random legal move (plays sampled straight from the bitset)."""
-        if self.phase == PLAY:
-            m = self._legal_play_mask(self.turn)
-            k = int(rng.random() * m.bit_count())
-            for _ in range(k):
+        phase = self.phase
+        if phase == PLAY:
+            m = self.hands[self.turn]
+            if not self.trick:
+                m = self._lead_mask(self.turn, m, self.discarded[self.turn], self.trick_no)
+            elif m & self.led_mask:
+                m &= self.follow_ok
+            for _ in range(int(rng.random() * m.bit_count())):
                 m &= m - 1
             return (m & -m).bit_length() - 1
-        if self.phase == STEP and self.rules.steps[self.step].kind == "discard":
+        if phase == BIDDING:
+            return rng.choice(self._legal_bids())
+        if phase == STEP and self.rules.steps[self.step].kind == "discard":
             # Rejection sampling is uniform over legal discards and avoids enumerating them all.
             seat = self.turn
             lo, hi = self._discard_range(seat)
@@ -201,11 +209,14 @@ class Game:
     # ------------------------------------------------------------------ applying
     def apply(self, seat: int, code: int) -> None:
         """Apply a move for `seat`, or raise MoveError (state unchanged)."""
-        if self.phase == PLAY and code < 64:
-            if seat != self.turn:
-                raise MoveError("WRONG_TURN", f"it is seat {self.turn}'s turn, not seat {seat}'s")
-            self._play(seat, code)
-            return
+        phase = self.phase
+        if seat == self.turn:  # fast paths for the two common cases; anything odd goes through check_turn
+            if phase == PLAY and code < 64:
+                self._play(seat, code)
+                return
+            if phase == BIDDING and (code == M.PASS or M.BID_BASE <= code < M.TRUMP_BASE):
+                self._bid(seat, 0 if code == M.PASS else code - M.BID_BASE, code == M.PASS)
+                return
         self.check_turn(seat, M.action_of(code))
         if code == M.PASS or M.BID_BASE <= code < M.TRUMP_BASE:
             self._bid(seat, 0 if code == M.PASS else code - M.BID_BASE, code == M.PASS)
@@ -232,7 +243,11 @@ class Game:
 
     def _log(self, seat: int, code: int) -> None:
         self.hand_moves.append((seat, code))
-        self.moves_played += 1
+
+    @property
+    def moves_played(self) -> int:
+        """Moves accepted in this game so far (every hand's log)."""
+        return sum(len(moves) for _d, _h, _s, moves in self.record_hands)
 
     # ---- bidding
     def _bid_env(self, seat: int, value: int) -> dict[str, Any]:
@@ -256,8 +271,11 @@ class Game:
     def _legal_bids(self) -> list[int]:
         r = self.rules
         seat = self.turn
-        out = [] if self._forced(seat) else [M.PASS]
-        out += [M.BID_BASE + v for v in range(max(r.bid_min, self.high), r.bid_max + 1) if self._bid_ok(seat, v) is None]
+        high = self.high
+        out = [] if r.all_pass == "dealer_bids" and self._forced(seat) else [M.PASS]
+        if r.bid_min <= high <= r.bid_max and self._bid_ok(seat, high) is None:
+            out.append(M.BID_BASE + high)
+        out.extend(range(M.BID_BASE + max(r.bid_min, high + 1), M.BID_BASE + r.bid_max + 1))
         return out
 
     def _bid(self, seat: int, value: int, is_pass: bool) -> None:
@@ -449,21 +467,19 @@ class Game:
     def _lead_mask(self, seat: int, hand: int, discarded: int, trick_no: int) -> int:
         """Cards `seat` may lead from `hand` under the lead rules."""
         checks = self._active_checks(hand, discarded, trick_no)
-        if not checks:
-            if not self.rules.trump_named and self.trump < 0:
-                return hand & ((1 << C.N_SUITED) - 1)
-            return hand
-        env = self._lead_env(seat, hand, discarded, trick_no)
-        out = 0
-        for c in C.bits(hand):
-            env["lead"] = c
-            for chk in checks:
-                if chk.forbid(env):
-                    break
-            else:
-                out |= 1 << c
-        if not self.rules.trump_named and self.trump < 0:
-            out &= (1 << C.N_SUITED) - 1
+        out = hand
+        if checks:
+            env = self._lead_env(seat, hand, discarded, trick_no)
+            out = 0
+            for c in C.bits(hand):
+                env["lead"] = c
+                for chk in checks:
+                    if chk.forbid(env):
+                        break
+                else:
+                    out |= 1 << c
+        if self.trump < 0 and not self.rules.trump_named:
+            out &= C.SUITED_MASK
         return out
 
     def _lead_env(self, seat: int, hand: int, discarded: int, trick_no: int) -> dict[str, Any]:
@@ -486,75 +502,90 @@ class Game:
         hand = self.hands[seat]
         if not self.trick:
             return self._lead_mask(seat, hand, self.discarded[seat], self.trick_no)
-        r = self.rules
-        led_mask = r.suit_mask[self.trump + 1][self.led]
-        if hand & led_mask:
-            if r.follow_suit_only:
-                return hand & led_mask
-            return hand & (led_mask | r.trump_mask[self.trump + 1])
+        if hand & self.led_mask:
+            return hand & self.follow_ok
         return hand
 
-    def _play(self, seat: int, c: int) -> None:
+    def _lead(self, seat: int, c: int, hand: int) -> None:
+        """Check a lead against the lead rules, then fix trump (if open), the led suit and the trick's order."""
         r = self.rules
-        bit = 1 << c
-        hand = self.hands[seat]
-        if not hand & bit:
-            name = r.name_of.get(c, str(c))
-            raise MoveError("CARD_NOT_IN_HAND", f"{name} is not in seat {seat}'s hand")
-        trick = self.trick
-        if not trick:
-            checks = self._active_checks(hand, self.discarded[seat], self.trick_no) if r.lead_checks else None
+        if r.lead_checks:
+            checks = self._active_checks(hand, self.discarded[seat], self.trick_no)
             if checks:
                 env = self._lead_env(seat, hand, self.discarded[seat], self.trick_no)
                 env["lead"] = c
                 for chk in checks:
                     if chk.forbid(env):
                         raise MoveError(chk.code, chk.message)
-            if self.trump < 0:
-                if c >= C.N_SUITED:
-                    raise MoveError("WRONG_PHASE", "a joker cannot fix trump: lead a suited card")
-                self.trump = c // 13
-            self.led = r.eff_suit[self.trump + 1][c]
-        else:
-            led_mask = r.suit_mask[self.trump + 1][self.led]
-            if hand & led_mask and not bit & led_mask:
-                if r.follow_suit_only or not bit & r.trump_mask[self.trump + 1]:
-                    raise MoveError("MUST_FOLLOW_SUIT", f"you must follow {C.SUIT_WORDS[self.led]}"
-                                    + ("" if r.follow_suit_only else " or play a trump"))
+        trump = self.trump
+        if trump < 0:
+            if c >= C.N_SUITED:
+                raise MoveError("WRONG_PHASE", "a joker cannot fix trump: lead a suited card")
+            self.trump = trump = c // 13
+        led = r.eff_suit[trump + 1][c]
+        self.led = led
+        self.led_mask = led_mask = r.suit_mask[trump + 1][led]
+        self.follow_ok = led_mask if r.follow_suit_only else led_mask | r.trump_mask[trump + 1]
+        self.trick_key = r.win_key[trump * 4 + led]
+        self.trick_leader = seat
+
+    def _play(self, seat: int, c: int) -> None:
+        hands = self.hands
+        hand = hands[seat]
+        bit = 1 << c
+        if not hand & bit:
+            raise MoveError("CARD_NOT_IN_HAND", f"{self.rules.name_of.get(c, str(c))} is not in seat {seat}'s hand")
+        trick = self.trick
+        if not trick:
+            self._lead(seat, c, hand)
+        elif hand & self.led_mask and not bit & self.follow_ok:
+            raise MoveError("MUST_FOLLOW_SUIT", f"you must follow {C.SUIT_WORDS[self.led]}"
+                            + ("" if self.rules.follow_suit_only else " or play a trump"))
         self.hand_moves.append((seat, c))
-        self.moves_played += 1
-        self.hands[seat] = hand ^ bit
+        hands[seat] = hand ^ bit
         trick.append(c)
-        self.trick_seats.append(seat)
-        self.played_by[c] = seat
-        if len(trick) < self.n:
-            self.turn = (seat + 1) % self.n
-            return
-        # Resolve the trick.
-        key = r.win_key[self.trump * 4 + self.led]
-        best = -1
-        wi = 0
-        if r.equal_last:
-            for i, x in enumerate(trick):
-                if key[x] >= best:
-                    best, wi = key[x], i
+        n = self.n
+        if len(trick) < n:
+            self.turn = seat + 1 if seat + 1 < n else 0
         else:
-            for i, x in enumerate(trick):
-                if key[x] > best:
-                    best, wi = key[x], i
-        winner = self.trick_seats[wi]
-        m = C.mask_of(trick)
-        self.tricks.append((winner, m))
-        side = r.side_of[winner]
-        self.won[side] |= m
-        self.tricks_won[side] += 1
-        self.played_mask |= m
+            self._end_trick(trick, n)
+
+    def _end_trick(self, trick: list[int], n: int) -> None:
+        """Give the completed trick to its winner: highest key, the first (or, with equal_last, the last) of equals."""
+        key = self.trick_key
+        ks = [key[x] for x in trick]
+        best = max(ks)
+        wi = n - 1 - ks[::-1].index(best) if self.rules.equal_last else ks.index(best)
+        winner = (self.trick_leader + wi) % n
+        self.tricks.append((self.trick_leader, winner, trick))
         self.trick = []
-        self.trick_seats = []
         self.turn = winner
         self.trick_no += 1
         if not any(self.hands):
             self._score_hand()
+
+    # ---- derived state (cheap to compute when asked, so play does not maintain it)
+    @property
+    def trick_seats(self) -> list[int]:
+        """Seats that played to the trick in progress, in play order."""
+        return [(self.trick_leader + i) % self.n for i in range(len(self.trick))] if self.trick else []
+
+    @property
+    def played_mask(self) -> int:
+        """Every card in a completed trick this hand."""
+        out = 0
+        for _l, _w, cards in self.tricks:
+            for c in cards:
+                out |= 1 << c
+        return out
+
+    def taken(self) -> list[int]:
+        """Cards each seat has won in tricks this hand (a mask per seat)."""
+        out = [0] * self.n
+        for _l, w, cards in self.tricks:
+            for c in cards:
+                out[w] |= 1 << c
+        return out
 
     # ------------------------------------------------------------------ scoring
     def _end_void(self, same_dealer: bool) -> None:
@@ -577,54 +608,65 @@ class Game:
         """Who won each point this hand, and each side's card-value total for Game."""
         r = self.rules
         ns = r.n_sides
-        game_points = [_value_sum(r.value_chunks, self.won[s] | self.credit[s]) for s in range(ns)]
-        env = {"played": self.played_mask, "dealt": _or(self.dealt), "held": _or(self.held), "trump": self.trump,
+        side_of = r.side_of
+        taken = self.taken()
+        won = list(self.credit)
+        played = 0
+        for seat, m in enumerate(taken):
+            won[side_of[seat]] |= m
+            played |= m
+        chunks = r.value_chunks
+        game_points = [_value_sum(chunks, m) for m in won]
+        env = {"played": played, "dealt": _or(self.dealt), "held": _or(self.held), "trump": self.trump,
                "bid": self.high, **r.tables.static}
         out: dict[str, int | None] = {}
         for p in r.points:
             got: int | None = None
             if p.most:
                 top = max(game_points)
-                best = [s for s in range(ns) if game_points[s] == top]
-                if len(best) == 1:
-                    got = best[0]
-                elif p.tie == "bidder" and r.side_of[self.bidder] in best:
-                    got = r.side_of[self.bidder]
+                if game_points.count(top) == 1:
+                    got = game_points.index(top)
+                elif p.tie == "bidder" and game_points[side_of[self.bidder]] == top:
+                    got = side_of[self.bidder]
             else:
                 c = p.card(env)
                 if c is not None and c >= 0:
-                    seat = None
-                    if p.to == "player":
-                        seat = self.played_by.get(c)
-                    elif p.to == "winner":
-                        seat = next((w for w, m in self.tricks if (m >> c) & 1), None)
-                    else:
-                        seat = next((s for s in range(self.n) if (self.held[s] >> c) & 1), None)
-                    got = None if seat is None else r.side_of[seat]
+                    # Every card held at the start of play is played by its holder, so "player" and
+                    # "holder" both look in `held`; "winner" looks in the tricks each seat took.
+                    where = taken if p.to == "winner" else self.held
+                    bit = 1 << c
+                    for seat, m in enumerate(where):
+                        if m & bit:
+                            got = side_of[seat]
+                            break
             out[p.name] = got
         return out, game_points
 
     def _score_hand(self) -> None:
         r = self.rules
         ns = r.n_sides
+        side_of = r.side_of
         awarded, game_points = self.award_points()
         pts = [0] * ns
         for p in r.points:
             s = awarded[p.name]
             if s is not None:
                 pts[s] += p.value
-        bside = r.side_of[self.bidder]
-        dside = r.side_of[self.dealer]
+        tricks_won = [0] * ns
+        for _l, w, _cards in self.tricks:
+            tricks_won[side_of[w]] += 1
+        bside = side_of[self.bidder]
+        dside = side_of[self.dealer]
         # One env, updated per side: the closures read it and keep nothing.
         env = dict(r.tables.static)
         env.update(bid=self.high, total_tricks=self.total_tricks, target=r.target, points=pts[bside],
-                   tricks=self.tricks_won[bside], score=self.scores[bside], dealer=bside == dside, bidder=True)
+                   tricks=tricks_won[bside], score=self.scores[bside], dealer=bside == dside, bidder=True)
         made = bool(r.made(env))
         env["made"] = made
-        old = list(self.scores)
+        old = self.scores
         new = []
         for s in range(ns):
-            env.update(points=pts[s], tricks=self.tricks_won[s], score=old[s], dealer=s == dside, bidder=s == bside)
+            env.update(points=pts[s], tricks=tricks_won[s], score=old[s], dealer=s == dside, bidder=s == bside)
             v = old[s] + (r.bidder_delta(env) if s == bside else r.others_delta(env))
             if r.cap_when is not None and r.cap_when(env):
                 v = min(v, max(old[s], r.cap_at(env)))
@@ -635,7 +677,7 @@ class Game:
                                        delta, list(new)))
         cands = []
         for s in range(ns):
-            env.update(points=pts[s], tricks=self.tricks_won[s], score=new[s], previous=old[s], delta=delta[s],
+            env.update(points=pts[s], tricks=tricks_won[s], score=new[s], previous=old[s], delta=delta[s],
                        dealer=s == dside, bidder=s == bside)
             if r.win_if(env):
                 cands.append(s)

@@ -48,7 +48,7 @@ def narrate(record: dict[str, Any]) -> Iterator[str]:
                 if trump_before < 0 <= game.trump:
                     yield f"  trump {SUIT_SYMBOL[C.SUIT_CHARS[game.trump]]} (led by seat {seat}, bid {game.high})"
                 if len(game.tricks) > tricks_before:
-                    w = game.tricks[-1][0]
+                    w = game.tricks[-1][1]
                     yield f"  trick {len(game.tricks)}: {' '.join(trick_cards)} -> seat {w}"
                     trick_cards = []
         res = game.results[-1] if game.results and len(game.results) == h + 1 else None

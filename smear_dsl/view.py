@@ -32,7 +32,7 @@ def seat_view(game, seat: int | None) -> dict[str, Any]:
         view["bid"] = game.high or None
         view["trump"] = C.SUIT_CHARS[game.trump] if game.trump >= 0 else None
         view["trick"] = [{"seat": s, "card": name(c)} for s, c in zip(game.trick_seats, game.trick)]
-        view["tricks"] = [{"winner": w, "cards": [name(c) for c in _in_play_order(game, m)]} for w, m in game.tricks]
+        view["tricks"] = [{"leader": lead, "winner": w, "cards": [name(c) for c in cards]} for lead, w, cards in game.tricks]
         view["hand_sizes"] = [h.bit_count() for h in game.hands]
         if seat is not None:
             view["hand"] = [name(c) for c in sorted(C.bits(game.hands[seat]), key=lambda c: (C.suit_of(c), -c))]
@@ -43,6 +43,3 @@ def seat_view(game, seat: int | None) -> dict[str, Any]:
         view["last_hand"] = game.results[-1].to_json()
     return view
 
-
-def _in_play_order(game, mask: int) -> list[int]:
-    return sorted(C.bits(mask), key=lambda c: list(game.played_by).index(c) if c in game.played_by else 0)

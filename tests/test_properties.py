@@ -33,14 +33,14 @@ def all_codes(game: Game) -> list[int]:
 
 def snapshot(game: Game):
     keys = ("hands", "stock", "phase", "turn", "high", "bidder", "trump", "trick", "trick_seats", "scores",
-            "discarded", "won", "step", "queue", "bids", "moves_played", "finished")
+            "discarded", "tricks", "step", "queue", "bids", "moves_played", "finished")
     return json.dumps({k: getattr(game, k, None) for k in keys}, default=str) + str(len(game.results))
 
 
 def check_card_conservation(game: Game) -> None:
     """Every card of the deck is in exactly one place: a hand, the stock, the trick, won tricks, or discards."""
     places = list(game.hands) + [C.mask_of(game.stock), C.mask_of(game.trick)]
-    places += [m for _w, m in game.tricks] + list(game.discarded)
+    places += list(game.taken()) + list(game.discarded)
     taken = 0
     for m in places:
         assert taken & m == 0, "a card is in two places"
