@@ -33,6 +33,14 @@ class CompiledStep:
     to: Fn | None
 
 
+def _never_acts(step: CompiledStep) -> bool:
+    """A take/discard whose count (or maximum) is a folded constant of at most 0."""
+    if step.kind not in ("take", "discard"):
+        return False
+    fixed = step.count if step.count is not None else step.max
+    return fixed is not None and isinstance(getattr(fixed, "const", None), int) and fixed.const <= 0
+
+
 @dataclass(frozen=True)
 class CompiledPoint:
     name: str
@@ -76,7 +84,7 @@ class CompiledRules:
     win_key: tuple[tuple[int, ...], ...]  # [trump * 4 + led][card]
     equal_last: bool
     value: tuple[int, ...]
-    value_chunks: tuple[tuple[int, ...], ...]  # [byte index][byte] -> value sum, for fast Game counts
+    value_groups: tuple[tuple[int, int], ...]  # (value, mask of the cards worth it), for fast Game counts
     tables: Tables
     bid_min: int
     bid_max: int
@@ -102,6 +110,23 @@ class CompiledRules:
     redeal_if: Fn | None
     name_of: dict[int, str] = field(default_factory=dict)
     id_of: dict[str, int] = field(default_factory=dict)
+    # True when some lead rule can apply after the first trick (the engine skips them otherwise).
+    lead_checks_later: bool = field(init=False)
+
+    # deal_plan[dealer]: (seat, start, end) slices of the shuffled deck, packet by packet from the dealer's left.
+    deal_plan: tuple[tuple[tuple[int, int, int], ...], ...] = field(init=False)
+
+    def __post_init__(self) -> None:
+        self.lead_checks_later = any(chk.trick != 1 for chk in self.lead_checks)
+        plans = []
+        for dealer in range(self.players):
+            plan, pos = [], 0
+            for size in self.packets:
+                for i in range(1, self.players + 1):
+                    plan.append(((dealer + i) % self.players, pos, pos + size))
+                    pos += size
+            plans.append(tuple(plan))
+        self.deal_plan = tuple(plans)
 
     @property
     def stem(self) -> str:
@@ -236,8 +261,8 @@ class _Compiler:
             trump_mask.append(C.mask_of(strength))
             order_key.append(tuple(okey))
             strength_of.append(strength)
-        value_chunks = tuple(tuple(sum(values[8 * i + b] for b in range(8) if (byte >> b) & 1) for byte in range(256))
-                             for i in range(N_TABLE // 8))
+        value_groups = tuple((v, C.mask_of(c for c in range(N_TABLE) if values[c] == v))
+                             for v in sorted(set(values) - {0}))
         win_key = []
         for t in range(4):
             strength = strength_of[t + 1]
@@ -299,6 +324,9 @@ class _Compiler:
             steps.append(CompiledStep(p.kind, p.who, self.fn(p.count, tables), self.fn(p.min, tables),
                                       self.fn(p.max, tables), self.fn(p.allowed, tables), self.fn(p.valid_if, tables),
                                       p.credit, self.fn(p.to, tables)))
+        # A take or discard whose count is fixed at 0 for this table can never act: drop it, so the
+        # engine does not evaluate it every hand (e.g. `widow: 0`).
+        steps = [st for st in steps if not _never_acts(st)]
         # A take whose count is fixed for the table must fit in the stock.
         for p in spec.phases:
             if p.kind == "take" and p.count is not None and stock_size >= 0 and not _uses_runtime(p.count):
@@ -321,7 +349,7 @@ class _Compiler:
             spec=spec, players=n, options=dict(self.opts), n_sides=n_sides, side_of=side_of, deck=tuple(deck),
             deck_mask=deck_mask, jokers=jokers, hand_size=hand_size, packets=tuple(packets), rest=spec.deal.rest,
             eff_suit=tuple(eff_suit), suit_mask=tuple(suit_mask), trump_mask=tuple(trump_mask),
-            win_key=tuple(win_key), equal_last=equal_last, value=tuple(values), value_chunks=value_chunks, tables=tables,
+            win_key=tuple(win_key), equal_last=equal_last, value=tuple(values), value_groups=value_groups, tables=tables,
             bid_min=bmin, bid_max=bmax, ends_at=ends_at, rounds=spec.bidding.rounds,
             may_match=self.fn(spec.bidding.may_match, tables), all_pass=spec.bidding.all_pass,
             set_back=self.static_int(spec.bidding.set_back, tables, 0), steps=tuple(steps),

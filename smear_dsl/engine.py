@@ -9,13 +9,13 @@ from __future__ import annotations
 import itertools
 import random
 import secrets
-from operator import itemgetter
 from typing import Any, NamedTuple
 
 from . import cards as C
 from . import moves as M
 from .compiler import CompiledRules
 from .errors import MoveError
+from .shuffle import keyed_shuffle
 
 # Phases of a hand.
 BIDDING, STEP, PLAY, HAND_DONE = 0, 1, 2, 3
@@ -67,21 +67,14 @@ class Game:
 
     # ------------------------------------------------------------------ dealing
     def shuffled_deal(self) -> tuple[list[list[int]], list[int]]:
-        """Shuffle with this game's RNG and deal in packets clockwise from the dealer's left."""
+        """Shuffle with this game's RNG (shuffle.py's keyed shuffle) and deal in packets clockwise from the dealer's left."""
         r = self.rules
-        deck = r.deck
-        n_cards = len(deck)
-        # A keyed shuffle: order the deck by independent random 64-bit keys (uniform; the sort runs in C).
-        keys = memoryview(self.rng.getrandbits(64 * n_cards).to_bytes(8 * n_cards, "little")).cast("Q")
-        order = itemgetter(*sorted(range(n_cards), key=keys.__getitem__))(deck) if n_cards > 1 else tuple(deck)
-        n = self.n
-        hands: list[list[int]] = [[] for _ in range(n)]
-        pos = 0
-        for size in r.packets:
-            for i in range(1, n + 1):
-                hands[(self.dealer + i) % n].extend(order[pos:pos + size])
-                pos += size
-        return hands, list(order[pos:])
+        order = keyed_shuffle(self.rng, r.deck)
+        hands: list[list[int]] = [[] for _ in range(self.n)]
+        end = 0
+        for seat, start, end in r.deal_plan[self.dealer]:
+            hands[seat] += order[start:end]
+        return hands, list(order[end:])
 
     def start_hand(self, deal: tuple[list[list[int]], list[int]] | None = None) -> None:
         """Begin the next hand with the given deal (card ids) or a fresh shuffle."""
@@ -186,7 +179,7 @@ class Game:
         phase = self.phase
         if phase == PLAY:
             m = self.hands[self.turn]
-            if not self.trick:
+            if not self.trick and self._lead_restricted():
                 m = self._lead_mask(self.turn, m, self.discarded[self.turn], self.trick_no)
             elif m & self.led_mask:
                 m &= self.follow_ok
@@ -211,8 +204,41 @@ class Game:
         """Apply a move for `seat`, or raise MoveError (state unchanged)."""
         phase = self.phase
         if seat == self.turn:  # fast paths for the two common cases; anything odd goes through check_turn
-            if phase == PLAY and code < 64:
-                self._play(seat, code)
+            if phase == PLAY and 0 <= code < 64:  # playing a card: the hot path, inlined
+                hands = self.hands
+                hand = hands[seat]
+                bit = 1 << code
+                if not hand & bit:
+                    raise MoveError("CARD_NOT_IN_HAND", f"{self.rules.name_of.get(code, str(code))} is not in seat {seat}'s hand")
+                trick = self.trick
+                if not trick:
+                    self._lead(seat, code, hand)
+                elif hand & self.led_mask and not bit & self.follow_ok:
+                    raise MoveError("MUST_FOLLOW_SUIT", f"you must follow {C.SUIT_WORDS[self.led]}"
+                                    + ("" if self.rules.follow_suit_only else " or play a trump"))
+                self.hand_moves.append((seat, code))
+                hands[seat] = hand ^ bit
+                trick.append(code)
+                n = self.n
+                if len(trick) < n:
+                    self.turn = seat + 1 if seat + 1 < n else 0
+                    return
+                # The trick is complete: the highest key wins; of equal keys the first, or with
+                # `equal_last` the last, played.
+                key = self.trick_key
+                if self.rules.equal_last:
+                    ks = [key[x] for x in trick]
+                    wi = n - 1 - ks[::-1].index(max(ks))
+                else:
+                    wi = trick.index(max(trick, key=key.__getitem__))
+                leader = self.trick_leader
+                winner = (leader + wi) % n
+                self.tricks.append((leader, winner, trick))
+                self.trick = []
+                self.turn = winner
+                self.trick_no += 1
+                if not any(hands):
+                    self._score_hand()
                 return
             if phase == BIDDING and (code == M.PASS or M.BID_BASE <= code < M.TRUMP_BASE):
                 self._bid(seat, 0 if code == M.PASS else code - M.BID_BASE, code == M.PASS)
@@ -224,8 +250,8 @@ class Game:
             self._discard(seat, code ^ M.DISCARD_FLAG)
         elif code >= M.TRUMP_BASE:
             self._name_trump(seat, code - M.TRUMP_BASE)
-        else:
-            self._play(seat, code)
+        else:  # unreachable: check_turn admits a play only when the fast path above takes it
+            raise MoveError("WRONG_PHASE", "a card can be played only in the play")
 
     def check_turn(self, seat: int, action: str) -> None:
         """GAME_OVER / HAND_OVER / WRONG_TURN / WRONG_PHASE, in that order."""
@@ -506,10 +532,15 @@ class Game:
             return hand & self.follow_ok
         return hand
 
+    def _lead_restricted(self) -> bool:
+        """Whether a lead rule or an open trump can restrict the next lead (else any card may be led)."""
+        r = self.rules
+        return self.trump < 0 or (bool(r.lead_checks) and (self.trick_no == 1 or r.lead_checks_later))
+
     def _lead(self, seat: int, c: int, hand: int) -> None:
         """Check a lead against the lead rules, then fix trump (if open), the led suit and the trick's order."""
         r = self.rules
-        if r.lead_checks:
+        if r.lead_checks and (self.trick_no == 1 or r.lead_checks_later):
             checks = self._active_checks(hand, self.discarded[seat], self.trick_no)
             if checks:
                 env = self._lead_env(seat, hand, self.discarded[seat], self.trick_no)
@@ -528,41 +559,6 @@ class Game:
         self.follow_ok = led_mask if r.follow_suit_only else led_mask | r.trump_mask[trump + 1]
         self.trick_key = r.win_key[trump * 4 + led]
         self.trick_leader = seat
-
-    def _play(self, seat: int, c: int) -> None:
-        hands = self.hands
-        hand = hands[seat]
-        bit = 1 << c
-        if not hand & bit:
-            raise MoveError("CARD_NOT_IN_HAND", f"{self.rules.name_of.get(c, str(c))} is not in seat {seat}'s hand")
-        trick = self.trick
-        if not trick:
-            self._lead(seat, c, hand)
-        elif hand & self.led_mask and not bit & self.follow_ok:
-            raise MoveError("MUST_FOLLOW_SUIT", f"you must follow {C.SUIT_WORDS[self.led]}"
-                            + ("" if self.rules.follow_suit_only else " or play a trump"))
-        self.hand_moves.append((seat, c))
-        hands[seat] = hand ^ bit
-        trick.append(c)
-        n = self.n
-        if len(trick) < n:
-            self.turn = seat + 1 if seat + 1 < n else 0
-        else:
-            self._end_trick(trick, n)
-
-    def _end_trick(self, trick: list[int], n: int) -> None:
-        """Give the completed trick to its winner: highest key, the first (or, with equal_last, the last) of equals."""
-        key = self.trick_key
-        ks = [key[x] for x in trick]
-        best = max(ks)
-        wi = n - 1 - ks[::-1].index(best) if self.rules.equal_last else ks.index(best)
-        winner = (self.trick_leader + wi) % n
-        self.tricks.append((self.trick_leader, winner, trick))
-        self.trick = []
-        self.turn = winner
-        self.trick_no += 1
-        if not any(self.hands):
-            self._score_hand()
 
     # ---- derived state (cheap to compute when asked, so play does not maintain it)
     @property
@@ -607,7 +603,6 @@ class Game:
     def award_points(self) -> tuple[dict[str, int | None], list[int]]:
         """Who won each point this hand, and each side's card-value total for Game."""
         r = self.rules
-        ns = r.n_sides
         side_of = r.side_of
         taken = self.taken()
         won = list(self.credit)
@@ -615,10 +610,14 @@ class Game:
         for seat, m in enumerate(taken):
             won[side_of[seat]] |= m
             played |= m
-        chunks = r.value_chunks
-        game_points = [_value_sum(chunks, m) for m in won]
-        env = {"played": played, "dealt": _or(self.dealt), "held": _or(self.held), "trump": self.trump,
-               "bid": self.high, **r.tables.static}
+        groups = r.value_groups
+        game_points = [value_sum(groups, m) for m in won]
+        env = r.tables.static.copy()
+        env["played"] = played
+        env["dealt"] = _or(self.dealt)
+        env["held"] = held = _or(self.held)
+        env["trump"] = self.trump
+        env["bid"] = self.high
         out: dict[str, int | None] = {}
         for p in r.points:
             got: int | None = None
@@ -630,12 +629,11 @@ class Game:
                     got = side_of[self.bidder]
             else:
                 c = p.card(env)
-                if c is not None and c >= 0:
+                if c is not None and c >= 0 and (held >> c) & 1:
                     # Every card held at the start of play is played by its holder, so "player" and
                     # "holder" both look in `held`; "winner" looks in the tricks each seat took.
-                    where = taken if p.to == "winner" else self.held
                     bit = 1 << c
-                    for seat, m in enumerate(where):
+                    for seat, m in enumerate(taken if p.to == "winner" else self.held):
                         if m & bit:
                             got = side_of[seat]
                             break
@@ -657,18 +655,28 @@ class Game:
             tricks_won[side_of[w]] += 1
         bside = side_of[self.bidder]
         dside = side_of[self.dealer]
-        # One env, updated per side: the closures read it and keep nothing.
-        env = dict(r.tables.static)
-        env.update(bid=self.high, total_tricks=self.total_tricks, target=r.target, points=pts[bside],
-                   tricks=tricks_won[bside], score=self.scores[bside], dealer=bside == dside, bidder=True)
-        made = bool(r.made(env))
-        env["made"] = made
         old = self.scores
+        # One env, updated per side: the closures read it and keep nothing.
+        env = r.tables.static.copy()
+        env["bid"] = self.high
+        env["total_tricks"] = self.total_tricks
+        env["target"] = r.target
+        env["points"] = pts[bside]
+        env["tricks"] = tricks_won[bside]
+        env["score"] = old[bside]
+        env["dealer"] = bside == dside
+        env["bidder"] = True
+        made = env["made"] = bool(r.made(env))
+        cap_when = r.cap_when
         new = []
         for s in range(ns):
-            env.update(points=pts[s], tricks=tricks_won[s], score=old[s], dealer=s == dside, bidder=s == bside)
+            env["points"] = pts[s]
+            env["tricks"] = tricks_won[s]
+            env["score"] = old[s]
+            env["dealer"] = s == dside
+            env["bidder"] = s == bside
             v = old[s] + (r.bidder_delta(env) if s == bside else r.others_delta(env))
-            if r.cap_when is not None and r.cap_when(env):
+            if cap_when is not None and cap_when(env):
                 v = min(v, max(old[s], r.cap_at(env)))
             new.append(v)
         delta = [b - a for a, b in zip(old, new)]
@@ -676,10 +684,16 @@ class Game:
         self.results.append(HandResult(self.dealer, self.bidder, self.high, self.trump, awarded, game_points, made,
                                        delta, list(new)))
         cands = []
+        win_if = r.win_if
         for s in range(ns):
-            env.update(points=pts[s], tricks=tricks_won[s], score=new[s], previous=old[s], delta=delta[s],
-                       dealer=s == dside, bidder=s == bside)
-            if r.win_if(env):
+            env["points"] = pts[s]
+            env["tricks"] = tricks_won[s]
+            env["score"] = new[s]
+            env["previous"] = old[s]
+            env["delta"] = delta[s]
+            env["dealer"] = s == dside
+            env["bidder"] = s == bside
+            if win_if(env):
                 cands.append(s)
         for rule in r.tie_break:
             if len(cands) <= 1:
@@ -712,14 +726,11 @@ class Game:
                           for dealer, hands, stock, moves in self.record_hands]}
 
 
-def _value_sum(chunks: tuple[tuple[int, ...], ...], mask: int) -> int:
-    """Sum of card values in a bitset, a byte at a time."""
+def value_sum(groups: tuple[tuple[int, int], ...], mask: int) -> int:
+    """Sum of card values in a bitset: one popcount per distinct value."""
     total = 0
-    i = 0
-    while mask:
-        total += chunks[i][mask & 255]
-        mask >>= 8
-        i += 1
+    for v, m in groups:
+        total += v * (mask & m).bit_count()
     return total
 
 
