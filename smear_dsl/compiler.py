@@ -14,6 +14,7 @@ from typing import Any, Callable
 from . import cards as C
 from .errors import Diagnostic, OptionError, RuleError
 from .expr.emit import Tables, emit
+from .shuffle import shuffle_masks
 from .spec import ExprSpec, Loc, OptionSpec, RuleSpec
 
 Fn = Callable[[dict], Any]
@@ -116,7 +117,10 @@ class CompiledRules:
     # deal_plan[dealer]: (seat, start, end) slices of the shuffled deck, packet by packet from the dealer's left.
     deal_plan: tuple[tuple[tuple[int, int, int], ...], ...] = field(init=False)
 
+    shuffle_masks: tuple[int, int] = field(init=False)
+
     def __post_init__(self) -> None:
+        self.shuffle_masks = shuffle_masks(self.deck)
         self.lead_checks_later = any(chk.trick != 1 for chk in self.lead_checks)
         plans = []
         for dealer in range(self.players):

@@ -60,6 +60,7 @@ class Game:
         self.results: list[HandResult] = []
         self.record_hands: list[dict[str, Any]] = []
         self.auto_deal = auto_deal
+        self._vetted: tuple | None = None
         self.phase = HAND_DONE
         self.turn = -1
         if auto_deal:
@@ -69,7 +70,7 @@ class Game:
     def shuffled_deal(self) -> tuple[list[list[int]], list[int]]:
         """Shuffle with this game's RNG (shuffle.py's keyed shuffle) and deal in packets clockwise from the dealer's left."""
         r = self.rules
-        order = keyed_shuffle(self.rng, r.deck)
+        order = keyed_shuffle(self.rng, r.deck, r.shuffle_masks)
         hands: list[list[int]] = [[] for _ in range(self.n)]
         end = 0
         for seat, start, end in r.deal_plan[self.dealer]:
@@ -110,6 +111,7 @@ class Game:
         self.queue: list[int] | None = None
         self.total_tricks = 0
         self.hand_moves: list[tuple[int, int]] = []  # (seat, move code); names are made on export
+        self._vetted: tuple | None = None  # (hand_moves, its length, seat, mask) of the last discard found legal
         self.record_hands.append((self.dealer, hands, list(stock), self.hand_moves))
         self.phase = BIDDING
         self.turn = (self.dealer + 1) % n
@@ -373,9 +375,10 @@ class Game:
             return [s for s in order if s != self.bidder]
         return order
 
-    def _discard_range(self, seat: int) -> tuple[int, int]:
+    def _discard_range(self, seat: int, env: dict[str, Any] | None = None) -> tuple[int, int]:
         step = self.rules.steps[self.step]
-        env = self._step_env(seat)
+        if env is None:
+            env = self._step_env(seat)
         if step.count is not None:
             k = step.count(env)
             return k, k
@@ -420,15 +423,19 @@ class Game:
 
     def _discard_error(self, seat: int, mask: int) -> str | None:
         """Why a discard of `mask` is refused, or None if it is legal."""
+        vetted = self._vetted
+        if vetted is not None and vetted[0] is self.hand_moves and vetted[1] == len(self.hand_moves) \
+                and vetted[2] == seat and vetted[3] == mask:
+            return None  # the same discard was checked in this very state (random_move, then apply)
         step = self.rules.steps[self.step]
         hand = self.hands[seat]
-        lo, hi = self._discard_range(seat)
+        env = self._step_env(seat)
+        lo, hi = self._discard_range(seat, env)
         k = mask.bit_count()
         if not lo <= k <= hi:
             return f"discard {lo} card(s)" if lo == hi else f"discard {lo} to {hi} cards"
         if mask & ~hand:
             return "you can only discard cards in your hand"
-        env = self._step_env(seat)
         if step.allowed is not None:
             for c in C.bits(mask):
                 env["card"] = c
@@ -439,9 +446,24 @@ class Game:
             if not step.valid_if(env):
                 return "this discard breaks the discard rule"
         if self._is_last_action(seat) and self._leader_after_steps() == seat:
-            if not self._lead_mask(seat, hand & ~mask, self.discarded[seat] | mask, 1):
+            if not self._can_lead(seat, hand & ~mask, self.discarded[seat] | mask):
                 return "after this discard you would have no legal first lead"
+        self._vetted = (self.hand_moves, len(self.hand_moves), seat, mask)
         return None
+
+    def _can_lead(self, seat: int, hand: int, discarded: int) -> bool:
+        """Whether `seat` would have any legal first lead from `hand` (stops at the first one)."""
+        if not self.rules.trump_named and self.trump < 0:
+            hand &= C.SUITED_MASK
+        checks = self._active_checks(hand, discarded, 1)
+        if not checks:
+            return bool(hand)
+        env = self._lead_env(seat, hand, discarded, 1)
+        for c in C.bits(hand):
+            env["lead"] = c
+            if not any(chk.forbid(env) for chk in checks):
+                return True
+        return False
 
     def _is_last_action(self, seat: int) -> bool:
         return self.step == len(self.rules.steps) - 1 and len(self.queue) == 1

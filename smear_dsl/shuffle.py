@@ -1,10 +1,12 @@
 """The keyed shuffle every table deals with, documented so anyone can re-deal from a seed.
 
 Algorithm (smear keyed shuffle 1): for a deck of n cards (ids in the rule file's deck order),
-draw `rng.getrandbits(64 * n)` and cut it into n little-endian 64-bit words; word i is the
-key of the i-th card, with its low byte replaced by that card's id. The shuffled deck is the
-cards in ascending key order. Keys are 56 random bits, so ties (chance about n^2 / 2^57)
-are negligible and still broken deterministically, by card id. The sort runs in C.
+draw `rng.getrandbits(64 * n)` and cut it into n 64-bit words, word i holding bits
+64*i .. 64*i+63; word i is the key of the i-th card once its top 12 bits are set to
+0x3FF and its low 8 bits to the card's id. Read as IEEE-754 doubles the keys lie in
+[1, 2) and order exactly as their 44 random bits (then the id) do; the shuffled deck is
+the cards in ascending key order. Ties (chance about n^2 / 2^45) are broken by card id.
+Doubles are used because Python sorts them in C far faster than big ints.
 """
 from __future__ import annotations
 
@@ -13,28 +15,30 @@ import sys
 from array import array
 from functools import lru_cache
 
-
-# A native 64-bit word: bytes in native order make each 8-byte word one key; the low byte is
-# at offset 0 of a word on little-endian machines and at offset 7 on big-endian ones.
+# The low byte of a native double (or 64-bit word) sits at offset 0 on little-endian machines
+# and at offset 7 on big-endian ones; bytes in native order make each 8-byte word one key.
 _LOW = 0 if sys.byteorder == "little" else 7
-assert array("Q").itemsize == 8
+assert array("d").itemsize == 8
 
 
 @lru_cache(maxsize=64)
-def _masks(deck: tuple[int, ...]) -> tuple[int, int]:
+def shuffle_masks(deck: tuple[int, ...]) -> tuple[int, int]:
+    """(random-bit mask, fixed bits) over all n words: precompute once per deck."""
     n = len(deck)
-    high = sum(0xFFFF_FFFF_FFFF_FF00 << (64 * i) for i in range(n))
-    ids = sum(c << (64 * i) for i, c in enumerate(deck))
-    return high, ids
+    if any(not 0 <= c < 256 for c in deck):
+        raise ValueError("card ids must fit in a byte")
+    random_bits = sum(0x000F_FFFF_FFFF_FF00 << (64 * i) for i in range(n))
+    fixed = sum((0x3FF0_0000_0000_0000 | c) << (64 * i) for i, c in enumerate(deck))
+    return random_bits, fixed
 
 
-def keyed_shuffle(rng: random.Random, deck: tuple[int, ...]) -> bytes:
-    """The deck in shuffled order (card ids, all below 256), drawing 64 bits per card from `rng`."""
+def keyed_shuffle(rng: random.Random, deck: tuple[int, ...], masks: tuple[int, int] | None = None) -> bytes:
+    """The deck in shuffled order (card ids), drawing 64 bits per card from `rng`."""
     n = len(deck)
     if n == 0:
         return b""
-    high, ids = _masks(deck)
-    words = ((rng.getrandbits(64 * n) & high) | ids).to_bytes(8 * n, sys.byteorder)
-    keys = memoryview(words).cast("Q").tolist()  # the same n key values on any byte order
+    random_bits, fixed = masks if masks is not None else shuffle_masks(deck)
+    words = ((rng.getrandbits(64 * n) & random_bits) | fixed).to_bytes(8 * n, sys.byteorder)
+    keys = memoryview(words).cast("d").tolist()
     keys.sort()
-    return array("Q", keys).tobytes()[_LOW::8]
+    return array("d", keys).tobytes()[_LOW::8]
