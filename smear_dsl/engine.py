@@ -7,6 +7,7 @@ check happens before anything changes.
 from __future__ import annotations
 
 import itertools
+import math
 import random
 import secrets
 from typing import Any, NamedTuple
@@ -181,8 +182,9 @@ class Game:
         phase = self.phase
         if phase == PLAY:
             m = self.hands[self.turn]
-            if not self.trick and self._lead_restricted():
-                m = self._lead_mask(self.turn, m, self.discarded[self.turn], self.trick_no)
+            if not self.trick:
+                if self._lead_restricted():
+                    m = self._lead_mask(self.turn, m, self.discarded[self.turn], self.trick_no)
             elif m & self.led_mask:
                 m &= self.follow_ok
             for _ in range(int(rng.random() * m.bit_count())):
@@ -191,12 +193,19 @@ class Game:
         if phase == BIDDING:
             return rng.choice(self._legal_bids())
         if phase == STEP and self.rules.steps[self.step].kind == "discard":
-            # Rejection sampling is uniform over legal discards and avoids enumerating them all.
+            # Rejection sampling: a uniformly random subset of an allowed size (sizes weighted by
+            # how many subsets they have), kept if legal, is uniform over the legal discards
+            # without enumerating them all.
             seat = self.turn
             lo, hi = self._discard_range(seat)
-            cards = list(C.bits(self.hands[seat]))
+            hand = self.hands[seat]
+            size = hand.bit_count()
+            hi = min(hi, size)
+            sizes = range(lo, hi + 1)
+            weights = [math.comb(size, k) for k in sizes] if hi > lo else None
             for _ in range(64):
-                m = C.mask_of(rng.sample(cards, rng.randint(lo, min(hi, len(cards)))))
+                k = lo if weights is None else rng.choices(sizes, weights)[0]
+                m = _random_subset(hand, size, k, rng)
                 if self._discard_error(seat, m) is None:
                     return M.DISCARD_FLAG | m
         return rng.choice(self.legal_moves())
@@ -746,6 +755,20 @@ class Game:
                            "deal": {"hands": [[name(c) for c in h] for h in hands], "stock": [name(c) for c in stock]},
                            "moves": [M.to_dict(code, seat, name) for seat, code in moves]}
                           for dealer, hands, stock, moves in self.record_hands]}
+
+
+def _random_subset(mask: int, size: int, k: int, rng: random.Random) -> int:
+    """A uniformly random k-card subset of `mask` (which has `size` cards)."""
+    out = 0
+    for _ in range(k):
+        m = mask
+        for _ in range(int(rng.random() * size)):
+            m &= m - 1
+        low = m & -m
+        out |= low
+        mask ^= low
+        size -= 1
+    return out
 
 
 def value_sum(groups: tuple[tuple[int, int], ...], mask: int) -> int:

@@ -129,3 +129,27 @@ def test_seeded_games_are_deterministic(setup, seed):
         a.apply(a.turn, ma)
         b.apply(b.turn, mb)
     assert a.to_record() == b.to_record()
+
+
+def test_random_move_samples_every_legal_move():
+    """random_move (used by bots and the benchmark) reaches every legal move, about equally often."""
+    checked = 0
+    for i, (name, players) in enumerate(SETUPS):
+        widow = {"widow": 2} if any(o.name == "widow" for o in rules(name, players).spec.options) else {}
+        game = Game(rules(name, players, **widow), seed=100 + i)
+        rng = random.Random(i)
+        for _ in range(60):
+            if game.finished:
+                break
+            legal = game.legal_moves()
+            if 1 < len(legal) <= 30:
+                draws = 40 * len(legal)
+                counts: dict[int, int] = {}
+                for _ in range(draws):
+                    code = game.random_move(rng)
+                    counts[code] = counts.get(code, 0) + 1
+                assert set(counts) == set(legal), f"{name}: random_move missed or invented moves"
+                assert min(counts.values()) >= 10, f"{name}: far from uniform: {sorted(counts.values())}"
+                checked += 1
+            game.apply(game.turn, rng.choice(legal))
+    assert checked > 20
