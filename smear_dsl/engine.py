@@ -191,7 +191,8 @@ class Game:
                 m &= m - 1
             return (m & -m).bit_length() - 1
         if phase == BIDDING:
-            return rng.choice(self._legal_bids())
+            bids = self._legal_bids()
+            return bids[int(rng.random() * len(bids))]
         if phase == STEP and self.rules.steps[self.step].kind == "discard":
             # Rejection sampling: a uniformly random subset of an allowed size (sizes weighted by
             # how many subsets they have), kept if legal, is uniform over the legal discards
@@ -318,7 +319,7 @@ class Game:
     def _bid(self, seat: int, value: int, is_pass: bool) -> None:
         r = self.rules
         if is_pass:
-            if self._forced(seat):
+            if r.all_pass == "dealer_bids" and self._forced(seat):
                 raise MoveError("BID_OUT_OF_RANGE", f"everyone else passed: the dealer must bid at least {r.bid_min}")
         else:
             err = self._bid_ok(seat, value)
@@ -326,7 +327,7 @@ class Game:
                 raise MoveError(err, f"bids are {r.bid_min} to {r.bid_max}, not {value}")
             if err:
                 raise MoveError(err, f"a bid must be higher than {self.high}")
-        self._log(seat, M.PASS if is_pass else M.BID_BASE + value)
+        self.hand_moves.append((seat, M.PASS if is_pass else M.BID_BASE + value))
         self.bids.append((seat, 0 if is_pass else value))
         self.spoken += 1
         if is_pass:
