@@ -13,6 +13,7 @@ from typing import Any, Callable
 
 from . import cards as C
 from .errors import Diagnostic, OptionError, RuleError
+from .expr import ast as A
 from .expr.emit import Tables, emit
 from .shuffle import shuffle_masks
 from .spec import ExprSpec, Loc, OptionSpec, RuleSpec
@@ -62,6 +63,7 @@ class LeadCheck:
     message: str
     trick: int | None = None
     needs: tuple[str, ...] = ()
+    by_suit: bool = False  # reads the lead only as `lead.suit`: one test per suit decides for all its cards
 
 
 @dataclass
@@ -358,7 +360,8 @@ class _Compiler:
             may_match=self.fn(spec.bidding.may_match, tables), all_pass=spec.bidding.all_pass,
             set_back=self.static_int(spec.bidding.set_back, tables, 0), steps=tuple(steps),
             trump_named=spec.trump_named, leader=spec.play.leader, follow_suit_only=spec.play.follow == "suit",
-            lead_checks=tuple(LeadCheck(emit(r.forbid.checked, tables), r.code, r.message, *_guards(r.forbid.ast))
+            lead_checks=tuple(LeadCheck(emit(r.forbid.checked, tables), r.code, r.message, *_guards(r.forbid.ast),
+                                        by_suit=A.used_only_as(r.forbid.ast, "lead", "suit"))
                               for r in spec.play.lead_rules),
             points=tuple(points), made=self.fn(spec.scoring.made, tables), bidder_delta=self.fn(spec.scoring.bidder, tables),
             others_delta=self.fn(spec.scoring.others, tables), cap_when=self.fn(spec.scoring.cap_when, tables),
@@ -368,7 +371,6 @@ class _Compiler:
 
 def _guards(e) -> tuple[int | None, tuple[str, ...]]:
     """`trick == N` and `any(X ...)` / `count(X ...) > 0` conjuncts: cheap reasons a rule cannot fire."""
-    from .expr import ast as A
     conj, stack = [], [e]
     while stack:
         x = stack.pop()
@@ -397,5 +399,4 @@ def _guards(e) -> tuple[int | None, tuple[str, ...]]:
 
 
 def _uses_runtime(e: ExprSpec) -> bool:
-    from .language import _mentions
-    return any(_mentions(e.ast, v) for v in ("hand", "stock", "is_bidder", "is_dealer", "bid", "trump"))
+    return any(A.mentions(e.ast, v) for v in ("hand", "stock", "is_bidder", "is_dealer", "bid", "trump"))

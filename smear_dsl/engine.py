@@ -462,18 +462,8 @@ class Game:
         return None
 
     def _can_lead(self, seat: int, hand: int, discarded: int) -> bool:
-        """Whether `seat` would have any legal first lead from `hand` (stops at the first one)."""
-        if not self.rules.trump_named and self.trump < 0:
-            hand &= C.SUITED_MASK
-        checks = self._active_checks(hand, discarded, 1)
-        if not checks:
-            return bool(hand)
-        env = self._lead_env(seat, hand, discarded, 1)
-        for c in C.bits(hand):
-            env["lead"] = c
-            if not any(chk.forbid(env) for chk in checks):
-                return True
-        return False
+        """Whether `seat` would have any legal first lead from `hand`."""
+        return bool(self._lead_mask(seat, hand, discarded, 1, any_one=True))
 
     def _is_last_action(self, seat: int) -> bool:
         return self.step == len(self.rules.steps) - 1 and len(self.queue) == 1
@@ -522,22 +512,37 @@ class Game:
         self.total_tricks = max(h.bit_count() for h in self.hands)
         self.trick_no = 1
 
-    def _lead_mask(self, seat: int, hand: int, discarded: int, trick_no: int) -> int:
-        """Cards `seat` may lead from `hand` under the lead rules."""
-        checks = self._active_checks(hand, discarded, trick_no)
-        out = hand
-        if checks:
-            env = self._lead_env(seat, hand, discarded, trick_no)
-            out = 0
-            for c in C.bits(hand):
-                env["lead"] = c
-                for chk in checks:
-                    if chk.forbid(env):
-                        break
-                else:
-                    out |= 1 << c
+    def _lead_mask(self, seat: int, hand: int, discarded: int, trick_no: int, any_one: bool = False) -> int:
+        """Cards `seat` may lead from `hand` under the lead rules (with `any_one`, stop at the first found).
+
+        Rules that read the lead only as `lead.suit` are tested once per suit held, not once per card."""
         if self.trump < 0 and not self.rules.trump_named:
-            out &= C.SUITED_MASK
+            hand &= C.SUITED_MASK  # a joker cannot fix trump
+        checks = self._active_checks(hand, discarded, trick_no)
+        if not checks:
+            return hand
+        env = self._lead_env(seat, hand, discarded, trick_no)
+        groups: list[int] = []
+        if all(chk.by_suit for chk in checks):
+            masks = self.rules.suit_mask[self.trump + 1]
+            rest = hand
+            for sm in masks:
+                if hand & sm:
+                    groups.append(hand & sm)
+                    rest &= ~sm
+            groups += [1 << c for c in C.bits(rest)]
+        else:
+            groups = [1 << c for c in C.bits(hand)]
+        out = 0
+        for g in groups:
+            env["lead"] = (g & -g).bit_length() - 1
+            for chk in checks:
+                if chk.forbid(env):
+                    break
+            else:
+                out |= g
+                if any_one:
+                    return out
         return out
 
     def _lead_env(self, seat: int, hand: int, discarded: int, trick_no: int) -> dict[str, Any]:

@@ -174,7 +174,7 @@ class _Semantics:
         except (ExprSyntaxError, ExprTypeError) as e:
             self.err(src, e.message if isinstance(e, ExprTypeError) else f"bad expression: {e.message}", e.hint, e.offset)
             return None
-        if context == "static" and _mentions(ast, "card"):
+        if context == "static" and A.mentions(ast, "card"):
             self.err(src, "this setting cannot depend on cards")
         return ExprSpec(src.text, Loc(src.path, src.line, src.col), ast, checked)
 
@@ -225,7 +225,7 @@ class _Semantics:
         scoring = sec(lambda: self.scoring(raw["scoring"]))
         end = sec(lambda: self.end(raw["end"]))
         if deck.jokers and not named and play is not None:
-            if not any(_mentions(r.forbid.ast, "joker") for r in play.lead_rules):
+            if not any(A.mentions(r.forbid.ast, "joker") for r in play.lead_rules):
                 self.err(root.value["deck"], "with jokers and trump fixed by the first lead, a lead rule must say when a "
                          "joker may not be led", "add to play.lead_rules: `- {forbid: trick == 1 and lead.joker, code: WRONG_PHASE}`")
         if self.ctx.diags:
@@ -412,17 +412,3 @@ class _Semantics:
     def end(self, raw: dict) -> EndSpec:
         return EndSpec(self.expr(raw["target"], INT, "static"), self.expr(raw["win_if"], BOOL, "end"),
                        tuple(raw["tie_break"] or ()))
-
-
-def _mentions(e: A.Expr, name: str) -> bool:
-    """Whether an expression uses a name or attribute (for a few cross-checks)."""
-    if isinstance(e, A.Name):
-        return e.name == name
-    if isinstance(e, A.Attr):
-        return e.name == name or _mentions(e.obj, name)
-    for v in vars(e).values():
-        if isinstance(v, A.Expr) and _mentions(v, name):
-            return True
-        if isinstance(v, tuple) and any(isinstance(x, A.Expr) and _mentions(x, name) for x in v):
-            return True
-    return False

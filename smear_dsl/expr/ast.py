@@ -95,3 +95,32 @@ class IfElse(Expr):
 class Where(Expr):
     cards: Expr
     cond: Expr
+
+
+def children(e: Expr) -> list[Expr]:
+    """The sub-expressions of a node."""
+    out: list[Expr] = []
+    for v in vars(e).values():
+        if isinstance(v, Expr):
+            out.append(v)
+        elif isinstance(v, tuple):
+            out += [x for x in v if isinstance(x, Expr)]
+    return out
+
+
+def mentions(e: Expr, name: str) -> bool:
+    """Whether an expression uses a name or an attribute called `name`."""
+    if isinstance(e, Name):
+        return e.name == name
+    if isinstance(e, Attr) and e.name == name:
+        return True
+    return any(mentions(x, name) for x in children(e))
+
+
+def used_only_as(e: Expr, name: str, attr: str) -> bool:
+    """Whether every use of the name `name` in `e` is `name.attr` (e.g. a lead rule that reads only `lead.suit`)."""
+    if isinstance(e, Attr) and isinstance(e.obj, Name) and e.obj.name == name:
+        return e.name == attr
+    if isinstance(e, Name):
+        return e.name != name
+    return all(used_only_as(x, name, attr) for x in children(e))

@@ -8,6 +8,7 @@ before anything is compiled.
 from __future__ import annotations
 
 import difflib
+import operator
 from dataclasses import dataclass, field
 from typing import Any, Callable
 
@@ -84,6 +85,14 @@ def _fold(f: Callable[[dict], Any], *parts: Callable[[dict], Any]) -> Callable[[
     """`f` itself, or its constant value when every part it reads is constant."""
     if all(hasattr(p, "const") for p in parts):
         return _k(f({}))
+    return f
+
+
+def _var(name: str) -> Callable[[dict], Any]:
+    """A closure reading one name, marked so that makers can read the name directly instead of calling it."""
+    def f(env):
+        return env[name]
+    f.var = name  # type: ignore[attr-defined]
     return f
 
 
@@ -189,7 +198,11 @@ def _check(e: A.Expr, env: Env) -> Checked:
         cond = check(e.cond, env.with_vars(card=CARD), BOOL)
         vec = _vector(e.cond, env)
         if vec is not None:
-            return Checked(CARDS, lambda t, fs=s.make, fv=vec: (lambda f, v: (lambda env: f(env) & v(env)))(fs(t), fv(t)))
+            def make_vec(t, fs=s.make, fv=vec):
+                f, v = fs(t), fv(t)
+                n = getattr(f, "var", None)
+                return (lambda env: env[n] & v(env)) if n is not None else (lambda env: f(env) & v(env))
+            return Checked(CARDS, make_vec)
         return Checked(CARDS, _where_maker(s.make, cond.make))
     raise ExprTypeError("unsupported expression", e.pos)  # pragma: no cover - grammar produces no other node
 
@@ -241,6 +254,18 @@ def _vector(e: A.Expr, env: Env) -> Maker | None:
                 if a.name == "suit":
                     def make(t, other=other, neg=neg):
                         fo, sm = other(t), t.suit_masks
+                        sv = getattr(fo, "suit_of_var", None)
+                        if sv is not None:  # `card.suit == lead.suit`: look the lead's suit up inline
+                            eff = t.eff_suit
+
+                            def same_suit(env):
+                                t1 = env["trump"] + 1
+                                return sm[t1][eff[t1][env[sv]] + 1]
+
+                            def other_suit(env):
+                                t1 = env["trump"] + 1
+                                return ALL_CARDS & ~sm[t1][eff[t1][env[sv]] + 1]
+                            return other_suit if neg else same_suit
                         if neg:
                             return lambda env: ALL_CARDS & ~sm[env["trump"] + 1][fo(env) + 1]
                         return lambda env: sm[env["trump"] + 1][fo(env) + 1]
@@ -258,7 +283,7 @@ def _vector(e: A.Expr, env: Env) -> Maker | None:
 def _name(e: A.Name, env: Env) -> Checked:
     n = e.name
     if n in env.vars:
-        return Checked(env.vars[n], lambda t, n=n: (lambda env: env[n]))
+        return Checked(env.vars[n], lambda t, n=n: _var(n))
     if n in env.consts:
         typ, val = env.consts[n]
         return Checked(typ, _const(val))
@@ -339,9 +364,16 @@ def _member(e: A.Member, env: Env) -> Checked:
 def _attr_maker(name: str, obj: Maker) -> Maker:
     def make(t):
         f = obj(t)
+        v = getattr(f, "var", None)
         if name == "suit":
             eff = t.eff_suit
-            return lambda env: eff[env["trump"] + 1][f(env)]
+            if v is None:
+                return lambda env: eff[env["trump"] + 1][f(env)]
+
+            def suit_of_var(env):
+                return eff[env["trump"] + 1][env[v]]
+            suit_of_var.suit_of_var = v  # type: ignore[attr-defined]
+            return suit_of_var
         if name == "rank":
             return lambda env: C.rank_of(f(env))
         if name == "trump":
@@ -378,8 +410,7 @@ def _binop_maker(op: str, a: Maker, b: Maker) -> Maker:
     return make
 
 
-_CMP = {"==": lambda x, y: x == y, "!=": lambda x, y: x != y, "<": lambda x, y: x < y,
-        "<=": lambda x, y: x <= y, ">": lambda x, y: x > y, ">=": lambda x, y: x >= y}
+_CMP = {"==": operator.eq, "!=": operator.ne, "<": operator.lt, "<=": operator.le, ">": operator.gt, ">=": operator.ge}
 
 
 def _compare_maker(op: str, a: Maker, b: Maker) -> Maker:
@@ -387,7 +418,20 @@ def _compare_maker(op: str, a: Maker, b: Maker) -> Maker:
 
     def make(t):
         fa, fb = a(t), b(t)
-        return _fold(lambda env: fn(fa(env), fb(env)), fa, fb)
+        if hasattr(fa, "const") and hasattr(fb, "const"):
+            return _k(fn(fa.const, fb.const))
+        # Operands that are plain names or constants are read inline: comparisons sit in every
+        # lead rule and scoring formula, so they are worth a few specialised shapes.
+        va, vb = getattr(fa, "var", None), getattr(fb, "var", None)
+        if hasattr(fb, "const"):
+            k = fb.const
+            return (lambda env: fn(env[va], k)) if va is not None else (lambda env: fn(fa(env), k))
+        if hasattr(fa, "const"):
+            k = fa.const
+            return (lambda env: fn(k, env[vb])) if vb is not None else (lambda env: fn(k, fb(env)))
+        if va is not None and vb is not None:
+            return lambda env: fn(env[va], env[vb])
+        return lambda env: fn(fa(env), fb(env))
     return make
 
 
