@@ -29,6 +29,10 @@ class HeuristicBot:
         self.rng = rng or random.Random()
 
     def choose(self, game: Game) -> int:
+        if game.phase == STEP and game.expected_action() == "discard":
+            quick = self._weakest_discard(game)
+            if quick is not None:
+                return quick
         legal = game.legal_moves()
         if len(legal) == 1:
             return legal[0]
@@ -64,6 +68,19 @@ class HeuristicBot:
         if ok and strength >= 2.5:
             return ok[-1]
         return M.PASS if M.PASS in legal else bids[0]
+
+    def _weakest_discard(self, game: Game) -> int | None:
+        """The fewest allowed cards, weakest first, if that discard is legal (no enumeration)."""
+        seat = game.turn
+        lo, _hi, mask = game.discard_options(seat)
+        trump = game.trump if game.trump >= 0 else self._best_suit(game, game.hands[seat])[0]
+        key = game.rules.tables.order_key[trump + 1]
+        trumps = game.rules.trump_mask[trump + 1]
+        weakest = sorted(C.bits(mask), key=lambda c: ((trumps >> c) & 1, key[c]))[:lo]
+        if len(weakest) < lo:
+            return None
+        m = C.mask_of(weakest)
+        return M.DISCARD_FLAG | m if game.discard_error(seat, m) is None else None
 
     def _discard_or_trump(self, game: Game, legal: list[int]) -> int:
         seat = game.turn

@@ -194,17 +194,17 @@ class Game:
             bids = self._legal_bids()
             return bids[int(rng.random() * len(bids))]
         if phase == STEP and self.rules.steps[self.step].kind == "discard":
-            # Rejection sampling: a uniformly random subset of an allowed size (sizes weighted by
+            # Rejection sampling: a uniformly random subset of the discardable cards, of an allowed size (sizes weighted by
             # how many subsets they have), kept if legal, is uniform over the legal discards
             # without enumerating them all.
             seat = self.turn
             lo, hi = self._discard_range(seat)
-            hand = self.hands[seat]
+            hand = self._discardable(seat)
             size = hand.bit_count()
             hi = min(hi, size)
             sizes = range(lo, hi + 1)
             weights = [math.comb(size, k) for k in sizes] if hi > lo else None
-            for _ in range(64):
+            for _ in range(64 if lo <= hi else 0):
                 k = lo if weights is None else rng.choices(sizes, weights)[0]
                 m = _random_subset(hand, size, k, rng)
                 if self._discard_error(seat, m) is None:
@@ -471,9 +471,33 @@ class Game:
     def _leader_after_steps(self) -> int:
         return self.bidder if self.rules.leader == "bidder" else (self.dealer + 1) % self.n
 
+    def discard_options(self, seat: int) -> tuple[int, int, int]:
+        """(fewest, most, mask of the cards that may go) for the discard `seat` must make now."""
+        lo, hi = self._discard_range(seat)
+        mask = self._discardable(seat)
+        return lo, min(hi, mask.bit_count()), mask
+
+    def discard_error(self, seat: int, mask: int) -> str | None:
+        """Why discarding `mask` now would be refused (None: it is legal)."""
+        return self._discard_error(seat, mask)
+
+    def _discardable(self, seat: int) -> int:
+        """The cards of `seat`'s hand that the step's `allowed` lets go (all of them without one)."""
+        step = self.rules.steps[self.step]
+        hand = self.hands[seat]
+        if step.allowed is None:
+            return hand
+        env = self._step_env(seat)
+        out = 0
+        for c in C.bits(hand):
+            env["card"] = c
+            if step.allowed(env):
+                out |= 1 << c
+        return out
+
     def _legal_discards(self, seat: int) -> list[int]:
         lo, hi = self._discard_range(seat)
-        cards = list(C.bits(self.hands[seat]))
+        cards = list(C.bits(self._discardable(seat)))
         out = []
         for k in range(lo, hi + 1):
             for combo in itertools.combinations(cards, k):
