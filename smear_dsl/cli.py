@@ -1,4 +1,4 @@
-"""The `smear-dsl` command: check, verify, simulate, play, demo."""
+"""The `smear-dsl` command: check, verify, simulate, explain, schema, demo."""
 from __future__ import annotations
 
 import argparse
@@ -100,6 +100,17 @@ def cmd_simulate(args: argparse.Namespace) -> int:
     return 0
 
 
+def cmd_schema(args: argparse.Namespace) -> int:
+    from .jsonschema import schema_text
+    text = schema_text()
+    if args.out:
+        with open(args.out, "w", encoding="utf-8") as f:
+            f.write(text)
+    else:
+        sys.stdout.write(text)
+    return 0
+
+
 def cmd_demo(args: argparse.Namespace) -> int:
     from .demo import run_demo
     return run_demo(args.out, args.seed)
@@ -127,6 +138,9 @@ def main(argv: list[str] | None = None) -> int:
     s.add_argument("--record-dir", default=None, help="write every game's smear-record/1 here")
     s.add_argument("--json", action="store_true", help="print the summary as one JSON object")
     s.set_defaults(fn=cmd_simulate)
+    sc = sub.add_parser("schema", help="print the JSON Schema of rule files (docs/rules.schema.json)")
+    sc.add_argument("--out", default=None, help="write it to this file instead of standard output")
+    sc.set_defaults(fn=cmd_schema)
     d = sub.add_parser("demo", help="play and narrate one bot game of each seed variant, then verify the records")
     d.add_argument("--out", default="demo-out", help="where to write the records")
     d.add_argument("--seed", type=int, default=2026)

@@ -237,10 +237,13 @@ class Map(Schema):
         return out
 
     def json(self):
+        props = {}
+        for k, f in self.fields.items():
+            props[k] = {**f.schema.json(), **({"description": f.doc} if f.doc else {})}
+            if f.default is not None and f.default != [] and f.default != {}:
+                props[k]["default"] = f.default
         return {"type": "object", "description": self.doc, "additionalProperties": False,
-                "properties": {k: {**f.schema.json(), **({"description": f.doc} if f.doc else {})}
-                               for k, f in self.fields.items()},
-                "required": [k for k, f in self.fields.items() if f.required]}
+                "properties": props, "required": [k for k, f in self.fields.items() if f.required]}
 
 
 class Dict(Schema):
@@ -268,7 +271,10 @@ class Dict(Schema):
         return out
 
     def json(self):
-        return {"type": "object", "description": self.doc, "additionalProperties": self.value.json()}
+        d = {"type": "object", "description": self.doc, "additionalProperties": self.value.json()}
+        if not self.free_keys:
+            d["propertyNames"] = {"pattern": "^[A-Za-z][A-Za-z0-9_]*$"}
+        return d
 
 
 class Tagged(Schema):
