@@ -100,6 +100,18 @@ def cmd_simulate(args: argparse.Namespace) -> int:
     return 0
 
 
+def cmd_explain(args: argparse.Namespace) -> int:
+    from .explain import render
+    from .language import load_spec
+    text = render(load_spec(args.rules), args.format)
+    if args.out:
+        with open(args.out, "w", encoding="utf-8") as f:
+            f.write(text)
+    else:
+        sys.stdout.write(text)
+    return 0
+
+
 def cmd_schema(args: argparse.Namespace) -> int:
     from .jsonschema import schema_text
     text = schema_text()
@@ -138,6 +150,11 @@ def main(argv: list[str] | None = None) -> int:
     s.add_argument("--record-dir", default=None, help="write every game's smear-record/1 here")
     s.add_argument("--json", action="store_true", help="print the summary as one JSON object")
     s.set_defaults(fn=cmd_simulate)
+    e = sub.add_parser("explain", help="print a rule file as the rules players read at the table")
+    e.add_argument("rules", help="a rule name in rules/ or a path to a rule file")
+    e.add_argument("--format", choices=["md", "html"], default="md", help="Markdown (default) or a standalone HTML page")
+    e.add_argument("--out", default=None, help="write to this file instead of standard output")
+    e.set_defaults(fn=cmd_explain)
     sc = sub.add_parser("schema", help="print the JSON Schema of rule files (docs/rules.schema.json)")
     sc.add_argument("--out", default=None, help="write it to this file instead of standard output")
     sc.set_defaults(fn=cmd_schema)

@@ -5,6 +5,7 @@ raises anything but RuleError.
 """
 from __future__ import annotations
 
+import dataclasses
 import os
 from pathlib import Path
 from typing import Any
@@ -79,7 +80,8 @@ def load_spec(name_or_path: str) -> RuleSpec:
 def spec_from_text(text: str, path: str) -> RuleSpec:
     """Validate rule-file text (the `path` names it in messages and anchors relative `extends:`)."""
     sources = SourceCache()
-    root, diags = _load_merged(text, path, sources, [])
+    lineage: list[str] = []
+    root, diags = _load_merged(text, path, sources, [], lineage)
     if diags:
         raise RuleError(diags)
     ctx = Ctx(sources)
@@ -89,6 +91,8 @@ def spec_from_text(text: str, path: str) -> RuleSpec:
     structural = len(ctx.diags)
     try:
         spec = _Semantics(ctx, path).build(raw)
+        if spec is not None and lineage:
+            spec = dataclasses.replace(spec, extends=tuple(lineage))
     except (TypeError, KeyError, AttributeError, ValueError):
         # Only reachable after structural errors left holes; those errors are already reported.
         if not structural:
@@ -100,7 +104,9 @@ def spec_from_text(text: str, path: str) -> RuleSpec:
     return spec
 
 
-def _load_merged(text: str, path: str, sources: SourceCache, chain: list[str]) -> tuple[Node | None, list[Diagnostic]]:
+def _load_merged(text: str, path: str, sources: SourceCache, chain: list[str],
+                 lineage: list[str] | None = None) -> tuple[Node | None, list[Diagnostic]]:
+    """The file's node tree with its `extends:` ancestors merged in; `lineage` collects their stems."""
     node, diags = load_yaml(text, path, sources)
     if diags:
         return None, diags
@@ -126,7 +132,9 @@ def _load_merged(text: str, path: str, sources: SourceCache, chain: list[str]) -
         ptext = parent_path.read_text(encoding="utf-8", errors="replace")
     except OSError as e:
         return None, [sources.diag(path, ext.line, ext.col, f"cannot read `{parent_path}`: {e.strerror}")]
-    parent, pdiags = _load_merged(ptext, str(parent_path), sources, [*chain, str(Path(path).resolve())])
+    if lineage is not None:
+        lineage.append(parent_path.stem)
+    parent, pdiags = _load_merged(ptext, str(parent_path), sources, [*chain, str(Path(path).resolve())], lineage)
     if pdiags:
         return None, [sources.diag(path, ext.line, ext.col, f"the parent rule file `{ext.value}` has errors (below)"), *pdiags]
     merged = _merge(parent, node)

@@ -201,6 +201,7 @@ class RuleSpec:
     scoring: ScoringSpec
     end: EndSpec
     loc: Loc
+    extends: tuple[str, ...] = ()  # the parent's stem, its parent's, ... (empty without `extends:`)
 
     def option(self, name: str) -> OptionSpec | None:
         for o in self.options:

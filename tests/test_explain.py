@@ -1,0 +1,100 @@
+"""`smear-dsl explain`: golden outputs for every rule file (Markdown and HTML), and what they must say.
+
+To accept a deliberate change of wording: SMEAR_UPDATE_GOLDEN=1 pytest tests/test_explain.py
+"""
+from __future__ import annotations
+
+import html.parser
+import os
+import subprocess
+import sys
+
+import pytest
+
+from smear_dsl.explain import render
+from smear_dsl.language import load_spec
+
+from conftest import ROOT, RULE_FILES
+
+GOLDEN = ROOT / "tests" / "golden" / "explain"
+UPDATE = os.environ.get("SMEAR_UPDATE_GOLDEN") == "1"
+SKETCH = ROOT / "tests" / "rules_extra" / "ten_point_sketch.yaml"
+CASES = [(name, fmt) for name in RULE_FILES for fmt in ("md", "html")] + [("ten_point_sketch", "md")]
+
+
+def _spec(name):
+    return load_spec(str(SKETCH) if name == "ten_point_sketch" else name)
+
+
+@pytest.mark.parametrize("name,fmt", CASES)
+def test_explain_matches_golden(name, fmt):
+    text = render(_spec(name), fmt)
+    path = GOLDEN / f"{name}.{fmt}"
+    if UPDATE or not path.exists():
+        path.write_text(text)
+        if not UPDATE:
+            pytest.fail(f"wrote new golden {path.name}; review it and commit")
+    assert text == path.read_text(), f"explain output of {name} changed; review, then SMEAR_UPDATE_GOLDEN=1"
+
+
+@pytest.mark.parametrize("name", RULE_FILES)
+def test_explain_reads_like_rules(name):
+    spec = _spec(name)
+    text = render(spec, "md")
+    for heading in ("## Players", "## Cards", "## Deal", "## Bidding", "## Play", "## Points", "## Scoring",
+                    "## End of the game", "## Table options"):
+        assert heading in text
+    for leak in ("<function", "None", "True", "False", "__", "ExprSpec", "lambda"):
+        assert leak not in text, f"{leak!r} leaked into the explanation of {name}"
+    for p in spec.points:
+        assert f"| {p.name} |" in text
+    for o in spec.options:
+        assert f"`{o.name}`" in text
+
+
+def test_explain_states_the_variant_specific_facts():
+    jick = render(load_spec("five_point_jick"), "md")
+    assert "JD (jick)" in jick
+    assert "the dealer's side loses 2" in jick
+    joker = render(load_spec("five_point_joker"), "md")
+    assert "JH, JK, TH" in joker  # the joker between the jack and the ten
+    assert "the card led is a joker" in joker
+    six = render(load_spec("six_point_ne_wisconsin"), "md")
+    assert "7H, BJ = RJ" in six and "first played wins" in six and "`four_point_ne_wisconsin`" in six
+    schmier = render(load_spec("st_paul_schmier"), "md")
+    assert "2H, JK." in schmier and "seats 0, 2 and 4 against 1, 3 and 5" in schmier
+    pitch = render(load_spec("auction_pitch"), "md")
+    assert "2 players, each for themselves" in pitch and "7 players, each for themselves" in pitch
+    assert "the player is the dealer and the highest bid so far is less than 4" in pitch
+
+
+class _Checker(html.parser.HTMLParser):
+    def __init__(self):
+        super().__init__()
+        self.stack: list[str] = []
+
+    def handle_starttag(self, tag, attrs):
+        if tag not in ("meta", "br"):
+            self.stack.append(tag)
+
+    def handle_endtag(self, tag):
+        assert self.stack and self.stack[-1] == tag, f"</{tag}> closes <{self.stack[-1] if self.stack else None}>"
+        self.stack.pop()
+
+
+def test_html_is_well_formed_and_escaped():
+    text = render(load_spec("four_point_ne_wisconsin"), "html")
+    checker = _Checker()
+    checker.feed(text)
+    assert checker.stack == []
+    assert "<code>points &gt;= bid</code>" in text
+
+
+def test_explain_cli_writes_a_file(tmp_path):
+    out = tmp_path / "rules.html"
+    subprocess.run([sys.executable, "-m", "smear_dsl", "explain", "setback", "--format", "html", "--out", str(out)],
+                   check=True, cwd=ROOT)
+    assert out.read_text().startswith("<!DOCTYPE html>")
+    bad = subprocess.run([sys.executable, "-m", "smear_dsl", "explain", "no_such_rules"], capture_output=True, text=True,
+                         cwd=ROOT)
+    assert bad.returncode != 0 and "Traceback" not in bad.stderr and "no_such_rules" in bad.stderr
