@@ -91,11 +91,24 @@ def load_rules(name: str, players: int | None, options: list[str] | None):
     return compile_rules(load_spec(name), players, parse_options(options))
 
 
+def _arm(text: str, players: int | None, options: list[str] | None):
+    """`RULES` or `RULES:k=v,k=v` (a rule file with some options set) compiled for a table."""
+    name, _, opts = text.partition(":")
+    extra = [o for o in opts.split(",") if o] if opts else []
+    return load_rules(name, players, [*(options or []), *extra])
+
+
 def cmd_simulate(args: argparse.Namespace) -> int:
     from .simulate import render_summary, simulate
+    if args.compare:
+        return _compare(args)
+    if args.plot:
+        raise OptionError("--plot draws a comparison: use it with --compare A B")
+    if not args.rules:
+        raise OptionError("name the rules to simulate, or --compare A B")
     rules = load_rules(args.rules, args.players, args.option)
     progress = not args.json and args.games >= 50 and sys.stderr.isatty()
-    summary = simulate(rules, args.games, args.seed, args.bot, args.max_hands, args.record_dir, progress)
+    summary = simulate(rules, args.games, args.seed, args.bot or "random", args.max_hands, args.record_dir, progress)
     print(json.dumps(summary) if args.json else render_summary(summary))
     return 0
 
@@ -123,6 +136,29 @@ def cmd_schema(args: argparse.Namespace) -> int:
     return 0
 
 
+def _compare(args: argparse.Namespace) -> int:
+    import random as _random
+
+    from .compare import compare, plot, render_text
+    if args.rules:
+        raise OptionError("with --compare A B, give the two arms there (e.g. four_point_ne_wisconsin:widow=3)")
+    ra = _arm(args.compare[0], args.players, args.option)
+    rb = _arm(args.compare[1], args.players, args.option)
+    if ra.players != rb.players:
+        raise OptionError(f"the arms seat different numbers of players ({ra.players} and {rb.players}): use --players")
+    seed = args.seed if args.seed is not None else _random.SystemRandom().randrange(1 << 31)
+    bot = args.bot or "heuristic"
+    result = compare(ra, rb, args.games, seed, bot, min(args.max_hands, 200) if args.max_hands else 200)
+    if args.plot:
+        try:
+            plot(result, args.plot)
+        except ImportError:
+            raise OptionError("--plot needs matplotlib: pip install 'smear-dsl[plot]'") from None
+        result["plot"] = args.plot
+    print(json.dumps(result) if args.json else render_text(result) + (f"\nplot written to {args.plot}" if args.plot else ""))
+    return 0
+
+
 def cmd_demo(args: argparse.Namespace) -> int:
     from .demo import run_demo
     return run_demo(args.out, args.seed)
@@ -140,12 +176,16 @@ def main(argv: list[str] | None = None) -> int:
     c.add_argument("-q", "--quiet", action="store_true", help="print only errors")
     c.set_defaults(fn=cmd_check)
     s = sub.add_parser("simulate", help="play bot games and summarise them")
-    s.add_argument("rules", help="a rule name in rules/ or a path to a rule file")
+    s.add_argument("rules", nargs="?", help="a rule name in rules/ or a path to a rule file")
+    s.add_argument("--compare", nargs=2, metavar=("A", "B"),
+                   help="compare two arms on the same deals; an arm is RULES or RULES:k=v,k=v (heuristic bots)")
+    s.add_argument("--plot", metavar="FILE.png", help="with --compare: draw the comparison (needs matplotlib)")
     s.add_argument("--players", type=int, default=None, help="number of seats (default: the rules' first)")
     s.add_argument("--option", action="append", metavar="K=V", help="a table option (repeatable)")
     s.add_argument("--games", type=int, default=100)
     s.add_argument("--seed", type=int, default=None, help="seed for deals and bots (default: random)")
-    s.add_argument("--bot", choices=["random", "heuristic"], default="random")
+    s.add_argument("--bot", choices=["random", "heuristic"], default=None,
+                   help="bots for every seat (default: random; heuristic with --compare)")
     s.add_argument("--max-hands", type=int, default=1000, help="stop a game unfinished after this many hands")
     s.add_argument("--record-dir", default=None, help="write every game's smear-record/1 here")
     s.add_argument("--json", action="store_true", help="print the summary as one JSON object")
