@@ -152,8 +152,10 @@ def _bidding(spec: RuleSpec, r: CompiledRules, rd: Reader) -> Section:
         items.append("A bid must be higher than the highest so far.")
     if r.ends_at < r.bid_max:
         items.append(f"A bid of {r.ends_at} or more ends the bidding at once.")
-    else:
+    elif r.ends_at == r.bid_max:
         items.append(f"A bid of {r.bid_max} ends the bidding at once.")
+    else:
+        items.append("No bid ends the bidding early: every player gets to speak.")
     items.append({
         "redeal": "If everyone passes, the same dealer deals again.",
         "next_dealer": "If everyone passes, the deal passes to the next dealer.",

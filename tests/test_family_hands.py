@@ -1,0 +1,462 @@
+"""Hand-checked deals for the family's rule files, played move by move.
+
+Every expected point, Game count and score below was worked out by hand from the rule
+file's header (the comments show the working); the engine must agree, and so must the
+verdict of the exported record. Each deal exercises what makes its variant different.
+
+Script tokens are `seat:what`: a bid (`0:2`, `1:pass`), naming trump (`0:H`), a discard
+(`1:TS+9S`; `2:-` for none; a single card while a discard is due) or a card (`3:AH`).
+Sides: with partnerships seat s is on side s mod teams; otherwise a side is a seat.
+"""
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from smear_dsl import moves as M
+from smear_dsl.engine import Game
+from smear_dsl.errors import MoveError
+from smear_dsl.record import verify
+
+from conftest import rules
+
+SUITS = "SHDC"
+
+
+def new_game(name, players, dealer, options=None):
+    return Game(rules(name, players, **(options or {})), seed=0, first_dealer=dealer, auto_deal=False)
+
+
+def deal(g, hands, stock_front=""):
+    """Deal these hands (seat 0 first); the stock is `stock_front` then the rest of the deck in deck order."""
+    r = g.rules
+    ids = [[r.id_of[c] for c in h.split()] for h in hands]
+    front = [r.id_of[c] for c in stock_front.split()]
+    used = {c for h in ids for c in h} | set(front)
+    assert sum(map(len, ids)) == len({c for h in ids for c in h}), "a card is dealt twice"
+    g.start_hand((ids, front + [c for c in r.deck if c not in used]))
+
+
+def code_of(g, what):
+    """`pass` or digits: a bid; one suit letter: naming trump; `+`-joined cards or `-`: a discard; else a card."""
+    r = g.rules
+    if what == "pass":
+        return M.PASS
+    if what.isdigit():
+        return M.BID_BASE + int(what)
+    if len(what) == 1 and what in SUITS:
+        return M.TRUMP_BASE + SUITS.index(what)
+    if what == "-" or "+" in what or g.expected_action() == "discard":
+        return M.DISCARD_FLAG | (0 if what == "-" else sum(1 << r.id_of[c] for c in what.split("+")))
+    return r.id_of[what]
+
+
+def play(g, script):
+    for token in script.split():
+        seat, what = token.split(":")
+        g.apply(int(seat), code_of(g, what))
+
+
+def refused(g, token, code):
+    """The move is refused with `code` and changes nothing."""
+    seat, what = token.split(":")
+    before = (list(g.hands), g.turn, g.phase, list(g.trick), len(g.hand_moves))
+    with pytest.raises(MoveError) as e:
+        g.apply(int(seat), code_of(g, what))
+    assert e.value.code == code, e.value
+    assert (list(g.hands), g.turn, g.phase, list(g.trick), len(g.hand_moves)) == before
+
+
+def check_hand(g, points, game_points, made, scores, index=-1):
+    res = g.results[index]
+    assert res.points == points
+    assert res.game_points == game_points
+    assert res.made is made
+    assert res.scores == scores
+
+
+def check_record(g):
+    """The exported record re-referees to the same hands and scores."""
+    verdict = verify(json.loads(json.dumps(g.to_record())))
+    assert verdict["valid"], verdict["error"]
+    assert verdict["hands"] == [h.to_json() for h in g.results]
+    assert verdict["scores"] == g.scores
+
+
+# ---------------------------------------------------------------- Partnership Pitch
+
+def test_partnership_pitch_dealer_takes_the_bid_high_dealt_low_captured():
+    # Dealer 3. Seat 0 bids 2; seat 1 may not match (only the dealer may); the dealer takes it at 2
+    # and names spades. High = highest trump dealt = AS, held by seat 3 -> side 1.
+    g = new_game("partnership_pitch", 4, dealer=3)
+    deal(g, ["JS TS AH KH QH JH", "9S AD KD QD JD TD", "8S AC KC QC JC TC", "AS KS QS 2S 3H 4H"])
+    play(g, "0:2")
+    refused(g, "1:2", "BID_TOO_LOW")
+    play(g, "1:pass 2:pass 3:2 3:S")
+    assert g.bidder == 3 and g.trump == 0 and g.turn == 3
+    play(g, "3:AS 0:TS 1:9S 2:8S")    # side 1 takes AS 4 + TS 10 = 14
+    play(g, "3:KS 0:JS 1:AD 2:AC")    # side 1 captures the jack (JS): 3 + 1 + 4 + 4 = 12
+    play(g, "3:QS 0:AH 1:KD 2:KC")    # 2 + 4 + 3 + 3 = 12
+    play(g, "3:2S 0:KH 1:QD 2:QC")    # 2S is the lowest trump played; side 1 wins its trick -> Low; 0+3+2+2 = 7
+    refused(g, "3:AS", "CARD_NOT_IN_HAND")   # already played
+    play(g, "3:3H 0:QH 1:JD 2:JC")    # QH wins for side 0: 2 + 1 + 1 = 4
+    play(g, "0:JH 1:TD 2:TC 3:4H")    # JH wins: 1 + 10 + 10 = 21 -> side 0 has 25, side 1 has 45
+    # High, Low, Jack and Game all to side 1: 4 points on a bid of 2.
+    check_hand(g, {"high": 1, "low": 1, "jack": 1, "game": 1}, [25, 45], True, [0, 4])
+    check_record(g)
+
+
+def test_partnership_pitch_stick_the_dealer_then_smudge():
+    # Dealer 0; everyone passes, so the dealer may not pass; the dealer bids smudge (5), names
+    # hearts and takes all six tricks: a made smudge scores 5, whatever points were taken.
+    g = new_game("partnership_pitch", 4, dealer=0)
+    deal(g, ["AH KH QH JH TH 9H", "2H AS KS QS JS TS", "AD KD QD JD TD 9D", "AC KC QC JC TC 9C"])
+    play(g, "1:pass 2:pass 3:pass")
+    refused(g, "0:pass", "BID_OUT_OF_RANGE")
+    refused(g, "0:6", "BID_OUT_OF_RANGE")
+    play(g, "0:5 0:H")
+    refused(g, "0:9D", "CARD_NOT_IN_HAND")
+    play(g, "0:AH 1:2H 2:AD 3:AC")    # 1 must follow trump with its only heart, 2H: the Low, captured by side 0
+    play(g, "0:KH 1:AS 2:KD 3:KC 0:QH 1:KS 2:QD 3:QC 0:JH 1:QS 2:JD 3:JC")
+    play(g, "0:TH 1:JS 2:TD 3:TC 0:9H 1:TS 2:9D 3:9C")
+    # Side 0 took every card played: all 4 points and every trick, so the smudge is made: +5.
+    values = 4 * 4 + 3 * 4 + 2 * 4 + 1 * 4 + 10 * 4   # A K Q J T of all four suits = 80
+    check_hand(g, {"high": 0, "low": 0, "jack": 0, "game": 0}, [values, 0], True, [5, 0])
+    check_record(g)
+
+
+def test_partnership_pitch_failed_smudge_costs_five():
+    # Dealer 0 bids smudge again, but seat 3 holds QH: it wins the first trick, so the smudge
+    # (all six tricks) fails and costs 5, though the bidder takes High, Jack and Game.
+    g = new_game("partnership_pitch", 4, dealer=0)
+    deal(g, ["AH KH JH TH 9H 8H", "2H AS KS QS JS TS", "AD KD QD JD TD 9D", "QH AC KC JC TC 9C"])
+    play(g, "1:pass 2:pass 3:pass 0:5 0:H")
+    play(g, "0:8H 1:2H 2:9D 3:QH")    # QH (seat 3) beats 8H: side 1 takes a trick, and the Low (2H)
+    play(g, "3:AC 0:9H 1:AS 2:AD")    # 9H trumps the AC
+    play(g, "0:AH 1:KS 2:KD 3:KC 0:KH 1:QS 2:QD 3:JC 0:JH 1:JS 2:JD 3:TC 0:TH 1:TS 2:TD 3:9C")
+    # Side 1 (seats 1, 3): QH 2 + 8H + 2H + 9D = 2. Side 0: everything else.
+    # High = AH (held by seat 0) side 0; Low = 2H, captured by seat 3 -> side 1; Jack (JH) side 0.
+    # Side 0: AC4 AS4 AD4 + AH4 KS3 KD3 KC3 + KH3 QS2 QD2 JC1 + JH1 JS1 JD1 TC10 + TH10 TS10 TD10 = 76.
+    check_hand(g, {"high": 0, "low": 1, "jack": 0, "game": 0}, [76, 2], False, [-5, 1])
+    check_record(g)
+
+
+# ---------------------------------------------------------------- Five Point with the jick
+
+def test_five_point_jick_three_players_jick_follows_trump():
+    # Dealer 2 (3 players, each for themselves). 0 bids 2, 1 bids 3, 2 passes; seat 1 names hearts,
+    # so the jick is JD: a trump, ranked below JH, and it must be played to a trump lead.
+    g = new_game("five_point_jick", 3, dealer=2)
+    deal(g, ["JD QH 9S 8S 7S 3H", "AH KH JH 2H 5C 6C", "TH 4H AS KS QS 7C"])
+    play(g, "0:2")
+    refused(g, "1:2", "BID_TOO_LOW")
+    play(g, "1:3 2:pass 1:H")
+    play(g, "1:AH 2:4H")                      # seat 2 follows trump; play goes 1, 2, 0
+    refused(g, "0:9S", "MUST_FOLLOW_SUIT")   # seat 0 holds trumps (QH, JD, 3H)
+    play(g, "0:JD")                           # the jick falls to the ace: seat 1 wins it
+    play(g, "1:KH 2:TH 0:QH")                 # seat 1: KH 3 + TH 10 + QH 2
+    play(g, "1:JH 2:AS 0:3H")                 # seat 1 wins its own jack; AS 4
+    play(g, "1:2H 2:KS 0:9S")                 # 2H is still a trump: wins KS 3
+    play(g, "1:5C 2:7C 0:8S")                 # seat 2 follows clubs with 7C and wins
+    play(g, "2:QS 0:7S 1:6C")                 # seat 2: QS 2
+    # High (AH) and Low (2H) were dealt to seat 1; Jack and Jick won by seat 1; Game: seat 1 has
+    # 4+1+3+2+10+1+4+3 = 28, seat 2 has 2, seat 0 none. Seat 1 bid 3 and takes all 5.
+    check_hand(g, {"high": 1, "low": 1, "jack": 1, "jick": 1, "game": 1}, [0, 28, 2], True, [0, 5, 0])
+    check_record(g)
+
+
+def test_five_point_jick_all_pass_sets_the_dealer_back_and_low_goes_to_its_holder():
+    # Four players in pairs (partners option): seats 0+2 against 1+3. Dealer 3: everyone passes,
+    # so the dealer's side loses 2 and the deal passes to seat 0.
+    g = new_game("five_point_jick", 4, dealer=3, options={"partners": True})
+    deal(g, ["AH KH QH JH TH 9H", "AS KS QS JS TS 9S", "AD KD QD JD TD 9D", "AC KC QC JC TC 9C"])
+    play(g, "0:pass 1:pass 2:pass 3:pass")
+    assert g.results[-1].bidder is None and g.scores == [0, -2] and g.dealer == 0
+    # Dealer 0: seat 1 bids 2 and names spades (jick JC). The Low (2S) is dealt to seat 2 and
+    # captured by seat 1, but Low goes to whoever was dealt it: side 0.
+    deal(g, ["3S AC KC QC TC 9C", "AS KS QS JS TS 9S", "2S AH KH QH JH TH", "JC AD KD QD JD TD"])
+    play(g, "1:2")
+    refused(g, "2:2", "BID_TOO_LOW")
+    play(g, "2:pass 3:pass 0:pass 1:S")
+    play(g, "1:AS 2:2S 3:JC 0:3S")   # everyone must follow trump; the jick (JC) falls to the ace
+    play(g, "1:KS 2:AH 3:AD 0:AC 1:QS 2:KH 3:KD 0:KC 1:JS 2:QH 3:QD 0:QC")
+    play(g, "1:TS 2:JH 3:JD 0:TC 1:9S 2:TH 3:TD 0:9C")
+    # Seat 1 takes every trick: High (AS, dealt to 1), Jack, Jick and Game to side 1; Low to side 0.
+    # Side 1's Game count, every card played: AS4 KS3 QS2 JS1 TS10 + AH4 KH3 QH2 JH1 TH10
+    # + AD4 KD3 QD2 JD1 TD10 + AC4 KC3 QC2 TC10 + JC1 = 80.
+    check_hand(g, {"high": 1, "low": 0, "jack": 1, "jick": 1, "game": 1}, [0, 80], True, [1, 2])
+    check_record(g)
+
+
+# ---------------------------------------------------------------- Five Point with a joker
+
+def test_five_point_joker_no_joker_lead_first_and_joker_below_the_jack():
+    # Dealer 3. 0 bids 2, 1 bids 3, the rest pass. Seat 1 may not lead the joker first (the first
+    # lead fixes trump); it leads AH: hearts are trump. Trump order A K Q J JK T 9 8 7.
+    g = new_game("five_point_joker", 4, dealer=3)
+    deal(g, ["QH TH JS TS 9S 8S", "JK AH 7H AS KS QS", "KH 8H AC KC QC JC", "JH 9H AD KD QD JD"])
+    play(g, "0:2 1:3 2:pass 3:pass")
+    refused(g, "1:JK", "WRONG_PHASE")
+    play(g, "1:AH 2:8H 3:9H 0:TH")    # seat 1: AH 4 + TH 10 = 14
+    play(g, "1:JK 2:KH 3:JH 0:QH")    # the joker is a trump below the jack... and below KH: seat 2 wins
+    #                                   JK 1 + KH 3 + JH 1 + QH 2 = 7 for side 0, with Jack and Joker
+    play(g, "2:AC 3:AD 0:JS 1:7H")    # seat 1 trumps with 7H: AC 4 + AD 4 + JS 1 = 9
+    play(g, "1:AS 2:KC 3:KD 0:TS")    # 4 + 3 + 3 + 10 = 20
+    play(g, "1:KS 2:QC 3:QD 0:9S")    # 3 + 2 + 2 = 7
+    play(g, "1:QS 2:JC 3:JD 0:8S")    # 2 + 1 + 1 = 4 -> side 1: 14 + 9 + 20 + 7 + 4 = 54
+    # High = AH and Low = 7H (the joker never counts for them), both played by seat 1: side 1.
+    # Side 1: High, Low, Game = 3 on a bid of 3 (made); side 0: Jack, Joker = 2.
+    check_hand(g, {"high": 1, "low": 1, "jack": 0, "joker": 0, "game": 1}, [7, 54], True, [2, 3])
+    check_record(g)
+
+
+def test_five_point_joker_five_ends_the_auction_and_a_set():
+    # Dealer 0. Seat 1 bids 5, which ends the bidding at once; it leads AH (hearts trump).
+    g = new_game("five_point_joker", 4, dealer=0)
+    deal(g, ["9H 8H AC KC QC JC", "AH KH QH 7S 8S 9S", "JK AS KS QS JS TS", "JH TH AD KD QD JD"])
+    play(g, "1:5")
+    assert g.expected_action() == "play" and g.turn == 1
+    refused(g, "1:4", "WRONG_PHASE")
+    play(g, "1:AH 2:JK 3:TH 0:8H")    # seat 2's only trump is the joker: it must play it. Side 1: 4+1+10 = 15
+    play(g, "1:KH 2:AS 3:JH 0:9H")    # the Jack falls to KH: side 1, 3 + 4 + 1 = 8
+    play(g, "1:QH 2:KS 3:AD 0:AC")    # 2 + 3 + 4 + 4 = 13 -> side 1 has 36
+    play(g, "1:7S 2:QS 3:KD 0:KC")    # seat 2 wins with QS: 2 + 3 + 3 = 8
+    play(g, "2:JS 3:QD 0:QC 1:9S")    # 1 + 2 + 2 = 5
+    play(g, "2:TS 3:JD 0:JC 1:8S")    # 10 + 1 + 1 = 12 -> side 0 has 25
+    # High AH (seat 1), Low = lowest non-joker trump played = 8H (seat 0), Jack and Joker won by
+    # side 1, Game side 1: side 1 has 4 of 5 -> set, -5; side 0 scores its Low.
+    check_hand(g, {"high": 1, "low": 0, "jack": 1, "joker": 1, "game": 1}, [25, 36], False, [1, -5])
+    check_record(g)
+
+
+# ---------------------------------------------------------------- Ten Point: Jack, Jick and Joker
+
+def test_ten_point_everyone_discards_non_trumps_and_ten_points_go_out():
+    # Dealer 3; seat 1 bids 6 and names diamonds (jick JH; trump order A K Q J jick HJ LJ T..2).
+    g = new_game("ten_point_jack_jick_joker", 4, dealer=3)
+    deal(g, ["8D 7D 6D 5D 4D AC KC QC JC TC", "AD KD JD JH HJ 3D 5C 6C 7C 8C",
+             "QD 9D AS KS QS JS TS 9S 8S 7S", "LJ TD 2D AH KH QH TH 9H 8H 7H"])
+    play(g, "0:pass 1:6 2:pass 3:pass 1:D")
+    refused(g, "0:4D+KC+QC+JC", "BAD_DISCARD")   # five trumps only: no trump may be discarded
+    refused(g, "0:KC+QC+JC", "BAD_DISCARD")      # must discard down to six: 4 cards
+    play(g, "0:KC+QC+JC+TC 1:5C+6C+7C+8C 2:TS+9S+8S+7S 3:TH+9H+8H+7H")
+    play(g, "1:AD 2:9D 3:2D 0:4D")    # 2D (Low) is played by seat 3: side 1
+    play(g, "1:KD 2:QD 3:TD 0:5D")
+    play(g, "1:JD 2:JS 3:LJ 0:6D")    # Jack and the low joker to side 1
+    play(g, "1:JH 2:QS 3:QH 0:7D")    # the jick is a trump: it wins
+    play(g, "1:HJ 2:KS 3:KH 0:8D")    # high joker
+    play(g, "1:3D 2:AS 3:AH 0:AC")    # the trey (3 of trump, worth 3) wins the last trick
+    # Seat 1 takes every trick. Played values: AD4 KD3 QD2 TD10 JD1 JS1 JH1 QS2 QH2 KS3 KH3 AS4 AH4
+    # AC4 = 44 (discards count for nobody). All ten points to side 1 on a bid of 6.
+    pts = {"high": 1, "low": 1, "jack": 1, "jick": 1, "high_joker": 1, "low_joker": 1, "trey": 1, "game": 1}
+    check_hand(g, pts, [0, 44], True, [0, 10])
+    check_record(g)
+
+
+def test_ten_point_more_than_six_trumps_and_a_discarded_joker_scores_for_nobody():
+    # Dealer 0; all pass, so the dealer must bid: 2, naming spades (jick JC).
+    g = new_game("ten_point_jack_jick_joker", 4, dealer=0)
+    deal(g, ["AS KS QS JS JC HJ LJ TS AH KH", "3S 2S AD KD QD JD TD 9D 8D 7D",
+             "9S 8S AC KC QC TC 9C 8C 7C 6C", "7S 6S 5S 4S QH JH TH 9H 8H 7H"])
+    play(g, "1:pass 2:pass 3:pass")
+    refused(g, "0:pass", "BID_OUT_OF_RANGE")
+    play(g, "0:2 0:S")
+    play(g, "1:TD+9D+8D+7D 2:9C+8C+7C+6C 3:TH+9H+8H+7H")
+    # Seat 0 holds eight trumps: it must shed both hearts and two trumps, keeping six trumps.
+    refused(g, "0:HJ+LJ+TS+JC", "BAD_DISCARD")   # keeps AH KH: only 4 trumps kept
+    play(g, "0:AH+KH+LJ+TS")
+    play(g, "0:AS 1:3S 2:8S 3:4S")    # the trey (3S) falls to seat 0's ace: side 0
+    play(g, "0:KS 1:2S 2:9S 3:5S")    # Low (2S, lowest trump played) was played by seat 1: side 1
+    play(g, "0:QS 1:AD 2:AC 3:6S")
+    play(g, "0:JS 1:KD 2:KC 3:7S")    # Jack
+    play(g, "0:JC 1:QD 2:QC 3:QH")    # Jick
+    play(g, "0:HJ 1:JD 2:TC 3:JH")    # high joker; the low joker was discarded: nobody gets it
+    # Side 0 takes every trick: AS4 KS3 QS2 AD4 AC4 JS1 KD3 KC3 JC1 QD2 QC2 QH2 JD1 TC10 JH1 = 43.
+    pts = {"high": 0, "low": 1, "jack": 0, "jick": 0, "high_joker": 0, "low_joker": None, "trey": 0, "game": 0}
+    # Side 0: 1 + 1 + 1 + 1 + 3 + 1 = 8 on a bid of 2; side 1: Low.
+    check_hand(g, pts, [43, 0], True, [8, 1])
+    check_record(g)
+
+
+# ---------------------------------------------------------------- Auction Pitch
+
+def test_auction_pitch_dealer_holds_and_low_goes_to_whoever_was_dealt_it():
+    # Three players, dealer 2. 0 bids 2, 1 bids 3, and the dealer holds (matches) 3, which only
+    # the dealer may do, and only under 4; it pitches AC: clubs are trump.
+    g = new_game("auction_pitch", 3, dealer=2)
+    deal(g, ["JC 3C QH JH TH 9H", "2C 4C AS KS QS JS", "AC KC 6C 5C AH KH"])
+    play(g, "0:2")
+    refused(g, "1:2", "BID_TOO_LOW")
+    play(g, "1:3 2:3")
+    assert g.bidder == 2 and g.high == 3
+    play(g, "2:AC 0:3C 1:2C")    # seat 1 must follow trump with its lowest... it plays 2C
+    play(g, "2:KC 0:JC 1:4C")    # the Jack (JC) is won by seat 2
+    play(g, "2:6C 0:9H 1:JS 2:5C 0:TH 1:QS 2:AH 0:JH 1:KS 2:KH 0:QH 1:AS")
+    # High: AC, dealt to seat 2. Low: the lowest trump dealt, 2C, dealt to seat 1 (captured by 2,
+    # but Low goes to whoever was dealt it). Jack: won by seat 2. Game: seat 2 took everything.
+    # Seat 2's Game count: AC4 + KC3 JC1 + JS1 + TH10 QS2 + AH4 JH1 KS3 + KH3 QH2 AS4 = 38.
+    # Seat 2 made 3 of its 3: +3; seat 1: +1.
+    check_hand(g, {"high": 2, "low": 1, "jack": 2, "game": 2}, [0, 0, 38], True, [0, 1, 3])
+    check_record(g)
+
+
+def test_auction_pitch_dealer_must_bid_and_is_set():
+    # Two players, dealer 1. Seat 0 passes; the dealer may not pass and bids 1, pitching 7D.
+    g = new_game("auction_pitch", 2, dealer=1)
+    deal(g, ["AD 2D AH KH QH JH", "7D 6D AS KS QS JS"])
+    play(g, "0:pass")
+    refused(g, "1:pass", "BID_OUT_OF_RANGE")
+    refused(g, "1:5", "BID_OUT_OF_RANGE")
+    play(g, "1:1 1:7D 0:AD")      # seat 0 wins: AD 4
+    play(g, "0:AH 1:6D")          # seat 1 trumps: AH 4
+    play(g, "1:AS 0:2D")          # seat 0 trumps with 2D: AS 4
+    play(g, "0:KH 1:KS 0:QH 1:QS 0:JH 1:JS")   # seat 0 leads hearts and wins: 3+3 + 2+2 + 1+1
+    # Trumps dealt: AD 7D 6D 2D. High AD and Low 2D were dealt to seat 0; no Jack dealt (nobody);
+    # Game: seat 0 has 4 + 4 + 12 = 20 against 4. Seat 1 bid 1 and took nothing: -1.
+    check_hand(g, {"high": 0, "low": 0, "jack": None, "game": 0}, [20, 4], False, [3, -1])
+    check_record(g)
+
+
+# ---------------------------------------------------------------- Setback
+
+def test_setback_dealer_steals_a_four_and_points_go_to_who_captures_them():
+    # Dealer 3. Seat 0 bids 4; seat 1 may not match it, the dealer steals it at 4. The dealer's
+    # first card (AH) makes hearts trump.
+    g = new_game("setback", 4, dealer=3)
+    deal(g, ["QH JH AD KD QD JD", "TH 3H AC KC QC JC", "4H 5H TD 9D 8D 7D", "AH KH 2H AS KS QS"])
+    play(g, "0:4")
+    refused(g, "1:4", "BID_TOO_LOW")
+    play(g, "1:pass 2:pass 3:4")
+    play(g, "3:AH 0:JH 1:3H 2:4H")    # side 1 captures the Jack (played by side 0): AH 4 + JH 1
+    play(g, "3:2H 0:QH 1:TH 2:5H")    # seat 0 captures the Low (2H): side 0, QH 2 + TH 10 = 12
+    play(g, "0:AD 1:AC 2:TD 3:KH")    # seat 3 trumps: 4 + 4 + 10 + 3 = 21
+    play(g, "3:AS 0:KD 1:KC 2:9D 3:KS 0:QD 1:QC 2:8D 3:QS 0:JD 1:JC 2:7D")   # 10 + 7 + 4
+    # High (AH) captured by side 1, Low by side 0, Jack by side 1; Game: side 1 47, side 0 12.
+    # Side 1 has 3 of its 4: set, -4. Side 0: +1.
+    check_hand(g, {"high": 1, "low": 0, "jack": 1, "game": 1}, [12, 47], False, [1, -4])
+    check_record(g)
+
+
+def test_setback_all_pass_moves_the_deal_on():
+    g = new_game("setback", 4, dealer=3)
+    deal(g, ["AH KH QH JH TH 9H", "AS KS QS JS TS 9S", "AD KD QD JD TD 9D", "AC KC QC JC TC 9C"])
+    play(g, "0:pass 1:pass 2:pass 3:pass")
+    assert g.results[-1].bidder is None and g.scores == [0, 0] and g.dealer == 0
+    # Dealer 0. Seat 1 bids 2 and leads AS: spades are trump.
+    deal(g, ["JS 5S TH TD TC 9H", "AS 2S AH KH QH JH", "KS 3S AD KD QD JD", "QS 4S AC KC QC JC"])
+    play(g, "1:2 2:pass 3:pass 0:pass")
+    play(g, "1:AS 2:3S 3:4S 0:5S")    # side 1: High (AS captured by seat 1), 4
+    play(g, "1:2S 2:KS 3:QS 0:JS")    # seat 2 captures Low (2S) and Jack (JS): side 0, 3 + 2 + 1 = 6
+    play(g, "2:AD 3:AC 0:TD 1:AH")    # 4 + 4 + 10 + 4 = 22
+    play(g, "2:KD 3:KC 0:TC 1:KH")    # 3 + 3 + 10 + 3 = 19
+    play(g, "2:QD 3:QC 0:TH 1:QH")    # 2 + 2 + 10 + 2 = 16
+    play(g, "2:JD 3:JC 0:9H 1:JH")    # 1 + 1 + 1 = 3 -> side 0: 66, side 1: 4
+    check_hand(g, {"high": 1, "low": 0, "jack": 0, "game": 0}, [66, 4], False, [3, -2])
+    check_record(g)
+
+
+# ---------------------------------------------------------------- Six Point Northeastern Wisconsin
+
+def test_six_point_jokers_are_the_lowest_trumps_and_score_for_their_winner():
+    # Dealer 3; seat 0 bids 3 and may not lead a joker first; it leads AS (spades trump).
+    g = new_game("six_point_ne_wisconsin", 4, dealer=3)
+    deal(g, ["BJ AS KS AH KH QH", "RJ 7S AD KD QD JD", "QS JS AC KC QC JC", "TS 9S TD 9D 8D TC"])
+    play(g, "0:3 1:pass 2:pass 3:pass")
+    refused(g, "0:BJ", "WRONG_PHASE")
+    play(g, "0:AS 1:RJ 2:JS 3:9S")    # seat 1 follows trump with the red joker; side 0 wins it and the Jack
+    play(g, "0:BJ 1:7S 2:QS 3:TS")    # QS beats the black joker (the jokers are the lowest trumps)
+    play(g, "2:AC 3:TC 0:KS 1:AD")    # seat 3 follows clubs; seat 0 trumps
+    play(g, "0:AH 1:KD 2:KC 3:TD 0:KH 1:QD 2:QC 3:9D 0:QH 1:JD 2:JC 3:8D")
+    # High (AS) played by seat 0; Low (7S) played by seat 1: side 1; Jack and both jokers won by
+    # side 0, which takes every trick: Game. Side 0: 5 on a bid of 3; side 1: 1.
+    # Game count by trick: AS4 JS1 = 5; QS2 TS10 = 12; AC4 TC10 KS3 AD4 = 21; AH4 KD3 KC3 TD10 = 20;
+    # KH3 QD2 QC2 = 7; QH2 JD1 JC1 = 4: 69, all side 0's.
+    check_hand(g, {"high": 0, "low": 1, "jack": 0, "game": 0, "black_joker": 0, "red_joker": 0},
+               [69, 0], True, [5, 1])
+    check_record(g)
+
+
+@pytest.mark.parametrize("joker_tie", ["first", "last"])
+def test_six_point_joker_tie_option_decides_who_takes_both_jokers(joker_tie):
+    # Dealer 3; seat 0 bids 2 and leads AH (hearts trump). In the third trick seat 2 leads the black
+    # joker and seat 1 must follow with the red one: equal trumps, and the option picks the winner.
+    g = new_game("six_point_ne_wisconsin", 4, dealer=3, options={"joker_tie": joker_tie})
+    deal(g, ["AH AS KS QS JS 8C", "KH RJ AD KD QD JD", "QH BJ AC KC QC JC", "7H 9D 8D 7D TC 9C"])
+    play(g, "0:2 1:pass 2:pass 3:pass")
+    play(g, "0:AH 1:KH 2:QH 3:7H")    # side 0: AH 4 + KH 3 + QH 2 = 9; Low (7H) played by seat 3: side 1
+    play(g, "0:8C 1:AD 2:AC 3:9C")    # seat 2 wins with AC: 4 + 4 = 8
+    play(g, "2:BJ 3:8D 0:AS 1:RJ")    # BJ (first, seat 2) = RJ (last, seat 1); AS 4
+    if joker_tie == "first":
+        assert g.turn == 2
+        play(g, "2:KC 3:TC 0:KS 1:KD 2:QC 3:9D 0:QS 1:QD 2:JC 3:7D 0:JS 1:JD")
+        # Side 0 takes every trick: 9 + 8 + 4 + 19 + 6 + 3 = 49 and both jokers. High (AH) side 0,
+        # Low side 1, no Jack dealt: side 0 has 4 on a bid of 2.
+        check_hand(g, {"high": 0, "low": 1, "jack": None, "game": 0, "black_joker": 0, "red_joker": 0},
+                   [49, 0], True, [4, 1])
+    else:
+        assert g.turn == 1
+        play(g, "1:KD 2:KC 3:9D 0:KS 1:QD 2:QC 3:7D 0:QS 1:JD 2:JC 3:TC 0:JS")
+        # Side 1 takes the joker trick and the last three: 4 + 9 + 6 + 13 = 32 against 17. Side 0
+        # has only High: set, -2. Side 1: Low, both jokers, Game = 4.
+        check_hand(g, {"high": 0, "low": 1, "jack": None, "game": 1, "black_joker": 1, "red_joker": 1},
+                   [17, 32], False, [-2, 4])
+    check_record(g)
+
+
+# ---------------------------------------------------------------- St Paul Schmier
+
+def test_st_paul_discard_refill_the_dealer_robs_the_pack():
+    # Six players, seats 0, 2, 4 against 1, 3, 5; dealer 5. Seat 0 bids 3 and names hearts (jick JD;
+    # the joker is the lowest trump). Seat 1 discards three spades and draws 2S 2C 7D; the dealer
+    # takes the other 14 stock cards and must come down to six, burying trumps only beyond six.
+    g = new_game("st_paul_schmier", 6, dealer=5)
+    deal(g, ["AH KH QH JH JD 2H", "AS KS QS JS TS 9S", "AC KC QC JC TC 9C", "AD KD QD TD 9D 8D",
+             "8S 7S 6S 5S 4S 3S", "8C 7C 6C 5C 4C 3C"],
+         stock_front="2S 2C 7D JK TH 9H 8H 7H 6H 5H 4H 3H 6D 5D 4D 3D 2D")
+    play(g, "0:3 1:pass 2:pass 3:pass 4:pass 5:pass 0:H")
+    refused(g, "0:2H", "BAD_DISCARD")          # non-dealers may discard only non-trumps
+    play(g, "0:- 1:JS+TS+9S 2:- 3:- 4:-")
+    assert g.turn == 5 and g.hands[1] == sum(1 << g.rules.id_of[c] for c in "AS KS QS 2S 2C 7D".split())
+    assert g.hands[5].bit_count() == 20
+    refused(g, "5:JK+8C+7C+6C+5C+4C+3C+6D+5D+4D+3D+2D+3H+4H", "BAD_DISCARD")  # never the joker
+    refused(g, "5:3H+4H+5H+6H+8C+7C+6C+5C+4C+3C+6D+5D+4D+3D", "BAD_DISCARD")  # keeps only 5 trumps
+    play(g, "5:3H+4H+5H+8C+7C+6C+5C+4C+3C+6D+5D+4D+3D+2D")
+    play(g, "0:AH 1:2S 2:9C 3:8D 4:3S 5:6H")
+    play(g, "0:KH 1:2C 2:TC 3:9D 4:4S 5:7H")
+    play(g, "0:QH 1:7D 2:JC 3:TD 4:5S 5:8H")
+    play(g, "0:JH 1:QS 2:QC 3:QD 4:6S 5:9H")   # Jack
+    play(g, "0:JD 1:KS 2:KC 3:KD 4:7S 5:TH")   # the jick beats TH
+    play(g, "0:2H 1:AS 2:AC 3:AD 4:8S 5:JK")   # the joker must follow trump and loses to the 2
+    # Seat 0 wins every trick: High (AH), Low (2H, the 2 of trump, though JK is lower), Jack, Jick,
+    # Joker and Game. Played values: AH4 TC10 KH3 QH2 JC1 TD10 JH1 QS2 QC2 QD2 9H JD1 KS3 KC3 KD3 TH10
+    # AS4 AC4 AD4 = 69.
+    pts = {"high": 0, "low": 0, "jack": 0, "jick": 0, "joker": 0, "game": 0}
+    check_hand(g, pts, [69, 0], True, [6, 0])
+    check_record(g)
+
+
+def test_st_paul_low_is_the_two_even_with_the_joker_lower():
+    # Dealer 0. Seat 1 bids 4 and names spades (jick JC). Nobody discards; the dealer robs all 17
+    # stock cards, holds seven trumps and buries one of them (4S).
+    g = new_game("st_paul_schmier", 6, dealer=0)
+    deal(g, ["8D 7D 6D 5D 4D 3D", "AS KS QS JS JC 3S", "2S JK AH KH QH JH", "AD KD QD JD TD 9D",
+             "AC KC QC TC 9C 8C", "TH 9H 8H 7H 6H 5H"],
+         stock_front="TS 9S 8S 7S 6S 5S 4S 4H 3H 2H 2D 7C 6C 5C 4C 3C 2C")
+    play(g, "1:4 2:pass 3:pass 4:pass 5:pass 0:pass 1:S")
+    play(g, "1:- 2:- 3:- 4:- 5:-")
+    # Burying a second trump would leave only five: refused.
+    refused(g, "0:8D+7D+6D+5D+4D+3D+4H+3H+2H+2D+7C+6C+5C+4C+3C+4S+5S", "BAD_DISCARD")
+    play(g, "0:8D+7D+6D+5D+4D+3D+4H+3H+2H+2D+7C+6C+5C+4C+3C+2C+4S")
+    play(g, "1:3S 2:2S 3:9D 4:8C 5:5H 0:5S")   # seat 0's 5S wins; Low (2S) played by seat 2: side 0
+    play(g, "0:6S 1:AS 2:JK 3:TD 4:9C 5:6H")   # the joker (seat 2's only trump) is captured by side 1
+    play(g, "1:KS 2:JH 3:JD 4:TC 5:7H 0:7S")
+    play(g, "1:QS 2:QH 3:QD 4:QC 5:8H 0:8S")
+    play(g, "1:JS 2:KH 3:KD 4:KC 5:9H 0:9S")   # Jack
+    play(g, "1:JC 2:AH 3:AD 4:AC 5:TH 0:TS")   # the jick beats TS
+    # High (AS) played by seat 1; Low (2S) by seat 2; Jack, Jick, Joker, Game to side 1:
+    # side 1 has 5 on a bid of 4; side 0 scores its Low. Side 1's Game count: AS4 TD10 TC10 KS3 JH1
+    # JD1 QS2 QH2 QD2 QC2 JS1 KH3 KD3 KC3 JC1 AH4 AD4 AC4 TH10 TS10 = 80; side 0's first trick: 0.
+    pts = {"high": 1, "low": 0, "jack": 1, "jick": 1, "joker": 1, "game": 1}
+    check_hand(g, pts, [0, 80], True, [1, 5])
+    check_record(g)
