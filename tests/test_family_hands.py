@@ -34,7 +34,7 @@ def deal(g, hands, stock_front=""):
     ids = [[r.id_of[c] for c in h.split()] for h in hands]
     front = [r.id_of[c] for c in stock_front.split()]
     used = {c for h in ids for c in h} | set(front)
-    assert sum(map(len, ids)) == len({c for h in ids for c in h}), "a card is dealt twice"
+    assert sum(map(len, ids)) + len(front) == len(used), "a card is dealt twice"
     g.start_hand((ids, front + [c for c in r.deck if c not in used]))
 
 
@@ -459,4 +459,112 @@ def test_st_paul_low_is_the_two_even_with_the_joker_lower():
     # JD1 QS2 QH2 QD2 QC2 JS1 KH3 KD3 KC3 JC1 AH4 AD4 AC4 TH10 TS10 = 80; side 0's first trick: 0.
     pts = {"high": 1, "low": 0, "jack": 1, "jick": 1, "joker": 1, "game": 1}
     check_hand(g, pts, [0, 80], True, [1, 5])
+    check_record(g)
+
+
+# ---------------------------------------------------------------- the seed variants and their house files
+
+FOUR_POINT_WIDOW = (["AS KS QS 7H 8H 9D", "JS TS 9S AH KH QH", "8S 7S AD KD QD JD", "JH TH 9H AC KC QC"], "TD 8D")
+
+
+@pytest.mark.parametrize("name,options", [("four_point_ne_wisconsin", {"widow": 2}), ("four_point_house", {})])
+def test_four_point_widow_discard_then_no_discarded_suit_as_trump(name, options):
+    # Widow 2 (the house file's default). Dealer 3; seat 0 bids 2, takes TD 8D and discards 8H and
+    # TD (they count for side 0's Game). It may not lead hearts or diamonds as trump while holding
+    # another suit; it leads AS.
+    g = new_game(name, 4, dealer=3, options=options)
+    deal(g, *FOUR_POINT_WIDOW)
+    play(g, "0:2 1:pass 2:pass 3:pass")
+    assert g.hands[0].bit_count() == 8
+    refused(g, "0:AS+KS+QS", "BAD_DISCARD")      # two cards, no more
+    play(g, "0:8H+TD")
+    refused(g, "0:7H", "TRUMP_DISCARDED")
+    refused(g, "0:9D", "TRUMP_DISCARDED")
+    play(g, "0:AS 1:9S 2:7S 3:AC")    # Low (7S) played by seat 2: side 0; AS4 AC4 = 8
+    play(g, "0:KS 1:TS 2:8S 3:KC")    # 3 + 10 + 3 = 16
+    play(g, "0:QS 1:JS 2:AD 3:QC")    # Jack (JS) won by side 0: 2 + 1 + 4 + 2 = 9
+    play(g, "0:7H 1:AH 2:KD 3:9H")    # side 1: 4 + 3 = 7
+    play(g, "1:KH 2:QD 3:TH 0:9D")    # 3 + 2 + 10 = 15
+    play(g, "1:QH 2:JD 3:JH 0:8D")    # 2 + 1 + 1 = 4
+    # Side 0: 8 + 16 + 9 + the discarded TD 10 = 43; side 1: 26. High (AS), Low, Jack, Game: side 0.
+    check_hand(g, {"high": 0, "low": 0, "jack": 0, "game": 0}, [43, 26], True, [4, 0])
+    check_record(g)
+
+
+@pytest.mark.parametrize("name,stock,credit", [("four_point_ne_wisconsin", "", 0), ("four_point_house", "7C JC", 1)])
+def test_four_point_a_four_bid_ends_the_auction_and_is_set(name, stock, credit):
+    # Dealer 0; seat 1 bids 4, which ends the bidding. (Under the house file seat 1 first takes the
+    # widow 7C JC and discards those two cards: JC's 1 counts for side 1.) AH makes hearts trump.
+    g = new_game(name, 4, dealer=0)
+    deal(g, ["AS KS QS JS 9H 8H", "AH KH 9S 8S 7S 9C", "QH TS AD KD QD 8C", "JH 7H TD 9D 8D 7D"], stock)
+    play(g, "1:4")
+    if stock:
+        play(g, "1:7C+JC")
+    play(g, "1:AH 2:QH 3:7H 0:8H")    # Low (7H) played by seat 3: side 1; AH4 QH2 = 6
+    play(g, "1:KH 2:8C 3:JH 0:9H")    # the Jack falls to KH: side 1; KH3 JH1 = 4
+    play(g, "1:9S 2:TS 3:TD 0:AS")    # side 0: 10 + 10 + 4 = 24
+    play(g, "0:KS 1:8S 2:AD 3:9D 0:QS 1:7S 2:KD 3:8D 0:JS 1:9C 2:QD 3:7D")   # 7 + 5 + 3
+    # Side 1 takes High, Low and Jack (3 of its 4): set, -4. Side 0 has Game (39 to 10): +1.
+    check_hand(g, {"high": 1, "low": 1, "jack": 1, "game": 0}, [39, 10 + credit], False, [1, -4])
+    check_record(g)
+
+
+def test_cutthroat_three_players_low_is_the_lowest_trump_played():
+    # Dealer 2: seat 0 passes, seat 1 bids 2, seat 2 passes; AD makes diamonds trump.
+    g = new_game("cutthroat_canadian", 3, dealer=2)
+    deal(g, ["JD 9D AC KC QC JC", "AD 5D 3D KS QS 2C", "KD 4D AS JS TS 9S"])
+    play(g, "0:pass 1:2 2:pass")
+    play(g, "1:AD 2:4D 0:9D")    # seat 1: 4
+    play(g, "1:5D 2:KD 0:JD")    # seat 2 takes the Jack: 3 + 1 = 4
+    play(g, "2:AS 0:AC 1:QS")    # seat 2: 4 + 4 + 2 = 10
+    play(g, "2:JS 0:KC 1:KS")    # seat 1: 1 + 3 + 3 = 7
+    play(g, "1:3D 2:TS 0:QC")    # seat 1 trumps: 10 + 2 = 12; 3D is the lowest trump played: Low
+    play(g, "1:2C 2:9S 0:JC")    # seat 0 follows clubs and wins: 1
+    # Seat 1: High (AD), Low (3D), Game (23 against 14 and 1): 3 on a bid of 2. Seat 2: Jack.
+    check_hand(g, {"high": 1, "low": 1, "jack": 2, "game": 1}, [1, 23, 14], True, [0, 3, 1])
+    check_record(g)
+
+
+def test_cutthroat_a_made_four_wins_at_once_with_a_point_already():
+    # Two players. Hand 1 (dealer 0): seat 1 makes 2 and seat 0 scores Game: 1-2.
+    g = new_game("cutthroat_canadian", 2, dealer=0)
+    deal(g, ["KH 3H AC KC QC JC", "AH 2H KS QS JS TS"])
+    play(g, "1:2 0:pass")
+    play(g, "1:AH 0:3H 1:2H 0:KH 0:AC 1:TS 0:KC 1:JS 0:QC 1:QS 0:JC 1:KS")
+    # High AH and Low 2H to seat 1; no Jack dealt; Game: seat 0 has 3 + 14 + 4 + 4 + 4 = 29 to 4.
+    check_hand(g, {"high": 1, "low": 1, "jack": None, "game": 0}, [29, 4], True, [1, 2])
+    assert not g.finished  # seat 1 made 2, but has only 2 points
+    # Hand 2 (dealer 1): seat 0, with 1 point already, bids 4 and makes it: it wins at once at 5.
+    deal(g, ["AS KS QS JS 2S 3C", "TS 9S AD KD QD JD"])
+    play(g, "0:4")
+    play(g, "0:AS 1:9S 0:KS 1:TS 0:QS 1:JD 0:JS 1:QD 0:2S 1:KD 0:3C 1:AD")
+    check_hand(g, {"high": 0, "low": 0, "jack": 0, "game": 0}, [30, 0], True, [5, 2])
+    assert g.finished and g.winner == 0
+    check_record(g)
+
+
+def test_cutthroat_joker_cannot_lead_first_and_scores_for_its_winner():
+    # Two players, dealer 0; seat 1 bids 2. Trump order A K Q J JK T 9 ... 2.
+    g = new_game("cutthroat_joker", 2, dealer=0)
+    deal(g, ["KH QH JH TH 9H 4C", "JK AH 2H AS KS 3C"])
+    play(g, "1:2 0:pass")
+    refused(g, "1:JK", "WRONG_PHASE")
+    play(g, "1:AH 0:9H")    # seat 1: 4
+    play(g, "1:JK 0:TH")    # the joker beats the ten: seat 1, JK 1 + TH 10 = 11, and the Joker point
+    play(g, "1:2H 0:JH")    # seat 0 wins its own Jack: 1
+    play(g, "0:KH 1:3C 0:QH 1:KS 0:4C 1:AS")   # seat 0: 3 + 5 + 4
+    # Seat 1: High (AH), Low (2H), Joker, Game (15 to 13) = 4 on a bid of 2; seat 0: Jack.
+    check_hand(g, {"high": 1, "low": 1, "jack": 0, "game": 1, "joker": 1}, [13, 15], True, [1, 4])
+    check_record(g)
+
+
+def test_cutthroat_joker_falls_to_a_higher_trump():
+    # Two players, dealer 1; seat 0 bids 3 and leads AS; seat 1 must follow trump with the joker.
+    g = new_game("cutthroat_joker", 2, dealer=1)
+    deal(g, ["AS KS QS 5D 6D 7D", "JK 2S AD KD QD JD"])
+    play(g, "0:3 1:pass")
+    play(g, "0:AS 1:JK 0:KS 1:2S 0:QS 1:JD")    # seat 0: 5 + 3 + 3 = 11 and the Joker
+    play(g, "0:5D 1:AD 1:KD 0:6D 1:QD 0:7D")    # seat 1: 4 + 3 + 2 = 9
+    # Seat 0: High (AS), Joker, Game = 3 on a bid of 3; seat 1: Low (2S, the lowest trump played).
+    check_hand(g, {"high": 0, "low": 1, "jack": None, "game": 0, "joker": 0}, [11, 9], True, [3, 1])
     check_record(g)
