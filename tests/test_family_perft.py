@@ -1,0 +1,264 @@
+"""Perft-style move counts for the family's rule files, against a second brute-force enumerator.
+
+`Ref` below is written from the variants' descriptions (FAMILY.md and the rule files' header
+comments), with card strings and lists, sharing no code with the engine: bidding (range,
+matching, stick-the-dealer, early end), naming trump or fixing it by the first lead, the jick,
+jokers placed in the trump order (equal jokers: first played wins), no joker lead before trump
+is fixed, and follow-suit-or-trump. Variants with discard phases are counted from the start of
+the play, after the discards were made through the engine.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+import pytest
+
+from smear_dsl import moves as M
+from smear_dsl.engine import PLAY, Game
+
+from conftest import rules
+
+PLAIN = "AKQJT98765432"
+SISTER = {"S": "C", "C": "S", "H": "D", "D": "H"}
+
+
+@dataclass
+class Variant:
+    n: int
+    bid_min: int
+    bid_max: int
+    ends_at: int
+    may_match: object  # (is_dealer, high) -> bool
+    stick_dealer: bool
+    named_trump: bool
+    trump_order: list[str]  # high to low: ranks, "jick", joker names; a "=" joins equal jokers
+    jokers: list[str] = field(default_factory=list)
+
+
+def no_match(is_dealer, high):
+    return False
+
+
+VARIANTS = {
+    "partnership_pitch": Variant(4, 2, 5, 6, lambda d, h: d, True, True, list(PLAIN)),
+    "five_point_jick": Variant(3, 2, 5, 5, no_match, False, True, ["A", "K", "Q", "J", "jick", *"T98765432"]),
+    "five_point_joker": Variant(4, 2, 5, 5, no_match, True, False, ["A", "K", "Q", "J", "JK", *"T987"], ["JK"]),
+    "auction_pitch": Variant(3, 1, 4, 4, lambda d, h: d and h < 4, True, False, list(PLAIN)),
+    "setback": Variant(4, 2, 4, 5, lambda d, h: d and h == 4, False, False, list(PLAIN)),
+    "six_point_ne_wisconsin": Variant(4, 2, 6, 6, no_match, False, False, [*"AKQJT987", "BJ=RJ"], ["BJ", "RJ"]),
+    "ten_point_jack_jick_joker": Variant(4, 2, 10, 10, no_match, True, True,
+                                         ["A", "K", "Q", "J", "jick", "HJ", "LJ", *"T98765432"], ["HJ", "LJ"]),
+    "st_paul_schmier": Variant(6, 3, 6, 6, no_match, False, True, ["A", "K", "Q", "J", "jick", *"T98765432", "JK"],
+                               ["JK"]),
+}
+
+
+class Ref:
+    """One hand from the deal (or from the first lead), copy-on-move."""
+
+    def __init__(self, v: Variant, hands, dealer):
+        self.v, self.n = v, v.n
+        self.hands = [list(h) for h in hands]
+        self.dealer = dealer
+        self.turn = (dealer + 1) % self.n
+        self.phase = "bid"
+        self.spoken = 0
+        self.high, self.bidder = 0, None
+        self.trump = None
+        self.trick = []  # (seat, card)
+        self.tricks_done = 0
+        self.done = False
+
+    def copy(self):
+        r = Ref.__new__(Ref)
+        r.__dict__ = dict(self.__dict__)
+        r.hands = [list(h) for h in self.hands]
+        r.trick = list(self.trick)
+        return r
+
+    # ---- cards
+    def is_joker(self, c):
+        return c in self.v.jokers
+
+    def suit(self, c):
+        """Effective suit: jokers and the jick belong to trump."""
+        if self.is_joker(c):
+            return self.trump
+        if self.trump and "jick" in self.v.trump_order and c == "J" + SISTER[self.trump]:
+            return self.trump
+        return c[1]
+
+    def trump_rank(self, c):
+        """Position in the trump order, high = larger; equal jokers share one position."""
+        for i, entry in enumerate(self.v.trump_order):
+            names = entry.split("=")
+            if c in names:
+                return len(self.v.trump_order) - i
+            if entry == "jick" and c == "J" + SISTER[self.trump]:
+                return len(self.v.trump_order) - i
+            if len(entry) == 1 and c == entry + self.trump:
+                return len(self.v.trump_order) - i
+        raise AssertionError(c)
+
+    # ---- moves
+    def moves(self):
+        if self.done:
+            return []
+        if self.phase == "bid":
+            forced = (self.v.stick_dealer and self.turn == self.dealer and self.bidder is None)
+            out = [] if forced else [("pass",)]
+            for b in range(self.v.bid_min, self.v.bid_max + 1):
+                if b > self.high or (b == self.high and self.v.may_match(self.turn == self.dealer, self.high)):
+                    out.append(("bid", b))
+            return out
+        if self.phase == "trump":
+            return [("trump", s) for s in "SHDC"]
+        hand = self.hands[self.turn]
+        if not self.trick:
+            if self.trump is None:
+                return [("play", c) for c in hand if not self.is_joker(c)]
+            return [("play", c) for c in hand]
+        led = self.suit(self.trick[0][1])
+        if any(self.suit(c) == led for c in hand):
+            return [("play", c) for c in hand if self.suit(c) in (led, self.trump)]
+        return [("play", c) for c in hand]
+
+    def play(self, mv):
+        s = self.copy()
+        seat = s.turn
+        if mv[0] in ("pass", "bid"):
+            s.spoken += 1
+            if mv[0] == "bid":
+                s.high, s.bidder = mv[1], seat
+            if (mv[0] == "bid" and mv[1] >= s.v.ends_at) or s.spoken == s.n:
+                if s.bidder is None:
+                    s.done = True
+                    return s
+                s.phase = "trump" if s.v.named_trump else "play"
+                s.turn = s.bidder
+            else:
+                s.turn = (seat + 1) % s.n
+            return s
+        if mv[0] == "trump":
+            s.trump, s.phase = mv[1], "play"
+            return s
+        card = mv[1]
+        s.hands[seat].remove(card)
+        if s.trump is None:
+            s.trump = card[1]
+        s.trick.append((seat, card))
+        if len(s.trick) < s.n:
+            s.turn = (seat + 1) % s.n
+            return s
+        led = s.suit(s.trick[0][1])
+        best, winner = None, None
+        for who, c in s.trick:  # strictly greater: the first of equal cards wins
+            k = (2, s.trump_rank(c)) if s.suit(c) == s.trump else (1, -PLAIN.index(c[0])) if s.suit(c) == led else (0, 0)
+            if best is None or k > best:
+                best, winner = k, who
+        s.turn, s.trick = winner, []
+        if not any(s.hands):
+            s.done = True
+        return s
+
+
+def ref_perft(state: Ref, depth: int) -> int:
+    if depth == 0 or state.done:
+        return 1
+    return sum(ref_perft(state.play(m), depth - 1) for m in state.moves())
+
+
+def engine_perft(game: Game, depth: int) -> int:
+    if depth == 0 or game.hand_over:
+        return 1
+    total = 0
+    for code in game.legal_moves():
+        g = game.clone()
+        g.apply(g.turn, code)
+        total += engine_perft(g, depth - 1)
+    return total
+
+
+def start(name, hands, dealer, stock_front=""):
+    r = rules(name, VARIANTS[name].n)
+    ids = [[r.id_of[c] for c in h.split()] for h in hands]
+    front = [r.id_of[c] for c in stock_front.split()]
+    used = {c for h in ids for c in h} | set(front)
+    g = Game(r, seed=0, first_dealer=dealer, auto_deal=False)
+    g.start_hand((ids, front + [c for c in r.deck if c not in used]))
+    return g
+
+
+# Deals chosen so that following is often forced and trumps, jicks and jokers meet.
+FROM_THE_DEAL = [
+    ("partnership_pitch", ["AS JD 2S TH 9C 3D", "KS 4H QD JC 5S 8H", "QS JS AH 3C 7D TD", "2H KH 9S AD 6C JH"], 3, 7),
+    ("five_point_jick", ["AS JC 2S TH 9D 3H", "KS 4C QD JS 5S 8H", "QS 2C AH 3C 7D TD"], 2, 7),
+    ("five_point_joker", ["JK AS 7S TH 9D 8C", "QS JH 7H AD KC 9C", "JS 9S 8H QD 7D TC", "TS AH KH JD 8D QC"], 3, 7),
+    ("auction_pitch", ["AS 2S 7H KD 3C 9C", "KS 5S AH 4D TC 2C", "JS 3S 2H AD 8C QC"], 2, 8),
+    ("setback", ["AS JD 2S TH 9C 3D", "KS 4H QD JC 5S 8H", "QS JS AH 3C 7D TD", "2H KH 9S AD 6C JH"], 3, 7),
+    ("six_point_ne_wisconsin", ["BJ AS 7S TH 9D 8C", "RJ JH 7H AD KC 9C", "JS 9S 8H QD 7D TC", "TS AH KH JD 8D QC"], 3, 7),
+]
+
+
+@pytest.mark.parametrize("name,hands,dealer,depth", FROM_THE_DEAL, ids=[c[0] for c in FROM_THE_DEAL])
+def test_perft_from_the_deal(name, hands, dealer, depth):
+    for d in range(1, depth + 1):
+        expected = ref_perft(Ref(VARIANTS[name], [h.split() for h in hands], dealer), d)
+        got = engine_perft(start(name, hands, dealer), d)
+        assert got == expected, f"depth {d}: engine {got}, reference {expected}"
+
+
+def _to_play(g: Game, script: str) -> None:
+    r = g.rules
+    for token in script.split():
+        seat, what = token.split(":")
+        if what == "pass":
+            code = M.PASS
+        elif what.isdigit():
+            code = M.BID_BASE + int(what)
+        elif len(what) == 1 and what in "SHDC":
+            code = M.TRUMP_BASE + "SHDC".index(what)
+        else:
+            code = M.DISCARD_FLAG | (0 if what == "-" else sum(1 << r.id_of[c] for c in what.split("+")))
+        g.apply(int(seat), code)
+    assert g.phase == PLAY
+
+
+# (name, dealt hands, stock front, dealer, moves up to the first lead, trump, depth)
+FROM_THE_PLAY = [
+    ("ten_point_jack_jick_joker",
+     ["HJ 8D 7D JH 5D AC KC QC JC TC", "AD KD JD QH LJ 3D 5C 6C 7C 8C", "QD 9D AS KS QS JS TS 9S 8S 7S",
+      "2D TD 4D AH KH 3H TH 9H 8H 7H"], "", 3,
+     "0:pass 1:6 2:pass 3:pass 1:D 0:KC+QC+JC+TC 1:5C+6C+7C+8C 2:TS+9S+8S+7S 3:TH+9H+8H+7H", "D", 6),
+    ("st_paul_schmier",
+     ["AH KH JD 3S 4S 2H", "JH AS KS QS JS 5S", "AC KC QC JC TC 9C", "AD KD QD TD 9D 8D", "8S 7S 6S QH JK 9S",
+      "8C 7C 6C 5C 4C 3C"], "6H 5H 4H 3H 2C", 5,
+     "0:3 1:pass 2:pass 3:pass 4:pass 5:pass 0:H 0:3S+4S 1:- 2:- 3:- 4:8S+7S+6S "
+     "5:8C+7C+6C+5C+4C+3C+7D+6D+5D+4D+3D+2D", "H", 7),
+]
+
+
+@pytest.mark.parametrize("name,hands,stock,dealer,script,trump,depth", FROM_THE_PLAY,
+                         ids=[c[0] for c in FROM_THE_PLAY])
+def test_perft_from_the_first_lead(name, hands, stock, dealer, script, trump, depth):
+    g = start(name, hands, dealer, stock)
+    _to_play(g, script)
+    r = g.rules
+    ref = Ref(VARIANTS[name], [[r.card_name(c) for c in sorted_bits(m)] for m in g.hands], dealer)
+    ref.phase, ref.trump, ref.bidder, ref.turn = "play", trump, g.bidder, g.turn
+    for d in range(1, depth + 1):
+        assert engine_perft(g, d) == ref_perft(ref, d), f"depth {d}"
+
+
+def sorted_bits(m: int) -> list[int]:
+    return [i for i in range(m.bit_length()) if (m >> i) & 1]
+
+
+def test_reference_sees_the_jick_and_jokers_as_trumps():
+    """A check on the reference itself: with hearts trump, JD and both jokers follow a trump lead."""
+    ref = Ref(VARIANTS["ten_point_jack_jick_joker"], [["AH"], ["JD", "2C"], ["HJ", "3C"], ["5S", "4S"]], 3)
+    ref.phase, ref.trump, ref.turn = "play", "H", 0
+    s = ref.play(("play", "AH"))
+    assert s.moves() == [("play", "JD")]
+    s = s.play(("play", "JD"))
+    assert s.moves() == [("play", "HJ")]
