@@ -15,7 +15,7 @@ $(STAMP): pyproject.toml
 venv: $(STAMP)
 
 demo: $(STAMP)
-	$(BIN)/python -m smear_dsl demo
+	$(BIN)/python -m smear_dsl demo --game four_point_ne_wisconsin:widow=2@4 --game cutthroat_canadian@3
 
 test: $(STAMP)
 	$(BIN)/python -m pytest

@@ -141,7 +141,7 @@ def _compare(args: argparse.Namespace) -> int:
 
     from .compare import compare, plot, render_text
     if args.rules:
-        raise OptionError("with --compare A B, give the two arms there (e.g. four_point_ne_wisconsin:widow=3)")
+        raise OptionError("with --compare A B, give the two arms there (e.g. RULES:widow=0 RULES:widow=3)")
     ra = _arm(args.compare[0], args.players, args.option)
     rb = _arm(args.compare[1], args.players, args.option)
     if ra.players != rb.players:
@@ -160,8 +160,10 @@ def _compare(args: argparse.Namespace) -> int:
 
 
 def cmd_demo(args: argparse.Namespace) -> int:
-    from .demo import run_demo
-    return run_demo(args.out, args.seed)
+    from .demo import parse_game, run_demo
+    if not args.game:
+        raise OptionError("name the games to play: --game RULES[:k=v,...][@PLAYERS] (repeatable); `make demo` does")
+    return run_demo([parse_game(g) for g in args.game], args.out, args.seed)
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -198,7 +200,9 @@ def main(argv: list[str] | None = None) -> int:
     sc = sub.add_parser("schema", help="print the JSON Schema of rule files (docs/rules.schema.json)")
     sc.add_argument("--out", default=None, help="write it to this file instead of standard output")
     sc.set_defaults(fn=cmd_schema)
-    d = sub.add_parser("demo", help="play and narrate one bot game of each seed variant, then verify the records")
+    d = sub.add_parser("demo", help="play and narrate bot games, then write and verify their records")
+    d.add_argument("--game", action="append", metavar="RULES[:k=v,...][@PLAYERS]",
+                   help="a game to play (repeatable), e.g. RULES:widow=2@4")
     d.add_argument("--out", default="demo-out", help="where to write the records")
     d.add_argument("--seed", type=int, default=2026)
     d.set_defaults(fn=cmd_demo)

@@ -71,7 +71,7 @@ def load_yaml(text: str, path: str, sources: SourceCache) -> tuple[Node | None, 
                                    "a rule file is a few kilobytes of YAML")]
     if not text.strip():
         return None, [sources.diag(path, 1, 1, "rule file is empty",
-                                   "start with `name:` and `extends: four_point_ne_wisconsin`, or see docs/rule-language.md")]
+                                   "start with `name:` and `extends:` naming a rule file in rules/ to build on it, or see docs/rule-language.md")]
     try:
         loader = yaml.SafeLoader(text)
         try:

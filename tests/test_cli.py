@@ -47,3 +47,25 @@ def test_unknown_rules_name_suggests():
 def test_check_ok_and_exit_codes():
     assert run("check", "four_point_ne_wisconsin").returncode == 0
     assert run("check", "tests/broken/unknown_name.yaml").returncode == 1
+
+
+def test_no_variant_is_named_in_the_engine():
+    """Variants live in rules/ only: no rule file's name appears anywhere in smear_dsl/."""
+    names = {p.stem for p in (ROOT / "rules").glob("*.yaml")}
+    words = names | {"wisconsin", "cutthroat", "canadian", "schmier", "st paul", "auction"}
+    for path in (ROOT / "smear_dsl").rglob("*"):
+        if path.is_file() and path.suffix in (".py", ".lark"):
+            text = path.read_text().lower()
+            for w in words:
+                assert w not in text, f"{path.relative_to(ROOT)} names the variant `{w}`"
+
+
+def test_demo_plays_the_named_games(tmp_path):
+    out = subprocess.run([sys.executable, "-m", "smear_dsl", "demo", "--game", "setback", "--game",
+                          "five_point_jick:partners=true@4", "--out", str(tmp_path)],
+                         capture_output=True, text=True, cwd=ROOT)
+    assert out.returncode == 0, out.stderr
+    assert (tmp_path / "setback.json").exists() and (tmp_path / "five_point_jick.json").exists()
+    assert " ".join(out.stdout.split()).count("matches the game") == 2
+    bad = subprocess.run([sys.executable, "-m", "smear_dsl", "demo"], capture_output=True, text=True, cwd=ROOT)
+    assert bad.returncode == 2 and "--game" in bad.stderr
