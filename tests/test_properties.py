@@ -4,6 +4,7 @@ from __future__ import annotations
 import json
 import random
 
+import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
@@ -66,13 +67,22 @@ def check_view_hides(game: Game) -> None:
 @settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(setup=st.sampled_from(SETUPS), seed=st.integers(0, 2**32), widow=st.integers(0, 3))
 def test_random_games_keep_every_invariant(setup, seed, widow):
-    name, players = setup
+    check_random_game(*setup, seed, widow)
+
+
+@pytest.mark.parametrize("setup", SETUPS, ids=[f"{n}-{p}p" for n, p in SETUPS])
+def test_every_rule_file_and_seat_count_keeps_every_invariant(setup):
+    """The same checks, once for every rule file and seat count (hypothesis samples among them)."""
+    check_random_game(*setup, seed=sum(map(ord, setup[0])) + setup[1], widow=2, max_hands=3)
+
+
+def check_random_game(name, players, seed, widow, max_hands=MAX_HANDS):
     opts = {"widow": widow} if any(o.name == "widow" for o in rules(name, players).spec.options) else {}
     r = rules(name, players, **opts)
     game = Game(r, seed=seed)
     rng = random.Random(seed)
     steps = 0
-    while not game.finished and len(game.results) < MAX_HANDS:
+    while not game.finished and len(game.results) < max_hands:
         legal = game.legal_moves()
         assert legal, "no legal move although the game is not over"
         check_card_conservation(game)
