@@ -159,6 +159,25 @@ def _compare(args: argparse.Namespace) -> int:
     return 0
 
 
+def cmd_serve(args: argparse.Namespace) -> int:
+    import asyncio
+
+    from server.app import serve
+
+    def ready(running) -> None:
+        print(f"smear-dsl referee listening on {args.host}:{running.port}", flush=True)
+        print(f"tables: {len(running.tables.tables)} restored from {args.db}", file=sys.stderr, flush=True)
+    asyncio.run(serve(args.host, args.port, args.db, ready))
+    return 0
+
+
+def cmd_bot(args: argparse.Namespace) -> int:
+    from server.client import Client, play_seat
+    view = play_seat(Client(args.server, args.token), args.table, args.style, args.seed)
+    print(f"game over: winner {view.winner if view.HasField('winner') else None}, scores {list(view.scores)}")
+    return 0
+
+
 def cmd_demo(args: argparse.Namespace) -> int:
     from .demo import parse_game, run_demo
     if not args.game:
@@ -200,6 +219,19 @@ def main(argv: list[str] | None = None) -> int:
     sc = sub.add_parser("schema", help="print the JSON Schema of rule files (docs/rules.schema.json)")
     sc.add_argument("--out", default=None, help="write it to this file instead of standard output")
     sc.set_defaults(fn=cmd_schema)
+    sv = sub.add_parser("serve", help="run the gRPC referee (tables persist in SQLite)")
+    sv.add_argument("--host", default="127.0.0.1")
+    sv.add_argument("--port", type=int, default=50051, help="0 picks a free port (printed on the first line)")
+    sv.add_argument("--db", default="smear-referee.sqlite3", help="the SQLite file holding every table")
+    sv.set_defaults(fn=cmd_serve)
+    b = sub.add_parser("bot", help="play one seat of a table through the referee")
+    b.add_argument("--server", required=True, help="HOST:PORT")
+    b.add_argument("--table", required=True)
+    b.add_argument("--seat", type=int, required=True, help="the seat the token is for")
+    b.add_argument("--token", required=True)
+    b.add_argument("--style", choices=["random", "heuristic"], default="heuristic")
+    b.add_argument("--seed", type=int, default=None)
+    b.set_defaults(fn=cmd_bot)
     d = sub.add_parser("demo", help="play and narrate bot games, then write and verify their records")
     d.add_argument("--game", action="append", metavar="RULES[:k=v,...][@PLAYERS]",
                    help="a game to play (repeatable), e.g. RULES:widow=2@4")

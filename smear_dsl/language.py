@@ -77,11 +77,14 @@ def load_spec(name_or_path: str) -> RuleSpec:
     return spec_from_text(text, str(path))
 
 
-def spec_from_text(text: str, path: str) -> RuleSpec:
-    """Validate rule-file text (the `path` names it in messages and anchors relative `extends:`)."""
+def spec_from_text(text: str, path: str, known_parents_only: bool = False) -> RuleSpec:
+    """Validate rule-file text (the `path` names it in messages and anchors relative `extends:`).
+
+    With `known_parents_only` (text uploaded to a server), `extends:` may only name a rule in
+    rules/, never a path, so an upload cannot make the server read other files."""
     sources = SourceCache()
     lineage: list[str] = []
-    root, diags = _load_merged(text, path, sources, [], lineage)
+    root, diags = _load_merged(text, path, sources, [], lineage, known_parents_only)
     if diags:
         raise RuleError(diags)
     ctx = Ctx(sources)
@@ -105,7 +108,7 @@ def spec_from_text(text: str, path: str) -> RuleSpec:
 
 
 def _load_merged(text: str, path: str, sources: SourceCache, chain: list[str],
-                 lineage: list[str] | None = None) -> tuple[Node | None, list[Diagnostic]]:
+                 lineage: list[str] | None = None, known_only: bool = False) -> tuple[Node | None, list[Diagnostic]]:
     """The file's node tree with its `extends:` ancestors merged in; `lineage` collects their stems."""
     node, diags = load_yaml(text, path, sources)
     if diags:
@@ -120,7 +123,10 @@ def _load_merged(text: str, path: str, sources: SourceCache, chain: list[str],
         return None, [sources.diag(path, ext.line, ext.col, "`extends` names a rule (file stem) or a path")]
     if len(chain) >= MAX_EXTENDS_DEPTH:
         return None, [sources.diag(path, ext.line, ext.col, f"`extends` chain is deeper than {MAX_EXTENDS_DEPTH}")]
-    parent_path = resolve_rules_path(ext.value, path)
+    if known_only:
+        parent_path = rules_dir() / f"{ext.value}.yaml" if ext.value in rule_names() else None
+    else:
+        parent_path = resolve_rules_path(ext.value, path)
     if parent_path is None:
         hint = did_you_mean(ext.value, rule_names()) or "known rules: " + ", ".join(rule_names())
         return None, [sources.diag(path, ext.line, ext.col + (1 if ext.quoted else 0), f"`extends`: no rule file `{ext.value}`", hint)]

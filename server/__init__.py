@@ -1,0 +1,1 @@
+"""The gRPC referee service: tables, persistence, auth, events, clients and bots."""

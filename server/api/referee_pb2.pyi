@@ -1,0 +1,358 @@
+from google.protobuf.internal import containers as _containers
+from google.protobuf import descriptor as _descriptor
+from google.protobuf import message as _message
+from collections.abc import Iterable as _Iterable, Mapping as _Mapping
+from typing import ClassVar as _ClassVar, Optional as _Optional, Union as _Union
+
+DESCRIPTOR: _descriptor.FileDescriptor
+
+class ListRulesRequest(_message.Message):
+    __slots__ = ()
+    def __init__(self) -> None: ...
+
+class OptionInfo(_message.Message):
+    __slots__ = ("name", "type", "default_value", "description", "choices", "min", "max")
+    NAME_FIELD_NUMBER: _ClassVar[int]
+    TYPE_FIELD_NUMBER: _ClassVar[int]
+    DEFAULT_VALUE_FIELD_NUMBER: _ClassVar[int]
+    DESCRIPTION_FIELD_NUMBER: _ClassVar[int]
+    CHOICES_FIELD_NUMBER: _ClassVar[int]
+    MIN_FIELD_NUMBER: _ClassVar[int]
+    MAX_FIELD_NUMBER: _ClassVar[int]
+    name: str
+    type: str
+    default_value: str
+    description: str
+    choices: _containers.RepeatedScalarFieldContainer[str]
+    min: int
+    max: int
+    def __init__(self, name: _Optional[str] = ..., type: _Optional[str] = ..., default_value: _Optional[str] = ..., description: _Optional[str] = ..., choices: _Optional[_Iterable[str]] = ..., min: _Optional[int] = ..., max: _Optional[int] = ...) -> None: ...
+
+class RuleInfo(_message.Message):
+    __slots__ = ("name", "title", "description", "players", "options")
+    NAME_FIELD_NUMBER: _ClassVar[int]
+    TITLE_FIELD_NUMBER: _ClassVar[int]
+    DESCRIPTION_FIELD_NUMBER: _ClassVar[int]
+    PLAYERS_FIELD_NUMBER: _ClassVar[int]
+    OPTIONS_FIELD_NUMBER: _ClassVar[int]
+    name: str
+    title: str
+    description: str
+    players: _containers.RepeatedScalarFieldContainer[int]
+    options: _containers.RepeatedCompositeFieldContainer[OptionInfo]
+    def __init__(self, name: _Optional[str] = ..., title: _Optional[str] = ..., description: _Optional[str] = ..., players: _Optional[_Iterable[int]] = ..., options: _Optional[_Iterable[_Union[OptionInfo, _Mapping]]] = ...) -> None: ...
+
+class ListRulesResponse(_message.Message):
+    __slots__ = ("rules",)
+    RULES_FIELD_NUMBER: _ClassVar[int]
+    rules: _containers.RepeatedCompositeFieldContainer[RuleInfo]
+    def __init__(self, rules: _Optional[_Iterable[_Union[RuleInfo, _Mapping]]] = ...) -> None: ...
+
+class CheckRulesRequest(_message.Message):
+    __slots__ = ("text", "file_name")
+    TEXT_FIELD_NUMBER: _ClassVar[int]
+    FILE_NAME_FIELD_NUMBER: _ClassVar[int]
+    text: str
+    file_name: str
+    def __init__(self, text: _Optional[str] = ..., file_name: _Optional[str] = ...) -> None: ...
+
+class Diagnostic(_message.Message):
+    __slots__ = ("path", "line", "column", "message", "hint", "source_line")
+    PATH_FIELD_NUMBER: _ClassVar[int]
+    LINE_FIELD_NUMBER: _ClassVar[int]
+    COLUMN_FIELD_NUMBER: _ClassVar[int]
+    MESSAGE_FIELD_NUMBER: _ClassVar[int]
+    HINT_FIELD_NUMBER: _ClassVar[int]
+    SOURCE_LINE_FIELD_NUMBER: _ClassVar[int]
+    path: str
+    line: int
+    column: int
+    message: str
+    hint: str
+    source_line: str
+    def __init__(self, path: _Optional[str] = ..., line: _Optional[int] = ..., column: _Optional[int] = ..., message: _Optional[str] = ..., hint: _Optional[str] = ..., source_line: _Optional[str] = ...) -> None: ...
+
+class CheckRulesResponse(_message.Message):
+    __slots__ = ("ok", "diagnostics", "rules")
+    OK_FIELD_NUMBER: _ClassVar[int]
+    DIAGNOSTICS_FIELD_NUMBER: _ClassVar[int]
+    RULES_FIELD_NUMBER: _ClassVar[int]
+    ok: bool
+    diagnostics: _containers.RepeatedCompositeFieldContainer[Diagnostic]
+    rules: RuleInfo
+    def __init__(self, ok: _Optional[bool] = ..., diagnostics: _Optional[_Iterable[_Union[Diagnostic, _Mapping]]] = ..., rules: _Optional[_Union[RuleInfo, _Mapping]] = ...) -> None: ...
+
+class ExplainRulesRequest(_message.Message):
+    __slots__ = ("name", "text", "format")
+    NAME_FIELD_NUMBER: _ClassVar[int]
+    TEXT_FIELD_NUMBER: _ClassVar[int]
+    FORMAT_FIELD_NUMBER: _ClassVar[int]
+    name: str
+    text: str
+    format: str
+    def __init__(self, name: _Optional[str] = ..., text: _Optional[str] = ..., format: _Optional[str] = ...) -> None: ...
+
+class ExplainRulesResponse(_message.Message):
+    __slots__ = ("text",)
+    TEXT_FIELD_NUMBER: _ClassVar[int]
+    text: str
+    def __init__(self, text: _Optional[str] = ...) -> None: ...
+
+class CreateTableRequest(_message.Message):
+    __slots__ = ("rules_name", "rules_text", "options", "players", "seed")
+    class OptionsEntry(_message.Message):
+        __slots__ = ("key", "value")
+        KEY_FIELD_NUMBER: _ClassVar[int]
+        VALUE_FIELD_NUMBER: _ClassVar[int]
+        key: str
+        value: str
+        def __init__(self, key: _Optional[str] = ..., value: _Optional[str] = ...) -> None: ...
+    RULES_NAME_FIELD_NUMBER: _ClassVar[int]
+    RULES_TEXT_FIELD_NUMBER: _ClassVar[int]
+    OPTIONS_FIELD_NUMBER: _ClassVar[int]
+    PLAYERS_FIELD_NUMBER: _ClassVar[int]
+    SEED_FIELD_NUMBER: _ClassVar[int]
+    rules_name: str
+    rules_text: str
+    options: _containers.ScalarMap[str, str]
+    players: int
+    seed: str
+    def __init__(self, rules_name: _Optional[str] = ..., rules_text: _Optional[str] = ..., options: _Optional[_Mapping[str, str]] = ..., players: _Optional[int] = ..., seed: _Optional[str] = ...) -> None: ...
+
+class TableInfo(_message.Message):
+    __slots__ = ("table_id", "rules", "title", "players", "options", "seat_taken", "finished")
+    class OptionsEntry(_message.Message):
+        __slots__ = ("key", "value")
+        KEY_FIELD_NUMBER: _ClassVar[int]
+        VALUE_FIELD_NUMBER: _ClassVar[int]
+        key: str
+        value: str
+        def __init__(self, key: _Optional[str] = ..., value: _Optional[str] = ...) -> None: ...
+    TABLE_ID_FIELD_NUMBER: _ClassVar[int]
+    RULES_FIELD_NUMBER: _ClassVar[int]
+    TITLE_FIELD_NUMBER: _ClassVar[int]
+    PLAYERS_FIELD_NUMBER: _ClassVar[int]
+    OPTIONS_FIELD_NUMBER: _ClassVar[int]
+    SEAT_TAKEN_FIELD_NUMBER: _ClassVar[int]
+    FINISHED_FIELD_NUMBER: _ClassVar[int]
+    table_id: str
+    rules: str
+    title: str
+    players: int
+    options: _containers.ScalarMap[str, str]
+    seat_taken: _containers.RepeatedScalarFieldContainer[bool]
+    finished: bool
+    def __init__(self, table_id: _Optional[str] = ..., rules: _Optional[str] = ..., title: _Optional[str] = ..., players: _Optional[int] = ..., options: _Optional[_Mapping[str, str]] = ..., seat_taken: _Optional[_Iterable[bool]] = ..., finished: _Optional[bool] = ...) -> None: ...
+
+class CreateTableResponse(_message.Message):
+    __slots__ = ("table_id", "host_token", "table")
+    TABLE_ID_FIELD_NUMBER: _ClassVar[int]
+    HOST_TOKEN_FIELD_NUMBER: _ClassVar[int]
+    TABLE_FIELD_NUMBER: _ClassVar[int]
+    table_id: str
+    host_token: str
+    table: TableInfo
+    def __init__(self, table_id: _Optional[str] = ..., host_token: _Optional[str] = ..., table: _Optional[_Union[TableInfo, _Mapping]] = ...) -> None: ...
+
+class JoinTableRequest(_message.Message):
+    __slots__ = ("table_id", "seat", "spectator")
+    TABLE_ID_FIELD_NUMBER: _ClassVar[int]
+    SEAT_FIELD_NUMBER: _ClassVar[int]
+    SPECTATOR_FIELD_NUMBER: _ClassVar[int]
+    table_id: str
+    seat: int
+    spectator: bool
+    def __init__(self, table_id: _Optional[str] = ..., seat: _Optional[int] = ..., spectator: _Optional[bool] = ...) -> None: ...
+
+class JoinTableResponse(_message.Message):
+    __slots__ = ("token", "seat", "table")
+    TOKEN_FIELD_NUMBER: _ClassVar[int]
+    SEAT_FIELD_NUMBER: _ClassVar[int]
+    TABLE_FIELD_NUMBER: _ClassVar[int]
+    token: str
+    seat: int
+    table: TableInfo
+    def __init__(self, token: _Optional[str] = ..., seat: _Optional[int] = ..., table: _Optional[_Union[TableInfo, _Mapping]] = ...) -> None: ...
+
+class CardList(_message.Message):
+    __slots__ = ("cards", "count")
+    CARDS_FIELD_NUMBER: _ClassVar[int]
+    COUNT_FIELD_NUMBER: _ClassVar[int]
+    cards: _containers.RepeatedScalarFieldContainer[str]
+    count: int
+    def __init__(self, cards: _Optional[_Iterable[str]] = ..., count: _Optional[int] = ...) -> None: ...
+
+class Move(_message.Message):
+    __slots__ = ("bid", "trump", "discard", "play")
+    PASS_FIELD_NUMBER: _ClassVar[int]
+    BID_FIELD_NUMBER: _ClassVar[int]
+    TRUMP_FIELD_NUMBER: _ClassVar[int]
+    DISCARD_FIELD_NUMBER: _ClassVar[int]
+    PLAY_FIELD_NUMBER: _ClassVar[int]
+    bid: int
+    trump: str
+    discard: CardList
+    play: str
+    def __init__(self, bid: _Optional[int] = ..., trump: _Optional[str] = ..., discard: _Optional[_Union[CardList, _Mapping]] = ..., play: _Optional[str] = ..., **kwargs) -> None: ...
+
+class GetViewRequest(_message.Message):
+    __slots__ = ("table_id",)
+    TABLE_ID_FIELD_NUMBER: _ClassVar[int]
+    table_id: str
+    def __init__(self, table_id: _Optional[str] = ...) -> None: ...
+
+class View(_message.Message):
+    __slots__ = ("table_id", "version", "seat", "phase", "turn", "hand", "legal_moves", "scores", "finished", "winner", "detail_json")
+    TABLE_ID_FIELD_NUMBER: _ClassVar[int]
+    VERSION_FIELD_NUMBER: _ClassVar[int]
+    SEAT_FIELD_NUMBER: _ClassVar[int]
+    PHASE_FIELD_NUMBER: _ClassVar[int]
+    TURN_FIELD_NUMBER: _ClassVar[int]
+    HAND_FIELD_NUMBER: _ClassVar[int]
+    LEGAL_MOVES_FIELD_NUMBER: _ClassVar[int]
+    SCORES_FIELD_NUMBER: _ClassVar[int]
+    FINISHED_FIELD_NUMBER: _ClassVar[int]
+    WINNER_FIELD_NUMBER: _ClassVar[int]
+    DETAIL_JSON_FIELD_NUMBER: _ClassVar[int]
+    table_id: str
+    version: int
+    seat: int
+    phase: str
+    turn: int
+    hand: _containers.RepeatedScalarFieldContainer[str]
+    legal_moves: _containers.RepeatedCompositeFieldContainer[Move]
+    scores: _containers.RepeatedScalarFieldContainer[int]
+    finished: bool
+    winner: int
+    detail_json: str
+    def __init__(self, table_id: _Optional[str] = ..., version: _Optional[int] = ..., seat: _Optional[int] = ..., phase: _Optional[str] = ..., turn: _Optional[int] = ..., hand: _Optional[_Iterable[str]] = ..., legal_moves: _Optional[_Iterable[_Union[Move, _Mapping]]] = ..., scores: _Optional[_Iterable[int]] = ..., finished: _Optional[bool] = ..., winner: _Optional[int] = ..., detail_json: _Optional[str] = ...) -> None: ...
+
+class SubmitMoveRequest(_message.Message):
+    __slots__ = ("table_id", "move", "expected_version", "idempotency_key")
+    TABLE_ID_FIELD_NUMBER: _ClassVar[int]
+    MOVE_FIELD_NUMBER: _ClassVar[int]
+    EXPECTED_VERSION_FIELD_NUMBER: _ClassVar[int]
+    IDEMPOTENCY_KEY_FIELD_NUMBER: _ClassVar[int]
+    table_id: str
+    move: Move
+    expected_version: int
+    idempotency_key: str
+    def __init__(self, table_id: _Optional[str] = ..., move: _Optional[_Union[Move, _Mapping]] = ..., expected_version: _Optional[int] = ..., idempotency_key: _Optional[str] = ...) -> None: ...
+
+class SubmitMoveResponse(_message.Message):
+    __slots__ = ("view", "replayed")
+    VIEW_FIELD_NUMBER: _ClassVar[int]
+    REPLAYED_FIELD_NUMBER: _ClassVar[int]
+    view: View
+    replayed: bool
+    def __init__(self, view: _Optional[_Union[View, _Mapping]] = ..., replayed: _Optional[bool] = ...) -> None: ...
+
+class WatchTableRequest(_message.Message):
+    __slots__ = ("table_id", "after_seq")
+    TABLE_ID_FIELD_NUMBER: _ClassVar[int]
+    AFTER_SEQ_FIELD_NUMBER: _ClassVar[int]
+    table_id: str
+    after_seq: int
+    def __init__(self, table_id: _Optional[str] = ..., after_seq: _Optional[int] = ...) -> None: ...
+
+class MovePlayed(_message.Message):
+    __slots__ = ("seat", "move", "version")
+    SEAT_FIELD_NUMBER: _ClassVar[int]
+    MOVE_FIELD_NUMBER: _ClassVar[int]
+    VERSION_FIELD_NUMBER: _ClassVar[int]
+    seat: int
+    move: Move
+    version: int
+    def __init__(self, seat: _Optional[int] = ..., move: _Optional[_Union[Move, _Mapping]] = ..., version: _Optional[int] = ...) -> None: ...
+
+class HandStarted(_message.Message):
+    __slots__ = ("hand", "dealer", "your_cards")
+    HAND_FIELD_NUMBER: _ClassVar[int]
+    DEALER_FIELD_NUMBER: _ClassVar[int]
+    YOUR_CARDS_FIELD_NUMBER: _ClassVar[int]
+    hand: int
+    dealer: int
+    your_cards: _containers.RepeatedScalarFieldContainer[str]
+    def __init__(self, hand: _Optional[int] = ..., dealer: _Optional[int] = ..., your_cards: _Optional[_Iterable[str]] = ...) -> None: ...
+
+class TrickWon(_message.Message):
+    __slots__ = ("winner", "cards", "leader")
+    WINNER_FIELD_NUMBER: _ClassVar[int]
+    CARDS_FIELD_NUMBER: _ClassVar[int]
+    LEADER_FIELD_NUMBER: _ClassVar[int]
+    winner: int
+    cards: _containers.RepeatedScalarFieldContainer[str]
+    leader: int
+    def __init__(self, winner: _Optional[int] = ..., cards: _Optional[_Iterable[str]] = ..., leader: _Optional[int] = ...) -> None: ...
+
+class HandScored(_message.Message):
+    __slots__ = ("hand", "result_json", "scores")
+    HAND_FIELD_NUMBER: _ClassVar[int]
+    RESULT_JSON_FIELD_NUMBER: _ClassVar[int]
+    SCORES_FIELD_NUMBER: _ClassVar[int]
+    hand: int
+    result_json: str
+    scores: _containers.RepeatedScalarFieldContainer[int]
+    def __init__(self, hand: _Optional[int] = ..., result_json: _Optional[str] = ..., scores: _Optional[_Iterable[int]] = ...) -> None: ...
+
+class GameOver(_message.Message):
+    __slots__ = ("winner", "scores", "seed")
+    WINNER_FIELD_NUMBER: _ClassVar[int]
+    SCORES_FIELD_NUMBER: _ClassVar[int]
+    SEED_FIELD_NUMBER: _ClassVar[int]
+    winner: int
+    scores: _containers.RepeatedScalarFieldContainer[int]
+    seed: str
+    def __init__(self, winner: _Optional[int] = ..., scores: _Optional[_Iterable[int]] = ..., seed: _Optional[str] = ...) -> None: ...
+
+class Heartbeat(_message.Message):
+    __slots__ = ()
+    def __init__(self) -> None: ...
+
+class TableEvent(_message.Message):
+    __slots__ = ("seq", "snapshot", "move", "hand_started", "trick_won", "hand_scored", "game_over", "heartbeat")
+    SEQ_FIELD_NUMBER: _ClassVar[int]
+    SNAPSHOT_FIELD_NUMBER: _ClassVar[int]
+    MOVE_FIELD_NUMBER: _ClassVar[int]
+    HAND_STARTED_FIELD_NUMBER: _ClassVar[int]
+    TRICK_WON_FIELD_NUMBER: _ClassVar[int]
+    HAND_SCORED_FIELD_NUMBER: _ClassVar[int]
+    GAME_OVER_FIELD_NUMBER: _ClassVar[int]
+    HEARTBEAT_FIELD_NUMBER: _ClassVar[int]
+    seq: int
+    snapshot: View
+    move: MovePlayed
+    hand_started: HandStarted
+    trick_won: TrickWon
+    hand_scored: HandScored
+    game_over: GameOver
+    heartbeat: Heartbeat
+    def __init__(self, seq: _Optional[int] = ..., snapshot: _Optional[_Union[View, _Mapping]] = ..., move: _Optional[_Union[MovePlayed, _Mapping]] = ..., hand_started: _Optional[_Union[HandStarted, _Mapping]] = ..., trick_won: _Optional[_Union[TrickWon, _Mapping]] = ..., hand_scored: _Optional[_Union[HandScored, _Mapping]] = ..., game_over: _Optional[_Union[GameOver, _Mapping]] = ..., heartbeat: _Optional[_Union[Heartbeat, _Mapping]] = ...) -> None: ...
+
+class GetRecordRequest(_message.Message):
+    __slots__ = ("table_id",)
+    TABLE_ID_FIELD_NUMBER: _ClassVar[int]
+    table_id: str
+    def __init__(self, table_id: _Optional[str] = ...) -> None: ...
+
+class GetRecordResponse(_message.Message):
+    __slots__ = ("record_json", "complete")
+    RECORD_JSON_FIELD_NUMBER: _ClassVar[int]
+    COMPLETE_FIELD_NUMBER: _ClassVar[int]
+    record_json: str
+    complete: bool
+    def __init__(self, record_json: _Optional[str] = ..., complete: _Optional[bool] = ...) -> None: ...
+
+class VerifyRecordRequest(_message.Message):
+    __slots__ = ("record_json",)
+    RECORD_JSON_FIELD_NUMBER: _ClassVar[int]
+    record_json: str
+    def __init__(self, record_json: _Optional[str] = ...) -> None: ...
+
+class VerifyRecordResponse(_message.Message):
+    __slots__ = ("verdict_json", "valid")
+    VERDICT_JSON_FIELD_NUMBER: _ClassVar[int]
+    VALID_FIELD_NUMBER: _ClassVar[int]
+    verdict_json: str
+    valid: bool
+    def __init__(self, verdict_json: _Optional[str] = ..., valid: _Optional[bool] = ...) -> None: ...

@@ -1,0 +1,68 @@
+"""Build and run the referee server: grpc.aio, health checking, reflection, limits, graceful stop."""
+from __future__ import annotations
+
+import asyncio
+import signal
+from dataclasses import dataclass
+
+import grpc
+from grpc_health.v1 import health, health_pb2, health_pb2_grpc
+from grpc_reflection.v1alpha import reflection
+
+from .api import referee_pb2 as pb
+from .api import referee_pb2_grpc as pb_grpc
+from .service import SERVICE, AuthInterceptor, Referee
+from .store import Store
+from .tables import Tables
+
+MAX_MESSAGE_BYTES = 4 * 1024 * 1024
+
+
+@dataclass
+class Running:
+    server: grpc.aio.Server
+    port: int
+    tables: Tables
+    store: Store
+
+    async def stop(self, grace: float = 2.0) -> None:
+        await self.server.stop(grace)
+        self.store.close()
+
+
+async def start(host: str = "127.0.0.1", port: int = 0, db: str = "smear-referee.sqlite3") -> Running:
+    """Open the store, rebuild every table from its log, and start serving; port 0 picks a free port."""
+    store = Store(db)
+    tables = Tables(store)
+    tables.load()
+    server = grpc.aio.server(
+        interceptors=[AuthInterceptor(tables)],
+        options=[("grpc.max_receive_message_length", MAX_MESSAGE_BYTES),
+                 ("grpc.max_send_message_length", 32 * MAX_MESSAGE_BYTES),
+                 ("grpc.max_concurrent_streams", 1000)])
+    pb_grpc.add_RefereeServicer_to_server(Referee(tables), server)
+    health_servicer = health.aio.HealthServicer()
+    health_pb2_grpc.add_HealthServicer_to_server(health_servicer, server)
+    names = (pb.DESCRIPTOR.services_by_name["Referee"].full_name, health.SERVICE_NAME, reflection.SERVICE_NAME)
+    reflection.enable_server_reflection(names, server)
+    bound = server.add_insecure_port(f"{host}:{port}")
+    await server.start()
+    await health_servicer.set(SERVICE, health_pb2.HealthCheckResponse.SERVING)
+    await health_servicer.set("", health_pb2.HealthCheckResponse.SERVING)
+    return Running(server, bound, tables, store)
+
+
+async def serve(host: str, port: int, db: str, ready=None) -> None:
+    """Run until SIGINT/SIGTERM, then stop gracefully (in-flight calls get a moment to finish)."""
+    running = await start(host, port, db)
+    if ready is not None:
+        ready(running)
+    stop = asyncio.Event()
+    loop = asyncio.get_running_loop()
+    for sig in (signal.SIGINT, signal.SIGTERM):
+        try:
+            loop.add_signal_handler(sig, stop.set)
+        except (NotImplementedError, RuntimeError):  # pragma: no cover - non-Unix
+            pass
+    await stop.wait()
+    await running.stop()

@@ -1,0 +1,150 @@
+"""A small synchronous Python client for the referee, and bots that play through it."""
+from __future__ import annotations
+
+import json
+import random
+import uuid
+from collections.abc import Iterator
+from typing import Any
+
+import grpc
+from google.rpc import error_details_pb2
+from grpc_status import rpc_status
+
+from .api import referee_pb2 as pb
+from .api import referee_pb2_grpc as pb_grpc
+
+
+def error_reason(err: grpc.RpcError) -> str | None:
+    """The ErrorInfo reason of a failed call (a RECORD_FORMAT.md code, STALE_VERSION, ...)."""
+    status = rpc_status.from_call(err)
+    if status is None:
+        return None
+    for detail in status.details:
+        info = error_details_pb2.ErrorInfo()
+        if detail.Unpack(info):
+            return info.reason
+    return None
+
+
+class Client:
+    """One connection; `token` (if any) goes with every call as `authorization: Bearer ...`."""
+
+    def __init__(self, target: str, token: str | None = None, channel: grpc.Channel | None = None):
+        self.channel = channel or grpc.insecure_channel(target)
+        self.stub = pb_grpc.RefereeStub(self.channel)
+        self.token = token
+
+    def with_token(self, token: str) -> "Client":
+        return Client("", token, self.channel)
+
+    def _md(self) -> list[tuple[str, str]]:
+        return [("authorization", f"Bearer {self.token}")] if self.token else []
+
+    def close(self) -> None:
+        self.channel.close()
+
+    # ---- calls
+    def list_rules(self) -> pb.ListRulesResponse:
+        return self.stub.ListRules(pb.ListRulesRequest())
+
+    def check_rules(self, text: str, file_name: str = "upload.yaml") -> pb.CheckRulesResponse:
+        return self.stub.CheckRules(pb.CheckRulesRequest(text=text, file_name=file_name))
+
+    def create_table(self, rules: str | None = None, options: dict[str, Any] | None = None, players: int = 0,
+                     seed: str | None = None, rules_text: str | None = None) -> pb.CreateTableResponse:
+        req = pb.CreateTableRequest(options={k: str(v).lower() if isinstance(v, bool) else str(v)
+                                             for k, v in (options or {}).items()}, players=players)
+        if rules_text is not None:
+            req.rules_text = rules_text
+        else:
+            req.rules_name = rules or ""
+        if seed is not None:
+            req.seed = seed
+        return self.stub.CreateTable(req)
+
+    def join(self, table_id: str, seat: int | None = None) -> pb.JoinTableResponse:
+        req = pb.JoinTableRequest(table_id=table_id)
+        if seat is None:
+            req.spectator = True
+        else:
+            req.seat = seat
+        return self.stub.JoinTable(req)
+
+    def view(self, table_id: str) -> pb.View:
+        return self.stub.GetView(pb.GetViewRequest(table_id=table_id), metadata=self._md())
+
+    def submit(self, table_id: str, move: pb.Move, expected_version: int, key: str = "") -> pb.SubmitMoveResponse:
+        return self.stub.SubmitMove(pb.SubmitMoveRequest(table_id=table_id, move=move, expected_version=expected_version,
+                                                         idempotency_key=key), metadata=self._md())
+
+    def watch(self, table_id: str, after_seq: int = 0, timeout: float | None = None) -> Iterator[pb.TableEvent]:
+        return self.stub.WatchTable(pb.WatchTableRequest(table_id=table_id, after_seq=after_seq),
+                                    metadata=self._md(), timeout=timeout)
+
+    def record(self, table_id: str) -> tuple[dict[str, Any], bool]:
+        r = self.stub.GetRecord(pb.GetRecordRequest(table_id=table_id), metadata=self._md())
+        return json.loads(r.record_json), r.complete
+
+    def verify(self, record: dict[str, Any] | str) -> dict[str, Any]:
+        text = record if isinstance(record, str) else json.dumps(record)
+        return json.loads(self.stub.VerifyRecord(pb.VerifyRecordRequest(record_json=text)).verdict_json)
+
+
+# ---------------------------------------------------------------- bots
+
+RANKS = "23456789TJQKA"
+
+
+def choose(view: pb.View, rng: random.Random, style: str = "random") -> pb.Move:
+    """A legal move from the view alone: uniformly at random, or by a simple heuristic."""
+    legal = list(view.legal_moves)
+    if style == "random" or len(legal) == 1:
+        return rng.choice(legal)
+    kinds = {m.WhichOneof("action") for m in legal}
+    hand = list(view.hand)
+    if "bid" in kinds or "pass" in kinds:
+        longest = max((sum(1 for c in hand if c[-1] == s) for s in "SHDC"), default=0)
+        top = sum(1 for c in hand if c[0] in "AKJ")
+        want = 2 + max(0, longest + top - 5)
+        bids = sorted((m for m in legal if m.WhichOneof("action") == "bid"), key=lambda m: m.bid)
+        ok = [m for m in bids if m.bid <= want]
+        if ok and longest + top >= 4:
+            return ok[-1]
+        passes = [m for m in legal if m.WhichOneof("action") == "pass"]
+        return passes[0] if passes else bids[0]
+    if "trump" in kinds:
+        counts = {s: sum(1 for c in hand if c[-1] == s) for s in "SHDC"}
+        best = max(counts, key=counts.get)
+        return next(m for m in legal if m.trump == best)
+    if "discard" in kinds:
+        return min(legal, key=lambda m: sum(RANKS.find(c[0]) for c in m.discard.cards))
+    detail = json.loads(view.detail_json)
+    plays = sorted(legal, key=lambda m: RANKS.find(m.play[0]))
+    return plays[-1] if not detail.get("trick") else plays[0]
+
+
+def play_seat(client: Client, table_id: str, style: str = "random", seed: int | None = None,
+              on_move=None) -> pb.View:
+    """Play one seat until the game ends, waking on the table's events; returns the final view."""
+    rng = random.Random(seed)
+    while True:
+        try:
+            for _event in client.watch(table_id, after_seq=0):
+                view = client.view(table_id)
+                if view.finished:
+                    return view
+                if view.HasField("turn") and view.HasField("seat") and view.turn == view.seat:
+                    move = choose(view, rng, style)
+                    try:
+                        resp = client.submit(table_id, move, view.version, key=uuid.uuid4().hex)
+                        if on_move:
+                            on_move(view.seat, move)
+                        if resp.view.finished:
+                            return resp.view
+                    except grpc.RpcError as e:
+                        if error_reason(e) != "STALE_VERSION":
+                            raise
+        except grpc.RpcError as e:
+            if e.code() not in (grpc.StatusCode.UNAVAILABLE, grpc.StatusCode.CANCELLED):
+                raise

@@ -1,0 +1,81 @@
+"""Between the engine (int moves, bitsets, dicts) and the wire (proto messages)."""
+from __future__ import annotations
+
+import json
+from typing import Any
+
+from smear_dsl import cards as C
+from smear_dsl import moves as M
+from smear_dsl.compiler import CompiledRules
+from smear_dsl.engine import Game
+from smear_dsl.errors import MoveError
+from smear_dsl.record import parse_move
+from smear_dsl.spec import RuleSpec
+from smear_dsl.view import seat_view
+
+from .api import referee_pb2 as pb
+
+
+def move_to_proto(rules: CompiledRules, code: int, visible: bool = True) -> pb.Move:
+    """A move code as a proto; a discard's cards only when `visible` (else just their number)."""
+    if code == M.PASS:
+        return pb.Move(**{"pass": True})
+    if M.BID_BASE <= code < M.TRUMP_BASE:
+        return pb.Move(bid=code - M.BID_BASE)
+    if M.TRUMP_BASE <= code < M.TRUMP_BASE + 4:
+        return pb.Move(trump=C.SUIT_CHARS[code - M.TRUMP_BASE])
+    if code >= M.DISCARD_FLAG:
+        cards = [rules.card_name(c) for c in C.bits(code ^ M.DISCARD_FLAG)]
+        return pb.Move(discard=pb.CardList(cards=cards if visible else [], count=len(cards)))
+    return pb.Move(play=rules.card_name(code))
+
+
+def move_from_proto(rules: CompiledRules, seat: int, move: pb.Move) -> tuple[str, Any]:
+    """(action, payload) as record.apply_parsed takes it; MoveError BAD_RECORD if malformed."""
+    kind = move.WhichOneof("action")
+    if kind is None:
+        raise MoveError("BAD_RECORD", "the move names no action (pass, bid, trump, discard or play)")
+    if kind == "pass":
+        d: dict[str, Any] = {"seat": seat, "action": "pass"}
+    elif kind == "bid":
+        d = {"seat": seat, "action": "bid", "value": move.bid}
+    elif kind == "trump":
+        d = {"seat": seat, "action": "trump", "suit": move.trump}
+    elif kind == "discard":
+        d = {"seat": seat, "action": "discard", "cards": list(move.discard.cards)}
+    else:
+        d = {"seat": seat, "action": "play", "card": move.play}
+    _seat, action, payload = parse_move(rules, d)
+    return action, payload
+
+
+def view_to_proto(table_id: str, game: Game, seat: int | None, version: int) -> pb.View:
+    """The caller's view (smear_dsl.view decides what it holds) with typed essentials."""
+    v = seat_view(game, seat)
+    r = game.rules
+    legal = []
+    if seat is not None and v.get("turn") == seat and not game.finished:
+        legal = [move_to_proto(r, code) for code in game.legal_moves()]
+    out = pb.View(table_id=table_id, version=version, phase=v["phase"], hand=v.get("hand", []), legal_moves=legal,
+                  scores=list(game.scores), finished=game.finished, detail_json=json.dumps(v))
+    if seat is not None:
+        out.seat = seat
+    if v.get("turn") is not None:
+        out.turn = v["turn"]
+    if game.winner is not None:
+        out.winner = game.winner
+    return out
+
+
+def rule_info(spec: RuleSpec) -> pb.RuleInfo:
+    opts = []
+    for o in spec.options:
+        oi = pb.OptionInfo(name=o.name, type=o.type, default_value=str(o.default).lower() if isinstance(o.default, bool)
+                           else str(o.default), description=o.description, choices=list(o.choices))
+        if o.min is not None:
+            oi.min = o.min
+        if o.max is not None:
+            oi.max = o.max
+        opts.append(oi)
+    return pb.RuleInfo(name=spec.stem, title=spec.name, description=spec.description, players=list(spec.players),
+                       options=opts)

@@ -1,0 +1,272 @@
+"""The Referee service: RPC handlers over `Tables`, and the one interceptor that checks tokens.
+
+Errors leave as gRPC statuses with a google.rpc.ErrorInfo (domain `smear-dsl`) whose reason is
+the RECORD_FORMAT.md code, via grpc-status's rich status, never as a silent drop.
+"""
+from __future__ import annotations
+
+import asyncio
+import contextvars
+import json
+from typing import Any
+
+import grpc
+from google.protobuf import any_pb2
+from google.rpc import code_pb2, error_details_pb2, status_pb2
+from grpc_status import rpc_status
+
+from smear_dsl.errors import MoveError, OptionError, RecordError, RuleError
+from smear_dsl.explain import render
+from smear_dsl.language import load_spec, spec_from_text
+from smear_dsl.paths import rule_names
+from smear_dsl.record import verify
+
+from .api import referee_pb2 as pb
+from .api import referee_pb2_grpc as pb_grpc
+from .convert import rule_info
+from .tables import Identity, RefereeError, Table, Tables
+
+SERVICE = "smear.referee.v1.Referee"
+NEEDS_TOKEN = {"GetView", "SubmitMove", "WatchTable", "GetRecord"}
+CALLER: contextvars.ContextVar[Identity | None] = contextvars.ContextVar("caller", default=None)
+MAX_RULES_BYTES = 1_000_000
+COMPILE_SECONDS = 5.0
+HEARTBEAT_SECONDS = 10.0
+
+
+def _status(code: str, reason: str, message: str) -> status_pb2.Status:
+    info = error_details_pb2.ErrorInfo(reason=reason, domain="smear-dsl")
+    detail = any_pb2.Any()
+    detail.Pack(info)
+    return status_pb2.Status(code=getattr(code_pb2, code), message=message, details=[detail])
+
+
+async def _abort(context: grpc.aio.ServicerContext, code: str, reason: str, message: str) -> None:
+    await context.abort_with_status(rpc_status.to_status(_status(code, reason, message)))
+
+
+class AuthInterceptor(grpc.aio.ServerInterceptor):
+    """Checks the `authorization: Bearer <token>` metadata of every call that needs one."""
+
+    def __init__(self, tables: Tables):
+        self.tables = tables
+
+    async def intercept_service(self, continuation, details):
+        handler = await continuation(details)
+        method = details.method.rsplit("/", 1)[-1]
+        if handler is None or not details.method.startswith(f"/{SERVICE}/") or method not in NEEDS_TOKEN:
+            return handler
+        meta = dict(details.invocation_metadata or ())
+        auth = meta.get("authorization", "")
+        token = auth[7:].strip() if auth.lower().startswith("bearer ") else ""
+        who = self.tables.identify(token) if token else None
+        if who is None:
+            reason, msg = ("UNAUTHENTICATED", "send `authorization: Bearer <token>` metadata") if not token else \
+                ("UNAUTHENTICATED", "unknown token")
+            return _deny(handler, reason, msg)
+        return _with_caller(handler, who)
+
+
+def _deny(handler, reason: str, message: str):
+    async def unary(request, context):
+        await _abort(context, "UNAUTHENTICATED", reason, message)
+
+    async def stream(request, context):
+        await _abort(context, "UNAUTHENTICATED", reason, message)
+        yield  # pragma: no cover - unreachable, makes this an async generator
+
+    if handler.unary_stream:
+        return grpc.unary_stream_rpc_method_handler(stream, handler.request_deserializer, handler.response_serializer)
+    return grpc.unary_unary_rpc_method_handler(unary, handler.request_deserializer, handler.response_serializer)
+
+
+def _with_caller(handler, who: Identity):
+    if handler.unary_stream:
+        inner = handler.unary_stream
+
+        async def stream(request, context):
+            CALLER.set(who)
+            async for item in inner(request, context):
+                yield item
+        return grpc.unary_stream_rpc_method_handler(stream, handler.request_deserializer, handler.response_serializer)
+    inner_u = handler.unary_unary
+
+    async def unary(request, context):
+        CALLER.set(who)
+        return await inner_u(request, context)
+    return grpc.unary_unary_rpc_method_handler(unary, handler.request_deserializer, handler.response_serializer)
+
+
+def _guard(fn):
+    """Turn our errors into statuses; an unexpected bug becomes INTERNAL, never a hang."""
+    async def wrapper(self, request, context):
+        try:
+            return await fn(self, request, context)
+        except RefereeError as e:
+            await _abort(context, e.status, e.reason, e.message)
+        except (OptionError, ValueError) as e:
+            await _abort(context, "INVALID_ARGUMENT", "BAD_OPTION", str(e))
+        except RuleError as e:
+            await _abort(context, "INVALID_ARGUMENT", "BAD_RULES", e.diagnostics[0].format() if e.diagnostics else "bad rules")
+    wrapper.__name__ = fn.__name__
+    return wrapper
+
+
+class Referee(pb_grpc.RefereeServicer):
+    def __init__(self, tables: Tables):
+        self.tables = tables
+
+    # ---- rules
+    @_guard
+    async def ListRules(self, request, context):
+        out = []
+        for name in rule_names():
+            try:
+                out.append(rule_info(load_spec(name)))
+            except RuleError:
+                continue
+        return pb.ListRulesResponse(rules=out)
+
+    @_guard
+    async def CheckRules(self, request, context):
+        text = _limited_text(request.text)
+        name = (request.file_name or "upload.yaml")[:100]
+        try:
+            spec = await _compile_limited(text, name)
+        except RuleError as e:
+            return pb.CheckRulesResponse(ok=False, diagnostics=[
+                pb.Diagnostic(path=d.path, line=d.line, column=d.col, message=d.message, hint=d.hint or "",
+                              source_line=d.source_line or "") for d in e.diagnostics])
+        return pb.CheckRulesResponse(ok=True, rules=rule_info(spec))
+
+    @_guard
+    async def ExplainRules(self, request, context):
+        fmt = request.format or "md"
+        if fmt not in ("md", "html"):
+            raise RefereeError("INVALID_ARGUMENT", "BAD_FORMAT", "format is md or html")
+        if request.WhichOneof("source") == "text":
+            spec = await _compile_limited(_limited_text(request.text), "upload.yaml")
+        else:
+            spec = load_spec(_known(request.name))
+        return pb.ExplainRulesResponse(text=render(spec, fmt))
+
+    # ---- tables
+    @_guard
+    async def CreateTable(self, request, context):
+        which = request.WhichOneof("rules")
+        if which is None:
+            raise RefereeError("INVALID_ARGUMENT", "BAD_RULES", "name the rules (rules_name) or upload them (rules_text)")
+        if which == "rules_text":
+            text = _limited_text(request.rules_text)
+            await _compile_limited(text, "upload.yaml")
+            name = None
+        else:
+            text, name = None, _known(request.rules_name)
+        if request.players < 0 or request.players > 8:
+            raise RefereeError("INVALID_ARGUMENT", "BAD_PLAYERS", "players is 2..8 (0: the rules' first count)")
+        if len(request.options) > 50 or request.HasField("seed") and len(request.seed) > 200:
+            raise RefereeError("INVALID_ARGUMENT", "BAD_OPTION", "too many options or too long a seed")
+        table, host = await self.tables.create(name, text, dict(request.options), request.players,
+                                               request.seed if request.HasField("seed") else None)
+        return pb.CreateTableResponse(table_id=table.id, host_token=host, table=table.info())
+
+    @_guard
+    async def JoinTable(self, request, context):
+        seat = request.seat if request.WhichOneof("role") == "seat" else None
+        if request.WhichOneof("role") is None:
+            raise RefereeError("INVALID_ARGUMENT", "BAD_SEAT", "ask for a seat or to watch (spectator: true)")
+        table, token = await self.tables.join(request.table_id, seat)
+        out = pb.JoinTableResponse(token=token, table=table.info())
+        if seat is not None:
+            out.seat = seat
+        return out
+
+    @_guard
+    async def GetView(self, request, context):
+        who = CALLER.get()
+        return self.tables.table_for(request.table_id, who).view(who)
+
+    @_guard
+    async def SubmitMove(self, request, context):
+        who = CALLER.get()
+        t = self.tables.table_for(request.table_id, who)
+        replayed = await self.tables.submit(t, who, request.move, request.expected_version, request.idempotency_key)
+        return pb.SubmitMoveResponse(view=t.view(who), replayed=replayed)
+
+    async def WatchTable(self, request, context):
+        who = CALLER.get()
+        try:
+            t = self.tables.table_for(request.table_id, who)
+        except RefereeError as e:
+            await _abort(context, e.status, e.reason, e.message)
+            return
+        sent = request.after_seq
+        async with t.lock:
+            snapshot = t.view(who)
+            last = len(t.events)
+        yield pb.TableEvent(seq=last, snapshot=snapshot)
+        while True:
+            while sent < len(t.events):
+                ev = t.events[sent]
+                sent = ev.seq
+                yield t.render(ev, who)
+            async with t.changed:
+                try:
+                    await asyncio.wait_for(t.changed.wait_for(lambda: len(t.events) > sent), HEARTBEAT_SECONDS)
+                except asyncio.TimeoutError:
+                    yield pb.TableEvent(seq=sent, heartbeat=pb.Heartbeat())
+
+    @_guard
+    async def GetRecord(self, request, context):
+        who = CALLER.get()
+        t = self.tables.table_for(request.table_id, who)
+        rec, complete = t.record(who)
+        return pb.GetRecordResponse(record_json=json.dumps(rec), complete=complete)
+
+    @_guard
+    async def VerifyRecord(self, request, context):
+        if len(request.record_json) > 20_000_000:
+            raise RefereeError("RESOURCE_EXHAUSTED", "BAD_RECORD", "records are limited to 20 MB")
+        try:
+            record = json.loads(request.record_json)
+        except (json.JSONDecodeError, RecursionError):
+            raise RefereeError("INVALID_ARGUMENT", "BAD_RECORD", "record_json is not JSON") from None
+        try:
+            verdict = await asyncio.to_thread(verify, record)
+        except RecordError as e:
+            raise RefereeError("INVALID_ARGUMENT", "BAD_RECORD", str(e)) from None
+        return pb.VerifyRecordResponse(verdict_json=json.dumps(verdict), valid=bool(verdict.get("valid")))
+
+
+def _known(name: str) -> str:
+    if name not in rule_names():
+        raise RefereeError("NOT_FOUND", "UNKNOWN_RULES", f"no rule file {name!r} on this server")
+    return name
+
+
+def _limited_text(text: str) -> str:
+    if len(text.encode("utf-8", "replace")) > MAX_RULES_BYTES:
+        raise RefereeError("RESOURCE_EXHAUSTED", "RULES_TOO_LARGE", f"rule files are limited to {MAX_RULES_BYTES:,} bytes")
+    return text
+
+
+async def _compile_limited(text: str, name: str):
+    """Validate (and compile every setup of) uploaded rules in a worker thread, under a time limit."""
+    from smear_dsl.compiler import check_all_setups
+
+    def work():
+        spec = spec_from_text(text, name, known_parents_only=True)
+        problems = check_all_setups(spec)
+        if problems:
+            raise RuleError(problems)
+        return spec
+    try:
+        return await asyncio.wait_for(asyncio.to_thread(work), COMPILE_SECONDS)
+    except asyncio.TimeoutError:
+        raise RefereeError("RESOURCE_EXHAUSTED", "RULES_TOO_COMPLEX", "the rule file took too long to compile") from None
+    except RecursionError:
+        raise RefereeError("INVALID_ARGUMENT", "BAD_RULES", "the rule file nests too deeply") from None
+
+
+def describe_table(t: Table) -> dict[str, Any]:
+    return {"table_id": t.id, "rules": t.rules_name, "players": t.rules.players, "version": t.version}

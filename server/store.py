@@ -1,0 +1,152 @@
+"""SQLite persistence: tables, hashed tokens and the move log, written durably before any ack.
+
+One writer thread owns the write connection and commits in groups: every write queued while
+the previous commit was syncing goes into the next transaction, so many tables share one
+fsync (WAL, synchronous=FULL) and `await store.write(...)` returns only after the commit.
+On start the server reads everything back and replays each table's moves.
+"""
+from __future__ import annotations
+
+import asyncio
+import json
+import queue
+import sqlite3
+import threading
+from dataclasses import dataclass
+from typing import Any
+
+SCHEMA = """
+CREATE TABLE IF NOT EXISTS tables (
+    id TEXT PRIMARY KEY, rules_name TEXT NOT NULL, rules_text TEXT, players INTEGER NOT NULL,
+    options_json TEXT NOT NULL, seed TEXT NOT NULL, first_dealer INTEGER NOT NULL, created REAL NOT NULL);
+CREATE TABLE IF NOT EXISTS tokens (
+    hash TEXT PRIMARY KEY, table_id TEXT NOT NULL, role TEXT NOT NULL, seat INTEGER);
+CREATE TABLE IF NOT EXISTS moves (
+    table_id TEXT NOT NULL, version INTEGER NOT NULL, seat INTEGER NOT NULL, code TEXT NOT NULL, idem TEXT,
+    PRIMARY KEY (table_id, version));
+CREATE UNIQUE INDEX IF NOT EXISTS moves_idem ON moves (table_id, idem) WHERE idem IS NOT NULL;
+"""
+
+
+@dataclass
+class StoredTable:
+    id: str
+    rules_name: str
+    rules_text: str | None
+    players: int
+    options: dict[str, Any]
+    seed: str
+    first_dealer: int
+    created: float
+    tokens: list[tuple[str, str, int | None]]  # (hash, role, seat)
+    moves: list[tuple[int, int, str | None]]   # (seat, code, idempotency key), in order
+
+
+class Store:
+    """The database file and its writer thread."""
+
+    def __init__(self, path: str):
+        self.path = path
+        conn = sqlite3.connect(path)
+        conn.execute("PRAGMA journal_mode=WAL")
+        conn.executescript(SCHEMA)
+        conn.commit()
+        conn.close()
+        self._queue: queue.Queue = queue.Queue()
+        self._thread = threading.Thread(target=self._writer, name="smear-store-writer", daemon=True)
+        self._thread.start()
+        self.commits = 0
+
+    # ---- writes
+    async def write(self, statements: list[tuple[str, tuple]]) -> None:
+        """Run these statements in one transaction and return once it is durably committed."""
+        loop = asyncio.get_running_loop()
+        fut = loop.create_future()
+        self._queue.put((statements, loop, fut))
+        await fut
+
+    def _writer(self) -> None:
+        conn = sqlite3.connect(self.path, isolation_level=None, check_same_thread=False)
+        conn.execute("PRAGMA journal_mode=WAL")
+        conn.execute("PRAGMA synchronous=FULL")
+        while True:
+            first = self._queue.get()
+            if first is None:
+                break
+            batch = [first]
+            while True:  # group commit: everything already waiting joins this transaction
+                try:
+                    item = self._queue.get_nowait()
+                except queue.Empty:
+                    break
+                if item is None:
+                    self._queue.put(None)
+                    break
+                batch.append(item)
+            results: list[BaseException | None] = []
+            conn.execute("BEGIN IMMEDIATE")
+            for statements, _loop, _fut in batch:
+                try:
+                    conn.execute("SAVEPOINT one")
+                    for sql, params in statements:
+                        conn.execute(sql, params)
+                    conn.execute("RELEASE one")
+                    results.append(None)
+                except sqlite3.Error as e:
+                    conn.execute("ROLLBACK TO one")
+                    conn.execute("RELEASE one")
+                    results.append(e)
+            conn.execute("COMMIT")
+            self.commits += 1
+            for (_s, loop, fut), err in zip(batch, results):
+                loop.call_soon_threadsafe(_settle, fut, err)
+        conn.close()
+
+    def close(self) -> None:
+        self._queue.put(None)
+        self._thread.join(timeout=10)
+
+    # ---- statements
+    @staticmethod
+    def create_table(t: StoredTable) -> list[tuple[str, tuple]]:
+        out = [("INSERT INTO tables VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
+                (t.id, t.rules_name, t.rules_text, t.players, json.dumps(t.options), t.seed, t.first_dealer, t.created))]
+        out += [("INSERT INTO tokens VALUES (?, ?, ?, ?)", (h, t.id, role, seat)) for h, role, seat in t.tokens]
+        return out
+
+    @staticmethod
+    def add_token(table_id: str, token_hash: str, role: str, seat: int | None) -> list[tuple[str, tuple]]:
+        return [("INSERT INTO tokens VALUES (?, ?, ?, ?)", (token_hash, table_id, role, seat))]
+
+    @staticmethod
+    def add_move(table_id: str, version: int, seat: int, code: int, idem: str | None) -> list[tuple[str, tuple]]:
+        return [("INSERT INTO moves VALUES (?, ?, ?, ?, ?)", (table_id, version, seat, str(code), idem))]
+
+    # ---- reads (at start-up)
+    def load(self) -> list[StoredTable]:
+        conn = sqlite3.connect(self.path)
+        try:
+            tables = {}
+            for row in conn.execute("SELECT id, rules_name, rules_text, players, options_json, seed, first_dealer, "
+                                    "created FROM tables ORDER BY created"):
+                tables[row[0]] = StoredTable(row[0], row[1], row[2], row[3], json.loads(row[4]), row[5], row[6], row[7],
+                                             [], [])
+            for h, table_id, role, seat in conn.execute("SELECT hash, table_id, role, seat FROM tokens"):
+                if table_id in tables:
+                    tables[table_id].tokens.append((h, role, seat))
+            for table_id, _v, seat, code, idem in conn.execute(
+                    "SELECT table_id, version, seat, code, idem FROM moves ORDER BY table_id, version"):
+                if table_id in tables:
+                    tables[table_id].moves.append((seat, int(code), idem))
+            return list(tables.values())
+        finally:
+            conn.close()
+
+
+def _settle(fut: asyncio.Future, err: BaseException | None) -> None:
+    if fut.done():
+        return
+    if err is None:
+        fut.set_result(None)
+    else:
+        fut.set_exception(err)

@@ -1,0 +1,330 @@
+"""Tables held by the referee: the game, its move log, numbered events, tokens and idempotency.
+
+A move is applied under the table's lock, written to the store, and only then published and
+acknowledged. Events are kept unfiltered; `render` cuts each one down to what one caller may
+see (a seat sees its own cards and discards, a spectator only public play).
+"""
+from __future__ import annotations
+
+import asyncio
+import hashlib
+import hmac
+import json
+import secrets
+import time
+from dataclasses import dataclass, field
+from typing import Any
+
+from smear_dsl import moves as M
+from smear_dsl.compiler import CompiledRules, compile_rules
+from smear_dsl.engine import Game
+from smear_dsl.errors import MoveError
+from smear_dsl.language import load_spec, spec_from_text
+from smear_dsl.record import apply_parsed
+from smear_dsl.spec import RuleSpec
+
+from .api import referee_pb2 as pb
+from .convert import move_to_proto, view_to_proto
+from .store import Store, StoredTable
+
+
+def token_hash(token: str) -> str:
+    return hashlib.sha256(token.encode()).hexdigest()
+
+
+def new_token() -> str:
+    return secrets.token_urlsafe(32)
+
+
+@dataclass(frozen=True)
+class Identity:
+    """Who a token speaks for: a table's host, one of its seats, or a spectator."""
+
+    table_id: str
+    role: str  # host | seat | spectator
+    seat: int | None
+
+
+@dataclass
+class Event:
+    seq: int
+    kind: str
+    data: dict[str, Any]
+
+
+class RefereeError(Exception):
+    """An error with a gRPC status name and a reason (the RECORD_FORMAT.md code or our own)."""
+
+    def __init__(self, status: str, reason: str, message: str):
+        super().__init__(message)
+        self.status, self.reason, self.message = status, reason, message
+
+
+@dataclass
+class Table:
+    id: str
+    rules_name: str
+    rules_text: str | None
+    spec: RuleSpec
+    rules: CompiledRules
+    options: dict[str, Any]
+    seed: str
+    first_dealer: int
+    created: float
+    game: Game = field(init=False)
+    log: list[tuple[int, int]] = field(default_factory=list)  # accepted (seat, code)
+    idem: dict[str, tuple[int, int, int]] = field(default_factory=dict)  # key -> (seat, code, version after)
+    seats_taken: list[bool] = field(default_factory=list)
+    events: list[Event] = field(default_factory=list)
+    lock: asyncio.Lock = field(default_factory=asyncio.Lock)
+    changed: asyncio.Condition = field(default_factory=asyncio.Condition)
+
+    def __post_init__(self) -> None:
+        self.seats_taken = [False] * self.rules.players
+        self.game = Game(self.rules, seed=self.seed, first_dealer=self.first_dealer)
+        self._sync_events(None)
+
+    @property
+    def version(self) -> int:
+        return len(self.log)
+
+    def info(self) -> pb.TableInfo:
+        return pb.TableInfo(table_id=self.id, rules=self.rules_name, title=self.spec.name, players=self.rules.players,
+                            options={k: _text(v) for k, v in self.rules.options.items()},
+                            seat_taken=self.seats_taken, finished=self.game.finished)
+
+    # ---- moves
+    def check_and_apply(self, seat: int, move: pb.Move) -> int:
+        """Apply the move to the live game (raises MoveError, state unchanged); returns its code."""
+        from .convert import move_from_proto
+        action, payload = move_from_proto(self.rules, seat, move)
+        before = self._marks()
+        n = len(self.game.hand_moves) if self.game.record_hands else 0
+        apply_parsed(self.game, seat, action, payload)
+        code = self._last_code(n, before)
+        self.log.append((seat, code))
+        return code
+
+    def _last_code(self, n_before: int, marks) -> int:
+        hand_index = marks[0] - 1
+        _dealer, _hands, _stock, moves = self.game.record_hands[hand_index]
+        return moves[n_before][1]
+
+    def replay_move(self, seat: int, code: int) -> None:
+        """Re-apply a logged move (start-up and rollback)."""
+        before = self._marks()
+        self.game.apply(seat, code)
+        self.log.append((seat, code))
+        self._sync_events(before, seat, code)
+
+    def rebuild(self) -> None:
+        """Recompute the game and events from the log (after a failed write)."""
+        log = list(self.log)
+        self.log, self.events = [], []
+        self.game = Game(self.rules, seed=self.seed, first_dealer=self.first_dealer)
+        self._sync_events(None)
+        for seat, code in log:
+            self.replay_move(seat, code)
+
+    # ---- events
+    def _marks(self):
+        g = self.game
+        return (len(g.record_hands), len(g.results), g.tricks if g.record_hands else [],
+                len(g.tricks) if g.record_hands else 0, g.finished)
+
+    def publish_move(self, seat: int, code: int, before) -> None:
+        self._sync_events(before, seat, code)
+
+    def _sync_events(self, before, seat: int | None = None, code: int | None = None) -> None:
+        g = self.game
+        n_hands, n_results, old_tricks, n_tricks, was_over = before if before is not None else (0, 0, [], 0, False)
+        if seat is not None and code is not None:
+            self._event("move", seat=seat, code=code, version=self.version)
+        for leader, winner, cards in old_tricks[n_tricks:]:
+            self._event("trick_won", leader=leader, winner=winner, cards=list(cards))
+        for i in range(n_results, len(g.results)):
+            self._event("hand_scored", hand=i, result=g.results[i].to_json(), scores=list(g.results[i].scores))
+        for h in range(n_hands, len(g.record_hands)):
+            dealer, hands, _stock, _moves = g.record_hands[h]
+            self._event("hand_started", hand=h, dealer=dealer, hands=[list(x) for x in hands])
+        if g.finished and not was_over:
+            self._event("game_over", winner=g.winner, scores=list(g.scores))
+
+    def _event(self, kind: str, **data: Any) -> None:
+        self.events.append(Event(len(self.events) + 1, kind, data))
+
+    def render(self, ev: Event, who: Identity) -> pb.TableEvent:
+        """One event as `who` may see it."""
+        d = ev.data
+        r = self.rules
+        if ev.kind == "move":
+            visible = who.role == "seat" and who.seat == d["seat"]
+            return pb.TableEvent(seq=ev.seq, move=pb.MovePlayed(seat=d["seat"], version=d["version"],
+                                                                  move=move_to_proto(r, d["code"], visible)))
+        if ev.kind == "trick_won":
+            return pb.TableEvent(seq=ev.seq, trick_won=pb.TrickWon(winner=d["winner"], leader=d["leader"],
+                                                                     cards=[r.card_name(c) for c in d["cards"]]))
+        if ev.kind == "hand_scored":
+            return pb.TableEvent(seq=ev.seq, hand_scored=pb.HandScored(hand=d["hand"], result_json=json.dumps(d["result"]),
+                                                                         scores=d["scores"]))
+        if ev.kind == "hand_started":
+            mine = [r.card_name(c) for c in d["hands"][who.seat]] if who.role == "seat" else []
+            return pb.TableEvent(seq=ev.seq, hand_started=pb.HandStarted(hand=d["hand"], dealer=d["dealer"],
+                                                                           your_cards=mine))
+        over = pb.GameOver(scores=d["scores"], seed=self.seed)
+        if d["winner"] is not None:
+            over.winner = d["winner"]
+        return pb.TableEvent(seq=ev.seq, game_over=over)
+
+    def view(self, who: Identity) -> pb.View:
+        return view_to_proto(self.id, self.game, who.seat if who.role == "seat" else None, self.version)
+
+    def record(self, who: Identity) -> tuple[dict[str, Any], bool]:
+        """The record; while the game runs, other seats' cards, the stock and their discards are left out."""
+        rec = self.game.to_record()
+        if self.game.finished:
+            rec["seed"] = self.seed
+            return rec, True
+        mine = who.seat if who.role == "seat" else None
+        for hand in rec["hands"]:
+            hand["deal"]["hands"] = [h if i == mine else [] for i, h in enumerate(hand["deal"]["hands"])]
+            hand["deal"]["stock"] = []
+            for m in hand["moves"]:
+                if m["action"] == "discard" and m["seat"] != mine:
+                    m["cards"] = []
+        rec["redacted"] = True
+        return rec, False
+
+
+def _text(v: Any) -> str:
+    return str(v).lower() if isinstance(v, bool) else str(v)
+
+
+class Tables:
+    """Every table of this server, their tokens, and the store behind them."""
+
+    MAX_TABLES = 100_000
+
+    def __init__(self, store: Store):
+        self.store = store
+        self.tables: dict[str, Table] = {}
+        # Tokens are kept as SHA-256 hashes, found by a short prefix of the hash and then compared
+        # in full with hmac.compare_digest, so lookups take the same time whatever the token.
+        self.tokens: dict[str, list[tuple[str, Identity]]] = {}
+
+    # ---- start-up
+    def load(self) -> int:
+        for st in self.store.load():
+            spec = _spec(st.rules_name, st.rules_text)
+            rules = compile_rules(spec, st.players, st.options)
+            t = Table(st.id, st.rules_name, st.rules_text, spec, rules, st.options, st.seed, st.first_dealer, st.created)
+            for h, role, seat in st.tokens:
+                self._remember(h, Identity(st.id, role, seat))
+                if role == "seat" and seat is not None:
+                    t.seats_taken[seat] = True
+            for seat, code, idem in st.moves:
+                t.replay_move(seat, code)
+                if idem:
+                    t.idem[idem] = (seat, code, t.version)
+            self.tables[st.id] = t
+        return len(self.tables)
+
+    # ---- auth
+    def _remember(self, h: str, ident: Identity) -> None:
+        self.tokens.setdefault(h[:16], []).append((h, ident))
+
+    def identify(self, token: str) -> Identity | None:
+        h = token_hash(token)
+        found = None
+        for stored, ident in self.tokens.get(h[:16], ()):
+            if hmac.compare_digest(stored, h):
+                found = ident
+        return found
+
+    def table_for(self, table_id: str, who: Identity | None) -> Table:
+        t = self.tables.get(table_id)
+        if t is None:
+            raise RefereeError("NOT_FOUND", "NOT_FOUND", f"no table {table_id!r}")
+        if who is not None and who.table_id != table_id:
+            raise RefereeError("PERMISSION_DENIED", "WRONG_TABLE", "this token belongs to another table")
+        return t
+
+    # ---- creation and seats
+    async def create(self, rules_name: str | None, rules_text: str | None, options: dict[str, str], players: int,
+                     seed: str | None) -> tuple[Table, str]:
+        if len(self.tables) >= self.MAX_TABLES:
+            raise RefereeError("RESOURCE_EXHAUSTED", "TOO_MANY_TABLES", "this server holds as many tables as it can")
+        spec = _spec(rules_name, rules_text)
+        rules = compile_rules(spec, players or None, options)
+        seed = seed if seed else secrets.token_hex(16)
+        import random as _random
+        first_dealer = _random.Random(f"{seed}/first-dealer").randrange(rules.players)
+        table_id = secrets.token_hex(8)
+        t = Table(table_id, spec.stem if rules_name else "upload", rules_text, spec, rules, dict(rules.options), seed,
+                  first_dealer, time.time())
+        host = new_token()
+        stored = StoredTable(table_id, t.rules_name, rules_text, rules.players, t.options, seed, first_dealer, t.created,
+                             [(token_hash(host), "host", None)], [])
+        await self.store.write(Store.create_table(stored))
+        self.tables[table_id] = t
+        self._remember(token_hash(host), Identity(table_id, "host", None))
+        return t, host
+
+    async def join(self, table_id: str, seat: int | None) -> tuple[Table, str]:
+        t = self.table_for(table_id, None)
+        token = new_token()
+        async with t.lock:
+            if seat is not None:
+                if not 0 <= seat < t.rules.players:
+                    raise RefereeError("INVALID_ARGUMENT", "BAD_SEAT", f"seats are 0..{t.rules.players - 1}, not {seat}")
+                if t.seats_taken[seat]:
+                    raise RefereeError("ALREADY_EXISTS", "SEAT_TAKEN", f"seat {seat} is taken")
+            role = "seat" if seat is not None else "spectator"
+            await self.store.write(Store.add_token(table_id, token_hash(token), role, seat))
+            if seat is not None:
+                t.seats_taken[seat] = True
+            self._remember(token_hash(token), Identity(table_id, role, seat))
+        return t, token
+
+    async def submit(self, t: Table, who: Identity, move: pb.Move, expected_version: int, key: str) -> bool:
+        """Apply, persist, publish. Returns True when `key` had already been used (nothing applied)."""
+        if who.role != "seat" or who.seat is None:
+            raise RefereeError("PERMISSION_DENIED", "NOT_A_SEAT", "only a seat token can play moves")
+        if len(key) > 200:
+            raise RefereeError("INVALID_ARGUMENT", "BAD_RECORD", "the idempotency key is longer than 200 characters")
+        async with t.lock:
+            if key and key in t.idem:
+                seat, _code, _v = t.idem[key]
+                if seat != who.seat:
+                    raise RefereeError("INVALID_ARGUMENT", "IDEMPOTENCY_KEY_REUSED",
+                                       "this idempotency key was used by another seat")
+                return True
+            if t.game.finished:
+                raise RefereeError("FAILED_PRECONDITION", "GAME_OVER", "the game is over")
+            if expected_version != t.version:
+                raise RefereeError("ABORTED", "STALE_VERSION",
+                                   f"the table is at version {t.version}, not {expected_version}: get the view again")
+            before = t._marks()
+            try:
+                code = t.check_and_apply(who.seat, move)
+            except MoveError as e:
+                raise RefereeError("INVALID_ARGUMENT" if e.code in ("BAD_RECORD", "BAD_DEAL") else "FAILED_PRECONDITION",
+                                   e.code, e.message) from None
+            try:
+                await self.store.write(Store.add_move(t.id, t.version, who.seat, code, key or None))
+            except Exception:
+                t.log.pop()
+                t.rebuild()
+                raise RefereeError("UNAVAILABLE", "STORE_FAILED", "the move could not be saved; try again") from None
+            if key:
+                t.idem[key] = (who.seat, code, t.version)
+            t.publish_move(who.seat, code, before)
+        async with t.changed:
+            t.changed.notify_all()
+        return False
+
+
+def _spec(rules_name: str | None, rules_text: str | None) -> RuleSpec:
+    if rules_text is not None:
+        return spec_from_text(rules_text, "upload.yaml", known_parents_only=True)
+    return load_spec(rules_name or "")
