@@ -1,0 +1,290 @@
+"""The gRPC referee against a real server on 127.0.0.1 port 0 with a real SQLite file."""
+from __future__ import annotations
+
+import json
+import threading
+
+import grpc
+import pytest
+
+from server.api import referee_pb2 as pb
+from server.client import Client, error_reason, play_seat
+
+from conftest import ROOT, RULE_FILES
+from referee_harness import ServerThread
+
+
+@pytest.fixture(scope="module")
+def srv(tmp_path_factory):
+    s = ServerThread(str(tmp_path_factory.mktemp("referee") / "referee.sqlite3"))
+    yield s
+    s.stop()
+
+
+def seated(srv, rules, players=0, options=None, seed="s"):
+    c = srv.client()
+    t = c.create_table(rules, options or {}, players, seed)
+    n = t.table.players
+    clients = [srv.client(c.join(t.table_id, s).token) for s in range(n)]
+    return t, clients
+
+
+def fails(call, status, reason):
+    with pytest.raises(grpc.RpcError) as e:
+        call()
+    assert e.value.code() == status, (e.value.code(), e.value.details())
+    assert error_reason(e.value) == reason, (error_reason(e.value), e.value.details())
+    return e.value
+
+
+def test_generated_code_matches_the_proto():
+    """The checked-in descriptor equals what protoc makes of proto/ now (regenerate: scripts/gen_proto.py)."""
+    import tempfile
+    from pathlib import Path
+
+    import grpc_tools
+    from google.protobuf import descriptor_pb2
+    from grpc_tools import protoc
+
+    from server.api import referee_pb2
+
+    with tempfile.TemporaryDirectory() as tmp:
+        out = Path(tmp) / "set.pb"
+        include = str(Path(grpc_tools.__file__).parent / "_proto")
+        assert protoc.main(["protoc", f"-I{ROOT / 'proto'}", f"-I{include}", f"--descriptor_set_out={out}",
+                            str(ROOT / "proto/smear/referee/v1/referee.proto")]) == 0
+        fresh = descriptor_pb2.FileDescriptorSet.FromString(out.read_bytes()).file[0]
+    def drop_json_names(messages):  # the Python generator leaves out the derived json names
+        for message in messages:
+            for f in message.field:
+                f.ClearField("json_name")
+            drop_json_names(message.nested_type)
+    drop_json_names(fresh.message_type)
+    checked_in = descriptor_pb2.FileDescriptorProto.FromString(referee_pb2.DESCRIPTOR.serialized_pb)
+    assert fresh == checked_in, "server/api is stale: run python scripts/gen_proto.py"
+
+
+def test_list_check_and_explain_rules(srv):
+    c = srv.client()
+    names = {r.name for r in c.list_rules().rules}
+    assert set(RULE_FILES) <= names
+    ok = c.check_rules((ROOT / "rules" / "setback.yaml").read_text())
+    assert ok.ok and ok.rules.title == "Setback"
+    bad = c.check_rules("name: x\nplayers: 4\nbiding: {}\n", "mine.yaml")
+    assert not bad.ok and any(d.path == "mine.yaml" and d.line == 3 for d in bad.diagnostics)
+    text = c.stub.ExplainRules(pb.ExplainRulesRequest(name="setback", format="html")).text
+    assert text.startswith("<!DOCTYPE html>")
+
+
+@pytest.mark.parametrize("name", RULE_FILES)
+def test_complete_bot_game_of_every_rule_file(srv, name):
+    t, clients = seated(srv, name, seed=f"game-{name}")
+    finals = {}
+
+    def run(i):
+        finals[i] = play_seat(clients[i], t.table_id, "heuristic", seed=i)
+    threads = [threading.Thread(target=run, args=(i,)) for i in range(len(clients))]
+    for th in threads:
+        th.start()
+    for th in threads:
+        th.join(120)
+    assert all(v.finished for v in finals.values())
+    host = srv.client(t.host_token)
+    record, complete = host.record(t.table_id)
+    assert complete and record["seed"] == f"game-{name}"
+    verdict = srv.client().verify(record)
+    assert verdict["valid"] and verdict["finished"] and verdict["scores"] == list(finals[0].scores)
+
+
+def test_live_error_codes_come_back_with_their_status(srv):
+    t, cl = seated(srv, "four_point_ne_wisconsin", options={"widow": 2}, seed="errors")
+    tid = t.table_id
+    FP, IA, AB = grpc.StatusCode.FAILED_PRECONDITION, grpc.StatusCode.INVALID_ARGUMENT, grpc.StatusCode.ABORTED
+    v = cl[0].view(tid)
+    turn = v.turn
+    me, other = cl[turn], cl[(turn + 1) % 4]
+    ver = v.version
+    fails(lambda: other.submit(tid, pb.Move(**{"pass": True}), ver), FP, "WRONG_TURN")
+    fails(lambda: me.submit(tid, pb.Move(play="AS"), ver), FP, "WRONG_PHASE")
+    fails(lambda: me.submit(tid, pb.Move(bid=9), ver), FP, "BID_OUT_OF_RANGE")
+    fails(lambda: me.submit(tid, pb.Move(play="ZZ"), ver), IA, "BAD_RECORD")
+    fails(lambda: me.submit(tid, pb.Move(), ver), IA, "BAD_RECORD")
+    fails(lambda: me.submit(tid, pb.Move(bid=3), ver + 5), AB, "STALE_VERSION")
+    me.submit(tid, pb.Move(bid=3), ver)
+    nxt = cl[(turn + 1) % 4]
+    fails(lambda: nxt.submit(tid, pb.Move(bid=3), ver + 1), FP, "BID_TOO_LOW")
+    for i in range(1, 4):
+        cl[(turn + i) % 4].submit(tid, pb.Move(**{"pass": True}), cl[0].view(tid).version)
+    # Everyone else passes: the bidder takes the widow and must discard two cards.
+    bidder = cl[turn]
+    v = bidder.view(tid)
+    assert v.phase == "discard" and v.turn == turn
+    fails(lambda: bidder.submit(tid, pb.Move(discard=pb.CardList(cards=list(v.hand[:1]))), v.version), FP, "BAD_DISCARD")
+    hand = list(v.hand)
+    suits = {c[-1] for c in hand}
+    # Discard two cards of one suit if the bidder holds another, then try to lead that suit.
+    suit = next(s for s in suits if sum(c[-1] == s for c in hand) >= 1 and len(suits) > 1)
+    gone = [c for c in hand if c[-1] == suit][:2]
+    if len(gone) < 2:
+        gone += [c for c in hand if c not in gone][: 2 - len(gone)]
+    bidder.submit(tid, pb.Move(discard=pb.CardList(cards=gone)), v.version)
+    v = bidder.view(tid)
+    leads = [c for c in v.hand if c[-1] == suit]
+    if leads and any(c[-1] != suit for c in v.hand):
+        fails(lambda: bidder.submit(tid, pb.Move(play=leads[0]), v.version), FP, "TRUMP_DISCARDED")
+    not_mine = next(c for c in ("AS", "KS", "QS", "AH", "KH", "AD", "AC") if c not in v.hand)
+    fails(lambda: bidder.submit(tid, pb.Move(play=not_mine), v.version), FP, "CARD_NOT_IN_HAND")
+    lead = next(m.play for m in v.legal_moves)
+    bidder.submit(tid, pb.Move(play=lead), v.version)
+    # The next seat: find a card that breaks follow-suit, if it has one.
+    seat = (turn + 1) % 4
+    v = cl[seat].view(tid)
+    legal = {m.play for m in v.legal_moves}
+    illegal = [c for c in v.hand if c not in legal]
+    if illegal:
+        fails(lambda: cl[seat].submit(tid, pb.Move(play=illegal[0]), v.version), FP, "MUST_FOLLOW_SUIT")
+
+
+def test_record_only_codes_come_back_in_verify_record_and_game_over_live(srv):
+    c = srv.client()
+    seen = set()
+    for path in sorted((ROOT.parent / "shared" / "conformance").glob("*.json")):
+        if path.name.endswith(".expected.json"):
+            continue
+        expected = json.loads(path.with_name(path.name.replace(".json", ".expected.json")).read_text())
+        try:
+            verdict = c.verify(path.read_text())
+        except grpc.RpcError as e:  # an unreadable record: the CLI's exit 2
+            assert e.code() == grpc.StatusCode.INVALID_ARGUMENT and error_reason(e) == "BAD_RECORD"
+            continue
+        if isinstance(verdict.get("error"), dict):  # compared as check_conformance.py does: all but the message
+            verdict["error"].pop("message", None)
+        assert verdict == expected, path.name
+        if verdict.get("error"):
+            seen.add(verdict["error"]["code"])
+    # Codes that only a record can produce come back as the verdict of VerifyRecord.
+    assert {"BAD_DEAL", "HAND_INCOMPLETE", "HAND_OVER", "GAME_OVER"} <= seen
+    t, cl = seated(srv, "cutthroat_canadian", players=2, seed="over")
+    threads = [threading.Thread(target=play_seat, args=(cl[i], t.table_id, "heuristic", i)) for i in range(2)]
+    for th in threads:
+        th.start()
+    for th in threads:
+        th.join(60)
+    v = cl[0].view(t.table_id)
+    assert v.finished
+    fails(lambda: cl[0].submit(t.table_id, pb.Move(**{"pass": True}), v.version), grpc.StatusCode.FAILED_PRECONDITION,
+          "GAME_OVER")
+    fails(lambda: c.stub.VerifyRecord(pb.VerifyRecordRequest(record_json="{not json")),
+          grpc.StatusCode.INVALID_ARGUMENT, "BAD_RECORD")
+
+
+def test_auth_tokens_seats_and_spectators(srv):
+    t, cl = seated(srv, "setback", seed="auth")
+    tid = t.table_id
+    anon = srv.client()
+    fails(lambda: anon.view(tid), grpc.StatusCode.UNAUTHENTICATED, "UNAUTHENTICATED")
+    fails(lambda: srv.client("not-a-token").view(tid), grpc.StatusCode.UNAUTHENTICATED, "UNAUTHENTICATED")
+    other, _ = seated(srv, "setback", seed="other")
+    fails(lambda: cl[0].view(other.table_id), grpc.StatusCode.PERMISSION_DENIED, "WRONG_TABLE")
+    fails(lambda: anon.join(tid, 0), grpc.StatusCode.ALREADY_EXISTS, "SEAT_TAKEN")
+    fails(lambda: anon.join(tid, 9), grpc.StatusCode.INVALID_ARGUMENT, "BAD_SEAT")
+    fails(lambda: anon.join("nope", 0), grpc.StatusCode.NOT_FOUND, "NOT_FOUND")
+    spectator = srv.client(anon.join(tid).token)
+    v = spectator.view(tid)
+    assert not v.HasField("seat") and list(v.hand) == [] and list(v.legal_moves) == []
+    fails(lambda: spectator.submit(tid, pb.Move(**{"pass": True}), v.version), grpc.StatusCode.PERMISSION_DENIED,
+          "NOT_A_SEAT")
+    host = srv.client(t.host_token)
+    fails(lambda: host.submit(tid, pb.Move(**{"pass": True}), v.version), grpc.StatusCode.PERMISSION_DENIED, "NOT_A_SEAT")
+    record, complete = host.record(tid)
+    assert not complete and all(h == [] for h in record["hands"][0]["deal"]["hands"]) and "seed" not in record
+
+
+def test_idempotency_key_applies_once_and_stale_version_is_aborted(srv):
+    t, cl = seated(srv, "cutthroat_canadian", players=3, seed="idem")
+    tid = t.table_id
+    v = cl[0].view(tid)
+    me = cl[v.turn]
+    first = me.submit(tid, pb.Move(**{"pass": True}), v.version, key="k-1")
+    again = me.submit(tid, pb.Move(**{"pass": True}), v.version, key="k-1")
+    assert not first.replayed and again.replayed
+    assert again.view.version == first.view.version == v.version + 1
+    record, _ = srv.client(t.host_token).record(tid)
+    assert len(record["hands"][0]["moves"]) == 1
+    nxt = cl[(v.turn + 1) % 3]
+    fails(lambda: nxt.submit(tid, pb.Move(**{"pass": True}), v.version, key="k-2"), grpc.StatusCode.ABORTED,
+          "STALE_VERSION")
+    fails(lambda: nxt.submit(tid, pb.Move(**{"pass": True}), v.version + 1, key="k-1"),
+          grpc.StatusCode.INVALID_ARGUMENT, "IDEMPOTENCY_KEY_REUSED")
+
+
+def test_watcher_resumes_without_gaps_or_repeats(srv):
+    t, cl = seated(srv, "setback", seed="watch")
+    tid = t.table_id
+    spectator = srv.client(srv.client().join(tid).token)
+    got: list[int] = []
+    stream = spectator.watch(tid, after_seq=0)
+    first = next(stream)
+    assert first.WhichOneof("kind") == "snapshot"
+    for ev in stream:  # read the start of the game, then hang up
+        got.append(ev.seq)
+        if len(got) == 1:
+            break
+    stream.cancel()
+    done = threading.Event()
+
+    def players():
+        threads = [threading.Thread(target=play_seat, args=(cl[i], tid, "heuristic", i)) for i in range(4)]
+        for th in threads:
+            th.start()
+        for th in threads:
+            th.join(60)
+        done.set()
+    threading.Thread(target=players).start()
+    # Reconnect twice while the game runs, each time after the last event seen.
+    for _ in range(2):
+        stream = spectator.watch(tid, after_seq=got[-1])
+        assert next(stream).WhichOneof("kind") == "snapshot"
+        for ev in stream:
+            if ev.WhichOneof("kind") == "heartbeat":
+                continue
+            got.append(ev.seq)
+            if len(got) % 25 == 0:
+                break
+        stream.cancel()
+    done.wait(60)
+    stream = spectator.watch(tid, after_seq=got[-1])
+    next(stream)
+    for ev in stream:
+        if ev.WhichOneof("kind") == "heartbeat":
+            break
+        got.append(ev.seq)
+        if ev.WhichOneof("kind") == "game_over":
+            break
+    stream.cancel()
+    assert got == list(range(1, len(got) + 1)), "an event was missed or repeated"
+    assert len(got) > 30
+
+
+def test_hostile_uploads_get_clean_errors_and_the_server_keeps_serving(srv):
+    c = srv.client()
+    bomb = "a: &a [x,x,x,x,x,x,x,x,x]\n" + "".join(f"{n}: &{n} [*{p},*{p},*{p},*{p},*{p},*{p},*{p},*{p},*{p}]\n"
+                                                    for n, p in zip("bcdefghij", "abcdefghi"))
+    r = c.check_rules(bomb)
+    assert not r.ok and r.diagnostics
+    r = c.check_rules("a:\n" + "  [" * 5000 + "]" * 5000)
+    assert not r.ok
+    fails(lambda: c.check_rules("x" * 1_500_000), grpc.StatusCode.RESOURCE_EXHAUSTED, "RULES_TOO_LARGE")
+    with pytest.raises(grpc.RpcError) as e:
+        c.check_rules("y" * 10_000_000)
+    assert e.value.code() == grpc.StatusCode.RESOURCE_EXHAUSTED
+    r = c.check_rules("extends: /etc/passwd\nname: x\n")
+    assert not r.ok and "no rule file" in r.diagnostics[0].message
+    fails(lambda: c.create_table(rules_text="name: x\n"), grpc.StatusCode.INVALID_ARGUMENT, "BAD_RULES")
+    fails(lambda: c.create_table("no_such_rules"), grpc.StatusCode.NOT_FOUND, "UNKNOWN_RULES")
+    fails(lambda: c.create_table("setback", {"nope": 1}), grpc.StatusCode.INVALID_ARGUMENT, "BAD_OPTION")
+    fails(lambda: c.create_table("setback", players=7), grpc.StatusCode.INVALID_ARGUMENT, "BAD_OPTION")
+    # Still serving: an uploaded variant makes a table.
+    text = (ROOT / "rules" / "cutthroat_joker.yaml").read_text()
+    t = c.create_table(rules_text=text, players=2, seed="upload")
+    assert t.table.title == "Cutthroat Smear with a joker" and t.table.players == 2
