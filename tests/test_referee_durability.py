@@ -1,0 +1,77 @@
+"""kill -9 of the referee process mid-hand: nothing acknowledged is lost, and the game finishes."""
+from __future__ import annotations
+
+import random
+import threading
+import time
+import uuid
+
+import grpc
+
+from server.client import choose, play_seat
+
+from referee_harness import ServerProcess
+
+
+def _moves(record):
+    return [(m["seat"], m["action"]) for h in record["hands"] for m in h["moves"]]
+
+
+def test_kill_9_loses_no_acknowledged_move(tmp_path):
+    db = str(tmp_path / "referee.sqlite3")
+    srv = ServerProcess(db)
+    try:
+        c = srv.client()
+        t = c.create_table("four_point_ne_wisconsin", {"widow": 2}, seed="kill-9")
+        tid = t.table_id
+        tokens = [c.join(tid, s).token for s in range(4)]
+        clients = [srv.client(tok) for tok in tokens]
+        acked: list[tuple[int, int, str]] = []
+        rng = random.Random(1)
+
+        def driver():
+            while True:
+                try:
+                    seat = clients[0].view(tid).turn
+                    v = clients[seat].view(tid)
+                    move = choose(v, rng)
+                    resp = clients[seat].submit(tid, move, v.version, key=uuid.uuid4().hex)
+                    acked.append((resp.view.version, seat, move.WhichOneof("action")))
+                except grpc.RpcError:
+                    return
+        th = threading.Thread(target=driver)
+        th.start()
+        deadline = time.time() + 30
+        while len(acked) < 37 and time.time() < deadline:
+            time.sleep(0.001)
+        srv.kill9()  # while the driver keeps submitting
+        th.join(10)
+        assert len(acked) >= 37
+    finally:
+        srv.stop()
+
+    srv = ServerProcess(db)  # restart on the same file
+    try:
+        host = srv.client(t.host_token)
+        record, complete = host.record(tid)
+        assert not complete
+        got = _moves(record)
+        assert len(got) >= len(acked), "an acknowledged move was lost"
+        assert got[:len(acked)] == [(seat, action) for _v, seat, action in acked]
+        clients = [srv.client(tok) for tok in tokens]  # the same tokens still work
+        assert clients[1].view(tid).version == len(got)
+        finals = {}
+
+        def run(i):
+            finals[i] = play_seat(clients[i], tid, "heuristic", seed=i)
+        threads = [threading.Thread(target=run, args=(i,)) for i in range(4)]
+        for th in threads:
+            th.start()
+        for th in threads:
+            th.join(120)
+        assert finals[0].finished
+        record, complete = host.record(tid)
+        verdict = srv.client().verify(record)
+        assert complete and verdict["valid"] and verdict["finished"] and verdict["scores"] == list(finals[0].scores)
+    finally:
+        srv.stop()
