@@ -3,6 +3,7 @@ from __future__ import annotations
 
 import asyncio
 import signal
+import threading
 from dataclasses import dataclass
 
 import grpc
@@ -66,3 +67,38 @@ async def serve(host: str, port: int, db: str, ready=None) -> None:
             pass
     await stop.wait()
     await running.stop()
+
+
+class ServerThread:
+    """The server on its own event loop in a background thread (demos, tests, tournaments)."""
+
+    def __init__(self, db: str, host: str = "127.0.0.1", port: int = 0):
+        self.db, self.host = db, host
+        self.loop = asyncio.new_event_loop()
+        self._ready = threading.Event()
+        self._error: BaseException | None = None
+        self.thread = threading.Thread(target=self._run, args=(port,), name="smear-referee", daemon=True)
+        self.thread.start()
+        if not self._ready.wait(30) or self._error:
+            raise RuntimeError(f"the referee did not start: {self._error}")
+
+    def _run(self, port: int) -> None:
+        asyncio.set_event_loop(self.loop)
+        try:
+            self.running = self.loop.run_until_complete(start(self.host, port, self.db))
+        except BaseException as e:  # reported to the starting thread
+            self._error = e
+            self._ready.set()
+            return
+        self.port = self.running.port
+        self._ready.set()
+        self.loop.run_forever()
+
+    @property
+    def target(self) -> str:
+        return f"{self.host}:{self.port}"
+
+    def stop(self) -> None:
+        asyncio.run_coroutine_threadsafe(self.running.stop(0.5), self.loop).result(15)
+        self.loop.call_soon_threadsafe(self.loop.stop)
+        self.thread.join(15)

@@ -1,18 +1,19 @@
-"""`smear-dsl demo`: compile the named rule files, play a bot game of each, narrate, write and verify the records."""
+"""`smear-dsl demo`: served games. Start the referee on an embedded SQLite file, seat bots at a table
+for each named game, play them to the end through gRPC while a spectator narrates the live
+events, then export each record and verify it (through the service and locally)."""
 from __future__ import annotations
 
 import json
-import random
+import threading
 from pathlib import Path
 
 from rich.console import Console
 
-from .compiler import check_all_setups, compile_rules
+from .compiler import check_all_setups
 from .errors import OptionError
 from .language import load_spec
-from .narrate import narrate
 from .record import verify
-from .simulate import play_game
+
 
 def parse_game(text: str) -> tuple[str, int | None, dict[str, str]]:
     """`RULES[:k=v,...][@PLAYERS]` -> (rules, players or None, options)."""
@@ -26,29 +27,91 @@ def parse_game(text: str) -> tuple[str, int | None, dict[str, str]]:
     return name, int(players), options
 
 
+def narrate_event(ev, players: int) -> str | None:
+    """One live event as a line of the log (None for events not worth a line)."""
+    kind = ev.WhichOneof("kind")
+    if kind == "hand_started":
+        return f"[bold]hand {ev.hand_started.hand + 1}[/bold], dealer seat {ev.hand_started.dealer}"
+    if kind == "move":
+        m, seat = ev.move.move, ev.move.seat
+        action = m.WhichOneof("action")
+        if action == "pass":
+            return f"  seat {seat} passes"
+        if action == "bid":
+            return f"  seat {seat} bids {m.bid}"
+        if action == "trump":
+            return f"  seat {seat} names {m.trump} trump"
+        if action == "discard":
+            return f"  seat {seat} discards {m.discard.count} card(s)"
+        return None
+    if kind == "trick_won":
+        return f"  trick: {' '.join(ev.trick_won.cards)} -> seat {ev.trick_won.winner}"
+    if kind == "hand_scored":
+        r = json.loads(ev.hand_scored.result_json)
+        if r["bidder"] is None:
+            return f"  nobody bid; scores {r['scores']}"
+        points = ", ".join(f"{k}: {'-' if v is None else v}" for k, v in r["points"].items())
+        return (f"  seat {r['bidder']} bid {r['bid']}: {'made' if r['made'] else 'set'}; points {points}; "
+                f"change {r['delta']}, scores {r['scores']}")
+    if kind == "game_over":
+        winner = ev.game_over.winner if ev.game_over.HasField("winner") else None
+        return f"[bold green]game over[/bold green]: side {winner} wins with scores {list(ev.game_over.scores)}"
+    return None
+
+
 def run_demo(games: list[tuple[str, int | None, dict[str, str]]], out_dir: str = "demo-out", seed: int = 2026) -> int:
+    from server.app import ServerThread
+    from server.client import Client, play_seat
+
     console = Console(highlight=False)
     out = Path(out_dir)
     out.mkdir(parents=True, exist_ok=True)
+    db = out / "referee.sqlite3"
+    for suffix in ("", "-wal", "-shm"):
+        Path(f"{db}{suffix}").unlink(missing_ok=True)
+    server = ServerThread(str(db))
+    console.print(f"referee listening on {server.target} (tables in {db})")
     status = 0
-    for i, (name, players, options) in enumerate(games):
-        spec = load_spec(name)
-        problems = check_all_setups(spec)
-        players = players or spec.players[0]
-        console.rule(f"[bold]{spec.name}[/bold] — {players} players, options {options or 'defaults'}")
-        console.print(f"compiled {spec.path}: {len(spec.points)} points, "
-                      f"{'no problems' if not problems else str(len(problems)) + ' problems'} in every table setup")
-        rules = compile_rules(spec, players, options)
-        game = play_game(rules, seed + i, bot="heuristic", rng=random.Random(seed + i))
-        record = game.to_record()
-        for line in narrate(record):
-            console.print(line)
-        path = out / f"{spec.stem}.json"
-        path.write_text(json.dumps(record, indent=1))
-        verdict = verify(json.loads(path.read_text()))
-        same = verdict["valid"] and verdict["scores"] == game.scores and verdict["winner"] == game.winner
-        console.print(f"record written to {path}; smear-dsl verify: valid={verdict['valid']} finished={verdict['finished']} "
-                      f"winner={verdict['winner']} scores={verdict['scores']} -> "
-                      + ("[green]matches the game[/green]" if same else "[red]DOES NOT MATCH[/red]"))
-        status = status or (0 if same else 1)
+    try:
+        lobby = Client(server.target)
+        for i, (name, players, options) in enumerate(games):
+            spec = load_spec(name)
+            problems = check_all_setups(spec)
+            players = players or spec.players[0]
+            created = lobby.create_table(name, options, players, seed=f"{seed}-{i}")
+            tid = created.table_id
+            console.rule(f"[bold]{spec.name}[/bold] - table {tid}, {players} bots, options {dict(created.table.options) or 'none'}")
+            console.print(f"compiled {spec.stem}: {len(spec.points)} points, "
+                          f"{'no problems' if not problems else str(len(problems)) + ' problems'} in every table setup")
+            seats = [lobby.join(tid, s).token for s in range(players)]
+            watcher = Client(server.target, lobby.join(tid).token)
+            finals: dict[int, object] = {}
+
+            def run_seat(s: int) -> None:
+                finals[s] = play_seat(Client(server.target, seats[s]), tid, "heuristic", seed=seed + 10 * i + s)
+            threads = [threading.Thread(target=run_seat, args=(s,), daemon=True) for s in range(players)]
+            for th in threads:
+                th.start()
+            for ev in watcher.watch(tid, after_seq=0):
+                line = narrate_event(ev, players)
+                if line:
+                    console.print(line)
+                if ev.WhichOneof("kind") == "game_over":
+                    break
+            for th in threads:
+                th.join(60)
+            record, complete = Client(server.target, created.host_token).record(tid)
+            path = out / f"{spec.stem}.json"
+            path.write_text(json.dumps(record, indent=1))
+            served = lobby.verify(record)
+            local = verify(json.loads(path.read_text()))
+            final = finals.get(0)
+            same = (complete and served == local and local["valid"] and final is not None
+                    and local["scores"] == list(final.scores))
+            console.print(f"record written to {path}; VerifyRecord and smear-dsl verify: valid={local['valid']} "
+                          f"finished={local['finished']} winner={local['winner']} scores={local['scores']} -> "
+                          + ("[green]matches the game[/green]" if same else "[red]DOES NOT MATCH[/red]"))
+            status = status or (0 if same else 1)
+    finally:
+        server.stop()
     return status

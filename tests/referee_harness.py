@@ -2,50 +2,22 @@
 separate process (for kill -9), always on a real SQLite file."""
 from __future__ import annotations
 
-import asyncio
 import os
 import subprocess
 import sys
-import threading
 import time
 
-from server.app import start
+from server.app import ServerThread as _ServerThread
 from server.client import Client
 
 from conftest import ROOT
 
 
-class ServerThread:
-    """The server on its own event loop in a background thread."""
-
-    def __init__(self, db: str):
-        self.db = db
-        self.loop = asyncio.new_event_loop()
-        self.ready = threading.Event()
-        self.thread = threading.Thread(target=self._run, daemon=True)
-        self.thread.start()
-        if not self.ready.wait(20):
-            raise RuntimeError("the server did not start")
-
-    def _run(self) -> None:
-        asyncio.set_event_loop(self.loop)
-        self.running = self.loop.run_until_complete(start("127.0.0.1", 0, self.db))
-        self.port = self.running.port
-        self.ready.set()
-        self.loop.run_forever()
-
-    @property
-    def target(self) -> str:
-        return f"127.0.0.1:{self.port}"
+class ServerThread(_ServerThread):
+    """The library's in-process server, with a client factory for tests."""
 
     def client(self, token: str | None = None) -> Client:
         return Client(self.target, token)
-
-    def stop(self) -> None:
-        fut = asyncio.run_coroutine_threadsafe(self.running.stop(0.5), self.loop)
-        fut.result(10)
-        self.loop.call_soon_threadsafe(self.loop.stop)
-        self.thread.join(10)
 
 
 class ServerProcess:
