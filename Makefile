@@ -3,6 +3,7 @@ PY ?= python3
 VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
+NODE_STAMP := clients/node/node_modules/.installed
 
 .PHONY: demo test venv bench conformance clean
 
@@ -12,12 +13,16 @@ $(STAMP): pyproject.toml
 	$(BIN)/python -m pip install --quiet -e '.[dev]'
 	touch $(STAMP)
 
+# The Node.js client the tests run (skipped by its test only where Node.js is not installed).
+$(NODE_STAMP): clients/node/package.json clients/node/package-lock.json
+	if command -v npm >/dev/null; then npm ci --prefix clients/node --no-audit --no-fund --loglevel=error && touch $(NODE_STAMP); fi
+
 venv: $(STAMP)
 
 demo: $(STAMP)
 	$(BIN)/python -m smear_dsl demo --game four_point_ne_wisconsin:widow=2@4 --game cutthroat_canadian@3
 
-test: $(STAMP)
+test: $(STAMP) $(NODE_STAMP)
 	$(BIN)/python -m pytest
 
 conformance: $(STAMP)
@@ -25,6 +30,7 @@ conformance: $(STAMP)
 
 bench: $(STAMP)
 	$(BIN)/python benchmarks/bench_engine.py
+	$(BIN)/python benchmarks/bench_referee.py
 
 clean:
-	rm -rf $(VENV) build *.egg-info
+	rm -rf $(VENV) build *.egg-info clients/node/node_modules
