@@ -7,6 +7,7 @@ see (a seat sees its own cards and discards, a spectator only public play).
 from __future__ import annotations
 
 import asyncio
+import functools
 import hashlib
 import hmac
 import json
@@ -327,4 +328,16 @@ class Tables:
 def _spec(rules_name: str | None, rules_text: str | None) -> RuleSpec:
     if rules_text is not None:
         return spec_from_text(rules_text, "upload.yaml", known_parents_only=True)
-    return load_spec(rules_name or "")
+    return _known_spec(rules_name or "", _mtime(rules_name or ""))
+
+
+@functools.lru_cache(maxsize=256)
+def _known_spec(name: str, _mtime: float) -> RuleSpec:
+    """A rule file of rules/, parsed once per version of the file (tables are created often)."""
+    return load_spec(name)
+
+
+def _mtime(name: str) -> float:
+    from smear_dsl.language import resolve_rules_path
+    path = resolve_rules_path(name)
+    return path.stat().st_mtime if path is not None else 0.0
