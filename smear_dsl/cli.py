@@ -113,27 +113,28 @@ def cmd_simulate(args: argparse.Namespace) -> int:
     return 0
 
 
-def cmd_explain(args: argparse.Namespace) -> int:
-    from .explain import render
-    from .language import load_spec
-    text = render(load_spec(args.rules), args.format)
-    if args.out:
-        with open(args.out, "w", encoding="utf-8") as f:
-            f.write(text)
+def _emit(text: str, out: str | None) -> int:
+    """Write `text` to the file `out`, or to standard output."""
+    if out:
+        try:
+            with open(out, "w", encoding="utf-8") as f:
+                f.write(text)
+        except OSError as e:
+            raise OptionError(f"cannot write {out}: {e.strerror}") from None
     else:
         sys.stdout.write(text)
     return 0
+
+
+def cmd_explain(args: argparse.Namespace) -> int:
+    from .explain import render
+    from .language import load_spec
+    return _emit(render(load_spec(args.rules), args.format), args.out)
 
 
 def cmd_schema(args: argparse.Namespace) -> int:
     from .jsonschema import schema_text
-    text = schema_text()
-    if args.out:
-        with open(args.out, "w", encoding="utf-8") as f:
-            f.write(text)
-    else:
-        sys.stdout.write(text)
-    return 0
+    return _emit(schema_text(), args.out)
 
 
 def _compare(args: argparse.Namespace) -> int:

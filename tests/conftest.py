@@ -34,3 +34,15 @@ def table_setups():
 def in_root(monkeypatch):
     monkeypatch.chdir(ROOT)
     return ROOT
+
+
+def engine_perft(game, depth: int) -> int:
+    """Leaf count of the engine's move tree to `depth` (each legal move applied to a copy)."""
+    if depth == 0 or game.hand_over:
+        return 1
+    total = 0
+    for code in game.legal_moves():
+        g = game.clone()
+        g.apply(g.turn, code)
+        total += engine_perft(g, depth - 1)
+    return total

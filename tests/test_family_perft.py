@@ -16,7 +16,7 @@ import pytest
 from smear_dsl import moves as M
 from smear_dsl.engine import PLAY, Game
 
-from conftest import rules
+from conftest import engine_perft, rules
 
 PLAIN = "AKQJT98765432"
 SISTER = {"S": "C", "C": "S", "H": "D", "D": "H"}
@@ -166,17 +166,6 @@ def ref_perft(state: Ref, depth: int) -> int:
     if depth == 0 or state.done:
         return 1
     return sum(ref_perft(state.play(m), depth - 1) for m in state.moves())
-
-
-def engine_perft(game: Game, depth: int) -> int:
-    if depth == 0 or game.hand_over:
-        return 1
-    total = 0
-    for code in game.legal_moves():
-        g = game.clone()
-        g.apply(g.turn, code)
-        total += engine_perft(g, depth - 1)
-    return total
 
 
 def start(name, hands, dealer, stock_front=""):
