@@ -49,13 +49,23 @@ def move_from_proto(rules: CompiledRules, seat: int, move: pb.Move) -> tuple[str
     return action, payload
 
 
+def _move_from_dict(d: dict[str, Any]) -> pb.Move:
+    a = d["action"]
+    if a == "pass":
+        return pb.Move(**{"pass": True})
+    if a == "bid":
+        return pb.Move(bid=d["value"])
+    if a == "trump":
+        return pb.Move(trump=d["suit"])
+    if a == "discard":
+        return pb.Move(discard=pb.CardList(cards=d["cards"], count=len(d["cards"])))
+    return pb.Move(play=d["card"])
+
+
 def view_to_proto(table_id: str, game: Game, seat: int | None, version: int) -> pb.View:
     """The caller's view (smear_dsl.view decides what it holds) with typed essentials."""
     v = seat_view(game, seat)
-    r = game.rules
-    legal = []
-    if seat is not None and v.get("turn") == seat and not game.finished:
-        legal = [move_to_proto(r, code) for code in game.legal_moves()]
+    legal = [_move_from_dict(d) for d in v.get("legal", ())] if not game.finished else []
     out = pb.View(table_id=table_id, version=version, phase=v["phase"], hand=v.get("hand", []), legal_moves=legal,
                   scores=list(game.scores), finished=game.finished, detail_json=json.dumps(v))
     if seat is not None:
