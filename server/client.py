@@ -52,9 +52,10 @@ class Client:
         return self.stub.CheckRules(pb.CheckRulesRequest(text=text, file_name=file_name))
 
     def create_table(self, rules: str | None = None, options: dict[str, Any] | None = None, players: int = 0,
-                     seed: str | None = None, rules_text: str | None = None) -> pb.CreateTableResponse:
+                     seed: str | None = None, rules_text: str | None = None,
+                     duplicate: bool = False) -> pb.CreateTableResponse:
         req = pb.CreateTableRequest(options={k: str(v).lower() if isinstance(v, bool) else str(v)
-                                             for k, v in (options or {}).items()}, players=players)
+                                             for k, v in (options or {}).items()}, players=players, duplicate=duplicate)
         if rules_text is not None:
             req.rules_text = rules_text
         else:

@@ -167,7 +167,7 @@ class Referee(pb_grpc.RefereeServicer):
         if len(request.options) > 50 or request.HasField("seed") and len(request.seed) > 200:
             raise RefereeError("INVALID_ARGUMENT", "BAD_OPTION", "too many options or too long a seed")
         table, host = await self.tables.create(name, text, dict(request.options), request.players,
-                                               request.seed if request.HasField("seed") else None)
+                                               request.seed if request.HasField("seed") else None, request.duplicate)
         return pb.CreateTableResponse(table_id=table.id, host_token=host, table=table.info())
 
     @_guard

@@ -18,6 +18,7 @@ from typing import Any
 
 from smear_dsl import moves as M
 from smear_dsl.compiler import CompiledRules, compile_rules
+from smear_dsl.duplicate import boards
 from smear_dsl.engine import Game
 from smear_dsl.errors import MoveError
 from smear_dsl.language import load_spec, spec_from_text
@@ -72,6 +73,7 @@ class Table:
     seed: str
     first_dealer: int
     created: float
+    duplicate: bool = False
     game: Game = field(init=False)
     log: list[tuple[int, int]] = field(default_factory=list)  # accepted (seat, code)
     idem: dict[str, tuple[int, int, int]] = field(default_factory=dict)  # key -> (seat, code, version after)
@@ -82,8 +84,12 @@ class Table:
 
     def __post_init__(self) -> None:
         self.seats_taken = [False] * self.rules.players
-        self.game = Game(self.rules, seed=self.seed, first_dealer=self.first_dealer)
+        self.game = self._new_game()
         self._sync_events(None)
+
+    def _new_game(self) -> Game:
+        source = boards(self.rules, self.seed) if self.duplicate else None
+        return Game(self.rules, seed=self.seed, first_dealer=self.first_dealer, deal_source=source)
 
     @property
     def version(self) -> int:
@@ -122,7 +128,7 @@ class Table:
         """Recompute the game and events from the log (after a failed write)."""
         log = list(self.log)
         self.log, self.events = [], []
-        self.game = Game(self.rules, seed=self.seed, first_dealer=self.first_dealer)
+        self.game = self._new_game()
         self._sync_events(None)
         for seat, code in log:
             self.replay_move(seat, code)
@@ -218,7 +224,8 @@ class Tables:
         for st in self.store.load():
             spec = _spec(st.rules_name, st.rules_text)
             rules = compile_rules(spec, st.players, st.options)
-            t = Table(st.id, st.rules_name, st.rules_text, spec, rules, st.options, st.seed, st.first_dealer, st.created)
+            t = Table(st.id, st.rules_name, st.rules_text, spec, rules, st.options, st.seed, st.first_dealer, st.created,
+                      st.duplicate)
             for h, role, seat in st.tokens:
                 self._remember(h, Identity(st.id, role, seat))
                 if role == "seat" and seat is not None:
@@ -252,7 +259,7 @@ class Tables:
 
     # ---- creation and seats
     async def create(self, rules_name: str | None, rules_text: str | None, options: dict[str, str], players: int,
-                     seed: str | None) -> tuple[Table, str]:
+                     seed: str | None, duplicate: bool = False) -> tuple[Table, str]:
         if len(self.tables) >= self.MAX_TABLES:
             raise RefereeError("RESOURCE_EXHAUSTED", "TOO_MANY_TABLES", "this server holds as many tables as it can")
         spec = _spec(rules_name, rules_text)
@@ -262,10 +269,10 @@ class Tables:
         first_dealer = _random.Random(f"{seed}/first-dealer").randrange(rules.players)
         table_id = secrets.token_hex(8)
         t = Table(table_id, spec.stem if rules_name else "upload", rules_text, spec, rules, dict(rules.options), seed,
-                  first_dealer, time.time())
+                  first_dealer, time.time(), duplicate)
         host = new_token()
         stored = StoredTable(table_id, t.rules_name, rules_text, rules.players, t.options, seed, first_dealer, t.created,
-                             [(token_hash(host), "host", None)], [])
+                             [(token_hash(host), "host", None)], [], duplicate)
         await self.store.write(Store.create_table(stored))
         self.tables[table_id] = t
         self._remember(token_hash(host), Identity(table_id, "host", None))

@@ -48,8 +48,10 @@ class Game:
     """One game at one table. `Game(rules, seed=...)` deals itself; `auto_deal=False` waits for `start_hand(deal)`."""
 
     def __init__(self, rules: CompiledRules, seed: int | str | None = None, first_dealer: int | None = None,
-                 auto_deal: bool = True):
+                 auto_deal: bool = True, deal_source=None):
+        """`deal_source(k)`, if given, supplies hand k's deal (duplicate boards) instead of the shuffle."""
         self.rules = rules
+        self.deal_source = deal_source
         self.n = rules.players
         self.seed = seed
         self.rng: random.Random = random.Random(seed) if seed is not None else secrets.SystemRandom()
@@ -83,7 +85,7 @@ class Game:
         if self.finished:
             raise MoveError("GAME_OVER", "the game is over")
         if deal is None:
-            hands, stock = self.shuffled_deal()
+            hands, stock = self.deal_source(len(self.record_hands)) if self.deal_source else self.shuffled_deal()
         else:
             hands, stock = [list(h) for h in deal[0]], list(deal[1])
         r = self.rules

@@ -99,7 +99,7 @@ class ExplainRulesResponse(_message.Message):
     def __init__(self, text: _Optional[str] = ...) -> None: ...
 
 class CreateTableRequest(_message.Message):
-    __slots__ = ("rules_name", "rules_text", "options", "players", "seed")
+    __slots__ = ("rules_name", "rules_text", "options", "players", "seed", "duplicate")
     class OptionsEntry(_message.Message):
         __slots__ = ("key", "value")
         KEY_FIELD_NUMBER: _ClassVar[int]
@@ -112,12 +112,14 @@ class CreateTableRequest(_message.Message):
     OPTIONS_FIELD_NUMBER: _ClassVar[int]
     PLAYERS_FIELD_NUMBER: _ClassVar[int]
     SEED_FIELD_NUMBER: _ClassVar[int]
+    DUPLICATE_FIELD_NUMBER: _ClassVar[int]
     rules_name: str
     rules_text: str
     options: _containers.ScalarMap[str, str]
     players: int
     seed: str
-    def __init__(self, rules_name: _Optional[str] = ..., rules_text: _Optional[str] = ..., options: _Optional[_Mapping[str, str]] = ..., players: _Optional[int] = ..., seed: _Optional[str] = ...) -> None: ...
+    duplicate: bool
+    def __init__(self, rules_name: _Optional[str] = ..., rules_text: _Optional[str] = ..., options: _Optional[_Mapping[str, str]] = ..., players: _Optional[int] = ..., seed: _Optional[str] = ..., duplicate: _Optional[bool] = ...) -> None: ...
 
 class TableInfo(_message.Message):
     __slots__ = ("table_id", "rules", "title", "players", "options", "seat_taken", "finished")
