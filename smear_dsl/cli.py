@@ -179,6 +179,46 @@ def cmd_bot(args: argparse.Namespace) -> int:
     return 0
 
 
+def cmd_tournament_run(args: argparse.Namespace) -> int:
+    from rich.console import Console
+    from rich.table import Table
+
+    from server.tournament.runner import run_tournament
+    try:
+        archive = run_tournament(args.rules, args.entrants, args.rounds, args.pairing, args.duplicate, args.teams,
+                                 parse_options(args.option), args.seed, args.out, args.bot, progress=True)
+    except ValueError as e:
+        raise OptionError(str(e)) from None
+    stats = archive["_stats"]
+    table = Table(title=archive["name"])
+    for col in ("#", "entrant", "games", "wins", "for", "against", "diff"):
+        table.add_column(col, justify="left" if col == "entrant" else "right")
+    for s in archive["standings"]:
+        table.add_row(str(s["rank"]), s["name"], str(s["games"]), str(s["wins"]), str(s["points_for"]),
+                      str(s["points_against"]), str(s["difference"]))
+    console = Console(highlight=False)
+    console.print(table)
+    console.print(f"{len(archive['rounds'])} rounds, {stats['moves']:,} moves in {stats['seconds']} s "
+                  f"({stats['moves_per_second']:,} moves/s through the referee); archive {args.out}/archive.json, "
+                  f"report {args.out}/standings.html")
+    if stats["problems"]:
+        for p in stats["problems"]:
+            console.print(f"[red]{p}[/red]")
+        return 1
+    console.print("verify-tournament: every deal, game and standing checks out")
+    return 0
+
+
+def cmd_verify_tournament(args: argparse.Namespace) -> int:
+    from server.tournament.archive import verify_archive
+    problems = verify_archive(_read_json(args.archive))
+    for p in problems:
+        print(p)
+    if not problems:
+        print("ok: every commitment, deal, game and standing checks out")
+    return 1 if problems else 0
+
+
 def cmd_demo(args: argparse.Namespace) -> int:
     from .demo import parse_game, run_demo
     if not args.game:
@@ -233,6 +273,23 @@ def main(argv: list[str] | None = None) -> int:
     b.add_argument("--style", choices=["random", "heuristic"], default="heuristic")
     b.add_argument("--seed", type=int, default=None)
     b.set_defaults(fn=cmd_bot)
+    tn = sub.add_parser("tournament", help="bot tournaments through a local referee")
+    tsub = tn.add_subparsers(dest="tcmd", required=True)
+    tr = tsub.add_parser("run", help="run a whole bot tournament and write its archive and standings")
+    tr.add_argument("--rules", required=True)
+    tr.add_argument("--entrants", type=int, required=True)
+    tr.add_argument("--rounds", type=int, required=True)
+    tr.add_argument("--pairing", choices=["swiss", "round_robin"], default="swiss")
+    tr.add_argument("--duplicate", action="store_true", help="every table of a round plays the same boards")
+    tr.add_argument("--teams", action="store_true", help="entrants are fixed teams (one side each)")
+    tr.add_argument("--option", action="append", metavar="K=V")
+    tr.add_argument("--seed", default="smear-tournament")
+    tr.add_argument("--bot", choices=["random", "heuristic"], default="heuristic")
+    tr.add_argument("--out", default="tournament-out")
+    tr.set_defaults(fn=cmd_tournament_run)
+    vt = sub.add_parser("verify-tournament", help="re-derive every deal, re-referee every game, recompute the standings")
+    vt.add_argument("archive")
+    vt.set_defaults(fn=cmd_verify_tournament)
     d = sub.add_parser("demo", help="play and narrate bot games, then write and verify their records")
     d.add_argument("--game", action="append", metavar="RULES[:k=v,...][@PLAYERS]",
                    help="a game to play (repeatable), e.g. RULES:widow=2@4")

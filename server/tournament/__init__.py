@@ -1,0 +1,1 @@
+"""Tournaments: pairing, duplicate rounds, standings, archives anyone can verify, and a runner."""

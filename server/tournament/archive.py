@@ -1,0 +1,106 @@
+"""The tournament archive (smear-tournament/1) and its verification from scratch.
+
+An archive holds the rules, options and entrants, every round's commitment and revealed seed,
+each table's seating and game record (smear-record/1), the audit log and the standings.
+`verify_archive` re-derives every deal from the revealed seeds, re-referees every game,
+recomputes the standings, and lists exactly what does not match.
+"""
+from __future__ import annotations
+
+import random
+from typing import Any
+
+from smear_dsl.compiler import compile_rules
+from smear_dsl.duplicate import boards, commitment, table_seed
+from smear_dsl.engine import Game
+from smear_dsl.errors import MoveError
+from smear_dsl.language import load_spec
+from smear_dsl.record import apply_parsed, parse_move, verify
+
+from . import standings as S
+
+FORMAT = "smear-tournament/1"
+
+
+def expected_seed(rnd: dict[str, Any], t: int) -> str:
+    return rnd["seed"] if rnd["duplicate"] else table_seed(rnd["seed"], t)
+
+
+def verify_archive(archive: Any) -> list[str]:
+    """Every mismatch found, each a precise sentence; an empty list means the archive holds."""
+    problems: list[str] = []
+    if not isinstance(archive, dict) or archive.get("format") != FORMAT:
+        return [f"not a {FORMAT} archive"]
+    try:
+        spec = load_spec(archive["rules"])
+        rules = compile_rules(spec, archive["players"], archive["options"])
+    except Exception as e:  # noqa: BLE001 - any failure here is a finding, reported as such
+        return [f"the archive's rules cannot be loaded: {e}"]
+    games = []
+    for rnd in archive.get("rounds", []):
+        r = rnd["round"]
+        if commitment(rnd["seed"]) != rnd["commitment"]:
+            problems.append(f"round {r}: the revealed seed does not match the commitment published at its start")
+        for t, table in enumerate(rnd["tables"]):
+            where = f"round {r} table {t}"
+            record = table["record"]
+            seed = expected_seed(rnd, t)
+            if record.get("seed") != seed:
+                problems.append(f"{where}: the game was dealt with seed {record.get('seed')!r}, "
+                                f"not the one derived from the round's seed")
+            problems += _check_deals(rules, record, seed, rnd["duplicate"], where)
+            verdict = verify(record)
+            if not verdict["valid"]:
+                err = verdict["error"]
+                problems.append(f"{where}: the record does not verify: hand {err['hand']} move {err['move']}: "
+                                f"{err['code']} {err.get('message', '')}".rstrip())
+                continue
+            claimed = table.get("result")
+            if claimed is not None and (claimed.get("scores") != verdict["scores"] or claimed.get("winner") != verdict["winner"]):
+                problems.append(f"{where}: the recorded result {claimed} is not what the game gives "
+                                f"(scores {verdict['scores']}, winner {verdict['winner']})")
+            games.append({"seats": table["seats"], "scores": verdict["scores"], "winner": verdict["winner"]})
+    names = [e["name"] for e in archive["entrants"]]
+    recomputed = S.compute(names, games, archive.get("audit", []))
+    for got, want in zip(archive.get("standings", []), recomputed):
+        if got != want:
+            diff = {k: (got.get(k), v) for k, v in want.items() if got.get(k) != v}
+            problems.append(f"standings rank {want['rank']}: the archive says "
+                            + ", ".join(f"{k} {a}" for k, (a, _b) in diff.items())
+                            + "; recomputed from the records: " + ", ".join(f"{k} {b}" for k, (_a, b) in diff.items()))
+    if len(archive.get("standings", [])) != len(recomputed):
+        problems.append(f"standings: {len(archive.get('standings', []))} rows, but there are {len(recomputed)} entrants")
+    return problems
+
+
+def _check_deals(rules, record: dict[str, Any], seed: str, duplicate: bool, where: str) -> list[str]:
+    """Re-deal the game from its seed (replaying its moves) and compare every hand's deal."""
+    first = random.Random(f"{seed}/first-dealer").randrange(rules.players)
+    if record.get("first_dealer") != first:
+        return [f"{where}: the first dealer is seat {record.get('first_dealer')}, the seed gives seat {first}"]
+    game = Game(rules, seed=seed, first_dealer=first, deal_source=boards(rules, seed) if duplicate else None)
+    out = []
+    for k, hand in enumerate(record.get("hands", [])):
+        if k >= len(game.record_hands):
+            break
+        _dealer, hands, stock, _moves = game.record_hands[k]
+        names = [[rules.card_name(c) for c in h] for h in hands]
+        got = hand.get("deal", {})
+        for seat, (want, have) in enumerate(zip(names, got.get("hands", []))):
+            if sorted(want) != sorted(have):
+                extra = sorted(set(have) - set(want))
+                missing = sorted(set(want) - set(have))
+                out.append(f"{where} hand {k}: seat {seat} holds {' '.join(extra) or '-'} instead of "
+                           f"{' '.join(missing) or '-'} that the seed deals")
+        if sorted(got.get("stock", [])) != sorted(rules.card_name(c) for c in stock):
+            out.append(f"{where} hand {k}: the stock differs from the seed's deal")
+        try:
+            for m in hand.get("moves", []):
+                seat, action, payload = parse_move(rules, m)
+                apply_parsed(game, seat, action, payload)
+        except MoveError:
+            break  # the verdict reports bad moves
+        if game.finished:
+            break
+    return out
+

@@ -1,0 +1,100 @@
+"""Bot tournaments through a local referee: pairing, duplicate rounds, commitments, archives that
+`verify-tournament` checks from scratch and whose tampering it pinpoints."""
+from __future__ import annotations
+
+import copy
+import json
+import subprocess
+import sys
+from collections import Counter, defaultdict
+
+import pytest
+
+from smear_dsl.duplicate import commitment
+from server.tournament.archive import verify_archive
+from server.tournament.pairing import circle_round, pair_round
+from server.tournament.runner import run_tournament
+from server.tournament import standings as S
+
+from conftest import ROOT
+
+
+@pytest.fixture(scope="module")
+def duplicate_archive(tmp_path_factory):
+    out = tmp_path_factory.mktemp("dup")
+    return run_tournament("four_point_ne_wisconsin", 8, 2, "swiss", duplicate=True, seed="t-dup", out=str(out),
+                          progress=False), out
+
+
+def test_round_robin_pairs_meet_exactly_once():
+    entrants = list(range(6))
+    met = Counter(frozenset(p) for r in range(5) for p in circle_round(entrants, r))
+    assert len(met) == 15 and set(met.values()) == {1}
+
+
+def test_pairing_rotates_seats_and_spreads_opponents():
+    met, held = Counter(), defaultdict(Counter)
+    for r in range(4):
+        pair_round("swiss", list(range(8)), 4, r, "s", list(range(8)), met, held)
+    assert all(sum(c.values()) == 4 for c in held.values())
+    assert all(max(c.values()) <= 2 for c in held.values()), "someone kept the same seat"
+
+
+def test_duplicate_tournament_deals_commitments_and_standings(duplicate_archive):
+    archive, out = duplicate_archive
+    assert archive["_stats"]["problems"] == []
+    for rnd in archive["rounds"]:
+        assert commitment(rnd["seed"]) == rnd["commitment"]
+        deals = [[h["deal"] for h in t["record"]["hands"]] for t in rnd["tables"]]
+        common = min(map(len, deals))
+        assert common >= 2 and all(d[:common] == deals[0][:common] for d in deals)
+    games = [{"seats": t["seats"], "scores": t["result"]["scores"], "winner": t["result"]["winner"]}
+             for rnd in archive["rounds"] for t in rnd["tables"]]
+    names = [e["name"] for e in archive["entrants"]]
+    assert S.compute(names, games, []) == archive["standings"]
+    assert archive["duplicate_comparisons"] and (out / "standings.html").read_text().startswith("<!DOCTYPE html>")
+
+
+def _load(out):
+    return json.loads((out / "archive.json").read_text())
+
+
+def test_verify_tournament_pinpoints_tampering(duplicate_archive):
+    _archive, out = duplicate_archive
+    clean = _load(out)
+    assert verify_archive(clean) == []
+    # One changed card: swap a card between two seats of the first deal.
+    a = copy.deepcopy(clean)
+    deal = a["rounds"][0]["tables"][1]["record"]["hands"][0]["deal"]["hands"]
+    deal[0][0], deal[1][0] = deal[1][0], deal[0][0]
+    problems = verify_archive(a)
+    assert any("round 0 table 1 hand 0: seat 0 holds" in p for p in problems), problems
+    # One changed score in the standings.
+    b = copy.deepcopy(clean)
+    b["standings"][0]["wins"] += 1
+    problems = verify_archive(b)
+    assert any(p.startswith("standings rank 1:") and "wins" in p for p in problems), problems
+    # A swapped seed.
+    c = copy.deepcopy(clean)
+    c["rounds"][1]["seed"] = c["rounds"][0]["seed"]
+    problems = verify_archive(c)
+    assert any("round 1: the revealed seed does not match the commitment" in p for p in problems), problems
+    # A changed result of one table.
+    d = copy.deepcopy(clean)
+    d["rounds"][0]["tables"][0]["result"]["scores"][0] += 3
+    assert any("round 0 table 0: the recorded result" in p for p in verify_archive(d))
+
+
+def test_round_robin_team_tournament_and_cli(tmp_path):
+    out = tmp_path / "rr"
+    r = subprocess.run([sys.executable, "-m", "smear_dsl", "tournament", "run", "--rules", "setback", "--entrants", "4",
+                        "--rounds", "3", "--pairing", "round_robin", "--teams", "--out", str(out), "--seed", "rr"],
+                       capture_output=True, text=True, cwd=ROOT, timeout=600)
+    assert r.returncode == 0, r.stderr
+    assert "checks out" in r.stdout
+    archive = _load(out)
+    met = Counter(frozenset(t["units"]) for rnd in archive["rounds"] for t in rnd["tables"])
+    assert len(met) == 6 and set(met.values()) == {1}  # four teams, three rounds: everyone met everyone once
+    v = subprocess.run([sys.executable, "-m", "smear_dsl", "verify-tournament", str(out / "archive.json")],
+                       capture_output=True, text=True, cwd=ROOT)
+    assert v.returncode == 0 and v.stdout.startswith("ok")
