@@ -102,3 +102,14 @@ class ServerThread:
         asyncio.run_coroutine_threadsafe(self.running.stop(0.5), self.loop).result(15)
         self.loop.call_soon_threadsafe(self.loop.stop)
         self.thread.join(15)
+
+
+def fresh_server(directory: str) -> ServerThread:
+    """A referee on a new SQLite file `referee.sqlite3` in `directory` (an old one is removed)."""
+    from pathlib import Path
+    out = Path(directory)
+    out.mkdir(parents=True, exist_ok=True)
+    db = out / "referee.sqlite3"
+    for suffix in ("", "-wal", "-shm"):
+        Path(f"{db}{suffix}").unlink(missing_ok=True)
+    return ServerThread(str(db))

@@ -60,17 +60,13 @@ def narrate_event(ev, players: int) -> str | None:
 
 
 def run_demo(games: list[tuple[str, int | None, dict[str, str]]], out_dir: str = "demo-out", seed: int = 2026) -> int:
-    from server.app import ServerThread
+    from server.app import fresh_server
     from server.client import Client, play_seat
 
     console = Console(highlight=False)
     out = Path(out_dir)
-    out.mkdir(parents=True, exist_ok=True)
-    db = out / "referee.sqlite3"
-    for suffix in ("", "-wal", "-shm"):
-        Path(f"{db}{suffix}").unlink(missing_ok=True)
-    server = ServerThread(str(db))
-    console.print(f"referee listening on {server.target} (tables in {db})")
+    server = fresh_server(out_dir)
+    console.print(f"referee listening on {server.target} (tables in {server.db})")
     status = 0
     try:
         lobby = Client(server.target)

@@ -34,7 +34,7 @@ def round_seed(seed: str, r: int) -> str:
 def run_tournament(rules_name: str, entrants: int, rounds: int, fmt: str = "swiss", duplicate: bool = False,
                    teams: bool = False, options: dict[str, str] | None = None, seed: str = "smear",
                    out: str = "tournament-out", bot: str = "heuristic", progress: bool = True) -> dict[str, Any]:
-    from server.app import ServerThread
+    from server.app import fresh_server
     from server.client import Client, play_seat
 
     spec = load_spec(rules_name)
@@ -47,11 +47,7 @@ def run_tournament(rules_name: str, entrants: int, rounds: int, fmt: str = "swis
         raise ValueError(f"a table needs {per_table} entrants")
     names = [f"{'team' if teams else 'player'} {i + 1}" for i in range(entrants)]
     outdir = Path(out)
-    outdir.mkdir(parents=True, exist_ok=True)
-    db = outdir / "referee.sqlite3"
-    for suffix in ("", "-wal", "-shm"):
-        Path(f"{db}{suffix}").unlink(missing_ok=True)
-    server = ServerThread(str(db))
+    server = fresh_server(out)
     lobby = Client(server.target)
     met: Counter = Counter()
     held: dict[int, Counter] = defaultdict(Counter)
