@@ -15,6 +15,7 @@ from .api import referee_pb2_grpc as pb_grpc
 from .service import SERVICE, AuthInterceptor, Referee
 from .store import Store
 from .tables import Tables
+from .tournament.service import Tournaments, TournamentService
 
 MAX_MESSAGE_BYTES = 4 * 1024 * 1024
 
@@ -36,15 +37,19 @@ async def start(host: str = "127.0.0.1", port: int = 0, db: str = "smear-referee
     store = Store(db)
     tables = Tables(store)
     tables.load()
+    tournaments = Tournaments(tables)
+    tournaments.load()
     server = grpc.aio.server(
         interceptors=[AuthInterceptor(tables)],
         options=[("grpc.max_receive_message_length", MAX_MESSAGE_BYTES),
                  ("grpc.max_send_message_length", 32 * MAX_MESSAGE_BYTES),
                  ("grpc.max_concurrent_streams", 1000)])
     pb_grpc.add_RefereeServicer_to_server(Referee(tables), server)
+    pb_grpc.add_TournamentServicer_to_server(TournamentService(tournaments), server)
     health_servicer = health.aio.HealthServicer()
     health_pb2_grpc.add_HealthServicer_to_server(health_servicer, server)
-    names = (pb.DESCRIPTOR.services_by_name["Referee"].full_name, health.SERVICE_NAME, reflection.SERVICE_NAME)
+    names = (pb.DESCRIPTOR.services_by_name["Referee"].full_name, pb.DESCRIPTOR.services_by_name["Tournament"].full_name,
+             health.SERVICE_NAME, reflection.SERVICE_NAME)
     reflection.enable_server_reflection(names, server)
     bound = server.add_insecure_port(f"{host}:{port}")
     await server.start()

@@ -27,7 +27,9 @@ from .convert import rule_info
 from .tables import Identity, RefereeError, Table, Tables
 
 SERVICE = "smear.referee.v1.Referee"
-NEEDS_TOKEN = {"GetView", "SubmitMove", "WatchTable", "GetRecord"}
+TOURNAMENT = "smear.referee.v1.Tournament"
+NEEDS_TOKEN = {f"/{SERVICE}/{m}" for m in ("GetView", "SubmitMove", "WatchTable", "GetRecord")} | \
+    {f"/{TOURNAMENT}/{m}" for m in ("StartRound", "Act", "ExportTournament")}
 CALLER: contextvars.ContextVar[Identity | None] = contextvars.ContextVar("caller", default=None)
 MAX_RULES_BYTES = 1_000_000
 COMPILE_SECONDS = 5.0
@@ -53,8 +55,7 @@ class AuthInterceptor(grpc.aio.ServerInterceptor):
 
     async def intercept_service(self, continuation, details):
         handler = await continuation(details)
-        method = details.method.rsplit("/", 1)[-1]
-        if handler is None or not details.method.startswith(f"/{SERVICE}/") or method not in NEEDS_TOKEN:
+        if handler is None or details.method not in NEEDS_TOKEN:
             return handler
         meta = dict(details.invocation_metadata or ())
         auth = meta.get("authorization", "")

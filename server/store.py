@@ -26,6 +26,12 @@ CREATE TABLE IF NOT EXISTS moves (
     table_id TEXT NOT NULL, version INTEGER NOT NULL, seat INTEGER NOT NULL, code TEXT NOT NULL, idem TEXT,
     PRIMARY KEY (table_id, version));
 CREATE UNIQUE INDEX IF NOT EXISTS moves_idem ON moves (table_id, idem) WHERE idem IS NOT NULL;
+CREATE TABLE IF NOT EXISTS tournaments (id TEXT PRIMARY KEY, config_json TEXT NOT NULL, created REAL NOT NULL);
+CREATE TABLE IF NOT EXISTS rounds (
+    tournament_id TEXT NOT NULL, round INTEGER NOT NULL, seed TEXT NOT NULL, tables_json TEXT NOT NULL,
+    PRIMARY KEY (tournament_id, round));
+CREATE TABLE IF NOT EXISTS audit (
+    tournament_id TEXT NOT NULL, seq INTEGER NOT NULL, entry_json TEXT NOT NULL, PRIMARY KEY (tournament_id, seq));
 """
 
 
@@ -124,6 +130,23 @@ class Store:
     @staticmethod
     def add_move(table_id: str, version: int, seat: int, code: int, idem: str | None) -> list[tuple[str, tuple]]:
         return [("INSERT INTO moves VALUES (?, ?, ?, ?, ?)", (table_id, version, seat, str(code), idem))]
+
+    def load_tournaments(self) -> list[tuple[str, dict, list[tuple[int, str, list]], list[dict], list[str]]]:
+        """(id, config, [(round, seed, tables)], audit entries, director token hashes) of every tournament."""
+        conn = sqlite3.connect(self.path)
+        try:
+            out = []
+            for tid, config, _created in conn.execute("SELECT id, config_json, created FROM tournaments ORDER BY created"):
+                rounds = [(r, seed, json.loads(tables)) for r, seed, tables in conn.execute(
+                    "SELECT round, seed, tables_json FROM rounds WHERE tournament_id = ? ORDER BY round", (tid,))]
+                audit = [json.loads(e) for (e,) in conn.execute(
+                    "SELECT entry_json FROM audit WHERE tournament_id = ? ORDER BY seq", (tid,))]
+                tokens = [h for (h,) in conn.execute(
+                    "SELECT hash FROM tokens WHERE table_id = ? AND role = 'director'", (tid,))]
+                out.append((tid, json.loads(config), rounds, audit, tokens))
+            return out
+        finally:
+            conn.close()
 
     # ---- reads (at start-up)
     def load(self) -> list[StoredTable]:

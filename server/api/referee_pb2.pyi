@@ -358,3 +358,158 @@ class VerifyRecordResponse(_message.Message):
     verdict_json: str
     valid: bool
     def __init__(self, verdict_json: _Optional[str] = ..., valid: _Optional[bool] = ...) -> None: ...
+
+class CreateTournamentRequest(_message.Message):
+    __slots__ = ("rules_name", "options", "players", "entrants", "teams", "pairing", "rounds", "duplicate", "seed", "name")
+    class OptionsEntry(_message.Message):
+        __slots__ = ("key", "value")
+        KEY_FIELD_NUMBER: _ClassVar[int]
+        VALUE_FIELD_NUMBER: _ClassVar[int]
+        key: str
+        value: str
+        def __init__(self, key: _Optional[str] = ..., value: _Optional[str] = ...) -> None: ...
+    RULES_NAME_FIELD_NUMBER: _ClassVar[int]
+    OPTIONS_FIELD_NUMBER: _ClassVar[int]
+    PLAYERS_FIELD_NUMBER: _ClassVar[int]
+    ENTRANTS_FIELD_NUMBER: _ClassVar[int]
+    TEAMS_FIELD_NUMBER: _ClassVar[int]
+    PAIRING_FIELD_NUMBER: _ClassVar[int]
+    ROUNDS_FIELD_NUMBER: _ClassVar[int]
+    DUPLICATE_FIELD_NUMBER: _ClassVar[int]
+    SEED_FIELD_NUMBER: _ClassVar[int]
+    NAME_FIELD_NUMBER: _ClassVar[int]
+    rules_name: str
+    options: _containers.ScalarMap[str, str]
+    players: int
+    entrants: _containers.RepeatedScalarFieldContainer[str]
+    teams: bool
+    pairing: str
+    rounds: int
+    duplicate: bool
+    seed: str
+    name: str
+    def __init__(self, rules_name: _Optional[str] = ..., options: _Optional[_Mapping[str, str]] = ..., players: _Optional[int] = ..., entrants: _Optional[_Iterable[str]] = ..., teams: _Optional[bool] = ..., pairing: _Optional[str] = ..., rounds: _Optional[int] = ..., duplicate: _Optional[bool] = ..., seed: _Optional[str] = ..., name: _Optional[str] = ...) -> None: ...
+
+class CreateTournamentResponse(_message.Message):
+    __slots__ = ("tournament_id", "director_token")
+    TOURNAMENT_ID_FIELD_NUMBER: _ClassVar[int]
+    DIRECTOR_TOKEN_FIELD_NUMBER: _ClassVar[int]
+    tournament_id: str
+    director_token: str
+    def __init__(self, tournament_id: _Optional[str] = ..., director_token: _Optional[str] = ...) -> None: ...
+
+class StartRoundRequest(_message.Message):
+    __slots__ = ("tournament_id",)
+    TOURNAMENT_ID_FIELD_NUMBER: _ClassVar[int]
+    tournament_id: str
+    def __init__(self, tournament_id: _Optional[str] = ...) -> None: ...
+
+class RoundTable(_message.Message):
+    __slots__ = ("table", "table_id", "seats", "seat_tokens")
+    TABLE_FIELD_NUMBER: _ClassVar[int]
+    TABLE_ID_FIELD_NUMBER: _ClassVar[int]
+    SEATS_FIELD_NUMBER: _ClassVar[int]
+    SEAT_TOKENS_FIELD_NUMBER: _ClassVar[int]
+    table: int
+    table_id: str
+    seats: _containers.RepeatedScalarFieldContainer[int]
+    seat_tokens: _containers.RepeatedScalarFieldContainer[str]
+    def __init__(self, table: _Optional[int] = ..., table_id: _Optional[str] = ..., seats: _Optional[_Iterable[int]] = ..., seat_tokens: _Optional[_Iterable[str]] = ...) -> None: ...
+
+class StartRoundResponse(_message.Message):
+    __slots__ = ("round", "commitment", "tables")
+    ROUND_FIELD_NUMBER: _ClassVar[int]
+    COMMITMENT_FIELD_NUMBER: _ClassVar[int]
+    TABLES_FIELD_NUMBER: _ClassVar[int]
+    round: int
+    commitment: str
+    tables: _containers.RepeatedCompositeFieldContainer[RoundTable]
+    def __init__(self, round: _Optional[int] = ..., commitment: _Optional[str] = ..., tables: _Optional[_Iterable[_Union[RoundTable, _Mapping]]] = ...) -> None: ...
+
+class GetStandingsRequest(_message.Message):
+    __slots__ = ("tournament_id",)
+    TOURNAMENT_ID_FIELD_NUMBER: _ClassVar[int]
+    tournament_id: str
+    def __init__(self, tournament_id: _Optional[str] = ...) -> None: ...
+
+class RoundState(_message.Message):
+    __slots__ = ("round", "commitment", "seed", "tables", "finished_tables")
+    ROUND_FIELD_NUMBER: _ClassVar[int]
+    COMMITMENT_FIELD_NUMBER: _ClassVar[int]
+    SEED_FIELD_NUMBER: _ClassVar[int]
+    TABLES_FIELD_NUMBER: _ClassVar[int]
+    FINISHED_TABLES_FIELD_NUMBER: _ClassVar[int]
+    round: int
+    commitment: str
+    seed: str
+    tables: int
+    finished_tables: int
+    def __init__(self, round: _Optional[int] = ..., commitment: _Optional[str] = ..., seed: _Optional[str] = ..., tables: _Optional[int] = ..., finished_tables: _Optional[int] = ...) -> None: ...
+
+class GetStandingsResponse(_message.Message):
+    __slots__ = ("standings_json", "rounds", "audit_json")
+    STANDINGS_JSON_FIELD_NUMBER: _ClassVar[int]
+    ROUNDS_FIELD_NUMBER: _ClassVar[int]
+    AUDIT_JSON_FIELD_NUMBER: _ClassVar[int]
+    standings_json: str
+    rounds: _containers.RepeatedCompositeFieldContainer[RoundState]
+    audit_json: _containers.RepeatedScalarFieldContainer[str]
+    def __init__(self, standings_json: _Optional[str] = ..., rounds: _Optional[_Iterable[_Union[RoundState, _Mapping]]] = ..., audit_json: _Optional[_Iterable[str]] = ...) -> None: ...
+
+class ActRequest(_message.Message):
+    __slots__ = ("tournament_id", "reason", "forfeit", "replace", "adjust")
+    TOURNAMENT_ID_FIELD_NUMBER: _ClassVar[int]
+    REASON_FIELD_NUMBER: _ClassVar[int]
+    FORFEIT_FIELD_NUMBER: _ClassVar[int]
+    REPLACE_FIELD_NUMBER: _ClassVar[int]
+    ADJUST_FIELD_NUMBER: _ClassVar[int]
+    tournament_id: str
+    reason: str
+    forfeit: Forfeit
+    replace: Replace
+    adjust: Adjust
+    def __init__(self, tournament_id: _Optional[str] = ..., reason: _Optional[str] = ..., forfeit: _Optional[_Union[Forfeit, _Mapping]] = ..., replace: _Optional[_Union[Replace, _Mapping]] = ..., adjust: _Optional[_Union[Adjust, _Mapping]] = ...) -> None: ...
+
+class Forfeit(_message.Message):
+    __slots__ = ("entrant", "round")
+    ENTRANT_FIELD_NUMBER: _ClassVar[int]
+    ROUND_FIELD_NUMBER: _ClassVar[int]
+    entrant: int
+    round: int
+    def __init__(self, entrant: _Optional[int] = ..., round: _Optional[int] = ...) -> None: ...
+
+class Replace(_message.Message):
+    __slots__ = ("entrant", "name")
+    ENTRANT_FIELD_NUMBER: _ClassVar[int]
+    NAME_FIELD_NUMBER: _ClassVar[int]
+    entrant: int
+    name: str
+    def __init__(self, entrant: _Optional[int] = ..., name: _Optional[str] = ...) -> None: ...
+
+class Adjust(_message.Message):
+    __slots__ = ("entrant", "wins", "points")
+    ENTRANT_FIELD_NUMBER: _ClassVar[int]
+    WINS_FIELD_NUMBER: _ClassVar[int]
+    POINTS_FIELD_NUMBER: _ClassVar[int]
+    entrant: int
+    wins: int
+    points: int
+    def __init__(self, entrant: _Optional[int] = ..., wins: _Optional[int] = ..., points: _Optional[int] = ...) -> None: ...
+
+class ActResponse(_message.Message):
+    __slots__ = ("audit_json",)
+    AUDIT_JSON_FIELD_NUMBER: _ClassVar[int]
+    audit_json: str
+    def __init__(self, audit_json: _Optional[str] = ...) -> None: ...
+
+class ExportTournamentRequest(_message.Message):
+    __slots__ = ("tournament_id",)
+    TOURNAMENT_ID_FIELD_NUMBER: _ClassVar[int]
+    tournament_id: str
+    def __init__(self, tournament_id: _Optional[str] = ...) -> None: ...
+
+class ExportTournamentResponse(_message.Message):
+    __slots__ = ("archive_json",)
+    ARCHIVE_JSON_FIELD_NUMBER: _ClassVar[int]
+    archive_json: str
+    def __init__(self, archive_json: _Optional[str] = ...) -> None: ...

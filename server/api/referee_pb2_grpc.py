@@ -492,3 +492,257 @@ class Referee:
             timeout,
             metadata,
             _registered_method=True)
+
+
+class TournamentStub:
+    """Tournaments on the same server and store. CreateTournament returns a director token (shown
+    once) that StartRound, Act and ExportTournament need; standings are public.
+    """
+
+    def __init__(self, channel):
+        """Constructor.
+
+        Args:
+            channel: A grpc.Channel.
+        """
+        self.CreateTournament = channel.unary_unary(
+                '/smear.referee.v1.Tournament/CreateTournament',
+                request_serializer=smear_dot_referee_dot_v1_dot_referee__pb2.CreateTournamentRequest.SerializeToString,
+                response_deserializer=smear_dot_referee_dot_v1_dot_referee__pb2.CreateTournamentResponse.FromString,
+                _registered_method=True)
+        self.StartRound = channel.unary_unary(
+                '/smear.referee.v1.Tournament/StartRound',
+                request_serializer=smear_dot_referee_dot_v1_dot_referee__pb2.StartRoundRequest.SerializeToString,
+                response_deserializer=smear_dot_referee_dot_v1_dot_referee__pb2.StartRoundResponse.FromString,
+                _registered_method=True)
+        self.GetStandings = channel.unary_unary(
+                '/smear.referee.v1.Tournament/GetStandings',
+                request_serializer=smear_dot_referee_dot_v1_dot_referee__pb2.GetStandingsRequest.SerializeToString,
+                response_deserializer=smear_dot_referee_dot_v1_dot_referee__pb2.GetStandingsResponse.FromString,
+                _registered_method=True)
+        self.Act = channel.unary_unary(
+                '/smear.referee.v1.Tournament/Act',
+                request_serializer=smear_dot_referee_dot_v1_dot_referee__pb2.ActRequest.SerializeToString,
+                response_deserializer=smear_dot_referee_dot_v1_dot_referee__pb2.ActResponse.FromString,
+                _registered_method=True)
+        self.ExportTournament = channel.unary_unary(
+                '/smear.referee.v1.Tournament/ExportTournament',
+                request_serializer=smear_dot_referee_dot_v1_dot_referee__pb2.ExportTournamentRequest.SerializeToString,
+                response_deserializer=smear_dot_referee_dot_v1_dot_referee__pb2.ExportTournamentResponse.FromString,
+                _registered_method=True)
+
+
+class TournamentServicer:
+    """Tournaments on the same server and store. CreateTournament returns a director token (shown
+    once) that StartRound, Act and ExportTournament need; standings are public.
+    """
+
+    def CreateTournament(self, request, context):
+        """Missing associated documentation comment in .proto file."""
+        context.set_code(grpc.StatusCode.UNIMPLEMENTED)
+        context.set_details('Method not implemented!')
+        raise NotImplementedError('Method not implemented!')
+
+    def StartRound(self, request, context):
+        """Pair the next round, commit to its seed, open its tables; returns each table's seat tokens.
+        """
+        context.set_code(grpc.StatusCode.UNIMPLEMENTED)
+        context.set_details('Method not implemented!')
+        raise NotImplementedError('Method not implemented!')
+
+    def GetStandings(self, request, context):
+        """Standings recomputed from the tables' games and the audit log, and every round's state.
+        """
+        context.set_code(grpc.StatusCode.UNIMPLEMENTED)
+        context.set_details('Method not implemented!')
+        raise NotImplementedError('Method not implemented!')
+
+    def Act(self, request, context):
+        """A director action (forfeit, replace an entrant, adjust a result), kept in the audit log.
+        """
+        context.set_code(grpc.StatusCode.UNIMPLEMENTED)
+        context.set_details('Method not implemented!')
+        raise NotImplementedError('Method not implemented!')
+
+    def ExportTournament(self, request, context):
+        """The archive (smear-tournament/1): records, seeds of finished rounds, commitments, audit, standings.
+        """
+        context.set_code(grpc.StatusCode.UNIMPLEMENTED)
+        context.set_details('Method not implemented!')
+        raise NotImplementedError('Method not implemented!')
+
+
+def add_TournamentServicer_to_server(servicer, server):
+    rpc_method_handlers = {
+            'CreateTournament': grpc.unary_unary_rpc_method_handler(
+                    servicer.CreateTournament,
+                    request_deserializer=smear_dot_referee_dot_v1_dot_referee__pb2.CreateTournamentRequest.FromString,
+                    response_serializer=smear_dot_referee_dot_v1_dot_referee__pb2.CreateTournamentResponse.SerializeToString,
+            ),
+            'StartRound': grpc.unary_unary_rpc_method_handler(
+                    servicer.StartRound,
+                    request_deserializer=smear_dot_referee_dot_v1_dot_referee__pb2.StartRoundRequest.FromString,
+                    response_serializer=smear_dot_referee_dot_v1_dot_referee__pb2.StartRoundResponse.SerializeToString,
+            ),
+            'GetStandings': grpc.unary_unary_rpc_method_handler(
+                    servicer.GetStandings,
+                    request_deserializer=smear_dot_referee_dot_v1_dot_referee__pb2.GetStandingsRequest.FromString,
+                    response_serializer=smear_dot_referee_dot_v1_dot_referee__pb2.GetStandingsResponse.SerializeToString,
+            ),
+            'Act': grpc.unary_unary_rpc_method_handler(
+                    servicer.Act,
+                    request_deserializer=smear_dot_referee_dot_v1_dot_referee__pb2.ActRequest.FromString,
+                    response_serializer=smear_dot_referee_dot_v1_dot_referee__pb2.ActResponse.SerializeToString,
+            ),
+            'ExportTournament': grpc.unary_unary_rpc_method_handler(
+                    servicer.ExportTournament,
+                    request_deserializer=smear_dot_referee_dot_v1_dot_referee__pb2.ExportTournamentRequest.FromString,
+                    response_serializer=smear_dot_referee_dot_v1_dot_referee__pb2.ExportTournamentResponse.SerializeToString,
+            ),
+    }
+    generic_handler = grpc.method_handlers_generic_handler(
+            'smear.referee.v1.Tournament', rpc_method_handlers)
+    server.add_generic_rpc_handlers((generic_handler,))
+    server.add_registered_method_handlers('smear.referee.v1.Tournament', rpc_method_handlers)
+
+
+ # This class is part of an EXPERIMENTAL API.
+class Tournament:
+    """Tournaments on the same server and store. CreateTournament returns a director token (shown
+    once) that StartRound, Act and ExportTournament need; standings are public.
+    """
+
+    @staticmethod
+    def CreateTournament(request,
+            target,
+            options=(),
+            channel_credentials=None,
+            call_credentials=None,
+            insecure=False,
+            compression=None,
+            wait_for_ready=None,
+            timeout=None,
+            metadata=None):
+        return grpc.experimental.unary_unary(
+            request,
+            target,
+            '/smear.referee.v1.Tournament/CreateTournament',
+            smear_dot_referee_dot_v1_dot_referee__pb2.CreateTournamentRequest.SerializeToString,
+            smear_dot_referee_dot_v1_dot_referee__pb2.CreateTournamentResponse.FromString,
+            options,
+            channel_credentials,
+            insecure,
+            call_credentials,
+            compression,
+            wait_for_ready,
+            timeout,
+            metadata,
+            _registered_method=True)
+
+    @staticmethod
+    def StartRound(request,
+            target,
+            options=(),
+            channel_credentials=None,
+            call_credentials=None,
+            insecure=False,
+            compression=None,
+            wait_for_ready=None,
+            timeout=None,
+            metadata=None):
+        return grpc.experimental.unary_unary(
+            request,
+            target,
+            '/smear.referee.v1.Tournament/StartRound',
+            smear_dot_referee_dot_v1_dot_referee__pb2.StartRoundRequest.SerializeToString,
+            smear_dot_referee_dot_v1_dot_referee__pb2.StartRoundResponse.FromString,
+            options,
+            channel_credentials,
+            insecure,
+            call_credentials,
+            compression,
+            wait_for_ready,
+            timeout,
+            metadata,
+            _registered_method=True)
+
+    @staticmethod
+    def GetStandings(request,
+            target,
+            options=(),
+            channel_credentials=None,
+            call_credentials=None,
+            insecure=False,
+            compression=None,
+            wait_for_ready=None,
+            timeout=None,
+            metadata=None):
+        return grpc.experimental.unary_unary(
+            request,
+            target,
+            '/smear.referee.v1.Tournament/GetStandings',
+            smear_dot_referee_dot_v1_dot_referee__pb2.GetStandingsRequest.SerializeToString,
+            smear_dot_referee_dot_v1_dot_referee__pb2.GetStandingsResponse.FromString,
+            options,
+            channel_credentials,
+            insecure,
+            call_credentials,
+            compression,
+            wait_for_ready,
+            timeout,
+            metadata,
+            _registered_method=True)
+
+    @staticmethod
+    def Act(request,
+            target,
+            options=(),
+            channel_credentials=None,
+            call_credentials=None,
+            insecure=False,
+            compression=None,
+            wait_for_ready=None,
+            timeout=None,
+            metadata=None):
+        return grpc.experimental.unary_unary(
+            request,
+            target,
+            '/smear.referee.v1.Tournament/Act',
+            smear_dot_referee_dot_v1_dot_referee__pb2.ActRequest.SerializeToString,
+            smear_dot_referee_dot_v1_dot_referee__pb2.ActResponse.FromString,
+            options,
+            channel_credentials,
+            insecure,
+            call_credentials,
+            compression,
+            wait_for_ready,
+            timeout,
+            metadata,
+            _registered_method=True)
+
+    @staticmethod
+    def ExportTournament(request,
+            target,
+            options=(),
+            channel_credentials=None,
+            call_credentials=None,
+            insecure=False,
+            compression=None,
+            wait_for_ready=None,
+            timeout=None,
+            metadata=None):
+        return grpc.experimental.unary_unary(
+            request,
+            target,
+            '/smear.referee.v1.Tournament/ExportTournament',
+            smear_dot_referee_dot_v1_dot_referee__pb2.ExportTournamentRequest.SerializeToString,
+            smear_dot_referee_dot_v1_dot_referee__pb2.ExportTournamentResponse.FromString,
+            options,
+            channel_credentials,
+            insecure,
+            call_credentials,
+            compression,
+            wait_for_ready,
+            timeout,
+            metadata,
+            _registered_method=True)

@@ -59,7 +59,7 @@ def verify_archive(archive: Any) -> list[str]:
             if claimed is not None and (claimed.get("scores") != verdict["scores"] or claimed.get("winner") != verdict["winner"]):
                 problems.append(f"{where}: the recorded result {claimed} is not what the game gives "
                                 f"(scores {verdict['scores']}, winner {verdict['winner']})")
-            games.append({"seats": table["seats"], "scores": verdict["scores"], "winner": verdict["winner"]})
+            games.append({"round": r, "seats": table["seats"], "scores": verdict["scores"], "winner": verdict["winner"]})
     names = [e["name"] for e in archive["entrants"]]
     recomputed = S.compute(names, games, archive.get("audit", []))
     for got, want in zip(archive.get("standings", []), recomputed):

@@ -94,7 +94,7 @@ def run_tournament(rules_name: str, entrants: int, rounds: int, fmt: str = "swis
                 result = {"scores": verdict["scores"], "winner": verdict["winner"], "finished": verdict["finished"]}
                 rnd["tables"].append({"table": t, "table_id": created.table_id, "units": units, "seats": seats,
                                       "record": record, "result": result})
-                games.append({"seats": seats, "scores": verdict["scores"], "winner": verdict["winner"]})
+                games.append({"round": r, "seats": seats, "scores": verdict["scores"], "winner": verdict["winner"]})
             rnd["seed"] = rs  # revealed once every table of the round is over
             archive["rounds"].append(rnd)
             standings = S.compute(names, games, archive["audit"])

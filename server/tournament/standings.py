@@ -4,7 +4,9 @@ For each game an entrant (a unit: a player, or a fixed team holding one side) ge
 - a win if its side won the game (an unfinished game has no winner);
 - points for: its side's final score; points against: the best opposing final score.
 Order: wins, then point difference (for - against), then points for, then entrant number.
-Director adjustments (the audit log's `adjust` entries) add wins and points on top.
+Director actions from the audit log: `adjust` adds wins and points on top; `forfeit` makes the
+entrant lose that round (its game there counts with no win and no points for; if it did not
+play, it is charged a lost game).
 """
 from __future__ import annotations
 
@@ -44,13 +46,20 @@ def game_lines(seats: list[int], scores: list[int], winner: int | None) -> dict[
 def compute(names: list[str], games: list[dict[str, Any]], audit: list[dict[str, Any]]) -> list[dict[str, Any]]:
     """Standings rows, best first. `games`: {"seats": [entrant per seat], "scores": [...], "winner": side or None}."""
     lines = {i: Line(i, n) for i, n in enumerate(names)}
+    forfeits = {(e["entrant"], e.get("round")) for e in audit if e.get("action") == "forfeit"}
+    charged = set()
     for g in games:
         for u, (win, pf, pa) in game_lines(g["seats"], g["scores"], g["winner"]).items():
+            if (u, g.get("round")) in forfeits:
+                win, pf = 0, 0
+                charged.add((u, g.get("round")))
             line = lines[u]
             line.games += 1
             line.wins += win
             line.points_for += pf
             line.points_against += pa
+    for u, r in forfeits - charged:
+        lines[u].games += 1
     for entry in audit:
         if entry.get("action") == "adjust":
             line = lines[entry["entrant"]]

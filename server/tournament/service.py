@@ -1,0 +1,215 @@
+"""The Tournament service: tournaments on the referee's own tables, store and tokens.
+
+A tournament keeps its configuration, each round's seed and table assignments, and an audit
+log of director actions in the store. Results are never typed in: they are read from the
+round's tables, whose games the store already keeps move by move, so a restart rebuilds them.
+A round's seed is committed to (SHA-256) when it starts and revealed once all its tables end.
+"""
+from __future__ import annotations
+
+import json
+import secrets
+import time
+from collections import Counter, defaultdict
+from dataclasses import dataclass, field
+from typing import Any
+
+from smear_dsl.compiler import compile_rules
+from smear_dsl.duplicate import commitment, table_seed
+from smear_dsl.language import load_spec
+from smear_dsl.record import verify
+
+from ..api import referee_pb2 as pb
+from ..api import referee_pb2_grpc as pb_grpc
+from ..service import CALLER, _guard, _known
+from ..store import Store
+from ..tables import Identity, RefereeError, Tables, new_token, token_hash
+from . import standings as S
+from .archive import FORMAT
+from .pairing import pair_round
+from .runner import round_seed
+
+
+@dataclass
+class Round:
+    number: int
+    seed: str
+    tables: list[dict[str, Any]]  # {table, table_id, units, seats}
+
+
+@dataclass
+class Tourney:
+    id: str
+    config: dict[str, Any]
+    rounds: list[Round] = field(default_factory=list)
+    audit: list[dict[str, Any]] = field(default_factory=list)
+
+    def names(self) -> list[str]:
+        names = list(self.config["entrants"])
+        for e in self.audit:
+            if e["action"] == "replace":
+                names[e["entrant"]] = e["name"]
+        return names
+
+
+class Tournaments:
+    def __init__(self, tables: Tables):
+        self.tables = tables
+        self.store: Store = tables.store
+        self.all: dict[str, Tourney] = {}
+
+    def load(self) -> None:
+        for tid, config, rounds, audit, directors in self.store.load_tournaments():
+            self.all[tid] = Tourney(tid, config, [Round(r, seed, tables) for r, seed, tables in rounds], audit)
+            for h in directors:
+                self.tables._remember(h, Identity(tid, "director", None))
+
+    # ---- state read from the tables
+    def finished(self, rnd: Round) -> list[bool]:
+        return [self.tables.tables[t["table_id"]].game.finished for t in rnd.tables]
+
+    def games(self, t: Tourney) -> list[dict[str, Any]]:
+        out = []
+        for rnd in t.rounds:
+            for tab in rnd.tables:
+                game = self.tables.tables[tab["table_id"]].game
+                if game.finished:
+                    out.append({"round": rnd.number, "seats": tab["seats"], "scores": list(game.scores),
+                                "winner": game.winner})
+        return out
+
+    def standings(self, t: Tourney) -> list[dict[str, Any]]:
+        return S.compute(t.names(), self.games(t), t.audit)
+
+    def get(self, tid: str, who: Identity | None, director: bool) -> Tourney:
+        t = self.all.get(tid)
+        if t is None:
+            raise RefereeError("NOT_FOUND", "NOT_FOUND", f"no tournament {tid!r}")
+        if director and (who is None or who.role != "director" or who.table_id != tid):
+            raise RefereeError("PERMISSION_DENIED", "NOT_THE_DIRECTOR", "this needs the tournament's director token")
+        return t
+
+
+class TournamentService(pb_grpc.TournamentServicer):
+    def __init__(self, tournaments: Tournaments):
+        self.t = tournaments
+
+    @_guard
+    async def CreateTournament(self, request, context):
+        name = _known(request.rules_name)
+        spec = load_spec(name)
+        rules = compile_rules(spec, request.players or None, dict(request.options))
+        teams = request.teams
+        per_table = rules.n_sides if teams else rules.players
+        if teams and rules.n_sides == rules.players:
+            raise RefereeError("INVALID_ARGUMENT", "BAD_TOURNAMENT", "these rules have no partnerships: entrants are players")
+        entrants = list(request.entrants)
+        if len(entrants) < per_table or len(entrants) > 1000:
+            raise RefereeError("INVALID_ARGUMENT", "BAD_TOURNAMENT", f"2..1000 entrants, at least {per_table}")
+        if request.pairing not in ("swiss", "round_robin") or not 1 <= request.rounds <= 100:
+            raise RefereeError("INVALID_ARGUMENT", "BAD_TOURNAMENT", "pairing is swiss or round_robin; rounds 1..100")
+        tid = secrets.token_hex(8)
+        config = {"name": request.name or f"{spec.name} tournament", "rules": name, "options": dict(rules.options),
+                  "players": rules.players, "entrants": entrants, "teams": teams, "pairing": request.pairing,
+                  "rounds": request.rounds, "duplicate": request.duplicate,
+                  "seed": request.seed if request.HasField("seed") else secrets.token_hex(16)}
+        director = new_token()
+        await self.t.store.write([
+            ("INSERT INTO tournaments VALUES (?, ?, ?)", (tid, json.dumps(config), time.time())),
+            *Store.add_token(tid, token_hash(director), "director", None)])
+        self.t.all[tid] = Tourney(tid, config)
+        self.t.tables._remember(token_hash(director), Identity(tid, "director", None))
+        return pb.CreateTournamentResponse(tournament_id=tid, director_token=director)
+
+    @_guard
+    async def StartRound(self, request, context):
+        t = self.t.get(request.tournament_id, CALLER.get(), director=True)
+        c = t.config
+        if t.rounds and not all(self.t.finished(t.rounds[-1])):
+            raise RefereeError("FAILED_PRECONDITION", "ROUND_IN_PROGRESS", "the current round has tables still playing")
+        if len(t.rounds) >= c["rounds"]:
+            raise RefereeError("FAILED_PRECONDITION", "TOURNAMENT_OVER", "every round has been played")
+        r = len(t.rounds)
+        rules = compile_rules(load_spec(c["rules"]), c["players"], c["options"])
+        per_table = rules.n_sides if c["teams"] else rules.players
+        met, held = Counter(), defaultdict(Counter)
+        for rnd in t.rounds:  # replay earlier pairings so this one avoids repeats
+            for tab in rnd.tables:
+                for i, u in enumerate(tab["units"]):
+                    held[u][i] += 1
+                    for v in tab["units"][i + 1:]:
+                        met[frozenset((u, v))] += 1
+        order = S.order_for_swiss(self.t.standings(t))
+        forfeited = {e["entrant"] for e in t.audit if e["action"] == "forfeit" and e.get("round") == r}
+        units = [u for u in range(len(c["entrants"])) if u not in forfeited]
+        pairs = pair_round(c["pairing"], units, per_table, r, c["seed"], [u for u in order if u in units], met, held)
+        rs = round_seed(c["seed"], r)
+        tables, out = [], []
+        for i, placed in enumerate(pairs):
+            seats = [placed[x % rules.n_sides] if c["teams"] else placed[x] for x in range(rules.players)]
+            tseed = rs if c["duplicate"] else table_seed(rs, i)
+            table, _host = await self.t.tables.create(c["rules"], None, c["options"], rules.players, tseed, c["duplicate"])
+            tokens = [(await self.t.tables.join(table.id, x))[1] for x in range(rules.players)]
+            tables.append({"table": i, "table_id": table.id, "units": placed, "seats": seats})
+            out.append(pb.RoundTable(table=i, table_id=table.id, seats=seats, seat_tokens=tokens))
+        await self.t.store.write([("INSERT INTO rounds VALUES (?, ?, ?, ?)", (t.id, r, rs, json.dumps(tables)))])
+        t.rounds.append(Round(r, rs, tables))
+        return pb.StartRoundResponse(round=r, commitment=commitment(rs), tables=out)
+
+    @_guard
+    async def GetStandings(self, request, context):
+        t = self.t.get(request.tournament_id, None, director=False)
+        rounds = []
+        for rnd in t.rounds:
+            done = self.t.finished(rnd)
+            rounds.append(pb.RoundState(round=rnd.number, commitment=commitment(rnd.seed), tables=len(done),
+                                        finished_tables=sum(done), seed=rnd.seed if all(done) else ""))
+        return pb.GetStandingsResponse(standings_json=json.dumps(self.t.standings(t)), rounds=rounds,
+                                       audit_json=[json.dumps(e) for e in t.audit])
+
+    @_guard
+    async def Act(self, request, context):
+        t = self.t.get(request.tournament_id, CALLER.get(), director=True)
+        if not request.reason.strip():
+            raise RefereeError("INVALID_ARGUMENT", "NO_REASON", "every director action needs a reason")
+        kind = request.WhichOneof("action")
+        n = len(t.config["entrants"])
+        if kind is None:
+            raise RefereeError("INVALID_ARGUMENT", "BAD_ACTION", "forfeit, replace or adjust")
+        a = getattr(request, kind)
+        if not 0 <= a.entrant < n:
+            raise RefereeError("INVALID_ARGUMENT", "BAD_ACTION", f"entrants are 0..{n - 1}")
+        entry: dict[str, Any] = {"seq": len(t.audit) + 1, "action": kind, "entrant": a.entrant,
+                                 "reason": request.reason.strip()[:500], "at": round(time.time(), 3)}
+        if kind == "forfeit":
+            entry["round"] = a.round
+        elif kind == "replace":
+            entry["name"] = a.name[:100]
+        else:
+            entry["wins"], entry["points"] = a.wins, a.points
+        await self.t.store.write([("INSERT INTO audit VALUES (?, ?, ?)", (t.id, entry["seq"], json.dumps(entry)))])
+        t.audit.append(entry)
+        return pb.ActResponse(audit_json=json.dumps(entry))
+
+    @_guard
+    async def ExportTournament(self, request, context):
+        t = self.t.get(request.tournament_id, CALLER.get(), director=True)
+        c = t.config
+        archive: dict[str, Any] = {"format": FORMAT, "name": c["name"], "rules": c["rules"], "players": c["players"],
+                                   "options": c["options"], "pairing": c["pairing"], "teams": c["teams"],
+                                   "entrants": [{"id": i, "name": nm} for i, nm in enumerate(t.names())],
+                                   "rounds": [], "pending_rounds": [], "audit": t.audit}
+        for rnd in t.rounds:
+            if not all(self.t.finished(rnd)):
+                archive["pending_rounds"].append({"round": rnd.number, "commitment": commitment(rnd.seed)})
+                continue
+            tables = []
+            for tab in rnd.tables:
+                record = self.t.tables.tables[tab["table_id"]].record(Identity(tab["table_id"], "host", None))[0]
+                v = verify(record)
+                tables.append({**tab, "record": record, "result": {"scores": v["scores"], "winner": v["winner"],
+                                                                   "finished": v["finished"]}})
+            archive["rounds"].append({"round": rnd.number, "duplicate": c["duplicate"], "commitment": commitment(rnd.seed),
+                                      "seed": rnd.seed, "tables": tables})
+        archive["standings"] = self.t.standings(t)
+        return pb.ExportTournamentResponse(archive_json=json.dumps(archive))

@@ -1,0 +1,105 @@
+"""The Tournament service on a real server process: director token, rounds with commitments,
+automatic results, standings, audited director actions, a restart mid-round, and an export that
+verify-tournament accepts."""
+from __future__ import annotations
+
+import hashlib
+import json
+import threading
+import time
+
+import grpc
+import pytest
+
+from server.api import referee_pb2 as pb
+from server.api import referee_pb2_grpc as pb_grpc
+from server.client import Client, error_reason, play_seat
+from server.tournament.archive import verify_archive
+
+from referee_harness import ServerProcess
+
+
+def _md(token):
+    return [("authorization", f"Bearer {token}")]
+
+
+def _play_round(target, start: pb.StartRoundResponse, stop_after: float | None = None):
+    threads = []
+    for tab in start.tables:
+        for seat, tok in enumerate(tab.seat_tokens):
+            th = threading.Thread(target=_seat, args=(target, tab.table_id, tok, seat), daemon=True)
+            th.start()
+            threads.append(th)
+    if stop_after is None:
+        for th in threads:
+            th.join(300)
+
+
+def _seat(target, table_id, token, seat):
+    try:
+        play_seat(Client(target, token), table_id, "heuristic", seed=seat)
+    except grpc.RpcError:
+        pass  # the server went away (the restart test)
+
+
+def test_tournament_service_end_to_end_with_restart(tmp_path):
+    db = str(tmp_path / "referee.sqlite3")
+    srv = ServerProcess(db)
+    try:
+        stub = pb_grpc.TournamentStub(grpc.insecure_channel(srv.target))
+        created = stub.CreateTournament(pb.CreateTournamentRequest(
+            rules_name="four_point_ne_wisconsin", entrants=[f"p{i}" for i in range(8)], pairing="swiss", rounds=2,
+            duplicate=True, seed="master", name="club night"))
+        director = _md(created.director_token)
+        tid = created.tournament_id
+        with pytest.raises(grpc.RpcError) as e:
+            stub.StartRound(pb.StartRoundRequest(tournament_id=tid))
+        assert e.value.code() == grpc.StatusCode.UNAUTHENTICATED
+        r0 = stub.StartRound(pb.StartRoundRequest(tournament_id=tid), metadata=director)
+        assert len(r0.tables) == 2 and all(len(t.seat_tokens) == 4 for t in r0.tables)
+        with pytest.raises(grpc.RpcError) as e:
+            stub.StartRound(pb.StartRoundRequest(tournament_id=tid), metadata=_md(r0.tables[0].seat_tokens[0]))
+        assert e.value.code() == grpc.StatusCode.PERMISSION_DENIED and error_reason(e.value) == "NOT_THE_DIRECTOR"
+        with pytest.raises(grpc.RpcError) as e:
+            stub.StartRound(pb.StartRoundRequest(tournament_id=tid), metadata=director)
+        assert error_reason(e.value) == "ROUND_IN_PROGRESS"
+        state = stub.GetStandings(pb.GetStandingsRequest(tournament_id=tid)).rounds[0]
+        assert state.commitment == r0.commitment and state.seed == ""  # committed, not revealed
+        _play_round(srv.target, r0)
+        state = stub.GetStandings(pb.GetStandingsRequest(tournament_id=tid)).rounds[0]
+        assert state.finished_tables == 2 and hashlib.sha256(state.seed.encode()).hexdigest() == r0.commitment
+        # A director adjustment shows in the standings and the audit log.
+        before = {row["entrant"]: row for row in json.loads(stub.GetStandings(
+            pb.GetStandingsRequest(tournament_id=tid)).standings_json)}
+        with pytest.raises(grpc.RpcError) as e:
+            stub.Act(pb.ActRequest(tournament_id=tid, adjust=pb.Adjust(entrant=5, wins=1)), metadata=director)
+        assert error_reason(e.value) == "NO_REASON"
+        stub.Act(pb.ActRequest(tournament_id=tid, reason="scoring slip at table 1", adjust=pb.Adjust(entrant=5, wins=1,
+                                                                                                     points=2)),
+                 metadata=director)
+        got = stub.GetStandings(pb.GetStandingsRequest(tournament_id=tid))
+        after = {row["entrant"]: row for row in json.loads(got.standings_json)}
+        assert after[5]["wins"] == before[5]["wins"] + 1 and after[5]["points_for"] == before[5]["points_for"] + 2
+        assert json.loads(got.audit_json[0])["reason"] == "scoring slip at table 1"
+        # Round 2 starts; the server is stopped in the middle of it and restarted on the same file.
+        r1 = stub.StartRound(pb.StartRoundRequest(tournament_id=tid), metadata=director)
+        _play_round(srv.target, r1, stop_after=1.0)
+        time.sleep(1.0)
+        srv.kill9()
+    finally:
+        srv.stop()
+    srv = ServerProcess(db)
+    try:
+        stub = pb_grpc.TournamentStub(grpc.insecure_channel(srv.target))
+        mid = stub.GetStandings(pb.GetStandingsRequest(tournament_id=tid)).rounds
+        assert len(mid) == 2 and mid[1].seed == ""
+        _play_round(srv.target, r1)  # the same seat tokens still work
+        final = stub.GetStandings(pb.GetStandingsRequest(tournament_id=tid))
+        assert final.rounds[1].finished_tables == 2 and final.rounds[1].seed
+        archive = json.loads(stub.ExportTournament(pb.ExportTournamentRequest(tournament_id=tid),
+                                                   metadata=director).archive_json)
+        assert verify_archive(archive) == []
+        assert archive["standings"] == json.loads(final.standings_json)
+        assert [e["action"] for e in archive["audit"]] == ["adjust"]
+    finally:
+        srv.stop()
