@@ -31,7 +31,8 @@ class Client:
     """One connection; `token` (if any) goes with every call as `authorization: Bearer ...`."""
 
     def __init__(self, target: str, token: str | None = None, channel: grpc.Channel | None = None):
-        self.channel = channel or grpc.insecure_channel(target)
+        # Records of long games can exceed gRPC's default 4 MB; the server sends up to 128 MB.
+        self.channel = channel or grpc.insecure_channel(target, options=[("grpc.max_receive_message_length", 128 << 20)])
         self.stub = pb_grpc.RefereeStub(self.channel)
         self.token = token
 
