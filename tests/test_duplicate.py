@@ -48,11 +48,11 @@ def test_duplicate_tables_through_the_referee(tmp_path):
     try:
         c = srv.client()
         records = []
-        for bot_seed in (0, 100):  # the same boards, played differently at the two tables
+        for mixed in (False, True):  # the same boards, played differently at the two tables
             t = c.create_table("four_point_ne_wisconsin", players=4, seed="dup-round", duplicate=True)
             seats = [srv.client(c.join(t.table_id, s).token) for s in range(4)]
-            threads = [threading.Thread(target=play_seat, args=(seats[s], t.table_id, "heuristic", bot_seed + s))
-                       for s in range(4)]
+            styles = ["heuristic", "random" if mixed else "heuristic"] * 2
+            threads = [threading.Thread(target=play_seat, args=(seats[s], t.table_id, styles[s], s)) for s in range(4)]
             for th in threads:
                 th.start()
             for th in threads:
@@ -62,7 +62,7 @@ def test_duplicate_tables_through_the_referee(tmp_path):
             assert c.verify(record)["valid"]
             records.append(record)
         common = min(len(records[0]["hands"]), len(records[1]["hands"]))
-        assert common >= 3
+        assert common >= 3 and records[0]["hands"][0]["moves"] != records[1]["hands"][0]["moves"]
         for k in range(common):
             assert records[0]["hands"][k]["deal"] == records[1]["hands"][k]["deal"]
     finally:
