@@ -21,6 +21,7 @@ venv: $(STAMP)
 
 demo: $(STAMP)
 	$(BIN)/python -m smear_dsl demo --game four_point_ne_wisconsin:widow=2@4 --game cutthroat_canadian@3
+	$(BIN)/python -m smear_dsl tournament run --rules four_point_ne_wisconsin --entrants 8 --rounds 2 --duplicate --seed demo --out demo-out/tournament
 
 test: $(STAMP) $(NODE_STAMP)
 	$(BIN)/python -m pytest
