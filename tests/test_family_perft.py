@@ -46,6 +46,7 @@ VARIANTS = {
     "auction_pitch": Variant(3, 1, 4, 4, lambda d, h: d and h < 4, True, False, list(PLAIN)),
     "setback": Variant(4, 2, 4, 5, lambda d, h: d and h == 4, False, False, list(PLAIN)),
     "six_point_ne_wisconsin": Variant(4, 2, 6, 6, no_match, False, False, [*"AKQJT987", "BJ=RJ"], ["BJ", "RJ"]),
+    "cutthroat_joker": Variant(3, 2, 4, 4, no_match, False, False, ["A", "K", "Q", "J", "JK", *"T98765432"], ["JK"]),
     "ten_point_jack_jick_joker": Variant(4, 2, 10, 10, no_match, True, True,
                                          ["A", "K", "Q", "J", "jick", "HJ", "LJ", *"T98765432"], ["HJ", "LJ"]),
     "st_paul_schmier": Variant(6, 3, 6, 6, no_match, False, True, ["A", "K", "Q", "J", "jick", *"T98765432", "JK"],
@@ -186,6 +187,7 @@ FROM_THE_DEAL = [
     ("auction_pitch", ["AS 2S 7H KD 3C 9C", "KS 5S AH 4D TC 2C", "JS 3S 2H AD 8C QC"], 2, 8),
     ("setback", ["AS JD 2S TH 9C 3D", "KS 4H QD JC 5S 8H", "QS JS AH 3C 7D TD", "2H KH 9S AD 6C JH"], 3, 7),
     ("six_point_ne_wisconsin", ["BJ AS 7S TH 9D 8C", "RJ JH 7H AD KC 9C", "JS 9S 8H QD 7D TC", "TS AH KH JD 8D QC"], 3, 7),
+    ("cutthroat_joker", ["JK 2S 7H KD 3C 9C", "KS 5S AH 4D TC 2C", "JS 3S 2H AD 8C QC"], 2, 8),
 ]
 
 

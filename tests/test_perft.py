@@ -141,6 +141,7 @@ CASES = [
     ("four_point_ne_wisconsin", 4, FOUR_DEAL, 3, 0, 7),
     ("four_point_ne_wisconsin", 4, FOUR_DEAL, 3, 2, 7),
     ("four_point_ne_wisconsin", 4, FOUR_DEAL, 0, 3, 6),
+    ("four_point_house", 4, FOUR_DEAL, 3, 2, 6),    # the house file: widow 2 by default
     ("cutthroat_canadian", 3, CUT3_DEAL, 2, 0, 7),
     ("cutthroat_canadian", 2, CUT2_DEAL, 1, 0, 9),
 ]

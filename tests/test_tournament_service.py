@@ -101,5 +101,6 @@ def test_tournament_service_end_to_end_with_restart(tmp_path):
         assert verify_archive(archive) == []
         assert archive["standings"] == json.loads(final.standings_json)
         assert [e["action"] for e in archive["audit"]] == ["adjust"]
+        assert archive["duplicate_comparisons"] and {len(c["tables"]) for c in archive["duplicate_comparisons"]} == {2}
     finally:
         srv.stop()

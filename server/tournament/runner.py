@@ -138,6 +138,16 @@ def standings_html(archive: dict[str, Any]) -> str:
     rows = "".join(f"<tr><td>{s['rank']}</td><td>{html.escape(s['name'])}</td><td>{s['games']}</td><td>{s['wins']}</td>"
                    f"<td>{s['points_for']}</td><td>{s['points_against']}</td><td>{s['difference']}</td></tr>"
                    for s in archive["standings"])
+    comps = ""
+    for row in archive.get("duplicate_comparisons", []):
+        names = {e["id"]: e["name"] for e in archive["entrants"]}
+        cells = "".join(f"<td>table {t['table'] + 1}: {html.escape(names.get(t['bidder_entrant'], 'nobody'))} "
+                        f"{'bid ' + str(t['bid']) + (' made' if t['made'] else ' set') if t['bid'] else 'no bid'}, "
+                        f"{t['delta']}</td>" for t in row["tables"])
+        comps += f"<tr><td>round {row['round'] + 1} board {row['board'] + 1}</td>{cells}</tr>"
+    if comps:
+        comps = ("<h2>The same deals across tables</h2><p>Each board was dealt to the same seats at every table; "
+                 "who bid it, and the score changes by side.</p><table>" + comps + "</table>")
     rounds = "".join(f"<li>round {r['round'] + 1}: commitment <code>{r['commitment']}</code>, seed <code>"
                      f"{html.escape(r['seed'])}</code>, {len(r['tables'])} tables"
                      f"{' (duplicate)' if r['duplicate'] else ''}</li>" for r in archive["rounds"])
@@ -147,7 +157,8 @@ def standings_html(archive: dict[str, Any]) -> str:
             f"<h1>{html.escape(archive['name'])}</h1><p>Rules <code>{archive['rules']}</code>, "
             f"{len(archive['entrants'])} entrants, {len(archive['rounds'])} rounds ({archive['pairing']}). Ranked by wins, "
             "then point difference, then points for.</p><table><tr><th>#</th><th>entrant</th><th>games</th><th>wins</th>"
-            f"<th>for</th><th>against</th><th>diff</th></tr>{rows}</table><h2>Rounds</h2><ul>{rounds}</ul></body></html>\n")
+            f"<th>for</th><th>against</th><th>diff</th></tr>{rows}</table>{comps}<h2>Rounds</h2><ul>{rounds}</ul>"
+            "</body></html>\n")
 
 
 def _bar(total: int):

@@ -27,7 +27,7 @@ from ..tables import Identity, RefereeError, Tables, new_token, token_hash
 from . import standings as S
 from .archive import FORMAT
 from .pairing import pair_round
-from .runner import round_seed
+from .runner import comparisons, round_seed
 
 
 @dataclass
@@ -212,4 +212,5 @@ class TournamentService(pb_grpc.TournamentServicer):
             archive["rounds"].append({"round": rnd.number, "duplicate": c["duplicate"], "commitment": commitment(rnd.seed),
                                       "seed": rnd.seed, "tables": tables})
         archive["standings"] = self.t.standings(t)
+        archive["duplicate_comparisons"] = comparisons(archive) if c["duplicate"] else []
         return pb.ExportTournamentResponse(archive_json=json.dumps(archive))
