@@ -54,9 +54,10 @@ class Client:
 
     def create_table(self, rules: str | None = None, options: dict[str, Any] | None = None, players: int = 0,
                      seed: str | None = None, rules_text: str | None = None,
-                     duplicate: bool = False) -> pb.CreateTableResponse:
+                     duplicate: bool = False, hand_limit: int = 0) -> pb.CreateTableResponse:
         req = pb.CreateTableRequest(options={k: str(v).lower() if isinstance(v, bool) else str(v)
-                                             for k, v in (options or {}).items()}, players=players, duplicate=duplicate)
+                                             for k, v in (options or {}).items()}, players=players, duplicate=duplicate,
+                                    hand_limit=hand_limit)
         if rules_text is not None:
             req.rules_text = rules_text
         else:

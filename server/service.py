@@ -168,7 +168,8 @@ class Referee(pb_grpc.RefereeServicer):
         if len(request.options) > 50 or request.HasField("seed") and len(request.seed) > 200:
             raise RefereeError("INVALID_ARGUMENT", "BAD_OPTION", "too many options or too long a seed")
         table, host = await self.tables.create(name, text, dict(request.options), request.players,
-                                               request.seed if request.HasField("seed") else None, request.duplicate)
+                                               request.seed if request.HasField("seed") else None, request.duplicate,
+                                               max(0, min(request.hand_limit, 10_000)))
         return pb.CreateTableResponse(table_id=table.id, host_token=host, table=table.info())
 
     @_guard

@@ -19,7 +19,7 @@ SCHEMA = """
 CREATE TABLE IF NOT EXISTS tables (
     id TEXT PRIMARY KEY, rules_name TEXT NOT NULL, rules_text TEXT, players INTEGER NOT NULL,
     options_json TEXT NOT NULL, seed TEXT NOT NULL, first_dealer INTEGER NOT NULL, created REAL NOT NULL,
-    duplicate INTEGER NOT NULL DEFAULT 0);
+    duplicate INTEGER NOT NULL DEFAULT 0, hand_limit INTEGER NOT NULL DEFAULT 0);
 CREATE TABLE IF NOT EXISTS tokens (
     hash TEXT PRIMARY KEY, table_id TEXT NOT NULL, role TEXT NOT NULL, seat INTEGER);
 CREATE TABLE IF NOT EXISTS moves (
@@ -48,6 +48,7 @@ class StoredTable:
     tokens: list[tuple[str, str, int | None]]  # (hash, role, seat)
     moves: list[tuple[int, int, str | None]]   # (seat, code, idempotency key), in order
     duplicate: bool = False
+    hand_limit: int = 0
 
 
 class Store:
@@ -117,9 +118,9 @@ class Store:
     # ---- statements
     @staticmethod
     def create_table(t: StoredTable) -> list[tuple[str, tuple]]:
-        out = [("INSERT INTO tables VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
+        out = [("INSERT INTO tables VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
                 (t.id, t.rules_name, t.rules_text, t.players, json.dumps(t.options), t.seed, t.first_dealer, t.created,
-                 int(t.duplicate)))]
+                 int(t.duplicate), t.hand_limit))]
         out += [("INSERT INTO tokens VALUES (?, ?, ?, ?)", (h, t.id, role, seat)) for h, role, seat in t.tokens]
         return out
 
@@ -154,9 +155,9 @@ class Store:
         try:
             tables = {}
             for row in conn.execute("SELECT id, rules_name, rules_text, players, options_json, seed, first_dealer, "
-                                    "created, duplicate FROM tables ORDER BY created"):
+                                    "created, duplicate, hand_limit FROM tables ORDER BY created"):
                 tables[row[0]] = StoredTable(row[0], row[1], row[2], row[3], json.loads(row[4]), row[5], row[6], row[7],
-                                             [], [], bool(row[8]))
+                                             [], [], bool(row[8]), row[9])
             for h, table_id, role, seat in conn.execute("SELECT hash, table_id, role, seat FROM tokens"):
                 if table_id in tables:
                     tables[table_id].tokens.append((h, role, seat))

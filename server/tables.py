@@ -74,6 +74,7 @@ class Table:
     first_dealer: int
     created: float
     duplicate: bool = False
+    hand_limit: int = 0
     game: Game = field(init=False)
     log: list[tuple[int, int]] = field(default_factory=list)  # accepted (seat, code)
     idem: dict[str, tuple[int, int, int]] = field(default_factory=dict)  # key -> (seat, code, version after)
@@ -89,7 +90,8 @@ class Table:
 
     def _new_game(self) -> Game:
         source = boards(self.rules, self.seed) if self.duplicate else None
-        return Game(self.rules, seed=self.seed, first_dealer=self.first_dealer, deal_source=source)
+        return Game(self.rules, seed=self.seed, first_dealer=self.first_dealer, deal_source=source,
+                    hand_limit=self.hand_limit or None)
 
     @property
     def version(self) -> int:
@@ -225,7 +227,7 @@ class Tables:
             spec = _spec(st.rules_name, st.rules_text)
             rules = compile_rules(spec, st.players, st.options)
             t = Table(st.id, st.rules_name, st.rules_text, spec, rules, st.options, st.seed, st.first_dealer, st.created,
-                      st.duplicate)
+                      st.duplicate, st.hand_limit)
             for h, role, seat in st.tokens:
                 self._remember(h, Identity(st.id, role, seat))
                 if role == "seat" and seat is not None:
@@ -259,7 +261,7 @@ class Tables:
 
     # ---- creation and seats
     async def create(self, rules_name: str | None, rules_text: str | None, options: dict[str, str], players: int,
-                     seed: str | None, duplicate: bool = False) -> tuple[Table, str]:
+                     seed: str | None, duplicate: bool = False, hand_limit: int = 0) -> tuple[Table, str]:
         if len(self.tables) >= self.MAX_TABLES:
             raise RefereeError("RESOURCE_EXHAUSTED", "TOO_MANY_TABLES", "this server holds as many tables as it can")
         spec = _spec(rules_name, rules_text)
@@ -269,10 +271,10 @@ class Tables:
         first_dealer = _random.Random(f"{seed}/first-dealer").randrange(rules.players)
         table_id = secrets.token_hex(8)
         t = Table(table_id, spec.stem if rules_name else "upload", rules_text, spec, rules, dict(rules.options), seed,
-                  first_dealer, time.time(), duplicate)
+                  first_dealer, time.time(), duplicate, hand_limit)
         host = new_token()
         stored = StoredTable(table_id, t.rules_name, rules_text, rules.players, t.options, seed, first_dealer, t.created,
-                             [(token_hash(host), "host", None)], [], duplicate)
+                             [(token_hash(host), "host", None)], [], duplicate, hand_limit)
         await self.store.write(Store.create_table(stored))
         self.tables[table_id] = t
         self._remember(token_hash(host), Identity(table_id, "host", None))

@@ -186,7 +186,8 @@ def cmd_tournament_run(args: argparse.Namespace) -> int:
     from server.tournament.runner import run_tournament
     try:
         archive = run_tournament(args.rules, args.entrants, args.rounds, args.pairing, args.duplicate, args.teams,
-                                 parse_options(args.option), args.seed, args.out, args.bot, progress=True)
+                                 parse_options(args.option), args.seed, args.out, args.bot, progress=True,
+                                 hands_per_round=args.hands)
     except ValueError as e:
         raise OptionError(str(e)) from None
     stats = archive["_stats"]
@@ -285,6 +286,7 @@ def main(argv: list[str] | None = None) -> int:
     tr.add_argument("--option", action="append", metavar="K=V")
     tr.add_argument("--seed", default="smear-tournament")
     tr.add_argument("--bot", choices=["random", "heuristic"], default="heuristic")
+    tr.add_argument("--hands", type=int, default=0, help="play N hands per round instead of a whole game")
     tr.add_argument("--out", default="tournament-out")
     tr.set_defaults(fn=cmd_tournament_run)
     vt = sub.add_parser("verify-tournament", help="re-derive every deal, re-referee every game, recompute the standings")

@@ -48,10 +48,13 @@ class Game:
     """One game at one table. `Game(rules, seed=...)` deals itself; `auto_deal=False` waits for `start_hand(deal)`."""
 
     def __init__(self, rules: CompiledRules, seed: int | str | None = None, first_dealer: int | None = None,
-                 auto_deal: bool = True, deal_source=None):
-        """`deal_source(k)`, if given, supplies hand k's deal (duplicate boards) instead of the shuffle."""
+                 auto_deal: bool = True, deal_source=None, hand_limit: int | None = None):
+        """`deal_source(k)`, if given, supplies hand k's deal (duplicate boards) instead of the shuffle;
+        with `hand_limit` (a tournament played by hands) the game ends after that many hands,
+        won by the unique highest score (a tie: no winner)."""
         self.rules = rules
         self.deal_source = deal_source
+        self.hand_limit = hand_limit
         self.n = rules.players
         self.seed = seed
         self.rng: random.Random = random.Random(seed) if seed is not None else secrets.SystemRandom()
@@ -658,6 +661,10 @@ class Game:
     def _next_hand(self, same_dealer: bool) -> None:
         self.phase = HAND_DONE
         self.turn = -1
+        if self.hand_limit is not None and not self.finished and len(self.results) >= self.hand_limit:
+            self.finished = True
+            top = max(self.scores)
+            self.winner = self.scores.index(top) if self.scores.count(top) == 1 else None
         if not same_dealer:
             self.dealer = (self.dealer + 1) % self.n
         if self.auto_deal and not self.finished:

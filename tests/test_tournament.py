@@ -100,3 +100,17 @@ def test_round_robin_team_tournament_and_cli(tmp_path):
     v = subprocess.run([sys.executable, "-m", "smear_dsl", "verify-tournament", str(out / "archive.json")],
                        capture_output=True, text=True, cwd=ROOT)
     assert v.returncode == 0 and v.stdout.startswith("ok")
+
+
+def test_rounds_of_a_fixed_number_of_hands(tmp_path):
+    archive = run_tournament("cutthroat_canadian", 6, 2, "swiss", seed="hands", out=str(tmp_path), progress=False,
+                             hands_per_round=3)
+    assert archive["_stats"]["problems"] == []
+    for rnd in archive["rounds"]:
+        for t in rnd["tables"]:
+            assert len(t["record"]["hands"]) <= 3
+            scores = t["result"]["scores"]
+            if len(t["record"]["hands"]) == 3 and not t["result"]["finished"]:
+                top = max(scores)
+                assert t["result"]["winner"] == (scores.index(top) if scores.count(top) == 1 else None)
+    assert sum(row["games"] for row in archive["standings"]) == 6 * 2

@@ -104,3 +104,29 @@ def test_tournament_service_end_to_end_with_restart(tmp_path):
         assert archive["duplicate_comparisons"] and {len(c["tables"]) for c in archive["duplicate_comparisons"]} == {2}
     finally:
         srv.stop()
+
+
+def test_round_robin_of_teams_over_a_number_of_hands(tmp_path):
+    from referee_harness import ServerThread
+    srv = ServerThread(str(tmp_path / "db.sqlite3"))
+    try:
+        stub = pb_grpc.TournamentStub(grpc.insecure_channel(srv.target))
+        created = stub.CreateTournament(pb.CreateTournamentRequest(
+            rules_name="setback", entrants=["north-south", "east-west", "club", "visitors"], teams=True,
+            pairing="round_robin", rounds=3, hands_per_round=2, seed="teams"))
+        director = _md(created.director_token)
+        for r in range(3):
+            start = stub.StartRound(pb.StartRoundRequest(tournament_id=created.tournament_id), metadata=director)
+            assert len(start.tables) == 2 and all(len(set(t.seats)) == 2 for t in start.tables)
+            _play_round(srv.target, start)
+        archive = json.loads(stub.ExportTournament(pb.ExportTournamentRequest(tournament_id=created.tournament_id),
+                                                   metadata=director).archive_json)
+        assert verify_archive(archive) == []
+        assert all(len(t["record"]["hands"]) == 2 for rnd in archive["rounds"] for t in rnd["tables"])
+        met = {frozenset(t["units"]) for rnd in archive["rounds"] for t in rnd["tables"]}
+        assert len(met) == 6
+        with pytest.raises(grpc.RpcError) as e:
+            stub.StartRound(pb.StartRoundRequest(tournament_id=created.tournament_id), metadata=director)
+        assert error_reason(e.value) == "TOURNAMENT_OVER"
+    finally:
+        srv.stop()

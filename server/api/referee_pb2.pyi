@@ -99,7 +99,7 @@ class ExplainRulesResponse(_message.Message):
     def __init__(self, text: _Optional[str] = ...) -> None: ...
 
 class CreateTableRequest(_message.Message):
-    __slots__ = ("rules_name", "rules_text", "options", "players", "seed", "duplicate")
+    __slots__ = ("rules_name", "rules_text", "options", "players", "seed", "duplicate", "hand_limit")
     class OptionsEntry(_message.Message):
         __slots__ = ("key", "value")
         KEY_FIELD_NUMBER: _ClassVar[int]
@@ -113,13 +113,15 @@ class CreateTableRequest(_message.Message):
     PLAYERS_FIELD_NUMBER: _ClassVar[int]
     SEED_FIELD_NUMBER: _ClassVar[int]
     DUPLICATE_FIELD_NUMBER: _ClassVar[int]
+    HAND_LIMIT_FIELD_NUMBER: _ClassVar[int]
     rules_name: str
     rules_text: str
     options: _containers.ScalarMap[str, str]
     players: int
     seed: str
     duplicate: bool
-    def __init__(self, rules_name: _Optional[str] = ..., rules_text: _Optional[str] = ..., options: _Optional[_Mapping[str, str]] = ..., players: _Optional[int] = ..., seed: _Optional[str] = ..., duplicate: _Optional[bool] = ...) -> None: ...
+    hand_limit: int
+    def __init__(self, rules_name: _Optional[str] = ..., rules_text: _Optional[str] = ..., options: _Optional[_Mapping[str, str]] = ..., players: _Optional[int] = ..., seed: _Optional[str] = ..., duplicate: _Optional[bool] = ..., hand_limit: _Optional[int] = ...) -> None: ...
 
 class TableInfo(_message.Message):
     __slots__ = ("table_id", "rules", "title", "players", "options", "seat_taken", "finished")
@@ -360,7 +362,7 @@ class VerifyRecordResponse(_message.Message):
     def __init__(self, verdict_json: _Optional[str] = ..., valid: _Optional[bool] = ...) -> None: ...
 
 class CreateTournamentRequest(_message.Message):
-    __slots__ = ("rules_name", "options", "players", "entrants", "teams", "pairing", "rounds", "duplicate", "seed", "name")
+    __slots__ = ("rules_name", "options", "players", "entrants", "teams", "pairing", "rounds", "duplicate", "seed", "name", "hands_per_round")
     class OptionsEntry(_message.Message):
         __slots__ = ("key", "value")
         KEY_FIELD_NUMBER: _ClassVar[int]
@@ -378,6 +380,7 @@ class CreateTournamentRequest(_message.Message):
     DUPLICATE_FIELD_NUMBER: _ClassVar[int]
     SEED_FIELD_NUMBER: _ClassVar[int]
     NAME_FIELD_NUMBER: _ClassVar[int]
+    HANDS_PER_ROUND_FIELD_NUMBER: _ClassVar[int]
     rules_name: str
     options: _containers.ScalarMap[str, str]
     players: int
@@ -388,7 +391,8 @@ class CreateTournamentRequest(_message.Message):
     duplicate: bool
     seed: str
     name: str
-    def __init__(self, rules_name: _Optional[str] = ..., options: _Optional[_Mapping[str, str]] = ..., players: _Optional[int] = ..., entrants: _Optional[_Iterable[str]] = ..., teams: _Optional[bool] = ..., pairing: _Optional[str] = ..., rounds: _Optional[int] = ..., duplicate: _Optional[bool] = ..., seed: _Optional[str] = ..., name: _Optional[str] = ...) -> None: ...
+    hands_per_round: int
+    def __init__(self, rules_name: _Optional[str] = ..., options: _Optional[_Mapping[str, str]] = ..., players: _Optional[int] = ..., entrants: _Optional[_Iterable[str]] = ..., teams: _Optional[bool] = ..., pairing: _Optional[str] = ..., rounds: _Optional[int] = ..., duplicate: _Optional[bool] = ..., seed: _Optional[str] = ..., name: _Optional[str] = ..., hands_per_round: _Optional[int] = ...) -> None: ...
 
 class CreateTournamentResponse(_message.Message):
     __slots__ = ("tournament_id", "director_token")

@@ -22,6 +22,16 @@ from . import standings as S
 FORMAT = "smear-tournament/1"
 
 
+def outcome(verdict: dict[str, Any], hands_per_round: int) -> int | None:
+    """The winning side of a table: the game's winner, or, when the round is played over a number
+    of hands and the game reached it, the unique highest score (a tie: nobody)."""
+    if verdict["finished"] or not hands_per_round or len(verdict["hands"]) < hands_per_round:
+        return verdict["winner"]
+    scores = verdict["scores"]
+    top = max(scores)
+    return scores.index(top) if scores.count(top) == 1 else None
+
+
 def expected_seed(rnd: dict[str, Any], t: int) -> str:
     return rnd["seed"] if rnd["duplicate"] else table_seed(rnd["seed"], t)
 
@@ -37,6 +47,7 @@ def verify_archive(archive: Any) -> list[str]:
     except Exception as e:  # noqa: BLE001 - any failure here is a finding, reported as such
         return [f"the archive's rules cannot be loaded: {e}"]
     games = []
+    per_round = archive.get("hands_per_round", 0)
     for rnd in archive.get("rounds", []):
         r = rnd["round"]
         if commitment(rnd["seed"]) != rnd["commitment"]:
@@ -48,18 +59,19 @@ def verify_archive(archive: Any) -> list[str]:
             if record.get("seed") != seed:
                 problems.append(f"{where}: the game was dealt with seed {record.get('seed')!r}, "
                                 f"not the one derived from the round's seed")
-            problems += _check_deals(rules, record, seed, rnd["duplicate"], where)
+            problems += _check_deals(rules, record, seed, rnd["duplicate"], where, per_round)
             verdict = verify(record)
             if not verdict["valid"]:
                 err = verdict["error"]
                 problems.append(f"{where}: the record does not verify: hand {err['hand']} move {err['move']}: "
                                 f"{err['code']} {err.get('message', '')}".rstrip())
                 continue
+            winner = outcome(verdict, per_round)
             claimed = table.get("result")
-            if claimed is not None and (claimed.get("scores") != verdict["scores"] or claimed.get("winner") != verdict["winner"]):
+            if claimed is not None and (claimed.get("scores") != verdict["scores"] or claimed.get("winner") != winner):
                 problems.append(f"{where}: the recorded result {claimed} is not what the game gives "
-                                f"(scores {verdict['scores']}, winner {verdict['winner']})")
-            games.append({"round": r, "seats": table["seats"], "scores": verdict["scores"], "winner": verdict["winner"]})
+                                f"(scores {verdict['scores']}, winner {winner})")
+            games.append({"round": r, "seats": table["seats"], "scores": verdict["scores"], "winner": winner})
     names = [e["name"] for e in archive["entrants"]]
     recomputed = S.compute(names, games, archive.get("audit", []))
     for got, want in zip(archive.get("standings", []), recomputed):
@@ -73,12 +85,14 @@ def verify_archive(archive: Any) -> list[str]:
     return problems
 
 
-def _check_deals(rules, record: dict[str, Any], seed: str, duplicate: bool, where: str) -> list[str]:
+def _check_deals(rules, record: dict[str, Any], seed: str, duplicate: bool, where: str,
+                 hand_limit: int = 0) -> list[str]:
     """Re-deal the game from its seed (replaying its moves) and compare every hand's deal."""
     first = random.Random(f"{seed}/first-dealer").randrange(rules.players)
     if record.get("first_dealer") != first:
         return [f"{where}: the first dealer is seat {record.get('first_dealer')}, the seed gives seat {first}"]
-    game = Game(rules, seed=seed, first_dealer=first, deal_source=boards(rules, seed) if duplicate else None)
+    game = Game(rules, seed=seed, first_dealer=first, deal_source=boards(rules, seed) if duplicate else None,
+                hand_limit=hand_limit or None)
     out = []
     for k, hand in enumerate(record.get("hands", [])):
         if k >= len(game.record_hands):

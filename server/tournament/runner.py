@@ -23,7 +23,7 @@ from smear_dsl.duplicate import commitment, table_seed
 from smear_dsl.language import load_spec
 
 from . import standings as S
-from .archive import FORMAT, verify_archive
+from .archive import FORMAT, outcome, verify_archive
 from .pairing import pair_round
 
 
@@ -33,7 +33,8 @@ def round_seed(seed: str, r: int) -> str:
 
 def run_tournament(rules_name: str, entrants: int, rounds: int, fmt: str = "swiss", duplicate: bool = False,
                    teams: bool = False, options: dict[str, str] | None = None, seed: str = "smear",
-                   out: str = "tournament-out", bot: str = "heuristic", progress: bool = True) -> dict[str, Any]:
+                   out: str = "tournament-out", bot: str = "heuristic", progress: bool = True,
+                   hands_per_round: int = 0) -> dict[str, Any]:
     from server.app import fresh_server
     from server.client import Client, play_seat
 
@@ -54,7 +55,8 @@ def run_tournament(rules_name: str, entrants: int, rounds: int, fmt: str = "swis
     archive: dict[str, Any] = {"format": FORMAT, "name": f"{spec.name} tournament", "rules": spec.stem,
                                "players": rules.players, "options": {k: v for k, v in rules.options.items()},
                                "entrants": [{"id": i, "name": n} for i, n in enumerate(names)],
-                               "pairing": fmt, "teams": teams, "rounds": [], "audit": [], "standings": []}
+                               "pairing": fmt, "teams": teams, "hands_per_round": hands_per_round,
+                               "rounds": [], "audit": [], "standings": []}
     games: list[dict[str, Any]] = []
     standings = S.compute(names, games, [])
     bar = _bar(rounds * (entrants // per_table)) if progress else None
@@ -69,7 +71,8 @@ def run_tournament(rules_name: str, entrants: int, rounds: int, fmt: str = "swis
             for t, units in enumerate(tables):
                 seats = [units[x % n_sides] if teams else units[x] for x in range(rules.players)]
                 tseed = rs if duplicate else table_seed(rs, t)
-                created = lobby.create_table(spec.stem, options or {}, rules.players, seed=tseed, duplicate=duplicate)
+                created = lobby.create_table(spec.stem, options or {}, rules.players, seed=tseed, duplicate=duplicate,
+                                             hand_limit=hands_per_round)
                 tokens = [lobby.join(created.table_id, x).token for x in range(rules.players)]
                 played.append((t, units, seats, created, tokens))
             threads = []
@@ -91,10 +94,11 @@ def run_tournament(rules_name: str, entrants: int, rounds: int, fmt: str = "swis
                 record, complete = Client(server.target, created.host_token).record(created.table_id)
                 verdict = lobby.verify(record)
                 moves += sum(len(h["moves"]) for h in record["hands"])
-                result = {"scores": verdict["scores"], "winner": verdict["winner"], "finished": verdict["finished"]}
+                winner = outcome(verdict, hands_per_round)
+                result = {"scores": verdict["scores"], "winner": winner, "finished": verdict["finished"]}
                 rnd["tables"].append({"table": t, "table_id": created.table_id, "units": units, "seats": seats,
                                       "record": record, "result": result})
-                games.append({"round": r, "seats": seats, "scores": verdict["scores"], "winner": verdict["winner"]})
+                games.append({"round": r, "seats": seats, "scores": verdict["scores"], "winner": winner})
             rnd["seed"] = rs  # revealed once every table of the round is over
             archive["rounds"].append(rnd)
             standings = S.compute(names, games, archive["audit"])

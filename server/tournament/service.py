@@ -25,7 +25,7 @@ from ..service import CALLER, _guard, _known
 from ..store import Store
 from ..tables import Identity, RefereeError, Tables, new_token, token_hash
 from . import standings as S
-from .archive import FORMAT
+from .archive import FORMAT, outcome
 from .pairing import pair_round
 from .runner import comparisons, round_seed
 
@@ -112,7 +112,8 @@ class TournamentService(pb_grpc.TournamentServicer):
         config = {"name": request.name or f"{spec.name} tournament", "rules": name, "options": dict(rules.options),
                   "players": rules.players, "entrants": entrants, "teams": teams, "pairing": request.pairing,
                   "rounds": request.rounds, "duplicate": request.duplicate,
-                  "seed": request.seed if request.HasField("seed") else secrets.token_hex(16)}
+                  "seed": request.seed if request.HasField("seed") else secrets.token_hex(16),
+                  "hands_per_round": max(0, min(request.hands_per_round, 1000))}
         director = new_token()
         await self.t.store.write([
             ("INSERT INTO tournaments VALUES (?, ?, ?)", (tid, json.dumps(config), time.time())),
@@ -148,7 +149,8 @@ class TournamentService(pb_grpc.TournamentServicer):
         for i, placed in enumerate(pairs):
             seats = [placed[x % rules.n_sides] if c["teams"] else placed[x] for x in range(rules.players)]
             tseed = rs if c["duplicate"] else table_seed(rs, i)
-            table, _host = await self.t.tables.create(c["rules"], None, c["options"], rules.players, tseed, c["duplicate"])
+            table, _host = await self.t.tables.create(c["rules"], None, c["options"], rules.players, tseed, c["duplicate"],
+                                                      c.get("hands_per_round", 0))
             tokens = [(await self.t.tables.join(table.id, x))[1] for x in range(rules.players)]
             tables.append({"table": i, "table_id": table.id, "units": placed, "seats": seats})
             out.append(pb.RoundTable(table=i, table_id=table.id, seats=seats, seat_tokens=tokens))
@@ -197,6 +199,7 @@ class TournamentService(pb_grpc.TournamentServicer):
         c = t.config
         archive: dict[str, Any] = {"format": FORMAT, "name": c["name"], "rules": c["rules"], "players": c["players"],
                                    "options": c["options"], "pairing": c["pairing"], "teams": c["teams"],
+                                   "hands_per_round": c.get("hands_per_round", 0),
                                    "entrants": [{"id": i, "name": nm} for i, nm in enumerate(t.names())],
                                    "rounds": [], "pending_rounds": [], "audit": t.audit}
         for rnd in t.rounds:
@@ -207,7 +210,8 @@ class TournamentService(pb_grpc.TournamentServicer):
             for tab in rnd.tables:
                 record = self.t.tables.tables[tab["table_id"]].record(Identity(tab["table_id"], "host", None))[0]
                 v = verify(record)
-                tables.append({**tab, "record": record, "result": {"scores": v["scores"], "winner": v["winner"],
+                tables.append({**tab, "record": record, "result": {"scores": v["scores"],
+                                                                   "winner": outcome(v, c.get("hands_per_round", 0)),
                                                                    "finished": v["finished"]}})
             archive["rounds"].append({"round": rnd.number, "duplicate": c["duplicate"], "commitment": commitment(rnd.seed),
                                       "seed": rnd.seed, "tables": tables})
