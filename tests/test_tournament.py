@@ -114,3 +114,23 @@ def test_rounds_of_a_fixed_number_of_hands(tmp_path):
                 top = max(scores)
                 assert t["result"]["winner"] == (scores.index(top) if scores.count(top) == 1 else None)
     assert sum(row["games"] for row in archive["standings"]) == 6 * 2
+
+
+def test_standings_rules_and_director_actions():
+    names = ["a", "b", "c", "d"]
+    games = [{"round": 0, "seats": [0, 1, 2, 3], "scores": [11, 4], "winner": 0},   # a+c beat b+d 11-4
+             {"round": 1, "seats": [0, 2, 1, 3], "scores": [7, 12], "winner": 1}]   # a+b lose to c+d 7-12
+    rows = {r["entrant"]: r for r in S.compute(names, games, [])}
+    assert (rows[2]["wins"], rows[2]["points_for"], rows[2]["points_against"]) == (2, 23, 11)
+    assert (rows[0]["wins"], rows[0]["points_for"], rows[0]["points_against"]) == (1, 18, 16)
+    assert [r["entrant"] for r in S.compute(names, games, [])][:1] == [2]
+    audit = [{"action": "forfeit", "entrant": 2, "round": 1, "reason": "left early"},
+             {"action": "adjust", "entrant": 1, "wins": 2, "points": 5, "reason": "misscored"},
+             {"action": "forfeit", "entrant": 3, "round": 2, "reason": "absent"}]
+    rows = {r["entrant"]: r for r in S.compute(names, games, audit)}
+    assert (rows[2]["wins"], rows[2]["points_for"]) == (1, 11)        # round 1's win and points are gone
+    assert (rows[1]["wins"], rows[1]["points_for"]) == (2, 16)        # 0 + 2 wins; 4 + 7 + 5 points
+    assert rows[3]["games"] == 3                                       # a lost game charged for round 2
+    replaced = ["a", "b", "c", "d"]
+    replaced[1] = "b2"
+    assert {r["name"] for r in S.compute(replaced, games, audit)} == {"a", "b2", "c", "d"}
