@@ -130,8 +130,8 @@ def test_live_error_codes_come_back_with_their_status(srv):
     bidder.submit(tid, pb.Move(discard=pb.CardList(cards=gone)), v.version)
     v = bidder.view(tid)
     leads = [c for c in v.hand if c[-1] == suit]
-    if leads and any(c[-1] != suit for c in v.hand):
-        fails(lambda: bidder.submit(tid, pb.Move(play=leads[0]), v.version), FP, "TRUMP_DISCARDED")
+    assert leads and any(c[-1] != suit for c in v.hand), "this seed's deal must allow the TRUMP_DISCARDED check"
+    fails(lambda: bidder.submit(tid, pb.Move(play=leads[0]), v.version), FP, "TRUMP_DISCARDED")
     not_mine = next(c for c in ("AS", "KS", "QS", "AH", "KH", "AD", "AC") if c not in v.hand)
     fails(lambda: bidder.submit(tid, pb.Move(play=not_mine), v.version), FP, "CARD_NOT_IN_HAND")
     lead = next(m.play for m in v.legal_moves)
@@ -141,8 +141,8 @@ def test_live_error_codes_come_back_with_their_status(srv):
     v = cl[seat].view(tid)
     legal = {m.play for m in v.legal_moves}
     illegal = [c for c in v.hand if c not in legal]
-    if illegal:
-        fails(lambda: cl[seat].submit(tid, pb.Move(play=illegal[0]), v.version), FP, "MUST_FOLLOW_SUIT")
+    assert illegal, "this seed's deal must allow the MUST_FOLLOW_SUIT check"
+    fails(lambda: cl[seat].submit(tid, pb.Move(play=illegal[0]), v.version), FP, "MUST_FOLLOW_SUIT")
 
 
 def test_record_only_codes_come_back_in_verify_record_and_game_over_live(srv):

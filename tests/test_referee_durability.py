@@ -75,3 +75,20 @@ def test_kill_9_loses_no_acknowledged_move(tmp_path):
         assert complete and verdict["valid"] and verdict["finished"] and verdict["scores"] == list(finals[0].scores)
     finally:
         srv.stop()
+
+
+def test_sigterm_stops_gracefully_and_keeps_the_tables(tmp_path):
+    db = str(tmp_path / "referee.sqlite3")
+    srv = ServerProcess(db)
+    c = srv.client()
+    t = c.create_table("setback", seed="graceful")
+    srv.proc.terminate()  # SIGTERM: stop accepting, finish in-flight calls, close the store
+    assert srv.proc.wait(15) == 0
+    srv = ServerProcess(db)
+    try:
+        assert "restored" not in srv.client().list_rules().rules[0].name  # serving again
+        host = srv.client(t.host_token)
+        record, complete = host.record(t.table_id)
+        assert not complete and record["rules"] == "setback"
+    finally:
+        srv.stop()
