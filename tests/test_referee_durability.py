@@ -86,7 +86,7 @@ def test_sigterm_stops_gracefully_and_keeps_the_tables(tmp_path):
     assert srv.proc.wait(15) == 0
     srv = ServerProcess(db)
     try:
-        assert "restored" not in srv.client().list_rules().rules[0].name  # serving again
+        assert len(srv.client().list_rules().rules) >= 12  # serving again
         host = srv.client(t.host_token)
         record, complete = host.record(t.table_id)
         assert not complete and record["rules"] == "setback"
