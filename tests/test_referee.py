@@ -8,7 +8,7 @@ import grpc
 import pytest
 
 from server.api import referee_pb2 as pb
-from server.client import Client, error_reason, play_seat
+from server.client import error_reason, play_seat
 
 from conftest import ROOT, RULE_FILES
 from referee_harness import ServerThread
@@ -121,12 +121,11 @@ def test_live_error_codes_come_back_with_their_status(srv):
     assert v.phase == "discard" and v.turn == turn
     fails(lambda: bidder.submit(tid, pb.Move(discard=pb.CardList(cards=list(v.hand[:1]))), v.version), FP, "BAD_DISCARD")
     hand = list(v.hand)
-    suits = {c[-1] for c in hand}
-    # Discard two cards of one suit if the bidder holds another, then try to lead that suit.
-    suit = next(s for s in suits if sum(c[-1] == s for c in hand) >= 1 and len(suits) > 1)
-    gone = [c for c in hand if c[-1] == suit][:2]
-    if len(gone) < 2:
-        gone += [c for c in hand if c not in gone][: 2 - len(gone)]
+    # Discard one card of a suit the bidder holds twice or more, and one card of another suit;
+    # then leading the rest of the first suit is refused (8 cards in hand: such a suit exists).
+    # Chosen in sorted order so the test does not depend on set iteration (hash seeds).
+    suit = next(s for s in sorted({c[-1] for c in hand}) if sum(c[-1] == s for c in hand) >= 2)
+    gone = [next(c for c in hand if c[-1] == suit), next(c for c in hand if c[-1] != suit)]
     bidder.submit(tid, pb.Move(discard=pb.CardList(cards=gone)), v.version)
     v = bidder.view(tid)
     leads = [c for c in v.hand if c[-1] == suit]
