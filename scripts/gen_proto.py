@@ -7,7 +7,6 @@ The generated service module imports its messages relatively, so `server.api` is
 from __future__ import annotations
 
 import argparse
-import shutil
 import sys
 import tempfile
 from pathlib import Path

@@ -8,14 +8,13 @@ from __future__ import annotations
 import asyncio
 import contextvars
 import json
-from typing import Any
 
 import grpc
 from google.protobuf import any_pb2
 from google.rpc import code_pb2, error_details_pb2, status_pb2
 from grpc_status import rpc_status
 
-from smear_dsl.errors import MoveError, OptionError, RecordError, RuleError
+from smear_dsl.errors import OptionError, RecordError, RuleError
 from smear_dsl.explain import render
 from smear_dsl.language import load_spec, spec_from_text
 from smear_dsl.paths import rule_names
@@ -24,7 +23,7 @@ from smear_dsl.record import verify
 from .api import referee_pb2 as pb
 from .api import referee_pb2_grpc as pb_grpc
 from .convert import rule_info
-from .tables import Identity, RefereeError, Table, Tables
+from .tables import Identity, RefereeError, Tables
 
 SERVICE = "smear.referee.v1.Referee"
 TOURNAMENT = "smear.referee.v1.Tournament"
@@ -269,6 +268,3 @@ async def _compile_limited(text: str, name: str):
     except RecursionError:
         raise RefereeError("INVALID_ARGUMENT", "BAD_RULES", "the rule file nests too deeply") from None
 
-
-def describe_table(t: Table) -> dict[str, Any]:
-    return {"table_id": t.id, "rules": t.rules_name, "players": t.rules.players, "version": t.version}

@@ -16,9 +16,8 @@ import time
 from dataclasses import dataclass, field
 from typing import Any
 
-from smear_dsl import moves as M
 from smear_dsl.compiler import CompiledRules, compile_rules
-from smear_dsl.duplicate import boards
+from smear_dsl.duplicate import boards, first_dealer
 from smear_dsl.engine import Game
 from smear_dsl.errors import MoveError
 from smear_dsl.language import load_spec, spec_from_text
@@ -26,7 +25,7 @@ from smear_dsl.record import apply_parsed
 from smear_dsl.spec import RuleSpec
 
 from .api import referee_pb2 as pb
-from .convert import move_to_proto, view_to_proto
+from .convert import move_from_proto, move_to_proto, view_to_proto
 from .store import Store, StoredTable
 
 
@@ -86,7 +85,7 @@ class Table:
     def __post_init__(self) -> None:
         self.seats_taken = [False] * self.rules.players
         self.game = self._new_game()
-        self._sync_events(None)
+        self.publish(None)
 
     def _new_game(self) -> Game:
         source = boards(self.rules, self.seed) if self.duplicate else None
@@ -103,35 +102,31 @@ class Table:
                             seat_taken=self.seats_taken, finished=self.game.finished)
 
     # ---- moves
-    def check_and_apply(self, seat: int, move: pb.Move) -> int:
-        """Apply the move to the live game (raises MoveError, state unchanged); returns its code."""
-        from .convert import move_from_proto
+    def check_and_apply(self, seat: int, move: pb.Move) -> tuple[int, tuple]:
+        """Apply the move to the live game (raises MoveError, state unchanged); returns its code and
+        the marks taken before it, for `publish`."""
         action, payload = move_from_proto(self.rules, seat, move)
         before = self._marks()
-        n = len(self.game.hand_moves) if self.game.record_hands else 0
+        moves = self.game.hand_moves  # the move lands in this hand's log, even if it ends the hand
+        n = len(moves)
         apply_parsed(self.game, seat, action, payload)
-        code = self._last_code(n, before)
+        code = moves[n][1]
         self.log.append((seat, code))
-        return code
-
-    def _last_code(self, n_before: int, marks) -> int:
-        hand_index = marks[0] - 1
-        _dealer, _hands, _stock, moves = self.game.record_hands[hand_index]
-        return moves[n_before][1]
+        return code, before
 
     def replay_move(self, seat: int, code: int) -> None:
         """Re-apply a logged move (start-up and rollback)."""
         before = self._marks()
         self.game.apply(seat, code)
         self.log.append((seat, code))
-        self._sync_events(before, seat, code)
+        self.publish(before, seat, code)
 
     def rebuild(self) -> None:
         """Recompute the game and events from the log (after a failed write)."""
         log = list(self.log)
         self.log, self.events = [], []
         self.game = self._new_game()
-        self._sync_events(None)
+        self.publish(None)
         for seat, code in log:
             self.replay_move(seat, code)
 
@@ -141,10 +136,8 @@ class Table:
         return (len(g.record_hands), len(g.results), g.tricks if g.record_hands else [],
                 len(g.tricks) if g.record_hands else 0, g.finished)
 
-    def publish_move(self, seat: int, code: int, before) -> None:
-        self._sync_events(before, seat, code)
-
-    def _sync_events(self, before, seat: int | None = None, code: int | None = None) -> None:
+    def publish(self, before, seat: int | None = None, code: int | None = None) -> None:
+        """Append the events of what changed since `before` (the game's `_marks()`; None: from the start)."""
         g = self.game
         n_hands, n_results, old_tricks, n_tricks, was_over = before if before is not None else (0, 0, [], 0, False)
         if seat is not None and code is not None:
@@ -267,13 +260,12 @@ class Tables:
         spec = _spec(rules_name, rules_text)
         rules = compile_rules(spec, players or None, options)
         seed = seed if seed else secrets.token_hex(16)
-        import random as _random
-        first_dealer = _random.Random(f"{seed}/first-dealer").randrange(rules.players)
+        first = first_dealer(seed, rules.players)
         table_id = secrets.token_hex(8)
         t = Table(table_id, spec.stem if rules_name else "upload", rules_text, spec, rules, dict(rules.options), seed,
-                  first_dealer, time.time(), duplicate, hand_limit)
+                  first, time.time(), duplicate, hand_limit)
         host = new_token()
-        stored = StoredTable(table_id, t.rules_name, rules_text, rules.players, t.options, seed, first_dealer, t.created,
+        stored = StoredTable(table_id, t.rules_name, rules_text, rules.players, t.options, seed, first, t.created,
                              [(token_hash(host), "host", None)], [], duplicate, hand_limit)
         await self.store.write(Store.create_table(stored))
         self.tables[table_id] = t
@@ -314,9 +306,8 @@ class Tables:
             if expected_version != t.version:
                 raise RefereeError("ABORTED", "STALE_VERSION",
                                    f"the table is at version {t.version}, not {expected_version}: get the view again")
-            before = t._marks()
             try:
-                code = t.check_and_apply(who.seat, move)
+                code, before = t.check_and_apply(who.seat, move)
             except MoveError as e:
                 raise RefereeError("INVALID_ARGUMENT" if e.code in ("BAD_RECORD", "BAD_DEAL") else "FAILED_PRECONDITION",
                                    e.code, e.message) from None
@@ -328,7 +319,7 @@ class Tables:
                 raise RefereeError("UNAVAILABLE", "STORE_FAILED", "the move could not be saved; try again") from None
             if key:
                 t.idem[key] = (who.seat, code, t.version)
-            t.publish_move(who.seat, code, before)
+            t.publish(before, who.seat, code)
         async with t.changed:
             t.changed.notify_all()
         return False

@@ -5,7 +5,7 @@ import random
 
 from . import cards as C
 from . import moves as M
-from .engine import BIDDING, PLAY, STEP, Game
+from .engine import BIDDING, STEP, Game
 
 
 class RandomBot:

@@ -173,8 +173,17 @@ def cmd_serve(args: argparse.Namespace) -> int:
 
 
 def cmd_bot(args: argparse.Namespace) -> int:
+    import grpc
+
     from server.client import Client, play_seat
-    view = play_seat(Client(args.server, args.token), args.table, args.style, args.seed)
+    client = Client(args.server, args.token)
+    try:
+        first = client.view(args.table)
+        if not first.HasField("seat") or first.seat != args.seat:
+            raise OptionError(f"this token is not for seat {args.seat} of table {args.table}")
+        view = play_seat(client, args.table, args.style, args.seed)
+    except grpc.RpcError as e:
+        raise OptionError(f"the referee refused: {e.code().name}: {e.details()}") from None
     print(f"game over: winner {view.winner if view.HasField('winner') else None}, scores {list(view.scores)}")
     return 0
 

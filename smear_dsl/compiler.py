@@ -16,7 +16,7 @@ from .errors import Diagnostic, OptionError, RuleError
 from .expr import ast as A
 from .expr.emit import Tables, emit
 from .shuffle import shuffle_masks
-from .spec import ExprSpec, Loc, OptionSpec, RuleSpec
+from .spec import ExprSpec, Loc, RuleSpec
 
 Fn = Callable[[dict], Any]
 N_TABLE = 64  # card ids are below this
@@ -137,6 +137,14 @@ class CompiledRules:
     @property
     def stem(self) -> str:
         return self.spec.stem
+
+    def split_deal(self, order, dealer: int) -> tuple[list[list[int]], list[int]]:
+        """A shuffled deck (card ids in order) dealt in packets from `dealer`'s left: (hands, stock)."""
+        hands: list[list[int]] = [[] for _ in range(self.players)]
+        end = 0
+        for seat, start, end in self.deal_plan[dealer]:
+            hands[seat] += order[start:end]
+        return hands, list(order[end:])
 
     def card_name(self, c: int) -> str:
         return self.name_of[c]

@@ -27,7 +27,7 @@ def parse_game(text: str) -> tuple[str, int | None, dict[str, str]]:
     return name, int(players), options
 
 
-def narrate_event(ev, players: int) -> str | None:
+def narrate_event(ev) -> str | None:
     """One live event as a line of the log (None for events not worth a line)."""
     kind = ev.WhichOneof("kind")
     if kind == "hand_started":
@@ -89,7 +89,7 @@ def run_demo(games: list[tuple[str, int | None, dict[str, str]]], out_dir: str =
             for th in threads:
                 th.start()
             for ev in watcher.watch(tid, after_seq=0):
-                line = narrate_event(ev, players)
+                line = narrate_event(ev)
                 if line:
                     console.print(line)
                 if ev.WhichOneof("kind") == "game_over":

@@ -76,12 +76,7 @@ class Game:
     def shuffled_deal(self) -> tuple[list[list[int]], list[int]]:
         """Shuffle with this game's RNG (shuffle.py's keyed shuffle) and deal in packets clockwise from the dealer's left."""
         r = self.rules
-        order = keyed_shuffle(self.rng, r.deck, r.shuffle_masks)
-        hands: list[list[int]] = [[] for _ in range(self.n)]
-        end = 0
-        for seat, start, end in r.deal_plan[self.dealer]:
-            hands[seat] += order[start:end]
-        return hands, list(order[end:])
+        return r.split_deal(keyed_shuffle(self.rng, r.deck, r.shuffle_masks), self.dealer)
 
     def start_hand(self, deal: tuple[list[list[int]], list[int]] | None = None) -> None:
         """Begin the next hand with the given deal (card ids) or a fresh shuffle."""
@@ -186,6 +181,7 @@ class Game:
         """A uniformly random legal move (plays sampled straight from the bitset)."""
         phase = self.phase
         if phase == PLAY:
+            # _legal_play_mask, inlined: this is the benchmark's hot path (a test checks they agree).
             m = self.hands[self.turn]
             if not self.trick:
                 if self._lead_restricted():
@@ -593,7 +589,7 @@ class Game:
     def _legal_play_mask(self, seat: int) -> int:
         hand = self.hands[seat]
         if not self.trick:
-            return self._lead_mask(seat, hand, self.discarded[seat], self.trick_no)
+            return self._lead_mask(seat, hand, self.discarded[seat], self.trick_no) if self._lead_restricted() else hand
         if hand & self.led_mask:
             return hand & self.follow_ok
         return hand

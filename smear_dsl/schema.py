@@ -7,7 +7,7 @@ Expression fields come back as `Src` (text and place) for the semantic pass to c
 from __future__ import annotations
 
 import difflib
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from typing import Any
 
 from .yamlsrc import Node, SourceCache
@@ -257,12 +257,10 @@ class Dict(Schema):
             ctx.error(node, f"expected a mapping, got {_show(node)}", self.doc or None)
             return MISSING
         out: dict[str, Any] = {}
-        bad = False
         for key, val in node.value.items():
             kn = node.keys.get(key, val)
             if not self.free_keys and (not key.replace("_", "a").isalnum() or not (key[0].isalpha() or key[0] == "_")):
                 ctx.error(kn, f"`{key}` is not a valid name", "names are letters, digits and _, starting with a letter")
-                bad = True
                 continue
             v = self.value.validate(val, ctx)
             if v is MISSING or (isinstance(v, dict) and v.get("__bad__")):

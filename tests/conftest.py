@@ -46,3 +46,10 @@ def engine_perft(game, depth: int) -> int:
         g.apply(g.turn, code)
         total += engine_perft(g, depth - 1)
     return total
+
+
+def ref_perft(state, depth: int) -> int:
+    """Leaf count of a reference enumerator's tree (any state with `done`, `moves()` and `play(move)`)."""
+    if depth == 0 or state.done:
+        return 1
+    return sum(ref_perft(state.play(m), depth - 1) for m in state.moves())

@@ -16,7 +16,7 @@ import pytest
 from smear_dsl import moves as M
 from smear_dsl.engine import PLAY, Game
 
-from conftest import engine_perft, rules
+from conftest import engine_perft, ref_perft, rules
 
 PLAIN = "AKQJT98765432"
 SISTER = {"S": "C", "C": "S", "H": "D", "D": "H"}
@@ -161,12 +161,6 @@ class Ref:
         if not any(s.hands):
             s.done = True
         return s
-
-
-def ref_perft(state: Ref, depth: int) -> int:
-    if depth == 0 or state.done:
-        return 1
-    return sum(ref_perft(state.play(m), depth - 1) for m in state.moves())
 
 
 def start(name, hands, dealer, stock_front=""):

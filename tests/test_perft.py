@@ -9,7 +9,7 @@ import pytest
 from smear_dsl import moves as M
 from smear_dsl.engine import Game
 
-from conftest import engine_perft, rules
+from conftest import engine_perft, ref_perft, rules
 
 ORDER = "AKQJT98765432"
 
@@ -108,12 +108,6 @@ class Ref:
         if not any(s.hands):
             s.done = True
         return s
-
-
-def ref_perft(state: Ref, depth: int) -> int:
-    if depth == 0 or state.done:
-        return 1
-    return sum(ref_perft(state.play(m), depth - 1) for m in state.moves())
 
 
 def deal_from(text_hands, stock):

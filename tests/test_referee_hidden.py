@@ -18,6 +18,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from smear_dsl import cards as C
+from smear_dsl.duplicate import first_dealer
 from smear_dsl.engine import Game
 
 from server.api import referee_pb2 as pb
@@ -63,7 +64,7 @@ class Twin:
 
     def __init__(self, name, players, options, seed):
         r = rules(name, players, **options)
-        first = random.Random(f"{seed}/first-dealer").randrange(r.players)
+        first = first_dealer(seed, r.players)
         self.g = Game(r, seed=seed, first_dealer=first)
         self.r = r
 
@@ -113,6 +114,8 @@ def test_no_message_shows_a_hidden_card(tmp_path_factory, setup, seed):
                     assert not leaked, (e.details(), leaked)
             resp = seats[seat].submit(tid, move, v.version, key=uuid.uuid4().hex)
             twin.g.apply(seat, resp_code(twin, seat, move))
+            leaked = strings(resp, set()) & twin.hidden_from(seat)
+            assert not leaked, (seat, "SubmitMove response", leaked)
             new_hand = len(twin.g.record_hands) > before_hand
             played_now = {move.play} if move.WhichOneof("action") == "play" else set()
             for who, client in watchers.items():

@@ -7,11 +7,10 @@ recomputes the standings, and lists exactly what does not match.
 """
 from __future__ import annotations
 
-import random
 from typing import Any
 
 from smear_dsl.compiler import compile_rules
-from smear_dsl.duplicate import boards, commitment, table_seed
+from smear_dsl.duplicate import boards, commitment, first_dealer, table_seed
 from smear_dsl.engine import Game
 from smear_dsl.errors import MoveError
 from smear_dsl.language import load_spec
@@ -88,7 +87,7 @@ def verify_archive(archive: Any) -> list[str]:
 def _check_deals(rules, record: dict[str, Any], seed: str, duplicate: bool, where: str,
                  hand_limit: int = 0) -> list[str]:
     """Re-deal the game from its seed (replaying its moves) and compare every hand's deal."""
-    first = random.Random(f"{seed}/first-dealer").randrange(rules.players)
+    first = first_dealer(seed, rules.players)
     if record.get("first_dealer") != first:
         return [f"{where}: the first dealer is seat {record.get('first_dealer')}, the seed gives seat {first}"]
     game = Game(rules, seed=seed, first_dealer=first, deal_source=boards(rules, seed) if duplicate else None,

@@ -19,16 +19,13 @@ from pathlib import Path
 from typing import Any
 
 from smear_dsl.compiler import compile_rules
-from smear_dsl.duplicate import commitment, table_seed
+from smear_dsl.duplicate import commitment, round_seed, table_seed
 from smear_dsl.language import load_spec
+from smear_dsl.record import verify
 
 from . import standings as S
 from .archive import FORMAT, outcome, verify_archive
 from .pairing import pair_round
-
-
-def round_seed(seed: str, r: int) -> str:
-    return hashlib.sha256(f"{seed}/round/{r}".encode()).hexdigest()
 
 
 def run_tournament(rules_name: str, entrants: int, rounds: int, fmt: str = "swiss", duplicate: bool = False,
@@ -124,11 +121,10 @@ def comparisons(archive: dict[str, Any]) -> list[dict[str, Any]]:
         if not rnd["duplicate"]:
             continue
         n_boards = min(len(t["record"]["hands"]) for t in rnd["tables"])
+        scored = [verify(t["record"])["hands"] for t in rnd["tables"]]  # once per table, not per board
         for k in range(n_boards):
             row = {"round": rnd["round"], "board": k, "tables": []}
-            for t in rnd["tables"]:
-                from smear_dsl.record import verify
-                hands = verify(t["record"])["hands"]
+            for t, hands in zip(rnd["tables"], scored):
                 if k < len(hands):
                     h = hands[k]
                     bidder = t["seats"][h["bidder"]] if h["bidder"] is not None and h["bidder"] < len(t["seats"]) else None

@@ -15,7 +15,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from smear_dsl.compiler import compile_rules
-from smear_dsl.duplicate import commitment, table_seed
+from smear_dsl.duplicate import commitment, round_seed, table_seed
 from smear_dsl.language import load_spec
 from smear_dsl.record import verify
 
@@ -27,7 +27,7 @@ from ..tables import Identity, RefereeError, Tables, new_token, token_hash
 from . import standings as S
 from .archive import FORMAT, outcome
 from .pairing import pair_round
-from .runner import comparisons, round_seed
+from .runner import comparisons
 
 
 @dataclass
