@@ -51,6 +51,9 @@ class CompiledPoint:
     to: str | None
     most: bool
     tie: str
+    # The card for each trump suit when the selector reads nothing but `trump` and table
+    # options (`A of trump`, `jick`, ...): scoring then looks it up instead of evaluating.
+    by_trump: tuple[int, ...] | None = None
 
 
 @dataclass(frozen=True)
@@ -115,6 +118,8 @@ class CompiledRules:
     id_of: dict[str, int] = field(default_factory=dict)
     # True when some lead rule can apply after the first trick (the engine skips them otherwise).
     lead_checks_later: bool = field(init=False)
+    point_names: tuple[str, ...] = field(init=False)
+    lead_info: tuple[tuple[tuple[int, int, int, Any], ...], ...] = field(init=False)
 
     # deal_plan[dealer]: (seat, start, end) slices of the shuffled deck, packet by packet from the dealer's left.
     deal_plan: tuple[tuple[tuple[int, int, int], ...], ...] = field(init=False)
@@ -122,6 +127,19 @@ class CompiledRules:
     shuffle_masks: tuple[int, int] = field(init=False)
 
     def __post_init__(self) -> None:
+        self.point_names = tuple(p.name for p in self.points)
+        # lead_info[trump][card]: what leading that card fixes for the trick (led suit, cards of that
+        # suit, cards that follow, trick strength lookup), so a lead is one table read.
+        info = []
+        for t in range(4):
+            row = []
+            for c in range(N_TABLE):
+                led = self.eff_suit[t + 1][c]
+                led_mask = self.suit_mask[t + 1][led] if led >= 0 else 0
+                follow = led_mask if self.follow_suit_only else led_mask | self.trump_mask[t + 1]
+                row.append((led, led_mask, follow, self.win_key[t * 4 + led].__getitem__ if led >= 0 else None))
+            info.append(tuple(row))
+        self.lead_info = tuple(info)
         self.shuffle_masks = shuffle_masks(self.deck)
         self.lead_checks_later = any(chk.trick != 1 for chk in self.lead_checks)
         plans = []
@@ -350,8 +368,12 @@ class _Compiler:
 
         points = []
         for pt in spec.points:
-            points.append(CompiledPoint(pt.name, self.static_int(pt.value, tables), self.fn(pt.card, tables), pt.to,
-                                        pt.most, pt.tie))
+            card = self.fn(pt.card, tables)
+            by_trump = None
+            if card is not None and not any(A.mentions(pt.card.ast, v) for v in ("played", "dealt", "held", "bid")):
+                by_trump = tuple(card({**self.static, "trump": t}) for t in range(4))
+            points.append(CompiledPoint(pt.name, self.static_int(pt.value, tables), card, pt.to,
+                                        pt.most, pt.tie, by_trump))
         target = self.static_int(spec.end.target, tables)
 
         if self.diags:

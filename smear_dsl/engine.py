@@ -104,7 +104,8 @@ class Game:
         self.led = -1
         self.led_mask = 0
         self.follow_ok = 0
-        self.trick_key: tuple[int, ...] = ()
+        self.trick_key = None  # the led suit's trick strength lookup (card -> key), set by each lead
+        self.lead_free = False  # True once any card may be led without checks (trump known, no lead rule left)
         self.trick_no = 0
         self.tricks: list[tuple[int, int, list[int]]] = []  # (leader, winner, cards in play order)
         self.held = [0] * n
@@ -184,7 +185,7 @@ class Game:
             # _legal_play_mask, inlined: this is the benchmark's hot path (a test checks they agree).
             m = self.hands[self.turn]
             if not self.trick:
-                if self._lead_restricted():
+                if not self.lead_free:
                     m = self._lead_mask(self.turn, m, self.discarded[self.turn], self.trick_no)
             elif m & self.led_mask:
                 m &= self.follow_ok
@@ -225,7 +226,11 @@ class Game:
                     raise MoveError("CARD_NOT_IN_HAND", f"{self.rules.name_of.get(code, str(code))} is not in seat {seat}'s hand")
                 trick = self.trick
                 if not trick:
-                    self._lead(seat, code, hand)
+                    if self.lead_free:  # trump known and no lead rule left: the lead only sets the trick up
+                        self.led, self.led_mask, self.follow_ok, self.trick_key = self.rules.lead_info[self.trump][code]
+                        self.trick_leader = seat
+                    else:
+                        self._lead(seat, code, hand)
                 elif hand & self.led_mask and not bit & self.follow_ok:
                     raise MoveError("MUST_FOLLOW_SUIT", f"you must follow {C.SUIT_WORDS[self.led]}"
                                     + ("" if self.rules.follow_suit_only else " or play a trump"))
@@ -240,10 +245,10 @@ class Game:
                 # `equal_last` the last, played.
                 key = self.trick_key
                 if self.rules.equal_last:
-                    ks = [key[x] for x in trick]
+                    ks = list(map(key, trick))
                     wi = n - 1 - ks[::-1].index(max(ks))
                 else:
-                    wi = trick.index(max(trick, key=key.__getitem__))
+                    wi = trick.index(max(trick, key=key))
                 leader = self.trick_leader
                 winner = (leader + wi) % n
                 self.tricks.append((leader, winner, trick))
@@ -532,6 +537,7 @@ class Game:
     # ---- play
     def _start_play(self) -> None:
         self.phase = PLAY
+        self.lead_free = self.trump >= 0 and not self.rules.lead_checks
         self.held = list(self.hands)
         self.turn = self._leader_after_steps()
         self.total_tricks = max(h.bit_count() for h in self.hands)
@@ -589,15 +595,10 @@ class Game:
     def _legal_play_mask(self, seat: int) -> int:
         hand = self.hands[seat]
         if not self.trick:
-            return self._lead_mask(seat, hand, self.discarded[seat], self.trick_no) if self._lead_restricted() else hand
+            return hand if self.lead_free else self._lead_mask(seat, hand, self.discarded[seat], self.trick_no)
         if hand & self.led_mask:
             return hand & self.follow_ok
         return hand
-
-    def _lead_restricted(self) -> bool:
-        """Whether a lead rule or an open trump can restrict the next lead (else any card may be led)."""
-        r = self.rules
-        return self.trump < 0 or (bool(r.lead_checks) and (self.trick_no == 1 or r.lead_checks_later))
 
     def _lead(self, seat: int, c: int, hand: int) -> None:
         """Check a lead against the lead rules, then fix trump (if open), the led suit and the trick's order."""
@@ -615,12 +616,10 @@ class Game:
             if c >= C.N_SUITED:
                 raise MoveError("WRONG_PHASE", "a joker cannot fix trump: lead a suited card")
             self.trump = trump = c // 13
-        led = r.eff_suit[trump + 1][c]
-        self.led = led
-        self.led_mask = led_mask = r.suit_mask[trump + 1][led]
-        self.follow_ok = led_mask if r.follow_suit_only else led_mask | r.trump_mask[trump + 1]
-        self.trick_key = r.win_key[trump * 4 + led]
+        self.led, self.led_mask, self.follow_ok, self.trick_key = r.lead_info[trump][c]
         self.trick_leader = seat
+        # Trump is known from here on; only rules that apply after the first trick can restrict a later lead.
+        self.lead_free = not r.lead_checks_later
 
     # ---- derived state (cheap to compute when asked, so play does not maintain it)
     @property
@@ -668,23 +667,31 @@ class Game:
 
     def award_points(self) -> tuple[dict[str, int | None], list[int]]:
         """Who won each point this hand, and each side's card-value total for Game."""
+        got, game_points = self._award()
+        return dict(zip(self.rules.point_names, got)), game_points
+
+    def _award(self) -> tuple[list[int | None], list[int]]:
+        """The side that won each point (in rule order; None: nobody) and each side's Game count."""
         r = self.rules
         side_of = r.side_of
         taken = self.taken()
         won = list(self.credit)
-        played = 0
         for seat, m in enumerate(taken):
             won[side_of[seat]] |= m
-            played |= m
         groups = r.value_groups
-        game_points = [value_sum(groups, m) for m in won]
-        env = r.tables.static.copy()
-        env["played"] = played
-        env["dealt"] = _or(self.dealt)
-        env["held"] = held = _or(self.held)
-        env["trump"] = self.trump
-        env["bid"] = self.high
-        out: dict[str, int | None] = {}
+        game_points = []
+        for m in won:
+            total = 0
+            for v, g in groups:
+                total += v * (m & g).bit_count()
+            game_points.append(total)
+        held_by = self.held
+        held = 0
+        for m in held_by:
+            held |= m
+        trump = self.trump
+        env = None
+        out: list[int | None] = []
         for p in r.points:
             got: int | None = None
             if p.most:
@@ -694,26 +701,32 @@ class Game:
                 elif p.tie == "bidder" and game_points[side_of[self.bidder]] == top:
                     got = side_of[self.bidder]
             else:
-                c = p.card(env)
+                if p.by_trump is not None and trump >= 0:
+                    c = p.by_trump[trump]
+                else:
+                    if env is None:
+                        # Every card held at the start of play has been played when the hand is scored.
+                        env = {**r.tables.static, "played": held, "dealt": _or(self.dealt), "held": held,
+                               "trump": trump, "bid": self.high}
+                    c = p.card(env)
                 if c is not None and c >= 0 and (held >> c) & 1:
                     # Every card held at the start of play is played by its holder, so "player" and
                     # "holder" both look in `held`; "winner" looks in the tricks each seat took.
                     bit = 1 << c
-                    for seat, m in enumerate(taken if p.to == "winner" else self.held):
+                    for seat, m in enumerate(taken if p.to == "winner" else held_by):
                         if m & bit:
                             got = side_of[seat]
                             break
-            out[p.name] = got
+            out.append(got)
         return out, game_points
 
     def _score_hand(self) -> None:
         r = self.rules
         ns = r.n_sides
         side_of = r.side_of
-        awarded, game_points = self.award_points()
+        got, game_points = self._award()
         pts = [0] * ns
-        for p in r.points:
-            s = awarded[p.name]
+        for p, s in zip(r.points, got):
             if s is not None:
                 pts[s] += p.value
         tricks_won = [0] * ns
@@ -723,44 +736,34 @@ class Game:
         dside = side_of[self.dealer]
         old = self.scores
         # One env, updated per side: the closures read it and keep nothing.
-        env = r.tables.static.copy()
-        env["bid"] = self.high
-        env["total_tricks"] = self.total_tricks
-        env["target"] = r.target
-        env["points"] = pts[bside]
-        env["tricks"] = tricks_won[bside]
-        env["score"] = old[bside]
-        env["dealer"] = bside == dside
-        env["bidder"] = True
+        env = {**r.tables.static, "bid": self.high, "total_tricks": self.total_tricks, "target": r.target,
+               "points": pts[bside], "tricks": tricks_won[bside], "score": old[bside], "dealer": bside == dside,
+               "bidder": True}
         made = env["made"] = bool(r.made(env))
-        cap_when = r.cap_when
+        cap_when, win_if = r.cap_when, r.win_if
         new = []
-        for s in range(ns):
-            env["points"] = pts[s]
-            env["tricks"] = tricks_won[s]
-            env["score"] = old[s]
-            env["dealer"] = s == dside
-            env["bidder"] = s == bside
-            v = old[s] + (r.bidder_delta(env) if s == bside else r.others_delta(env))
-            if cap_when is not None and cap_when(env):
-                v = min(v, max(old[s], r.cap_at(env)))
-            new.append(v)
-        delta = [b - a for a, b in zip(old, new)]
-        self.scores = new
-        self.results.append(HandResult(self.dealer, self.bidder, self.high, self.trump, awarded, game_points, made,
-                                       delta, list(new)))
+        delta = []
         cands = []
-        win_if = r.win_if
         for s in range(ns):
             env["points"] = pts[s]
             env["tricks"] = tricks_won[s]
-            env["score"] = new[s]
-            env["previous"] = old[s]
-            env["delta"] = delta[s]
+            env["score"] = was = old[s]
             env["dealer"] = s == dside
             env["bidder"] = s == bside
+            v = was + (r.bidder_delta(env) if s == bside else r.others_delta(env))
+            if cap_when is not None and cap_when(env):
+                v = min(v, max(was, r.cap_at(env)))
+            new.append(v)
+            delta.append(v - was)
+            # Whether this side wins reads only its own figures, so it is decided here too.
+            env["score"] = v
+            env["previous"] = was
+            env["delta"] = v - was
             if win_if(env):
                 cands.append(s)
+        self.scores = new
+        self.results.append(HandResult(self.dealer, self.bidder, self.high, self.trump,
+                                       dict(zip(r.point_names, got)), game_points, made, delta, list(new)))
         for rule in r.tie_break:
             if len(cands) <= 1:
                 break
@@ -804,14 +807,6 @@ def _random_subset(mask: int, size: int, k: int, rng: random.Random) -> int:
         mask ^= low
         size -= 1
     return out
-
-
-def value_sum(groups: tuple[tuple[int, int], ...], mask: int) -> int:
-    """Sum of card values in a bitset: one popcount per distinct value."""
-    total = 0
-    for v, m in groups:
-        total += v * (mask & m).bit_count()
-    return total
 
 
 def _or(masks: list[int]) -> int:
