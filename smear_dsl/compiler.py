@@ -7,15 +7,18 @@ scoring formulas), so play never walks YAML or syntax trees.
 from __future__ import annotations
 
 import itertools
+import operator
 from dataclasses import dataclass, field
+from functools import lru_cache
 from pathlib import Path
 from typing import Any, Callable
 
 from . import cards as C
+from . import moves as M
 from .errors import Diagnostic, OptionError, RuleError
 from .expr import ast as A
 from .expr.emit import Tables, emit
-from .shuffle import shuffle_masks
+from .shuffle import ShufflePlan, shuffle_masks
 from .spec import ExprSpec, Loc, RuleSpec
 
 Fn = Callable[[dict], Any]
@@ -33,6 +36,23 @@ class CompiledStep:
     valid_if: Fn | None
     credit: str
     to: Fn | None
+
+
+@lru_cache(maxsize=64)
+def value_chunks(values: tuple[int, ...]) -> tuple[tuple[int, ...], tuple[int, ...]]:
+    """(by_rank, by_jokers): the card-value total of every 13-bit suit chunk (values go by rank) and
+    of every set of jokers, so a Game count is four lookups and one more for jokers."""
+    rank_value = [max(values[s * 13 + r] for s in range(4)) for r in range(13)]  # removed cards are worth 0
+    by_rank = [0] * (1 << 13)
+    for x in range(1, 1 << 13):
+        low = x & -x
+        by_rank[x] = by_rank[x ^ low] + rank_value[low.bit_length() - 1]
+    jokers = values[C.JOKER_BASE:C.JOKER_BASE + C.MAX_JOKERS]
+    by_jokers = [0] * (1 << len(jokers))
+    for x in range(1, len(by_jokers)):
+        low = x & -x
+        by_jokers[x] = by_jokers[x ^ low] + jokers[low.bit_length() - 1]
+    return tuple(by_rank), tuple(by_jokers)
 
 
 def _never_acts(step: CompiledStep) -> bool:
@@ -90,7 +110,6 @@ class CompiledRules:
     win_key: tuple[tuple[int, ...], ...]  # [trump * 4 + led][card]
     equal_last: bool
     value: tuple[int, ...]
-    value_groups: tuple[tuple[int, int], ...]  # (value, mask of the cards worth it), for fast Game counts
     tables: Tables
     bid_min: int
     bid_max: int
@@ -119,15 +138,26 @@ class CompiledRules:
     # True when some lead rule can apply after the first trick (the engine skips them otherwise).
     lead_checks_later: bool = field(init=False)
     point_names: tuple[str, ...] = field(init=False)
+    open_bids: tuple[tuple[int, ...], ...] | None = field(init=False)  # [high bid]: the legal bids, when only it matters
+    value_by_rank: tuple[int, ...] = field(init=False)  # Game value of each 13-bit suit chunk
+    value_by_jokers: tuple[int, ...] = field(init=False)  # ... and of each set of jokers (bits 52 up)
     lead_info: tuple[tuple[tuple[int, int, int, Any], ...], ...] = field(init=False)
 
     # deal_plan[dealer]: (seat, start, end) slices of the shuffled deck, packet by packet from the dealer's left.
     deal_plan: tuple[tuple[tuple[int, int, int], ...], ...] = field(init=False)
 
-    shuffle_masks: tuple[int, int] = field(init=False)
+    shuffle_masks: ShufflePlan = field(init=False)
+    dealt_cards: int = field(init=False)  # how many cards go to the hands; the rest is the stock
+    deal_takers: tuple[tuple[Callable, ...], ...] = field(init=False)  # [dealer][seat]: gathers the seat's cards
 
     def __post_init__(self) -> None:
         self.point_names = tuple(p.name for p in self.points)
+        # With no matching and no forced dealer, the legal bids follow from the high bid alone (tabled for small ranges).
+        self.open_bids = None
+        if self.may_match is None and self.all_pass != "dealer_bids" and self.bid_max <= 64:
+            self.open_bids = tuple((M.PASS,) + tuple(range(M.BID_BASE + max(self.bid_min, high + 1), M.BID_BASE + self.bid_max + 1))
+                                   for high in range(self.bid_max + 1))
+        self.value_by_rank, self.value_by_jokers = value_chunks(self.value)
         # lead_info[trump][card]: what leading that card fixes for the trick (led suit, cards of that
         # suit, cards that follow, trick strength lookup), so a lead is one table read.
         info = []
@@ -151,6 +181,14 @@ class CompiledRules:
                     pos += size
             plans.append(tuple(plan))
         self.deal_plan = tuple(plans)
+        self.dealt_cards = sum(self.packets) * self.players
+        takers = []
+        for plan in plans:
+            where: list[list[int]] = [[] for _ in range(self.players)]
+            for seat, start, end in plan:
+                where[seat] += range(start, end)
+            takers.append(tuple(operator.itemgetter(*w) if len(w) > 1 else (lambda o, i=w[0]: (o[i],)) for w in where))
+        self.deal_takers = tuple(takers)
 
     @property
     def stem(self) -> str:
@@ -158,11 +196,12 @@ class CompiledRules:
 
     def split_deal(self, order, dealer: int) -> tuple[list[list[int]], list[int]]:
         """A shuffled deck (card ids in order) dealt in packets from `dealer`'s left: (hands, stock)."""
-        hands: list[list[int]] = [[] for _ in range(self.players)]
-        end = 0
-        for seat, start, end in self.deal_plan[dealer]:
-            hands[seat] += order[start:end]
-        return hands, list(order[end:])
+        hands, stock = self.deal_tuples(order, dealer)
+        return [list(h) for h in hands], stock
+
+    def deal_tuples(self, order, dealer: int) -> tuple[list[tuple[int, ...]], list[int]]:
+        """split_deal with each hand a tuple: one C-level gather per seat (the engine deals this way)."""
+        return [take(order) for take in self.deal_takers[dealer]], list(order[self.dealt_cards:])
 
     def card_name(self, c: int) -> str:
         return self.name_of[c]
@@ -293,8 +332,6 @@ class _Compiler:
             trump_mask.append(C.mask_of(strength))
             order_key.append(tuple(okey))
             strength_of.append(strength)
-        value_groups = tuple((v, C.mask_of(c for c in range(N_TABLE) if values[c] == v))
-                             for v in sorted(set(values) - {0}))
         win_key = []
         for t in range(4):
             strength = strength_of[t + 1]
@@ -385,7 +422,7 @@ class _Compiler:
             spec=spec, players=n, options=dict(self.opts), n_sides=n_sides, side_of=side_of, deck=tuple(deck),
             deck_mask=deck_mask, jokers=jokers, hand_size=hand_size, packets=tuple(packets), rest=spec.deal.rest,
             eff_suit=tuple(eff_suit), suit_mask=tuple(suit_mask), trump_mask=tuple(trump_mask),
-            win_key=tuple(win_key), equal_last=equal_last, value=tuple(values), value_groups=value_groups, tables=tables,
+            win_key=tuple(win_key), equal_last=equal_last, value=tuple(values), tables=tables,
             bid_min=bmin, bid_max=bmax, ends_at=ends_at, rounds=spec.bidding.rounds,
             may_match=self.fn(spec.bidding.may_match, tables), all_pass=spec.bidding.all_pass,
             set_back=self.static_int(spec.bidding.set_back, tables, 0), steps=tuple(steps),

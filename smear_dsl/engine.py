@@ -18,6 +18,8 @@ from .compiler import CompiledRules
 from .errors import MoveError
 from .shuffle import keyed_shuffle
 
+_BIT = tuple(1 << c for c in range(64)).__getitem__  # card id -> its bit
+
 # Phases of a hand.
 BIDDING, STEP, PLAY, HAND_DONE = 0, 1, 2, 3
 PHASE_NAMES = ("bidding", "discarding", "play", "hand over")
@@ -73,22 +75,24 @@ class Game:
             self.start_hand()
 
     # ------------------------------------------------------------------ dealing
-    def shuffled_deal(self) -> tuple[list[list[int]], list[int]]:
+    def shuffled_deal(self) -> tuple[list[tuple[int, ...]], list[int]]:
         """Shuffle with this game's RNG (shuffle.py's keyed shuffle) and deal in packets clockwise from the dealer's left."""
         r = self.rules
-        return r.split_deal(keyed_shuffle(self.rng, r.deck, r.shuffle_masks), self.dealer)
+        return r.deal_tuples(keyed_shuffle(self.rng, r.deck, r.shuffle_masks), self.dealer)
 
     def start_hand(self, deal: tuple[list[list[int]], list[int]] | None = None) -> None:
         """Begin the next hand with the given deal (card ids) or a fresh shuffle."""
         if self.finished:
             raise MoveError("GAME_OVER", "the game is over")
-        if deal is None:
-            hands, stock = self.deal_source(len(self.record_hands)) if self.deal_source else self.shuffled_deal()
+        if deal is None and self.deal_source is None:
+            hands, stock = self.shuffled_deal()
+            self.hands = [sum(map(_BIT, h)) for h in hands]  # a shuffled deal has no repeated card
         else:
-            hands, stock = [list(h) for h in deal[0]], list(deal[1])
+            hands, stock = self.deal_source(len(self.record_hands)) if deal is None else deal
+            hands, stock = [list(h) for h in hands], list(stock)
+            self.hands = [C.mask_of(h) for h in hands]
         r = self.rules
         n = self.n
-        self.hands = [C.mask_of(h) for h in hands]
         self.dealt = list(self.hands)
         self.stock = stock
         self.bids: list[tuple[int, int]] = []  # (seat, value or 0 for pass)
@@ -312,10 +316,12 @@ class Game:
             return None
         return "BID_TOO_LOW"
 
-    def _legal_bids(self) -> list[int]:
+    def _legal_bids(self) -> list[int] | tuple[int, ...]:
         r = self.rules
-        seat = self.turn
         high = self.high
+        if r.open_bids is not None:  # no matching and no forced bid: the legal bids depend on the high bid only
+            return r.open_bids[high]
+        seat = self.turn
         out = [] if r.all_pass == "dealer_bids" and self._forced(seat) else [M.PASS]
         if r.bid_min <= high <= r.bid_max and self._bid_ok(seat, high) is None:
             out.append(M.BID_BASE + high)
@@ -327,28 +333,30 @@ class Game:
         if is_pass:
             if r.all_pass == "dealer_bids" and self._forced(seat):
                 raise MoveError("BID_OUT_OF_RANGE", f"everyone else passed: the dealer must bid at least {r.bid_min}")
-        else:
-            err = self._bid_ok(seat, value)
-            if err == "BID_OUT_OF_RANGE":
-                raise MoveError(err, f"bids are {r.bid_min} to {r.bid_max}, not {value}")
-            if err:
-                raise MoveError(err, f"a bid must be higher than {self.high}")
-        self.hand_moves.append((seat, M.PASS if is_pass else M.BID_BASE + value))
-        self.bids.append((seat, 0 if is_pass else value))
-        self.spoken += 1
-        if is_pass:
+            self.hand_moves.append((seat, M.PASS))
+            self.bids.append((seat, 0))
             self.passed[seat] = True
         else:
+            if not value > self.high or not r.bid_min <= value <= r.bid_max:
+                err = self._bid_ok(seat, value)
+                if err == "BID_OUT_OF_RANGE":
+                    raise MoveError(err, f"bids are {r.bid_min} to {r.bid_max}, not {value}")
+                if err:
+                    raise MoveError(err, f"a bid must be higher than {self.high}")
+            self.hand_moves.append((seat, M.BID_BASE + value))
+            self.bids.append((seat, value))
             self.high, self.bidder = value, seat
+            if value >= r.ends_at:
+                self.spoken += 1
+                self._end_bidding()
+                return
+        self.spoken += 1
         n = self.n
-        if not is_pass and value >= r.ends_at:
-            self._end_bidding()
-            return
         if r.rounds == "one":
             if self.spoken >= n:
                 self._end_bidding()
             else:
-                self.turn = (seat + 1) % n
+                self.turn = seat + 1 if seat + 1 < n else 0
             return
         active = [s for s in range(n) if not self.passed[s]]
         if not active or (len(active) == 1 and self.bidder == active[0]):
@@ -368,6 +376,9 @@ class Game:
                 self._finish_void(delta, same_dealer=False)
             else:
                 self._end_void(same_dealer=(r.all_pass == "redeal"))
+            return
+        if not r.steps:
+            self._start_play()
             return
         self.phase = STEP
         self.step = 0
@@ -539,8 +550,8 @@ class Game:
         self.phase = PLAY
         self.lead_free = self.trump >= 0 and not self.rules.lead_checks
         self.held = list(self.hands)
-        self.turn = self._leader_after_steps()
-        self.total_tricks = max(h.bit_count() for h in self.hands)
+        self.turn = self.bidder if self.rules.leader == "bidder" else (self.dealer + 1) % self.n
+        self.total_tricks = max(map(int.bit_count, self.hands))
         self.trick_no = 1
 
     def _lead_mask(self, seat: int, hand: int, discarded: int, trick_no: int, any_one: bool = False) -> int:
@@ -678,17 +689,11 @@ class Game:
         won = list(self.credit)
         for seat, m in enumerate(taken):
             won[side_of[seat]] |= m
-        groups = r.value_groups
-        game_points = []
-        for m in won:
-            total = 0
-            for v, g in groups:
-                total += v * (m & g).bit_count()
-            game_points.append(total)
+        vr, vj = r.value_by_rank, r.value_by_jokers
+        game_points = [vr[m & 8191] + vr[m >> 13 & 8191] + vr[m >> 26 & 8191] + vr[m >> 39 & 8191] + vj[m >> 52]
+                       for m in won]
         held_by = self.held
-        held = 0
-        for m in held_by:
-            held |= m
+        held = sum(held_by)  # the seats' cards are disjoint, so their sum is their union
         trump = self.trump
         env = None
         out: list[int | None] = []
@@ -706,7 +711,7 @@ class Game:
                 else:
                     if env is None:
                         # Every card held at the start of play has been played when the hand is scored.
-                        env = {**r.tables.static, "played": held, "dealt": _or(self.dealt), "held": held,
+                        env = {**r.tables.static, "played": held, "dealt": sum(self.dealt), "held": held,
                                "trump": trump, "bid": self.high}
                     c = p.card(env)
                 if c is not None and c >= 0 and (held >> c) & 1:
@@ -806,11 +811,4 @@ def _random_subset(mask: int, size: int, k: int, rng: random.Random) -> int:
         out |= low
         mask ^= low
         size -= 1
-    return out
-
-
-def _or(masks: list[int]) -> int:
-    out = 0
-    for m in masks:
-        out |= m
     return out

@@ -11,34 +11,41 @@ Doubles are used because Python sorts them in C far faster than big ints.
 from __future__ import annotations
 
 import random
+import struct
 import sys
-from array import array
 from functools import lru_cache
+from typing import NamedTuple
 
 # The low byte of a native double (or 64-bit word) sits at offset 0 on little-endian machines
 # and at offset 7 on big-endian ones; bytes in native order make each 8-byte word one key.
 _LOW = 0 if sys.byteorder == "little" else 7
-assert array("d").itemsize == 8
+
+
+class ShufflePlan(NamedTuple):
+    """What a deck's shuffle precomputes: the random-bit mask and fixed bits over all n words,
+    and the struct that reads the words as n native doubles (and writes them back)."""
+
+    random_bits: int
+    fixed: int
+    doubles: struct.Struct
 
 
 @lru_cache(maxsize=64)
-def shuffle_masks(deck: tuple[int, ...]) -> tuple[int, int]:
-    """(random-bit mask, fixed bits) over all n words: precompute once per deck."""
+def shuffle_masks(deck: tuple[int, ...]) -> ShufflePlan:
+    """The deck's ShufflePlan: precompute once per deck."""
     n = len(deck)
     if any(not 0 <= c < 256 for c in deck):
         raise ValueError("card ids must fit in a byte")
     random_bits = sum(0x000F_FFFF_FFFF_FF00 << (64 * i) for i in range(n))
     fixed = sum((0x3FF0_0000_0000_0000 | c) << (64 * i) for i, c in enumerate(deck))
-    return random_bits, fixed
+    return ShufflePlan(random_bits, fixed, struct.Struct(f"={n}d"))
 
 
-def keyed_shuffle(rng: random.Random, deck: tuple[int, ...], masks: tuple[int, int] | None = None) -> bytes:
+def keyed_shuffle(rng: random.Random, deck: tuple[int, ...], plan: ShufflePlan | None = None) -> bytes:
     """The deck in shuffled order (card ids), drawing 64 bits per card from `rng`."""
     n = len(deck)
     if n == 0:
         return b""
-    random_bits, fixed = masks if masks is not None else shuffle_masks(deck)
+    random_bits, fixed, doubles = plan if plan is not None else shuffle_masks(deck)
     words = ((rng.getrandbits(64 * n) & random_bits) | fixed).to_bytes(8 * n, sys.byteorder)
-    keys = memoryview(words).cast("d").tolist()
-    keys.sort()
-    return array("d", keys).tobytes()[_LOW::8]
+    return doubles.pack(*sorted(doubles.unpack(words)))[_LOW::8]
