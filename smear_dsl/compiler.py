@@ -36,6 +36,8 @@ class CompiledStep:
     valid_if: Fn | None
     credit: str
     to: Fn | None
+    # (count, count) or (min, max) when they are folded constants for this table: no env to build.
+    fixed_range: tuple[int, int] | None = None
 
 
 @lru_cache(maxsize=64)
@@ -390,9 +392,14 @@ class _Compiler:
         for p in spec.phases:
             if p.kind in ("take", "refill") and spec.deal.rest != "stock":
                 self.fail(p.loc, f"a `{p.kind}` phase needs `deal.rest: stock`")
-            steps.append(CompiledStep(p.kind, p.who, self.fn(p.count, tables), self.fn(p.min, tables),
-                                      self.fn(p.max, tables), self.fn(p.allowed, tables), self.fn(p.valid_if, tables),
-                                      p.credit, self.fn(p.to, tables)))
+            count, lo, hi = self.fn(p.count, tables), self.fn(p.min, tables), self.fn(p.max, tables)
+            fixed = None
+            if hasattr(count, "const"):
+                fixed = (count.const, count.const)
+            elif hasattr(lo, "const") and hasattr(hi, "const"):
+                fixed = (lo.const, hi.const)
+            steps.append(CompiledStep(p.kind, p.who, count, lo, hi, self.fn(p.allowed, tables), self.fn(p.valid_if, tables),
+                                      p.credit, self.fn(p.to, tables), fixed))
         # A take or discard whose count is fixed at 0 for this table can never act: drop it, so the
         # engine does not evaluate it every hand (e.g. `widow: 0`).
         steps = [st for st in steps if not _never_acts(st)]

@@ -69,6 +69,7 @@ class Game:
         self.record_hands: list[dict[str, Any]] = []
         self.auto_deal = auto_deal
         self._vetted: tuple | None = None
+        self._lead_memo: tuple | None = None
         self.phase = HAND_DONE
         self.turn = -1
         if auto_deal:
@@ -118,6 +119,7 @@ class Game:
         self.total_tricks = 0
         self.hand_moves: list[tuple[int, int]] = []  # (seat, move code); names are made on export
         self._vetted: tuple | None = None  # (hand_moves, its length, seat, mask) of the last discard found legal
+        self._lead_memo: tuple | None = None  # ((seat, hand, discarded, trick, trump), mask) of the last lead mask found
         self.record_hands.append((self.dealer, hands, list(stock), self.hand_moves))
         self.phase = BIDDING
         self.turn = (self.dealer + 1) % n
@@ -391,11 +393,11 @@ class Game:
                 "is_dealer": seat == self.dealer, "bid": self.high, "trump": self.trump, **self.rules.tables.static}
 
     def _seats_for(self, who: str) -> list[int]:
-        order = [(self.dealer + i) % self.n for i in range(1, self.n + 1)]
         if who == "bidder":
             return [self.bidder]
         if who == "dealer":
             return [self.dealer]
+        order = [(self.dealer + i) % self.n for i in range(1, self.n + 1)]
         if who == "non_dealers":
             return [s for s in order if s != self.dealer]
         if who == "non_bidders":
@@ -404,6 +406,8 @@ class Game:
 
     def _discard_range(self, seat: int, env: dict[str, Any] | None = None) -> tuple[int, int]:
         step = self.rules.steps[self.step]
+        if step.fixed_range is not None:
+            return step.fixed_range
         if env is None:
             env = self._step_env(seat)
         if step.count is not None:
@@ -421,7 +425,8 @@ class Game:
             while self.queue:
                 seat = self.queue[0]
                 if step.kind == "take":
-                    k = max(0, min(step.count(self._step_env(seat)), len(self.stock)))
+                    k = step.fixed_range[0] if step.fixed_range is not None else step.count(self._step_env(seat))
+                    k = max(0, min(k, len(self.stock)))
                     self.hands[seat] |= C.mask_of(self.stock[:k])
                     del self.stock[:k]
                 elif step.kind == "refill":
@@ -456,7 +461,7 @@ class Game:
             return None  # the same discard was checked in this very state (random_move, then apply)
         step = self.rules.steps[self.step]
         hand = self.hands[seat]
-        env = self._step_env(seat)
+        env = self._step_env(seat) if step.fixed_range is None or step.allowed or step.valid_if else None
         lo, hi = self._discard_range(seat, env)
         k = mask.bit_count()
         if not lo <= k <= hi:
@@ -480,7 +485,7 @@ class Game:
 
     def _can_lead(self, seat: int, hand: int, discarded: int) -> bool:
         """Whether `seat` would have any legal first lead from `hand`."""
-        return bool(self._lead_mask(seat, hand, discarded, 1, any_one=True))
+        return bool(self._lead_mask(seat, hand, discarded, 1))  # the whole mask: the first lead reuses it
 
     def _is_last_action(self, seat: int) -> bool:
         return self.step == len(self.rules.steps) - 1 and len(self.queue) == 1
@@ -554,10 +559,14 @@ class Game:
         self.total_tricks = max(map(int.bit_count, self.hands))
         self.trick_no = 1
 
-    def _lead_mask(self, seat: int, hand: int, discarded: int, trick_no: int, any_one: bool = False) -> int:
-        """Cards `seat` may lead from `hand` under the lead rules (with `any_one`, stop at the first found).
+    def _lead_mask(self, seat: int, hand: int, discarded: int, trick_no: int) -> int:
+        """Cards `seat` may lead from `hand` under the lead rules (the last answer is kept: see `_lead_memo`).
 
         Rules that read the lead only as `lead.suit` are tested once per suit held, not once per card."""
+        key = (seat, hand, discarded, trick_no, self.trump)
+        memo = self._lead_memo
+        if memo is not None and memo[0] == key:
+            return memo[1]  # e.g. found when the leader's discard was checked, then again to lead, then in apply
         if self.trump < 0 and not self.rules.trump_named:
             hand &= C.SUITED_MASK  # a joker cannot fix trump
         checks = self._active_checks(hand, discarded, trick_no)
@@ -583,8 +592,7 @@ class Game:
                     break
             else:
                 out |= g
-                if any_one:
-                    return out
+        self._lead_memo = (key, out)
         return out
 
     def _lead_env(self, seat: int, hand: int, discarded: int, trick_no: int) -> dict[str, Any]:
@@ -614,7 +622,9 @@ class Game:
     def _lead(self, seat: int, c: int, hand: int) -> None:
         """Check a lead against the lead rules, then fix trump (if open), the led suit and the trick's order."""
         r = self.rules
-        if r.lead_checks and (self.trick_no == 1 or r.lead_checks_later):
+        if r.lead_checks and (self.trick_no == 1 or r.lead_checks_later) \
+                and not (self._lead_mask(seat, hand, self.discarded[seat], self.trick_no) >> c) & 1:
+            # Refused: find the first rule that forbids it, for its code (a joker is refused below).
             checks = self._active_checks(hand, self.discarded[seat], self.trick_no)
             if checks:
                 env = self._lead_env(seat, hand, self.discarded[seat], self.trick_no)
