@@ -688,17 +688,20 @@ class Game:
 
     def award_points(self) -> tuple[dict[str, int | None], list[int]]:
         """Who won each point this hand, and each side's card-value total for Game."""
-        got, game_points = self._award()
+        got, game_points = self._award(self.taken())
         return dict(zip(self.rules.point_names, got)), game_points
 
-    def _award(self) -> tuple[list[int | None], list[int]]:
-        """The side that won each point (in rule order; None: nobody) and each side's Game count."""
+    def _award(self, taken: list[int]) -> tuple[list[int | None], list[int]]:
+        """The side that won each point (in rule order; None: nobody) and each side's Game count,
+        from the cards each seat took in tricks."""
         r = self.rules
         side_of = r.side_of
-        taken = self.taken()
-        won = list(self.credit)
-        for seat, m in enumerate(taken):
-            won[side_of[seat]] |= m
+        if r.n_sides == self.n:  # every seat for itself: seat and side are one
+            won = [a | b for a, b in zip(self.credit, taken)]
+        else:
+            won = list(self.credit)
+            for seat, m in enumerate(taken):
+                won[side_of[seat]] |= m
         vr, vj = r.value_by_rank, r.value_by_jokers
         game_points = [vr[m & 8191] + vr[m >> 13 & 8191] + vr[m >> 26 & 8191] + vr[m >> 39 & 8191] + vj[m >> 52]
                        for m in won]
@@ -739,14 +742,23 @@ class Game:
         r = self.rules
         ns = r.n_sides
         side_of = r.side_of
-        got, game_points = self._award()
+        n = self.n
+        taken = [0] * n
+        tricks_won = [0] * n
+        for _l, w, cards in self.tricks:
+            tricks_won[w] += 1
+            for c in cards:
+                taken[w] |= 1 << c
+        if ns != n:
+            by_side = [0] * ns
+            for seat, k in enumerate(tricks_won):
+                by_side[side_of[seat]] += k
+            tricks_won = by_side
+        got, game_points = self._award(taken)
         pts = [0] * ns
         for p, s in zip(r.points, got):
             if s is not None:
                 pts[s] += p.value
-        tricks_won = [0] * ns
-        for _l, w, _cards in self.tricks:
-            tricks_won[side_of[w]] += 1
         bside = side_of[self.bidder]
         dside = side_of[self.dealer]
         old = self.scores

@@ -168,7 +168,7 @@ def _check(e: A.Expr, env: Env) -> Checked:
         return Checked(CARD, _card_of_maker(r, s.make))
     if isinstance(e, A.Neg):
         x = check(e.x, env, INT)
-        return Checked(INT, lambda t, m=x.make: (lambda f: _fold(lambda env: -f(env), f))(m(t)))
+        return Checked(INT, lambda t, m=x.make: _neg(m(t)))
     if isinstance(e, A.BinOp):
         a, b = check(e.a, env, INT), check(e.b, env, INT)
         return Checked(INT, _binop_maker(e.op, a.make, b.make))
@@ -181,7 +181,7 @@ def _check(e: A.Expr, env: Env) -> Checked:
         return Checked(BOOL, _boolop_maker(e.op, a.make, b.make))
     if isinstance(e, A.Not):
         x = check(e.x, env, BOOL)
-        return Checked(BOOL, lambda t, m=x.make: (lambda f: _fold(lambda env: not f(env), f))(m(t)))
+        return Checked(BOOL, lambda t, m=x.make: _not(m(t)))
     if isinstance(e, A.IfElse):
         c = check(e.cond, env, BOOL)
         a = _check(e.then, env)
@@ -191,6 +191,15 @@ def _check(e: A.Expr, env: Env) -> Checked:
             fc, fa, fb = c.make(t), a.make(t), b.make(t)
             if hasattr(fc, "const"):
                 return fa if fc.const else fb
+            vc, va, vb = (getattr(f, "var", None) for f in (fc, fa, fb))
+            if vc is not None:  # `if made then points else -bid`: the condition (and a branch) read inline
+                if va is not None and vb is not None:
+                    return lambda env: env[va] if env[vc] else env[vb]
+                if va is not None:
+                    return lambda env: env[va] if env[vc] else fb(env)
+                if vb is not None:
+                    return lambda env: fa(env) if env[vc] else env[vb]
+                return lambda env: fa(env) if env[vc] else fb(env)
             return lambda env: fa(env) if fc(env) else fb(env)
         return Checked(typ, make_if)
     if isinstance(e, A.Where):
@@ -443,10 +452,25 @@ def _boolop_maker(op: str, a: Maker, b: Maker) -> Maker:
             return _k(stop) if bool(fa.const) == stop else fb
         if hasattr(fb, "const") and bool(fb.const) != stop:
             return fa
+        va, vb = getattr(fa, "var", None), getattr(fb, "var", None)
         if op == "and":
-            return lambda env: fa(env) and fb(env)
-        return lambda env: fa(env) or fb(env)
+            if va is not None:  # `bidder and ...`: a name on the left is read inline
+                return (lambda env: env[va] and env[vb]) if vb is not None else (lambda env: env[va] and fb(env))
+            return (lambda env: fa(env) and env[vb]) if vb is not None else (lambda env: fa(env) and fb(env))
+        if va is not None:
+            return (lambda env: env[va] or env[vb]) if vb is not None else (lambda env: env[va] or fb(env))
+        return (lambda env: fa(env) or env[vb]) if vb is not None else (lambda env: fa(env) or fb(env))
     return make
+
+
+def _neg(f: Callable[[dict], Any]) -> Callable[[dict], Any]:
+    v = getattr(f, "var", None)
+    return _fold(lambda env: -f(env), f) if v is None else (lambda env: -env[v])
+
+
+def _not(f: Callable[[dict], Any]) -> Callable[[dict], Any]:
+    v = getattr(f, "var", None)
+    return _fold(lambda env: not f(env), f) if v is None else (lambda env: not env[v])
 
 
 def _where_maker(cards: Maker, cond: Maker) -> Maker:
