@@ -140,6 +140,8 @@ class CompiledRules:
     # True when some lead rule can apply after the first trick (the engine skips them otherwise).
     lead_checks_later: bool = field(init=False)
     point_names: tuple[str, ...] = field(init=False)
+    point_values: tuple[int, ...] = field(init=False)
+    point_plan: tuple[tuple[bool, tuple[int, ...] | None, Fn | None, bool, bool], ...] = field(init=False)  # per point: (most, by_trump, card, to winner, tie to bidder)
     open_bids: tuple[tuple[int, ...], ...] | None = field(init=False)  # [high bid]: the legal bids, when only it matters
     value_by_rank: tuple[int, ...] = field(init=False)  # Game value of each 13-bit suit chunk
     value_by_jokers: tuple[int, ...] = field(init=False)  # ... and of each set of jokers (bits 52 up)
@@ -154,6 +156,8 @@ class CompiledRules:
 
     def __post_init__(self) -> None:
         self.point_names = tuple(p.name for p in self.points)
+        self.point_values = tuple(p.value for p in self.points)
+        self.point_plan = tuple((p.most, p.by_trump, p.card, p.to == "winner", p.tie == "bidder") for p in self.points)
         # With no matching and no forced dealer, the legal bids follow from the high bid alone (tabled for small ranges).
         self.open_bids = None
         if self.may_match is None and self.all_pass != "dealer_bids" and self.bid_max <= 64:

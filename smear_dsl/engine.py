@@ -25,6 +25,9 @@ BIDDING, STEP, PLAY, HAND_DONE = 0, 1, 2, 3
 PHASE_NAMES = ("bidding", "discarding", "play", "hand over")
 
 
+_new_result = tuple.__new__  # builds a HandResult from one tuple without the generated __new__'s call
+
+
 class HandResult(NamedTuple):
     """What one hand came to (the verdict's hand entry); a NamedTuple because one is built per hand."""
 
@@ -710,31 +713,33 @@ class Game:
         trump = self.trump
         env = None
         out: list[int | None] = []
-        for p in r.points:
+        for most, by_trump, card, to_winner, tie_bidder in r.point_plan:
             got: int | None = None
-            if p.most:
+            if most:
                 top = max(game_points)
                 if game_points.count(top) == 1:
                     got = game_points.index(top)
-                elif p.tie == "bidder" and game_points[side_of[self.bidder]] == top:
+                elif tie_bidder and game_points[side_of[self.bidder]] == top:
                     got = side_of[self.bidder]
             else:
-                if p.by_trump is not None and trump >= 0:
-                    c = p.by_trump[trump]
+                if by_trump is not None and trump >= 0:
+                    c = by_trump[trump]
                 else:
                     if env is None:
                         # Every card held at the start of play has been played when the hand is scored.
                         env = {**r.tables.static, "played": held, "dealt": sum(self.dealt), "held": held,
                                "trump": trump, "bid": self.high}
-                    c = p.card(env)
+                    c = card(env)
                 if c is not None and c >= 0 and (held >> c) & 1:
                     # Every card held at the start of play is played by its holder, so "player" and
                     # "holder" both look in `held`; "winner" looks in the tricks each seat took.
                     bit = 1 << c
-                    for seat, m in enumerate(taken if p.to == "winner" else held_by):
+                    seat = 0
+                    for m in taken if to_winner else held_by:
                         if m & bit:
                             got = side_of[seat]
                             break
+                        seat += 1
             out.append(got)
         return out, game_points
 
@@ -756,9 +761,9 @@ class Game:
             tricks_won = by_side
         got, game_points = self._award(taken)
         pts = [0] * ns
-        for p, s in zip(r.points, got):
+        for v, s in zip(r.point_values, got):
             if s is not None:
-                pts[s] += p.value
+                pts[s] += v
         bside = side_of[self.bidder]
         dside = side_of[self.dealer]
         old = self.scores
@@ -767,7 +772,7 @@ class Game:
                "points": pts[bside], "tricks": tricks_won[bside], "score": old[bside], "dealer": bside == dside,
                "bidder": True}
         made = env["made"] = bool(r.made(env))
-        cap_when, win_if = r.cap_when, r.win_if
+        cap_when, win_if, bidder_delta, others_delta = r.cap_when, r.win_if, r.bidder_delta, r.others_delta
         new = []
         delta = []
         cands = []
@@ -776,8 +781,12 @@ class Game:
             env["tricks"] = tricks_won[s]
             env["score"] = was = old[s]
             env["dealer"] = s == dside
-            env["bidder"] = s == bside
-            v = was + (r.bidder_delta(env) if s == bside else r.others_delta(env))
+            if s == bside:
+                env["bidder"] = True
+                v = was + bidder_delta(env)
+            else:
+                env["bidder"] = False
+                v = was + others_delta(env)
             if cap_when is not None and cap_when(env):
                 v = min(v, max(was, r.cap_at(env)))
             new.append(v)
@@ -789,19 +798,20 @@ class Game:
             if win_if(env):
                 cands.append(s)
         self.scores = new
-        self.results.append(HandResult(self.dealer, self.bidder, self.high, self.trump,
-                                       dict(zip(r.point_names, got)), game_points, made, delta, list(new)))
-        for rule in r.tie_break:
-            if len(cands) <= 1:
-                break
-            if rule == "bidder" and bside in cands:
-                cands = [bside]
-            elif rule == "highest":
-                top = max(new[s] for s in cands)
-                cands = [s for s in cands if new[s] == top]
-        if len(cands) == 1:
-            self.finished = True
-            self.winner = cands[0]
+        self.results.append(_new_result(HandResult, (self.dealer, self.bidder, self.high, self.trump,
+                                        dict(zip(r.point_names, got)), game_points, made, delta, list(new))))
+        if cands:
+            for rule in r.tie_break:
+                if len(cands) <= 1:
+                    break
+                if rule == "bidder" and bside in cands:
+                    cands = [bside]
+                elif rule == "highest":
+                    top = max(new[s] for s in cands)
+                    cands = [s for s in cands if new[s] == top]
+            if len(cands) == 1:
+                self.finished = True
+                self.winner = cands[0]
         self._next_hand(same_dealer=False)
 
     # ------------------------------------------------------------------ views and records
