@@ -73,6 +73,16 @@ class Game:
         self.auto_deal = auto_deal
         self._vetted: tuple | None = None
         self._lead_memo: tuple | None = None
+        # Set before each use (a lead, the phases, the start of play), so a new hand need not reset them.
+        self.trick_leader = -1
+        self.led = -1
+        self.led_mask = 0
+        self.follow_ok = 0
+        self.trick_key = None  # the led suit's trick strength lookup (card -> key), set by each lead
+        self.step = 0
+        self.queue: list[int] | None = None
+        self.held = [0] * self.n  # each seat's cards when play starts
+        self.total_tricks = 0
         self.phase = HAND_DONE
         self.turn = -1
         if auto_deal:
@@ -108,18 +118,9 @@ class Game:
         self.credit = [0] * r.n_sides
         self.trump = -1
         self.trick: list[int] = []  # cards of the trick in progress, in play order from `trick_leader`
-        self.trick_leader = -1
-        self.led = -1
-        self.led_mask = 0
-        self.follow_ok = 0
-        self.trick_key = None  # the led suit's trick strength lookup (card -> key), set by each lead
         self.lead_free = False  # True once any card may be led without checks (trump known, no lead rule left)
         self.trick_no = 0
         self.tricks: list[tuple[int, int, list[int]]] = []  # (leader, winner, cards in play order)
-        self.held = [0] * n
-        self.step = 0
-        self.queue: list[int] | None = None
-        self.total_tricks = 0
         self.hand_moves: list[tuple[int, int]] = []  # (seat, move code); names are made on export
         self._vetted: tuple | None = None  # (hand_moves, its length, seat, mask) of the last discard found legal
         self._lead_memo: tuple | None = None  # ((seat, hand, discarded, trick, trump), mask) of the last lead mask found
