@@ -3,9 +3,10 @@
 Starts `smear-dsl serve` on a fresh SQLite file (a separate process, so client and server each
 get a core), then for `--seconds`:
   1. a trivial RPC (grpc.health.v1 Check) from N concurrent loops: calls per second;
-  2. N tables of Four Point, each driven by one loop that asks the seat to move for its view
-     and submits a move chosen from its legal moves: moves per second, and the latency of
-     SubmitMove (p50 / p99), every move written to SQLite before it is acknowledged.
+  2. N tables of Four Point (widow 2), four bots each: every seat watches its turns (WatchTurns)
+     and answers each view with one SubmitMove chosen from its legal moves: moves per second,
+     and the latency of SubmitMove (p50 / p99), every move written to SQLite before it is
+     acknowledged. Then the same with bots that think (paced runs).
 Target: at N = 100, moves/s at least half the trivial RPC's calls/s, and p99 under 20 ms.
 Usage: python benchmarks/bench_referee.py [--tables 100] [--seconds 10]
 """
@@ -58,7 +59,12 @@ async def trivial(target: str, n: int, seconds: float) -> float:
         return count / (time.perf_counter() - t0)
 
 
-async def tables(target: str, n: int, seconds: float, think: float = 0.0) -> tuple[float, list[float]]:
+async def tables(target: str, n: int, seconds: float, think: float = 0.0,
+                 api: str = "play") -> tuple[float, list[float]]:
+    """N tables of four heuristic bots. With api "play" each seat keeps one Play stream: it receives
+    its view when it must act and sends its move on the same stream. With api "unary" each seat
+    waits on WatchTurns and answers each view with a SubmitMove call. Latency: from sending a move
+    to its (durable) acceptance."""
     async with grpc.aio.insecure_channel(target) as ch:
         stub = pb_grpc.RefereeStub(ch)
         moves = 0
@@ -76,27 +82,67 @@ async def tables(target: str, n: int, seconds: float, think: float = 0.0) -> tup
         setups = await asyncio.gather(*(new_table(i) for i in range(n)))
         end = time.perf_counter() + seconds
 
-        async def drive(i: int, tid: str, tokens):
+        async def play_stream(tid: str, token, rng: random.Random) -> None:
             nonlocal moves
+            call = stub.Play(metadata=token)
+            try:
+                await call.write(pb.PlayRequest(table_id=tid))
+                sent_at = 0.0
+                while True:
+                    ev = await call.read()
+                    if ev is grpc.aio.EOF:
+                        return
+                    if ev.WhichOneof("kind") == "result":
+                        if not ev.result.accepted:
+                            raise RuntimeError(f"move refused: {ev.result.reason} {ev.result.message}")
+                        latencies.append(time.perf_counter() - sent_at)
+                        moves += 1
+                        continue
+                    view = ev.turn
+                    if view.finished or time.perf_counter() >= end:
+                        return
+                    if think:
+                        await asyncio.sleep(rng.uniform(0.5 * think, 1.5 * think))
+                    move = choose(view, rng, "heuristic")
+                    sent_at = time.perf_counter()
+                    await call.write(pb.PlayRequest(move=move, expected_version=view.version,
+                                                    idempotency_key=uuid.uuid4().hex))
+            finally:
+                call.cancel()
+
+        async def unary_calls(tid: str, token, rng: random.Random) -> None:
+            nonlocal moves
+            call = stub.WatchTurns(pb.WatchTurnsRequest(table_id=tid), metadata=token)
+            try:
+                async for view in call:
+                    if view.finished or time.perf_counter() >= end:
+                        return
+                    if think:
+                        await asyncio.sleep(rng.uniform(0.5 * think, 1.5 * think))
+                    move = choose(view, rng, "heuristic")
+                    t0 = time.perf_counter()
+                    await stub.SubmitMove(pb.SubmitMoveRequest(table_id=tid, move=move, expected_version=view.version,
+                                                               idempotency_key=uuid.uuid4().hex), metadata=token)
+                    latencies.append(time.perf_counter() - t0)
+                    moves += 1
+            finally:
+                call.cancel()
+
+        seat = play_stream if api == "play" else unary_calls
+
+        async def drive(i: int, tid: str, tokens) -> None:
             rng = random.Random(i)
-            view = await stub.GetView(pb.GetViewRequest(table_id=tid), metadata=tokens[0])
+            k = 0
             while time.perf_counter() < end:
-                if view.finished:
-                    tid, tokens = await new_table(10_000 + i * 1000 + moves)
-                    view = await stub.GetView(pb.GetViewRequest(table_id=tid), metadata=tokens[0])
-                    continue
-                seat = view.turn
-                if think:
-                    await asyncio.sleep(rng.uniform(0.5 * think, 1.5 * think))
-                view = await stub.GetView(pb.GetViewRequest(table_id=tid), metadata=tokens[seat])
-                move = choose(view, rng, "heuristic")
-                t0 = time.perf_counter()
-                resp = await stub.SubmitMove(pb.SubmitMoveRequest(table_id=tid, move=move, expected_version=view.version,
-                                                                  idempotency_key=uuid.uuid4().hex),
-                                             metadata=tokens[seat])
-                latencies.append(time.perf_counter() - t0)
-                moves += 1
-                view = resp.view
+                tasks = [asyncio.ensure_future(seat(tid, tokens[s], rng)) for s in range(4)]
+                await asyncio.wait(tasks, timeout=max(0.0, end - time.perf_counter()) + 0.5)
+                for task in tasks:  # time is up: the seats still waiting for a turn stop here
+                    task.cancel()
+                for r in await asyncio.gather(*tasks, return_exceptions=True):
+                    if isinstance(r, RuntimeError):
+                        raise r
+                k += 1
+                tid, tokens = await new_table(10_000 * (k + 1) + i)
         t0 = time.perf_counter()
         await asyncio.gather(*(drive(i, tid, tok) for i, (tid, tok) in enumerate(setups)))
         return moves / (time.perf_counter() - t0), latencies
@@ -113,6 +159,7 @@ def main() -> None:
         try:
             rpc = asyncio.run(trivial(target, args.tables, args.seconds))
             mps, lat = asyncio.run(tables(target, args.tables, args.seconds))
+            u_mps, u_lat = asyncio.run(tables(target, args.tables, args.seconds, api="unary"))
             paced = [(ms, *asyncio.run(tables(target, args.tables, args.seconds, ms / 1000)))
                      for ms in (float(x) for x in args.think_ms.split(","))]
         finally:
@@ -120,12 +167,13 @@ def main() -> None:
             proc.wait(10)
     print(f"server {target}, {args.tables} concurrent tables, {args.seconds:.0f} s per run, SQLite synchronous=FULL")
     print(f"trivial RPC (health Check), {args.tables} concurrent loops: {rpc:,.0f} calls/s")
-    print(f"saturated bots (no thinking): {mps:,.0f} moves/s = {2 * mps:,.0f} RPC/s (GetView + SubmitMove) "
-          f"= {2 * mps / rpc:.0%} of the trivial RPC's rate; moves/s alone {mps / rpc:.0%}")
-    print(f"  SubmitMove latency: {_pct(lat)}")
+    print(f"saturated bots on Play streams: {mps:,.0f} moves/s = {mps / rpc:.0%} of the trivial RPC's rate")
+    print(f"  move accepted after: {_pct(lat)}")
+    print(f"saturated bots on unary calls (WatchTurns + SubmitMove): {u_mps:,.0f} moves/s = {u_mps / rpc:.0%}")
+    print(f"  SubmitMove latency: {_pct(u_lat)}")
     for ms, paced_mps, lat_p in paced:
-        print(f"paced bots ({ms:.0f} ms mean thinking): {paced_mps:,.0f} moves/s")
-        print(f"  SubmitMove latency: {_pct(lat_p)}")
+        print(f"paced bots on Play streams ({ms:.0f} ms mean thinking): {paced_mps:,.0f} moves/s")
+        print(f"  move accepted after: {_pct(lat_p)}")
     print("target: at 100 tables, at least half the trivial RPC's throughput and p99 under 20 ms")
 
 

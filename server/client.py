@@ -2,7 +2,9 @@
 from __future__ import annotations
 
 import json
+import queue
 import random
+import time
 import uuid
 from collections.abc import Iterator
 from typing import Any
@@ -85,6 +87,13 @@ class Client:
         return self.stub.WatchTable(pb.WatchTableRequest(table_id=table_id, after_seq=after_seq),
                                     metadata=self._md(), timeout=timeout)
 
+    def turns(self, table_id: str, after_version: int | None = None, timeout: float | None = None) -> Iterator[pb.View]:
+        """This seat's view each time it must act, and a last one when the game ends."""
+        req = pb.WatchTurnsRequest(table_id=table_id)
+        if after_version is not None:
+            req.after_version = after_version
+        return self.stub.WatchTurns(req, metadata=self._md(), timeout=timeout)
+
     def record(self, table_id: str) -> tuple[dict[str, Any], bool]:
         r = self.stub.GetRecord(pb.GetRecordRequest(table_id=table_id), metadata=self._md())
         return json.loads(r.record_json), r.complete
@@ -127,27 +136,52 @@ def choose(view: pb.View, rng: random.Random, style: str = "random") -> pb.Move:
     return plays[-1] if not detail.get("trick") else plays[0]
 
 
+class MoveRefused(Exception):
+    """A move answered on a Play stream with a refusal (its status name, reason code and message)."""
+
+    def __init__(self, result: pb.MoveResult):
+        super().__init__(f"{result.reason}: {result.message}")
+        self.status, self.reason, self.message = result.status, result.reason, result.message
+
+
 def play_seat(client: Client, table_id: str, style: str = "random", seed: int | None = None,
               on_move=None) -> pb.View:
-    """Play one seat until the game ends, waking on the table's events; returns the final view."""
+    """Play one seat until the game ends over one Play stream: the server sends the seat's view when
+    it must act and the answer to each move. A dropped stream is resumed after the last view seen.
+    Returns the final view; raises MoveRefused if a move is refused for any reason but a stale view."""
     rng = random.Random(seed)
+    seen: int | None = None
     while True:
+        outgoing: queue.Queue = queue.Queue()
+        first = pb.PlayRequest(table_id=table_id)
+        if seen is not None:
+            first.after_version = seen
+        outgoing.put(first)
+
+        def requests(q: queue.Queue = outgoing) -> Iterator[pb.PlayRequest]:
+            while (item := q.get()) is not None:
+                yield item
+        sent: list[tuple[int, pb.Move]] = []  # moves awaiting their answer, in order
         try:
-            for _event in client.watch(table_id, after_seq=0):
-                view = client.view(table_id)
+            for event in client.stub.Play(requests(), metadata=client._md()):
+                if event.WhichOneof("kind") == "result":
+                    seat, move = sent.pop(0)
+                    if event.result.accepted:
+                        if on_move and not event.result.replayed:
+                            on_move(seat, move)
+                    elif event.result.reason != "STALE_VERSION":  # a newer view is on its way
+                        raise MoveRefused(event.result)
+                    continue
+                view = event.turn
+                seen = view.version
                 if view.finished:
                     return view
-                if view.HasField("turn") and view.HasField("seat") and view.turn == view.seat:
-                    move = choose(view, rng, style)
-                    try:
-                        resp = client.submit(table_id, move, view.version, key=uuid.uuid4().hex)
-                        if on_move:
-                            on_move(view.seat, move)
-                        if resp.view.finished:
-                            return resp.view
-                    except grpc.RpcError as e:
-                        if error_reason(e) != "STALE_VERSION":
-                            raise
+                move = choose(view, rng, style)
+                sent.append((view.seat, move))
+                outgoing.put(pb.PlayRequest(move=move, expected_version=view.version, idempotency_key=uuid.uuid4().hex))
         except grpc.RpcError as e:
             if e.code() not in (grpc.StatusCode.UNAVAILABLE, grpc.StatusCode.CANCELLED):
                 raise
+            time.sleep(0.2)  # the server is restarting: try again shortly
+        finally:
+            outgoing.put(None)

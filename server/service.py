@@ -27,7 +27,7 @@ from .tables import Identity, RefereeError, Tables
 
 SERVICE = "smear.referee.v1.Referee"
 TOURNAMENT = "smear.referee.v1.Tournament"
-NEEDS_TOKEN = {f"/{SERVICE}/{m}" for m in ("GetView", "SubmitMove", "WatchTable", "GetRecord")} | \
+NEEDS_TOKEN = {f"/{SERVICE}/{m}" for m in ("GetView", "SubmitMove", "WatchTable", "WatchTurns", "Play", "GetRecord")} | \
     {f"/{TOURNAMENT}/{m}" for m in ("StartRound", "Act", "ExportTournament")}
 CALLER: contextvars.ContextVar[Identity | None] = contextvars.ContextVar("caller", default=None)
 MAX_RULES_BYTES = 1_000_000
@@ -77,10 +77,20 @@ def _deny(handler, reason: str, message: str):
 
     if handler.unary_stream:
         return grpc.unary_stream_rpc_method_handler(stream, handler.request_deserializer, handler.response_serializer)
+    if handler.stream_stream:
+        return grpc.stream_stream_rpc_method_handler(stream, handler.request_deserializer, handler.response_serializer)
     return grpc.unary_unary_rpc_method_handler(unary, handler.request_deserializer, handler.response_serializer)
 
 
 def _with_caller(handler, who: Identity):
+    if handler.stream_stream:
+        inner_s = handler.stream_stream
+
+        async def bidi(request_iterator, context):
+            CALLER.set(who)
+            async for item in inner_s(request_iterator, context):
+                yield item
+        return grpc.stream_stream_rpc_method_handler(bidi, handler.request_deserializer, handler.response_serializer)
     if handler.unary_stream:
         inner = handler.unary_stream
 
@@ -217,6 +227,91 @@ class Referee(pb_grpc.RefereeServicer):
                 except asyncio.TimeoutError:
                     yield pb.TableEvent(seq=sent, heartbeat=pb.Heartbeat())
 
+    async def WatchTurns(self, request, context):
+        who = CALLER.get()
+        try:
+            t = self.tables.table_for(request.table_id, who)
+            if who.role != "seat" or who.seat is None:
+                raise RefereeError("PERMISSION_DENIED", "NOT_A_SEAT", "only a seat token has turns to watch")
+        except RefereeError as e:
+            await _abort(context, e.status, e.reason, e.message)
+            return
+        seat = who.seat
+        sent = request.after_version if request.HasField("after_version") else -1
+        wake = asyncio.Event()
+        t.turn_waiters[seat].add(wake.set)
+        try:
+            while True:
+                g = t.game
+                if (g.finished or g.turn == seat) and t.version > sent:
+                    sent = t.version
+                    yield t.view(who)
+                    if g.finished:
+                        return
+                    continue
+                # No await between the test above and this clear, so a move cannot slip in unseen.
+                wake.clear()
+                await wake.wait()
+        finally:
+            t.turn_waiters[seat].discard(wake.set)
+
+    async def Play(self, request_iterator, context):
+        who = CALLER.get()
+        first = await _first(request_iterator)
+        if first is None:
+            return
+        try:
+            t = self.tables.table_for(first.table_id, who)
+            if who.role != "seat" or who.seat is None:
+                raise RefereeError("PERMISSION_DENIED", "NOT_A_SEAT", "only a seat token can play")
+        except RefereeError as e:
+            await _abort(context, e.status, e.reason, e.message)
+            return
+        seat = who.seat
+        outbox: asyncio.Queue = asyncio.Queue()
+        sent = first.after_version if first.HasField("after_version") else -1
+
+        def turn() -> None:
+            """Queue this seat's view if it must act at a version not sent yet (called after each move)."""
+            nonlocal sent
+            g = t.game
+            if (g.finished or g.turn == seat) and t.version > sent:
+                sent = t.version
+                outbox.put_nowait(pb.PlayEvent(turn=t.view(who)))
+
+        async def answer(req) -> None:
+            try:
+                if req.table_id and req.table_id != t.id:
+                    raise RefereeError("PERMISSION_DENIED", "WRONG_TABLE", "this stream plays at another table")
+                replayed = await self.tables.submit(t, who, req.move, req.expected_version, req.idempotency_key)
+                result = pb.MoveResult(accepted=True, replayed=replayed, version=t.version)
+            except RefereeError as e:
+                result = pb.MoveResult(accepted=False, version=t.version, status=e.status, reason=e.reason,
+                                       message=e.message)
+            outbox.put_nowait(pb.PlayEvent(result=result))
+
+        async def read() -> None:
+            try:
+                if first.HasField("move"):
+                    await answer(first)
+                async for req in request_iterator:
+                    await answer(req)
+            finally:
+                outbox.put_nowait(None)  # the client is done sending: end after what is queued
+
+        t.turn_waiters[seat].add(turn)
+        turn()
+        reader = asyncio.ensure_future(read())
+        try:
+            while True:
+                event = await outbox.get()
+                if event is None:
+                    return
+                yield event
+        finally:
+            reader.cancel()
+            t.turn_waiters[seat].discard(turn)
+
     @_guard
     async def GetRecord(self, request, context):
         who = CALLER.get()
@@ -237,6 +332,13 @@ class Referee(pb_grpc.RefereeServicer):
         except RecordError as e:
             raise RefereeError("INVALID_ARGUMENT", "BAD_RECORD", str(e)) from None
         return pb.VerifyRecordResponse(verdict_json=json.dumps(verdict), valid=bool(verdict.get("valid")))
+
+
+async def _first(request_iterator):
+    """The first message of a client stream, or None if the client sent none."""
+    async for req in request_iterator:
+        return req
+    return None
 
 
 def _known(name: str) -> str:

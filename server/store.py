@@ -92,7 +92,31 @@ class Store:
                     self._queue.put(None)
                     break
                 batch.append(item)
-            results: list[BaseException | None] = []
+            results = self._commit(conn, batch)
+            self.commits += 1
+            # One wake-up per event loop settles the whole group (not one per write).
+            by_loop: dict[Any, list] = {}
+            for (_s, loop, fut), err in zip(batch, results):
+                by_loop.setdefault(loop, []).append((fut, err))
+            for loop, settled in by_loop.items():
+                loop.call_soon_threadsafe(_settle_all, settled)
+        conn.close()
+
+    @staticmethod
+    def _commit(conn: sqlite3.Connection, batch: list) -> list[BaseException | None]:
+        """Commit the group in one transaction; if a statement fails, redo it write by write, each
+        in a savepoint, so only the failing write fails."""
+        try:
+            conn.execute("BEGIN IMMEDIATE")
+            for statements, _loop, _fut in batch:
+                for sql, params in statements:
+                    conn.execute(sql, params)
+            conn.execute("COMMIT")
+            return [None] * len(batch)
+        except sqlite3.Error:
+            _rollback(conn)
+        results: list[BaseException | None] = []
+        try:
             conn.execute("BEGIN IMMEDIATE")
             for statements, _loop, _fut in batch:
                 try:
@@ -106,10 +130,10 @@ class Store:
                     conn.execute("RELEASE one")
                     results.append(e)
             conn.execute("COMMIT")
-            self.commits += 1
-            for (_s, loop, fut), err in zip(batch, results):
-                loop.call_soon_threadsafe(_settle, fut, err)
-        conn.close()
+            return results
+        except sqlite3.Error as e:  # the commit itself failed (disk full, I/O error): nothing was written
+            _rollback(conn)
+            return [e] * len(batch)
 
     def close(self) -> None:
         self._queue.put(None)
@@ -170,10 +194,18 @@ class Store:
             conn.close()
 
 
-def _settle(fut: asyncio.Future, err: BaseException | None) -> None:
-    if fut.done():
-        return
-    if err is None:
-        fut.set_result(None)
-    else:
-        fut.set_exception(err)
+def _rollback(conn: sqlite3.Connection) -> None:
+    try:
+        conn.execute("ROLLBACK")
+    except sqlite3.Error:
+        pass  # no transaction was open
+
+
+def _settle_all(settled: list[tuple[asyncio.Future, BaseException | None]]) -> None:
+    for fut, err in settled:
+        if fut.done():
+            continue
+        if err is None:
+            fut.set_result(None)
+        else:
+            fut.set_exception(err)

@@ -14,7 +14,7 @@ import json
 import secrets
 import time
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, Callable
 
 from smear_dsl.compiler import CompiledRules, compile_rules
 from smear_dsl.duplicate import boards, first_dealer
@@ -81,9 +81,13 @@ class Table:
     events: list[Event] = field(default_factory=list)
     lock: asyncio.Lock = field(default_factory=asyncio.Lock)
     changed: asyncio.Condition = field(default_factory=asyncio.Condition)
+    # turn_waiters[seat]: a callback per WatchTurns or Play stream of that seat, called when the seat
+    # must act (or the game ends), so a move wakes only the streams that have something to send.
+    turn_waiters: list[set[Callable[[], None]]] = field(default_factory=list)
 
     def __post_init__(self) -> None:
         self.seats_taken = [False] * self.rules.players
+        self.turn_waiters = [set() for _ in range(self.rules.players)]
         self.game = self._new_game()
         self.publish(None)
 
@@ -177,6 +181,14 @@ class Table:
         if d["winner"] is not None:
             over.winner = d["winner"]
         return pb.TableEvent(seq=ev.seq, game_over=over)
+
+    def signal_turns(self) -> None:
+        """Wake the WatchTurns streams of the seat that must act now (of every seat once the game is over)."""
+        g = self.game
+        seats = range(len(self.turn_waiters)) if g.finished else (g.turn,) if g.turn >= 0 else ()
+        for seat in seats:
+            for wake in list(self.turn_waiters[seat]):
+                wake()
 
     def view(self, who: Identity) -> pb.View:
         return view_to_proto(self.id, self.game, who.seat if who.role == "seat" else None, self.version)
@@ -320,6 +332,7 @@ class Tables:
             if key:
                 t.idem[key] = (who.seat, code, t.version)
             t.publish(before, who.seat, code)
+            t.signal_turns()
         async with t.changed:
             t.changed.notify_all()
         return False

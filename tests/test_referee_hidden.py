@@ -8,6 +8,7 @@ seat's discards, or in the stock, and from a spectator until it is played.
 from __future__ import annotations
 
 import json
+import queue
 import random
 import re
 import uuid
@@ -112,6 +113,20 @@ def test_no_message_shows_a_hidden_card(tmp_path_factory, setup, seed):
                 except grpc.RpcError as e:
                     leaked = strings(e.details() or "", set()) & hidden_before[seat] - {wrong.play}
                     assert not leaked, (e.details(), leaked)
+                # ... nor its refusal on a Play stream, nor the view WatchTurns sends the seat now.
+                out = queue.Queue()
+                out.put(pb.PlayRequest(table_id=tid, move=wrong, expected_version=v.version))
+                play = seats[seat].stub.Play(iter(out.get, None), metadata=seats[seat]._md(), timeout=10)
+                events = [next(play), next(play)]  # the seat's view (its turn) and the refusal, in some order
+                out.put(None)
+                assert any(e.WhichOneof("kind") == "result" and not e.result.accepted for e in events)
+                leaked = strings(events, set()) & hidden_before[seat] - {wrong.play}
+                assert not leaked, ("Play", leaked)
+                play.cancel()
+            turns = seats[seat].turns(tid, timeout=10)
+            leaked = strings(next(turns), set()) & hidden_before[seat]
+            assert not leaked, ("WatchTurns", leaked)
+            turns.cancel()
             resp = seats[seat].submit(tid, move, v.version, key=uuid.uuid4().hex)
             twin.g.apply(seat, resp_code(twin, seat, move))
             leaked = strings(resp, set()) & twin.hidden_from(seat)

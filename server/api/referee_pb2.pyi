@@ -251,6 +251,52 @@ class SubmitMoveResponse(_message.Message):
     replayed: bool
     def __init__(self, view: _Optional[_Union[View, _Mapping]] = ..., replayed: _Optional[bool] = ...) -> None: ...
 
+class WatchTurnsRequest(_message.Message):
+    __slots__ = ("table_id", "after_version")
+    TABLE_ID_FIELD_NUMBER: _ClassVar[int]
+    AFTER_VERSION_FIELD_NUMBER: _ClassVar[int]
+    table_id: str
+    after_version: int
+    def __init__(self, table_id: _Optional[str] = ..., after_version: _Optional[int] = ...) -> None: ...
+
+class PlayRequest(_message.Message):
+    __slots__ = ("table_id", "move", "expected_version", "idempotency_key", "after_version")
+    TABLE_ID_FIELD_NUMBER: _ClassVar[int]
+    MOVE_FIELD_NUMBER: _ClassVar[int]
+    EXPECTED_VERSION_FIELD_NUMBER: _ClassVar[int]
+    IDEMPOTENCY_KEY_FIELD_NUMBER: _ClassVar[int]
+    AFTER_VERSION_FIELD_NUMBER: _ClassVar[int]
+    table_id: str
+    move: Move
+    expected_version: int
+    idempotency_key: str
+    after_version: int
+    def __init__(self, table_id: _Optional[str] = ..., move: _Optional[_Union[Move, _Mapping]] = ..., expected_version: _Optional[int] = ..., idempotency_key: _Optional[str] = ..., after_version: _Optional[int] = ...) -> None: ...
+
+class PlayEvent(_message.Message):
+    __slots__ = ("turn", "result")
+    TURN_FIELD_NUMBER: _ClassVar[int]
+    RESULT_FIELD_NUMBER: _ClassVar[int]
+    turn: View
+    result: MoveResult
+    def __init__(self, turn: _Optional[_Union[View, _Mapping]] = ..., result: _Optional[_Union[MoveResult, _Mapping]] = ...) -> None: ...
+
+class MoveResult(_message.Message):
+    __slots__ = ("accepted", "replayed", "version", "status", "reason", "message")
+    ACCEPTED_FIELD_NUMBER: _ClassVar[int]
+    REPLAYED_FIELD_NUMBER: _ClassVar[int]
+    VERSION_FIELD_NUMBER: _ClassVar[int]
+    STATUS_FIELD_NUMBER: _ClassVar[int]
+    REASON_FIELD_NUMBER: _ClassVar[int]
+    MESSAGE_FIELD_NUMBER: _ClassVar[int]
+    accepted: bool
+    replayed: bool
+    version: int
+    status: str
+    reason: str
+    message: str
+    def __init__(self, accepted: _Optional[bool] = ..., replayed: _Optional[bool] = ..., version: _Optional[int] = ..., status: _Optional[str] = ..., reason: _Optional[str] = ..., message: _Optional[str] = ...) -> None: ...
+
 class WatchTableRequest(_message.Message):
     __slots__ = ("table_id", "after_seq")
     TABLE_ID_FIELD_NUMBER: _ClassVar[int]

@@ -74,6 +74,16 @@ class RefereeStub:
                 request_serializer=smear_dot_referee_dot_v1_dot_referee__pb2.WatchTableRequest.SerializeToString,
                 response_deserializer=smear_dot_referee_dot_v1_dot_referee__pb2.TableEvent.FromString,
                 _registered_method=True)
+        self.WatchTurns = channel.unary_stream(
+                '/smear.referee.v1.Referee/WatchTurns',
+                request_serializer=smear_dot_referee_dot_v1_dot_referee__pb2.WatchTurnsRequest.SerializeToString,
+                response_deserializer=smear_dot_referee_dot_v1_dot_referee__pb2.View.FromString,
+                _registered_method=True)
+        self.Play = channel.stream_stream(
+                '/smear.referee.v1.Referee/Play',
+                request_serializer=smear_dot_referee_dot_v1_dot_referee__pb2.PlayRequest.SerializeToString,
+                response_deserializer=smear_dot_referee_dot_v1_dot_referee__pb2.PlayEvent.FromString,
+                _registered_method=True)
         self.GetRecord = channel.unary_unary(
                 '/smear.referee.v1.Referee/GetRecord',
                 request_serializer=smear_dot_referee_dot_v1_dot_referee__pb2.GetRecordRequest.SerializeToString,
@@ -145,6 +155,23 @@ class RefereeServicer:
         context.set_details('Method not implemented!')
         raise NotImplementedError('Method not implemented!')
 
+    def WatchTurns(self, request, context):
+        """The caller's view each time its seat must act, and a last one when the game ends (seat tokens
+        only), so a player needs no GetView between moves: one SubmitMove per move is all it sends.
+        """
+        context.set_code(grpc.StatusCode.UNIMPLEMENTED)
+        context.set_details('Method not implemented!')
+        raise NotImplementedError('Method not implemented!')
+
+    def Play(self, request_iterator, context):
+        """A seat's two-way stream for playing many moves (seat tokens only): send moves on it; receive
+        this seat's view each time it must act (and when the game ends) and one result per move sent,
+        accepted or refused with its code. The same checks and durability as SubmitMove, no call per move.
+        """
+        context.set_code(grpc.StatusCode.UNIMPLEMENTED)
+        context.set_details('Method not implemented!')
+        raise NotImplementedError('Method not implemented!')
+
     def GetRecord(self, request, context):
         """The game record (smear-record/1); while the game runs, only what the caller may see.
         """
@@ -201,6 +228,16 @@ def add_RefereeServicer_to_server(servicer, server):
                     servicer.WatchTable,
                     request_deserializer=smear_dot_referee_dot_v1_dot_referee__pb2.WatchTableRequest.FromString,
                     response_serializer=smear_dot_referee_dot_v1_dot_referee__pb2.TableEvent.SerializeToString,
+            ),
+            'WatchTurns': grpc.unary_stream_rpc_method_handler(
+                    servicer.WatchTurns,
+                    request_deserializer=smear_dot_referee_dot_v1_dot_referee__pb2.WatchTurnsRequest.FromString,
+                    response_serializer=smear_dot_referee_dot_v1_dot_referee__pb2.View.SerializeToString,
+            ),
+            'Play': grpc.stream_stream_rpc_method_handler(
+                    servicer.Play,
+                    request_deserializer=smear_dot_referee_dot_v1_dot_referee__pb2.PlayRequest.FromString,
+                    response_serializer=smear_dot_referee_dot_v1_dot_referee__pb2.PlayEvent.SerializeToString,
             ),
             'GetRecord': grpc.unary_unary_rpc_method_handler(
                     servicer.GetRecord,
@@ -429,6 +466,60 @@ class Referee:
             '/smear.referee.v1.Referee/WatchTable',
             smear_dot_referee_dot_v1_dot_referee__pb2.WatchTableRequest.SerializeToString,
             smear_dot_referee_dot_v1_dot_referee__pb2.TableEvent.FromString,
+            options,
+            channel_credentials,
+            insecure,
+            call_credentials,
+            compression,
+            wait_for_ready,
+            timeout,
+            metadata,
+            _registered_method=True)
+
+    @staticmethod
+    def WatchTurns(request,
+            target,
+            options=(),
+            channel_credentials=None,
+            call_credentials=None,
+            insecure=False,
+            compression=None,
+            wait_for_ready=None,
+            timeout=None,
+            metadata=None):
+        return grpc.experimental.unary_stream(
+            request,
+            target,
+            '/smear.referee.v1.Referee/WatchTurns',
+            smear_dot_referee_dot_v1_dot_referee__pb2.WatchTurnsRequest.SerializeToString,
+            smear_dot_referee_dot_v1_dot_referee__pb2.View.FromString,
+            options,
+            channel_credentials,
+            insecure,
+            call_credentials,
+            compression,
+            wait_for_ready,
+            timeout,
+            metadata,
+            _registered_method=True)
+
+    @staticmethod
+    def Play(request_iterator,
+            target,
+            options=(),
+            channel_credentials=None,
+            call_credentials=None,
+            insecure=False,
+            compression=None,
+            wait_for_ready=None,
+            timeout=None,
+            metadata=None):
+        return grpc.experimental.stream_stream(
+            request_iterator,
+            target,
+            '/smear.referee.v1.Referee/Play',
+            smear_dot_referee_dot_v1_dot_referee__pb2.PlayRequest.SerializeToString,
+            smear_dot_referee_dot_v1_dot_referee__pb2.PlayEvent.FromString,
             options,
             channel_credentials,
             insecure,
