@@ -219,7 +219,7 @@ class Referee(pb_grpc.RefereeServicer):
         while True:
             while sent < len(t.events):
                 ev = t.events[sent]
-                sent = ev.seq
+                sent = ev[0]
                 yield t.render(ev, who)
             async with t.changed:
                 try:
