@@ -174,21 +174,25 @@ class Store:
             conn.close()
 
     # ---- reads (at start-up)
-    def load(self) -> list[StoredTable]:
+    def load(self, table_id: str | None = None) -> list[StoredTable]:
+        """Every table (or just `table_id`) with its tokens and moves, oldest first. Reads see only
+        committed transactions (WAL), so this is safe beside the writer."""
+        where, args = ("WHERE id = ?", (table_id,)) if table_id else ("", ())
+        where_t = "WHERE table_id = ?" if table_id else ""
         conn = sqlite3.connect(self.path)
         try:
             tables = {}
             for row in conn.execute("SELECT id, rules_name, rules_text, players, options_json, seed, first_dealer, "
-                                    "created, duplicate, hand_limit FROM tables ORDER BY created"):
+                                    f"created, duplicate, hand_limit FROM tables {where} ORDER BY created", args):
                 tables[row[0]] = StoredTable(row[0], row[1], row[2], row[3], json.loads(row[4]), row[5], row[6], row[7],
                                              [], [], bool(row[8]), row[9])
-            for h, table_id, role, seat in conn.execute("SELECT hash, table_id, role, seat FROM tokens"):
-                if table_id in tables:
-                    tables[table_id].tokens.append((h, role, seat))
-            for table_id, _v, seat, code, idem in conn.execute(
-                    "SELECT table_id, version, seat, code, idem FROM moves ORDER BY table_id, version"):
-                if table_id in tables:
-                    tables[table_id].moves.append((seat, int(code), idem))
+            for h, tid, role, seat in conn.execute(f"SELECT hash, table_id, role, seat FROM tokens {where_t}", args):
+                if tid in tables:
+                    tables[tid].tokens.append((h, role, seat))
+            for tid, _v, seat, code, idem in conn.execute(
+                    f"SELECT table_id, version, seat, code, idem FROM moves {where_t} ORDER BY table_id, version", args):
+                if tid in tables:
+                    tables[tid].moves.append((seat, int(code), idem))
             return list(tables.values())
         finally:
             conn.close()

@@ -13,6 +13,7 @@ import hmac
 import json
 import secrets
 import time
+from collections import OrderedDict
 from dataclasses import dataclass, field
 from typing import Any, Callable
 
@@ -221,6 +222,9 @@ class Tables:
     """Every table of this server, their tokens, and the store behind them."""
 
     MAX_TABLES = 100_000
+    # Finished games kept in memory; older ones live on in the store only and are rebuilt from
+    # their log when asked for (a record, a view), so a long-running server's heap stays bounded.
+    KEEP_FINISHED = 500
 
     def __init__(self, store: Store):
         self.store = store
@@ -228,24 +232,50 @@ class Tables:
         # Tokens are kept as SHA-256 hashes, found by a short prefix of the hash and then compared
         # in full with hmac.compare_digest, so lookups take the same time whatever the token.
         self.tokens: dict[str, list[tuple[str, Identity]]] = {}
+        self.finished: OrderedDict[str, None] = OrderedDict()  # finished tables in memory, oldest first
+        self.retired: dict[str, tuple[list[int], int | None]] = {}  # stored only: id -> (scores, winner)
 
     # ---- start-up
     def load(self) -> int:
+        """Rebuild every table from the store (finished ones beyond KEEP_FINISHED are then let go)."""
         for st in self.store.load():
-            spec = _spec(st.rules_name, st.rules_text)
-            rules = _compiled(spec, st.players, st.options)
-            t = Table(st.id, st.rules_name, st.rules_text, spec, rules, st.options, st.seed, st.first_dealer, st.created,
-                      st.duplicate, st.hand_limit)
             for h, role, seat in st.tokens:
                 self._remember(h, Identity(st.id, role, seat))
-                if role == "seat" and seat is not None:
-                    t.seats_taken[seat] = True
-            for seat, code, idem in st.moves:
-                t.replay_move(seat, code)
-                if idem:
-                    t.idem[idem] = (seat, code, t.version)
-            self.tables[st.id] = t
-        return len(self.tables)
+            self._add(self._rebuild(st))
+        return len(self.tables) + len(self.retired)
+
+    def _rebuild(self, st: StoredTable) -> Table:
+        spec = _spec(st.rules_name, st.rules_text)
+        rules = _compiled(spec, st.players, st.options)
+        t = Table(st.id, st.rules_name, st.rules_text, spec, rules, st.options, st.seed, st.first_dealer, st.created,
+                  st.duplicate, st.hand_limit)
+        for _h, role, seat in st.tokens:
+            if role == "seat" and seat is not None:
+                t.seats_taken[seat] = True
+        for seat, code, idem in st.moves:
+            t.replay_move(seat, code)
+            if idem:
+                t.idem[idem] = (seat, code, t.version)
+        return t
+
+    def _add(self, t: Table) -> None:
+        self.tables[t.id] = t
+        self.retired.pop(t.id, None)
+        if t.game.finished:
+            self.finished[t.id] = None
+            self.finished.move_to_end(t.id)
+            while len(self.finished) > self.KEEP_FINISHED:
+                old, _ = self.finished.popitem(last=False)
+                g = self.tables.pop(old).game
+                self.retired[old] = (list(g.scores), g.winner)
+
+    def outcome(self, table_id: str) -> tuple[bool, list[int], int | None]:
+        """(finished, scores, winner) of a table, without rebuilding a retired one."""
+        if table_id in self.retired:
+            scores, winner = self.retired[table_id]
+            return True, scores, winner
+        g = self.table_for(table_id, None).game
+        return g.finished, list(g.scores), g.winner
 
     # ---- auth
     def _remember(self, h: str, ident: Identity) -> None:
@@ -261,6 +291,11 @@ class Tables:
 
     def table_for(self, table_id: str, who: Identity | None) -> Table:
         t = self.tables.get(table_id)
+        if t is None and table_id in self.retired:
+            st = self.store.load(table_id)
+            if st:
+                t = self._rebuild(st[0])
+                self._add(t)
         if t is None:
             raise RefereeError("NOT_FOUND", "NOT_FOUND", f"no table {table_id!r}")
         if who is not None and who.table_id != table_id:
@@ -336,6 +371,8 @@ class Tables:
                 t.idem[key] = (who.seat, code, t.version)
             t.publish(before, who.seat, code)
             t.signal_turns()
+            if t.game.finished:
+                self._add(t)  # counts it among the finished tables kept in memory
         async with t.changed:
             t.changed.notify_all()
         return False

@@ -167,7 +167,8 @@ def cmd_serve(args: argparse.Namespace) -> int:
 
     def ready(running) -> None:
         print(f"smear-dsl referee listening on {args.host}:{running.port}", flush=True)
-        print(f"tables: {len(running.tables.tables)} restored from {args.db}", file=sys.stderr, flush=True)
+        n = len(running.tables.tables) + len(running.tables.retired)
+        print(f"tables: {n} restored from {args.db}", file=sys.stderr, flush=True)
     asyncio.run(serve(args.host, args.port, args.db, ready))
     return 0
 

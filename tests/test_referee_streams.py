@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 import queue
+import threading
 import uuid
 
 import grpc
@@ -183,3 +184,45 @@ def _apply(game: Game, seat: int, move: pb.Move) -> None:
     from smear_dsl.record import apply_parsed
     action, payload = move_from_proto(game.rules, seat, move)
     apply_parsed(game, seat, action, payload)
+
+
+def test_finished_tables_beyond_the_limit_leave_memory_and_come_back_from_the_store(tmp_path, monkeypatch):
+    """A long-running server keeps only the newest finished games in memory; an older one is
+    rebuilt from its log when asked for, with the same record, view and refusals."""
+    from server.client import play_seat
+    from server.tables import Tables
+
+    monkeypatch.setattr(Tables, "KEEP_FINISHED", 1)
+    srv = ServerThread(str(tmp_path / "db.sqlite3"))
+    try:
+        ids, seat0 = [], []
+        for k in range(2):
+            t, seats, _host = seated(srv, "cutthroat_canadian", seed=f"retire-{k}", hand_limit=2)
+            finals = [None] * len(seats)
+
+            def bot(i, s=seats, tid=t.table_id, out=finals):
+                out[i] = play_seat(s[i], tid, "heuristic", seed=i)
+            threads = [threading.Thread(target=bot, args=(i,)) for i in range(len(seats))]
+            for th in threads:
+                th.start()
+            for th in threads:
+                th.join(60)
+            assert all(f is not None and f.finished for f in finals)
+            ids.append(t.table_id)
+            seat0.append(seats[0])
+        tables = srv.running.tables
+        assert ids[0] in tables.retired and ids[0] not in tables.tables and ids[1] in tables.tables
+        finished, scores, winner = tables.outcome(ids[0])
+        assert finished and ids[0] not in tables.tables  # answered without rebuilding
+        record, complete = seat0[0].record(ids[0])  # rebuilt from the store
+        assert complete and record["seed"] == "retire-0"
+        verdict = seat0[0].verify(record)
+        assert verdict["valid"] and verdict["scores"] == scores
+        assert ids[0] in tables.tables and ids[1] in tables.retired  # now the other one made way
+        view = seat0[0].view(ids[0])
+        assert view.finished and list(view.scores) == scores
+        with pytest.raises(grpc.RpcError) as e:
+            seat0[0].submit(ids[0], pb.Move(**{"pass": True}), view.version, "late")
+        assert error_reason(e.value) == "GAME_OVER"
+    finally:
+        srv.stop()

@@ -66,16 +66,15 @@ class Tournaments:
 
     # ---- state read from the tables
     def finished(self, rnd: Round) -> list[bool]:
-        return [self.tables.tables[t["table_id"]].game.finished for t in rnd.tables]
+        return [self.tables.outcome(t["table_id"])[0] for t in rnd.tables]
 
     def games(self, t: Tourney) -> list[dict[str, Any]]:
         out = []
         for rnd in t.rounds:
             for tab in rnd.tables:
-                game = self.tables.tables[tab["table_id"]].game
-                if game.finished:
-                    out.append({"round": rnd.number, "seats": tab["seats"], "scores": list(game.scores),
-                                "winner": game.winner})
+                finished, scores, winner = self.tables.outcome(tab["table_id"])
+                if finished:
+                    out.append({"round": rnd.number, "seats": tab["seats"], "scores": scores, "winner": winner})
         return out
 
     def standings(self, t: Tourney) -> list[dict[str, Any]]:
@@ -208,7 +207,7 @@ class TournamentService(pb_grpc.TournamentServicer):
                 continue
             tables = []
             for tab in rnd.tables:
-                record = self.t.tables.tables[tab["table_id"]].record(Identity(tab["table_id"], "host", None))[0]
+                record = self.t.tables.table_for(tab["table_id"], None).record(Identity(tab["table_id"], "host", None))[0]
                 v = verify(record)
                 tables.append({**tab, "record": record, "result": {"scores": v["scores"],
                                                                    "winner": outcome(v, c.get("hands_per_round", 0)),
