@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 import asyncio
+import gc
 import signal
 import threading
 from dataclasses import dataclass
@@ -61,6 +62,14 @@ async def start(host: str = "127.0.0.1", port: int = 0, db: str = "smear-referee
 async def serve(host: str, port: int, db: str, ready=None) -> None:
     """Run until SIGINT/SIGTERM, then stop gracefully (in-flight calls get a moment to finish)."""
     running = await start(host, port, db)
+    # What start-up built (modules, rules, restored tables) stays for the process's life: keep it
+    # out of the full collections (gc.freeze's purpose). The live calls' coroutines, tasks and
+    # futures make up most of what is left, so a full collection (~40 ms at 100 busy tables) is
+    # made ten times rarer than by default; younger generations still run as usual.
+    gc.collect()
+    gc.freeze()
+    young, middle, _old = gc.get_threshold()
+    gc.set_threshold(young, middle, 100)
     if ready is not None:
         ready(running)
     stop = asyncio.Event()

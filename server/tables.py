@@ -156,6 +156,8 @@ class Table:
             self._event("hand_started", h, dealer, tuple(tuple(x) for x in hands))
         if g.finished and not was_over:
             self._event("game_over", g.winner, tuple(g.scores))
+        if len(g.results) > n_results:
+            g.compact_history()  # a hand ended: its record and result need not be tracked by the GC
 
     def _event(self, kind: str, *fields: Any) -> None:
         self.events.append((len(self.events) + 1, kind, *fields))

@@ -73,6 +73,7 @@ class Game:
         self.auto_deal = auto_deal
         self._vetted: tuple | None = None
         self._lead_memo: tuple | None = None
+        self._compacted = self._compacted_results = 0  # hands and results compact_history has frozen
         # Set before each use (a lead, the phases, the start of play), so a new hand need not reset them.
         self.trick_leader = -1
         self.led = -1
@@ -814,6 +815,20 @@ class Game:
                 self.finished = True
                 self.winner = cands[0]
         self._next_hand(same_dealer=False)
+
+    def compact_history(self) -> None:
+        """Freeze the finished hands' records and results into tuples (the same values), which the
+        garbage collector stops tracking: a server holding many long games calls this as hands end."""
+        n = len(self.record_hands) - (0 if self.phase == HAND_DONE else 1)
+        for k in range(self._compacted, n):
+            dealer, hands, stock, moves = self.record_hands[k]
+            self.record_hands[k] = (dealer, tuple(map(tuple, hands)), tuple(stock), tuple(moves))
+        self._compacted = max(self._compacted, n)
+        for k in range(self._compacted_results, len(self.results)):
+            res = self.results[k]
+            self.results[k] = res._replace(game_points=None if res.game_points is None else tuple(res.game_points),
+                                           delta=tuple(res.delta), scores=tuple(res.scores))
+        self._compacted_results = len(self.results)
 
     # ------------------------------------------------------------------ views and records
     def view(self, seat: int | None) -> dict[str, Any]:
