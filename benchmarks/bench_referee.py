@@ -45,20 +45,20 @@ def start_server(db: str) -> tuple[subprocess.Popen, str]:
     return proc, line.strip().rsplit(" ", 1)[-1]
 
 
-async def trivial(target: str, n: int, seconds: float) -> float:
+async def trivial(target: str, n: int, seconds: float) -> tuple[float, list[float]]:
     async with grpc.aio.insecure_channel(target) as ch:
         stub = health_pb2_grpc.HealthStub(ch)
-        count = 0
+        latencies: list[float] = []
         end = time.perf_counter() + seconds
 
         async def loop():
-            nonlocal count
             while time.perf_counter() < end:
+                t0 = time.perf_counter()
                 await stub.Check(health_pb2.HealthCheckRequest(service=""))
-                count += 1
+                latencies.append(time.perf_counter() - t0)
         t0 = time.perf_counter()
         await asyncio.gather(*(loop() for _ in range(n)))
-        return count / (time.perf_counter() - t0)
+        return len(latencies) / (time.perf_counter() - t0), latencies
 
 
 async def tables(target: str, n: int, seconds: float, think: float = 0.0,
@@ -159,7 +159,7 @@ def main() -> None:
     with tempfile.TemporaryDirectory() as tmp:
         proc, target = start_server(str(Path(tmp) / "bench.sqlite3"))
         try:
-            rpc = asyncio.run(trivial(target, args.tables, args.seconds))
+            rpc, rpc_lat = asyncio.run(trivial(target, args.tables, args.seconds))
             mps, lat = asyncio.run(tables(target, args.tables, args.seconds))
             u_mps, u_lat = asyncio.run(tables(target, args.tables, args.seconds, api="unary"))
             paced = [(ms, *asyncio.run(tables(target, args.tables, args.seconds, ms / 1000)))
@@ -169,6 +169,7 @@ def main() -> None:
             proc.wait(10)
     print(f"server {target}, {args.tables} concurrent tables, {args.seconds:.0f} s per run, SQLite synchronous=FULL")
     print(f"trivial RPC (health Check), {args.tables} concurrent loops: {rpc:,.0f} calls/s")
+    print(f"  latency: {_pct(rpc_lat, 'calls')}")
     print(f"saturated bots on Play streams: {mps:,.0f} moves/s = {mps / rpc:.0%} of the trivial RPC's rate")
     print(f"  move accepted after: {_pct(lat)}")
     print(f"saturated bots on unary calls (WatchTurns + SubmitMove): {u_mps:,.0f} moves/s = {u_mps / rpc:.0%}")
@@ -182,16 +183,17 @@ def main() -> None:
         p99 = _p99(lat_p)
         print(f"target, latency: p99 under 20 ms with bots thinking {ms:.0f} ms: {p99:.1f} ms "
               f"({'met' if p99 < 20 else 'not met'})")
-    print(f"  (saturated, each table always has a move in flight, so p99 is queueing: {_p99(lat):.0f} ms)")
+    print(f"  (saturated, each table always has a move in flight, so p99 is queueing: {_p99(lat):.0f} ms; "
+          f"the trivial RPC's own p99 with {args.tables} loops in flight: {_p99(rpc_lat):.0f} ms)")
 
 
 def _p99(lat: list[float]) -> float:
     return sorted(lat)[int(0.99 * (len(lat) - 1))] * 1000
 
 
-def _pct(lat: list[float]) -> str:
+def _pct(lat: list[float], what: str = "moves") -> str:
     p50 = statistics.median(lat) * 1000
-    return f"p50 {p50:.1f} ms, p99 {_p99(lat):.1f} ms over {len(lat):,} moves"
+    return f"p50 {p50:.1f} ms, p99 {_p99(lat):.1f} ms over {len(lat):,} {what}"
 
 
 if __name__ == "__main__":
