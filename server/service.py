@@ -33,6 +33,7 @@ CALLER: contextvars.ContextVar[Identity | None] = contextvars.ContextVar("caller
 MAX_RULES_BYTES = 1_000_000
 COMPILE_SECONDS = 5.0
 HEARTBEAT_SECONDS = 10.0
+PLAY_BACKLOG = 256  # answers and views a Play stream may hold for a client that is not reading
 
 
 def _status(code: str, reason: str, message: str) -> status_pb2.Status:
@@ -290,11 +291,17 @@ class Referee(pb_grpc.RefereeServicer):
                                        message=e.message)
             outbox.put_nowait(pb.PlayEvent(result=result))
 
+        room = asyncio.Event()  # set while the outbox is short: a client that sends without reading
+        room.set()              # is not answered further until it reads (memory stays bounded)
+
         async def read() -> None:
             try:
                 if first.HasField("move"):
                     await answer(first)
                 async for req in request_iterator:
+                    if outbox.qsize() >= PLAY_BACKLOG:
+                        room.clear()
+                        await room.wait()
                     await answer(req)
             finally:
                 outbox.put_nowait(None)  # the client is done sending: end after what is queued
@@ -307,6 +314,8 @@ class Referee(pb_grpc.RefereeServicer):
                 event = await outbox.get()
                 if event is None:
                     return
+                if outbox.qsize() < PLAY_BACKLOG // 2:
+                    room.set()
                 yield event
         finally:
             reader.cancel()

@@ -226,3 +226,21 @@ def test_finished_tables_beyond_the_limit_leave_memory_and_come_back_from_the_st
         assert error_reason(e.value) == "GAME_OVER"
     finally:
         srv.stop()
+
+
+def test_a_play_client_that_sends_without_reading_gets_every_answer_in_order(srv):
+    """Many more moves than the backlog the server holds for an unread stream (past it, the server
+    reads no further until the client reads): every answer still comes, in order."""
+    from server.service import PLAY_BACKLOG
+    t, seats, _host = seated(srv, seed="backlog")
+    seat = expected_hands("backlog").turn
+    s = Stream(seats[seat], t.table_id)
+    n = PLAY_BACKLOG * 3
+    for i in range(n):
+        s.send(pb.Move(bid=9), 0, key=f"b{i}")  # out of range: refused, so the state never changes
+    assert s.next().turn.version == 0
+    answers = [s.next().result for _ in range(n)]
+    assert all(not a.accepted and a.reason == "BID_OUT_OF_RANGE" for a in answers)
+    s.send(pb.Move(bid=2), 0)
+    assert s.next().result.accepted
+    s.close()
