@@ -272,6 +272,10 @@ class Game:
             if phase == BIDDING and (code == M.PASS or M.BID_BASE <= code < M.TRUMP_BASE):
                 self._bid(seat, 0 if code == M.PASS else code - M.BID_BASE, code == M.PASS)
                 return
+            if phase == STEP and M.DISCARD_FLAG <= code < M.DISCARD_FLAG << 1 \
+                    and self.rules.steps[self.step].kind == "discard":
+                self._discard(seat, code ^ M.DISCARD_FLAG)
+                return
         self.check_turn(seat, M.action_of(code))
         if code == M.PASS or M.BID_BASE <= code < M.TRUMP_BASE:
             self._bid(seat, 0 if code == M.PASS else code - M.BID_BASE, code == M.PASS)
@@ -432,7 +436,7 @@ class Game:
                 if step.kind == "take":
                     k = step.fixed_range[0] if step.fixed_range is not None else step.count(self._step_env(seat))
                     k = max(0, min(k, len(self.stock)))
-                    self.hands[seat] |= C.mask_of(self.stock[:k])
+                    self.hands[seat] |= sum(map(_BIT, self.stock[:k]))  # stock cards are distinct
                     del self.stock[:k]
                 elif step.kind == "refill":
                     need = max(0, step.to(self._step_env(seat)) - self.hands[seat].bit_count())
@@ -482,7 +486,9 @@ class Game:
             env["discard"], env["kept"] = mask, hand & ~mask
             if not step.valid_if(env):
                 return "this discard breaks the discard rule"
-        if self._is_last_action(seat) and self._leader_after_steps() == seat:
+        if self.step == len(self.rules.steps) - 1 and len(self.queue) == 1 \
+                and (self.bidder if self.rules.leader == "bidder" else (self.dealer + 1) % self.n) == seat:
+            # The last action before play, by the first leader: the discard must leave a legal lead.
             if not self._can_lead(seat, hand & ~mask, self.discarded[seat] | mask):
                 return "after this discard you would have no legal first lead"
         self._vetted = (self.hand_moves, len(self.hand_moves), seat, mask)
@@ -491,12 +497,6 @@ class Game:
     def _can_lead(self, seat: int, hand: int, discarded: int) -> bool:
         """Whether `seat` would have any legal first lead from `hand`."""
         return bool(self._lead_mask(seat, hand, discarded, 1))  # the whole mask: the first lead reuses it
-
-    def _is_last_action(self, seat: int) -> bool:
-        return self.step == len(self.rules.steps) - 1 and len(self.queue) == 1
-
-    def _leader_after_steps(self) -> int:
-        return self.bidder if self.rules.leader == "bidder" else (self.dealer + 1) % self.n
 
     def discard_options(self, seat: int) -> tuple[int, int, int]:
         """(fewest, most, mask of the cards that may go) for the discard `seat` must make now."""
@@ -544,7 +544,7 @@ class Game:
         err = self._discard_error(seat, mask)
         if err:
             raise MoveError("BAD_DISCARD", err)
-        self._log(seat, M.DISCARD_FLAG | mask)
+        self.hand_moves.append((seat, M.DISCARD_FLAG | mask))
         step = self.rules.steps[self.step]
         self.hands[seat] &= ~mask
         self.discarded[seat] |= mask
