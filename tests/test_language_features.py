@@ -101,3 +101,24 @@ def test_view_shows_only_own_hand():
                 assert not own & {r.card_name(c) for c in range(64) if (g.hands[other] >> c) & 1}
     spectator = json.dumps(g.view(None))
     assert '"hand"' not in spectator and "legal" not in spectator
+
+
+@pytest.mark.parametrize("joker_tie", ["first", "last"])
+def test_highest_and_lowest_follow_the_card_order_with_jick_and_equal_jokers(joker_tie):
+    """The selectors' quick scan of a trump-only set agrees with the definition (the extreme card
+    in the trump's card order, the lower card id among equals), jick and jokers included."""
+    from smear_dsl import cards as C
+    r = compile_rules(load_spec(SINK), 4, {"joker_tie": joker_tie})
+    high = next(p for p in r.points if p.name == "high")  # highest(played where card.trump)
+    low = next(p for p in r.points if p.name == "low")    # lowest(dealt where card.trump)
+    rng = random.Random(9)
+    for _ in range(3000):
+        trump = rng.randrange(4)
+        played = sum(1 << c for c in r.deck if rng.random() < 0.35)
+        dealt = played | sum(1 << c for c in r.deck if rng.random() < 0.35)
+        env = {**r.tables.static, "played": played, "dealt": dealt, "held": played, "trump": trump, "bid": 2}
+        key = r.tables.order_key[trump + 1].__getitem__
+        trumps = r.trump_mask[trump + 1]
+        want_high = max(C.bits(played & trumps), key=key) if played & trumps else -1
+        want_low = min(C.bits(dealt & trumps), key=key) if dealt & trumps else -1
+        assert (high.card(env), low.card(env)) == (want_high, want_low)

@@ -507,12 +507,23 @@ def _call_maker(fn: str, args: list[Maker]) -> Maker:
         if fn in ("highest", "lowest"):
             order = t.order_key
             pick = max if fn == "highest" else min
+            tm = t.trump_mask
+            sign = -1 if fn == "highest" else 1
+            # Each trump's cards from the first pick to the last (ties: lower card id first, as
+            # min/max keep the first of equals): a set of trumps only is answered by a short scan.
+            runs = tuple(tuple((1 << c, c) for c in sorted(C.bits(tm[t1]), key=lambda c, k=order[t1]: (sign * k[c], c)))
+                         for t1 in range(len(tm)))
 
             def sel(env):
                 m = f0(env)
                 if not m:
                     return -1
-                key = order[env["trump"] + 1]
+                t1 = env["trump"] + 1
+                if not m & ~tm[t1]:
+                    for bit, c in runs[t1]:
+                        if m & bit:
+                            return c
+                key = order[t1]
                 return pick(C.bits(m), key=key.__getitem__)
             return sel
         if fn == "exists":
