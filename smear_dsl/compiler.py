@@ -146,6 +146,8 @@ class CompiledRules:
     value_by_rank: tuple[int, ...] = field(init=False)  # Game value of each 13-bit suit chunk
     value_by_jokers: tuple[int, ...] = field(init=False)  # ... and of each set of jokers (bits 52 up)
     lead_info: tuple[tuple[tuple[int, int, int, Any], ...], ...] = field(init=False)
+    # Per-side names the scoring and end formulas read: scoring skips computing the others.
+    score_reads: frozenset[str] = frozenset({"tricks", "dealer", "previous", "delta"})
 
     # deal_plan[dealer]: (seat, start, end) slices of the shuffled deck, packet by packet from the dealer's left.
     deal_plan: tuple[tuple[tuple[int, int, int], ...], ...] = field(init=False)
@@ -444,6 +446,9 @@ class _Compiler:
             points=tuple(points), made=self.fn(spec.scoring.made, tables), bidder_delta=self.fn(spec.scoring.bidder, tables),
             others_delta=self.fn(spec.scoring.others, tables), cap_when=self.fn(spec.scoring.cap_when, tables),
             cap_at=self.fn(spec.scoring.cap_at, tables), target=target, win_if=self.fn(spec.end.win_if, tables),
+            score_reads=frozenset(v for v in ("tricks", "dealer", "previous", "delta") if any(
+                e is not None and A.mentions(e.ast, v) for e in (spec.scoring.made, spec.scoring.bidder, spec.scoring.others,
+                                                                 spec.scoring.cap_when, spec.scoring.cap_at, spec.end.win_if))),
             tie_break=spec.end.tie_break, redeal_if=self.fn(spec.deal.redeal_if, tables), name_of=name_of, id_of=id_of)
 
 

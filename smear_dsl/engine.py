@@ -750,17 +750,15 @@ class Game:
         ns = r.n_sides
         side_of = r.side_of
         n = self.n
+        reads = r.score_reads
         taken = [0] * n
-        tricks_won = [0] * n
         for _l, w, cards in self.tricks:
-            tricks_won[w] += 1
             for c in cards:
                 taken[w] |= 1 << c
-        if ns != n:
-            by_side = [0] * ns
-            for seat, k in enumerate(tricks_won):
-                by_side[side_of[seat]] += k
-            tricks_won = by_side
+        tricks_won = [0] * ns
+        if "tricks" in reads:
+            for _l, w, _cards in self.tricks:
+                tricks_won[side_of[w]] += 1
         got, game_points = self._award(taken)
         pts = [0] * ns
         for v, s in zip(r.point_values, got):
@@ -778,11 +776,15 @@ class Game:
         new = []
         delta = []
         cands = []
+        each_tricks, each_dealer = "tricks" in reads, "dealer" in reads
+        each_previous, each_delta = "previous" in reads, "delta" in reads
         for s in range(ns):
             env["points"] = pts[s]
-            env["tricks"] = tricks_won[s]
             env["score"] = was = old[s]
-            env["dealer"] = s == dside
+            if each_tricks:
+                env["tricks"] = tricks_won[s]
+            if each_dealer:
+                env["dealer"] = s == dside
             if s == bside:
                 env["bidder"] = True
                 v = was + bidder_delta(env)
@@ -795,8 +797,10 @@ class Game:
             delta.append(v - was)
             # Whether this side wins reads only its own figures, so it is decided here too.
             env["score"] = v
-            env["previous"] = was
-            env["delta"] = v - was
+            if each_previous:
+                env["previous"] = was
+            if each_delta:
+                env["delta"] = v - was
             if win_if(env):
                 cands.append(s)
         self.scores = new
