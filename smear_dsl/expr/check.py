@@ -210,7 +210,13 @@ def _check(e: A.Expr, env: Env) -> Checked:
             def make_vec(t, fs=s.make, fv=vec):
                 f, v = fs(t), fv(t)
                 n = getattr(f, "var", None)
-                return (lambda env: env[n] & v(env)) if n is not None else (lambda env: f(env) & v(env))
+                if n is None:
+                    return lambda env: f(env) & v(env)
+
+                def of_var(env):
+                    return env[n] & v(env)
+                of_var.var_and = (n, v)  # type: ignore[attr-defined]  # lets any(...) test it in one step
+                return of_var
             return Checked(CARDS, make_vec)
         return Checked(CARDS, _where_maker(s.make, cond.make))
     raise ExprTypeError("unsupported expression", e.pos)  # pragma: no cover - grammar produces no other node
@@ -500,6 +506,10 @@ def _call_maker(fn: str, args: list[Maker]) -> Maker:
         if fn == "count":
             return lambda env: f0(env).bit_count()
         if fn == "any":
+            fused = getattr(f0, "var_and", None)
+            if fused is not None:  # any(hand where ...): the filter and the test in one closure
+                n, v = fused
+                return lambda env: (env[n] & v(env)) != 0
             return lambda env: f0(env) != 0
         if fn == "total":
             val = t.value
