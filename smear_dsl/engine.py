@@ -579,24 +579,31 @@ class Game:
             return hand
         env = self._lead_env(seat, hand, discarded, trick_no)
         groups: list[int] = []
-        if all(chk.by_suit for chk in checks):
-            masks = self.rules.suit_mask[self.trump + 1]
+        if self.rules.lead_checks_by_suit or all(chk.by_suit for chk in checks):
             rest = hand
-            for sm in masks:
+            for sm in self.rules.suit_mask[self.trump + 1]:
                 if hand & sm:
                     groups.append(hand & sm)
                     rest &= ~sm
-            groups += [1 << c for c in C.bits(rest)]
+            if rest:  # jokers before trump is known
+                groups += [1 << c for c in C.bits(rest)]
         else:
             groups = [1 << c for c in C.bits(hand)]
         out = 0
-        for g in groups:
-            env["lead"] = (g & -g).bit_length() - 1
-            for chk in checks:
-                if chk.forbid(env):
-                    break
-            else:
-                out |= g
+        if len(checks) == 1:  # the common case: one rule, no inner loop
+            forbid = checks[0].forbid
+            for g in groups:
+                env["lead"] = (g & -g).bit_length() - 1
+                if not forbid(env):
+                    out |= g
+        else:
+            for g in groups:
+                env["lead"] = (g & -g).bit_length() - 1
+                for chk in checks:
+                    if chk.forbid(env):
+                        break
+                else:
+                    out |= g
         self._lead_memo = (key, out)
         return out
 
