@@ -140,6 +140,7 @@ class CompiledRules:
     # True when some lead rule can apply after the first trick (the engine skips them otherwise).
     lead_checks_later: bool = field(init=False)
     lead_checks_by_suit: bool = field(init=False)  # every lead rule reads the lead only as `lead.suit`
+    draws_stock: bool = field(init=False)  # a take or refill phase takes cards from the stock
     point_names: tuple[str, ...] = field(init=False)
     point_values: tuple[int, ...] = field(init=False)
     point_plan: tuple[tuple[bool, tuple[int, ...] | None, Fn | None, bool, bool], ...] = field(init=False)  # per point: (most, by_trump, card, to winner, tie to bidder)
@@ -182,6 +183,7 @@ class CompiledRules:
         self.shuffle_masks = shuffle_masks(self.deck)
         self.lead_checks_later = any(chk.trick != 1 for chk in self.lead_checks)
         self.lead_checks_by_suit = all(chk.by_suit for chk in self.lead_checks)
+        self.draws_stock = any(st.kind in ("take", "refill") for st in self.steps)
         plans = []
         for dealer in range(self.players):
             plan, pos = [], 0

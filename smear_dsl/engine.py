@@ -125,7 +125,8 @@ class Game:
         self.hand_moves: list[tuple[int, int]] = []  # (seat, move code); names are made on export
         self._vetted: tuple | None = None  # (hand_moves, its length, seat, mask) of the last discard found legal
         self._lead_memo: tuple | None = None  # ((seat, hand, discarded, trick, trump), mask) of the last lead mask found
-        self.record_hands.append((self.dealer, hands, list(stock), self.hand_moves))
+        # The record keeps the stock as dealt; a copy only if phases will draw from it.
+        self.record_hands.append((self.dealer, hands, list(stock) if r.draws_stock else stock, self.hand_moves))
         self.phase = BIDDING
         self.turn = (self.dealer + 1) % n
         if r.redeal_if is not None:
@@ -568,6 +569,8 @@ class Game:
         """Cards `seat` may lead from `hand` under the lead rules (the last answer is kept: see `_lead_memo`).
 
         Rules that read the lead only as `lead.suit` are tested once per suit held, not once per card."""
+        if not self.rules.lead_checks:  # only an open trump restricts the lead
+            return hand & C.SUITED_MASK if self.trump < 0 and not self.rules.trump_named else hand
         key = (seat, hand, discarded, trick_no, self.trump)
         memo = self._lead_memo
         if memo is not None and memo[0] == key:
