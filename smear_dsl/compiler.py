@@ -18,7 +18,7 @@ from . import moves as M
 from .errors import Diagnostic, OptionError, RuleError
 from .expr import ast as A
 from .expr.emit import Tables, emit
-from .shuffle import ShufflePlan, shuffle_masks
+from .shuffle import ShufflePlan, shuffle_plan
 from .spec import ExprSpec, Loc, RuleSpec
 
 Fn = Callable[[dict], Any]
@@ -139,7 +139,6 @@ class CompiledRules:
     id_of: dict[str, int] = field(default_factory=dict)
     # True when some lead rule can apply after the first trick (the engine skips them otherwise).
     lead_checks_later: bool = field(init=False)
-    lead_checks_by_suit: bool = field(init=False)  # every lead rule reads the lead only as `lead.suit`
     draws_stock: bool = field(init=False)  # a take or refill phase takes cards from the stock
     point_names: tuple[str, ...] = field(init=False)
     point_values: tuple[int, ...] = field(init=False)
@@ -151,10 +150,7 @@ class CompiledRules:
     # Per-side names the scoring and end formulas read: scoring skips computing the others.
     score_reads: frozenset[str] = frozenset({"tricks", "dealer", "previous", "delta"})
 
-    # deal_plan[dealer]: (seat, start, end) slices of the shuffled deck, packet by packet from the dealer's left.
-    deal_plan: tuple[tuple[tuple[int, int, int], ...], ...] = field(init=False)
-
-    shuffle_masks: ShufflePlan = field(init=False)
+    shuffle_plan: ShufflePlan = field(init=False)
     dealt_cards: int = field(init=False)  # how many cards go to the hands; the rest is the stock
     deal_takers: tuple[tuple[Callable, ...], ...] = field(init=False)  # [dealer][seat]: gathers the seat's cards
 
@@ -180,25 +176,19 @@ class CompiledRules:
                 row.append((led, led_mask, follow, self.win_key[t * 4 + led].__getitem__ if led >= 0 else None))
             info.append(tuple(row))
         self.lead_info = tuple(info)
-        self.shuffle_masks = shuffle_masks(self.deck)
+        self.shuffle_plan = shuffle_plan(self.deck)
         self.lead_checks_later = any(chk.trick != 1 for chk in self.lead_checks)
-        self.lead_checks_by_suit = all(chk.by_suit for chk in self.lead_checks)
         self.draws_stock = any(st.kind in ("take", "refill") for st in self.steps)
-        plans = []
-        for dealer in range(self.players):
-            plan, pos = [], 0
-            for size in self.packets:
-                for i in range(1, self.players + 1):
-                    plan.append(((dealer + i) % self.players, pos, pos + size))
-                    pos += size
-            plans.append(tuple(plan))
-        self.deal_plan = tuple(plans)
+        # Each seat's positions in the shuffled deck, packet by packet clockwise from the dealer's left.
         self.dealt_cards = sum(self.packets) * self.players
         takers = []
-        for plan in plans:
+        for dealer in range(self.players):
             where: list[list[int]] = [[] for _ in range(self.players)]
-            for seat, start, end in plan:
-                where[seat] += range(start, end)
+            pos = 0
+            for size in self.packets:
+                for i in range(1, self.players + 1):
+                    where[(dealer + i) % self.players] += range(pos, pos + size)
+                    pos += size
             takers.append(tuple(operator.itemgetter(*w) if len(w) > 1 else (lambda o, i=w[0]: (o[i],)) for w in where))
         self.deal_takers = tuple(takers)
 

@@ -93,7 +93,7 @@ class Game:
     def shuffled_deal(self) -> tuple[list[tuple[int, ...]], list[int]]:
         """Shuffle with this game's RNG (shuffle.py's keyed shuffle) and deal in packets clockwise from the dealer's left."""
         r = self.rules
-        return r.deal_tuples(keyed_shuffle(self.rng, r.deck, r.shuffle_masks), self.dealer)
+        return r.deal_tuples(keyed_shuffle(self.rng, r.deck, r.shuffle_plan), self.dealer)
 
     def start_hand(self, deal: tuple[list[list[int]], list[int]] | None = None) -> None:
         """Begin the next hand with the given deal (card ids) or a fresh shuffle."""
@@ -487,8 +487,7 @@ class Game:
             env["discard"], env["kept"] = mask, hand & ~mask
             if not step.valid_if(env):
                 return "this discard breaks the discard rule"
-        if self.step == len(self.rules.steps) - 1 and len(self.queue) == 1 \
-                and (self.bidder if self.rules.leader == "bidder" else (self.dealer + 1) % self.n) == seat:
+        if self.step == len(self.rules.steps) - 1 and len(self.queue) == 1 and self._first_leader() == seat:
             # The last action before play, by the first leader: the discard must leave a legal lead.
             if not self._can_lead(seat, hand & ~mask, self.discarded[seat] | mask):
                 return "after this discard you would have no legal first lead"
@@ -561,28 +560,32 @@ class Game:
         self.phase = PLAY
         self.lead_free = self.trump >= 0 and not self.rules.lead_checks
         self.held = list(self.hands)
-        self.turn = self.bidder if self.rules.leader == "bidder" else (self.dealer + 1) % self.n
+        self.turn = self._first_leader()
         self.total_tricks = max(map(int.bit_count, self.hands))
         self.trick_no = 1
+
+    def _first_leader(self) -> int:
+        """Who leads the first trick once the phases are done."""
+        return self.bidder if self.rules.leader == "bidder" else (self.dealer + 1) % self.n
 
     def _lead_mask(self, seat: int, hand: int, discarded: int, trick_no: int) -> int:
         """Cards `seat` may lead from `hand` under the lead rules (the last answer is kept: see `_lead_memo`).
 
         Rules that read the lead only as `lead.suit` are tested once per suit held, not once per card."""
+        if self.trump < 0 and not self.rules.trump_named:
+            hand &= C.SUITED_MASK  # a joker cannot fix trump
         if not self.rules.lead_checks:  # only an open trump restricts the lead
-            return hand & C.SUITED_MASK if self.trump < 0 and not self.rules.trump_named else hand
+            return hand
         key = (seat, hand, discarded, trick_no, self.trump)
         memo = self._lead_memo
         if memo is not None and memo[0] == key:
             return memo[1]  # e.g. found when the leader's discard was checked, then again to lead, then in apply
-        if self.trump < 0 and not self.rules.trump_named:
-            hand &= C.SUITED_MASK  # a joker cannot fix trump
         checks = self._active_checks(hand, discarded, trick_no)
         if not checks:
             return hand
         env = self._lead_env(seat, hand, discarded, trick_no)
         groups: list[int] = []
-        if self.rules.lead_checks_by_suit or all(chk.by_suit for chk in checks):
+        if all(chk.by_suit for chk in checks):
             rest = hand
             for sm in self.rules.suit_mask[self.trump + 1]:
                 if hand & sm:
@@ -593,20 +596,13 @@ class Game:
         else:
             groups = [1 << c for c in C.bits(hand)]
         out = 0
-        if len(checks) == 1:  # the common case: one rule, no inner loop
-            forbid = checks[0].forbid
-            for g in groups:
-                env["lead"] = (g & -g).bit_length() - 1
-                if not forbid(env):
-                    out |= g
-        else:
-            for g in groups:
-                env["lead"] = (g & -g).bit_length() - 1
-                for chk in checks:
-                    if chk.forbid(env):
-                        break
-                else:
-                    out |= g
+        for g in groups:
+            env["lead"] = (g & -g).bit_length() - 1
+            for chk in checks:
+                if chk.forbid(env):
+                    break
+            else:
+                out |= g
         self._lead_memo = (key, out)
         return out
 
@@ -759,12 +755,8 @@ class Game:
         r = self.rules
         ns = r.n_sides
         side_of = r.side_of
-        n = self.n
         reads = r.score_reads
-        taken = [0] * n
-        for _l, w, cards in self.tricks:
-            for c in cards:
-                taken[w] |= 1 << c
+        taken = self.taken()
         tricks_won = [0] * ns
         if "tricks" in reads:
             for _l, w, _cards in self.tricks:
