@@ -31,7 +31,7 @@ class ShufflePlan(NamedTuple):
 
 
 @lru_cache(maxsize=64)
-def shuffle_masks(deck: tuple[int, ...]) -> ShufflePlan:
+def shuffle_plan(deck: tuple[int, ...]) -> ShufflePlan:
     """The deck's ShufflePlan: precompute once per deck."""
     n = len(deck)
     if any(not 0 <= c < 256 for c in deck):
@@ -46,6 +46,6 @@ def keyed_shuffle(rng: random.Random, deck: tuple[int, ...], plan: ShufflePlan |
     n = len(deck)
     if n == 0:
         return b""
-    random_bits, fixed, doubles = plan if plan is not None else shuffle_masks(deck)
+    random_bits, fixed, doubles = plan if plan is not None else shuffle_plan(deck)
     words = ((rng.getrandbits(64 * n) & random_bits) | fixed).to_bytes(8 * n, sys.byteorder)
     return doubles.pack(*sorted(doubles.unpack(words)))[_LOW::8]
