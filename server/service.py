@@ -231,9 +231,7 @@ class Referee(pb_grpc.RefereeServicer):
     async def WatchTurns(self, request, context):
         who = CALLER.get()
         try:
-            t = self.tables.table_for(request.table_id, who)
-            if who.role != "seat" or who.seat is None:
-                raise RefereeError("PERMISSION_DENIED", "NOT_A_SEAT", "only a seat token has turns to watch")
+            t = self._seat_table(request.table_id, who, "only a seat token has turns to watch")
         except RefereeError as e:
             await _abort(context, e.status, e.reason, e.message)
             return
@@ -243,11 +241,10 @@ class Referee(pb_grpc.RefereeServicer):
         t.turn_waiters[seat].add(wake.set)
         try:
             while True:
-                g = t.game
-                if (g.finished or g.turn == seat) and t.version > sent:
+                if t.turn_due(seat, sent):
                     sent = t.version
                     yield t.view(who)
-                    if g.finished:
+                    if t.game.finished:
                         return
                     continue
                 # No await between the test above and this clear, so a move cannot slip in unseen.
@@ -262,9 +259,7 @@ class Referee(pb_grpc.RefereeServicer):
         if first is None:
             return
         try:
-            t = self.tables.table_for(first.table_id, who)
-            if who.role != "seat" or who.seat is None:
-                raise RefereeError("PERMISSION_DENIED", "NOT_A_SEAT", "only a seat token can play")
+            t = self._seat_table(first.table_id, who, "only a seat token can play")
         except RefereeError as e:
             await _abort(context, e.status, e.reason, e.message)
             return
@@ -275,8 +270,7 @@ class Referee(pb_grpc.RefereeServicer):
         def turn() -> None:
             """Queue this seat's view if it must act at a version not sent yet (called after each move)."""
             nonlocal sent
-            g = t.game
-            if (g.finished or g.turn == seat) and t.version > sent:
+            if t.turn_due(seat, sent):
                 sent = t.version
                 outbox.put_nowait(pb.PlayEvent(turn=t.view(who)))
 
@@ -320,6 +314,13 @@ class Referee(pb_grpc.RefereeServicer):
         finally:
             reader.cancel()
             t.turn_waiters[seat].discard(turn)
+
+    def _seat_table(self, table_id: str, who: Identity, refusal: str):
+        """The caller's table, for a call only a seat may make (PERMISSION_DENIED / NOT_A_SEAT otherwise)."""
+        t = self.tables.table_for(table_id, who)
+        if who.role != "seat" or who.seat is None:
+            raise RefereeError("PERMISSION_DENIED", "NOT_A_SEAT", refusal)
+        return t
 
     @_guard
     async def GetRecord(self, request, context):

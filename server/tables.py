@@ -188,8 +188,13 @@ class Table:
             over.winner = winner
         return pb.TableEvent(seq=seq, game_over=over)
 
+    def turn_due(self, seat: int, sent: int) -> bool:
+        """Whether `seat` is owed a view newer than version `sent`: it must act now, or the game is over."""
+        g = self.game
+        return (g.finished or g.turn == seat) and self.version > sent
+
     def signal_turns(self) -> None:
-        """Wake the WatchTurns streams of the seat that must act now (of every seat once the game is over)."""
+        """Wake the WatchTurns and Play streams of the seat that must act now (of every seat once the game is over)."""
         g = self.game
         seats = range(len(self.turn_waiters)) if g.finished else (g.turn,) if g.turn >= 0 else ()
         for seat in seats:
