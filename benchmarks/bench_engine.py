@@ -35,35 +35,37 @@ SETUPS = [
 TARGET = 400_000
 
 
-def bench(name: str, players: int, options: dict, seconds: float) -> tuple[int, int, int, float]:
-    rules = compile_rules(load_spec(name), players, options)
+def _timed(play_one, seconds: float) -> tuple[int, int, int, float]:
+    """Play seeded random games with `play_one(seed, rng) -> (moves, hands)` for `seconds`:
+    (games, hands, moves, elapsed)."""
     rng = random.Random(1)
     games = moves = hands = 0
     t0 = time.perf_counter()
     while time.perf_counter() - t0 < seconds:
-        game = Game(rules, seed=games, hand_limit=200)
+        m, h = play_one(games, rng)
+        moves += m
+        hands += h
+        games += 1
+    return games, hands, moves, time.perf_counter() - t0
+
+
+def bench(name: str, players: int, options: dict, seconds: float) -> tuple[int, int, int, float]:
+    rules = compile_rules(load_spec(name), players, options)
+
+    def play_one(seed: int, rng: random.Random) -> tuple[int, int]:
+        game = Game(rules, seed=seed, hand_limit=200)
         apply, random_move = game.apply, game.random_move
         while not game.finished:
             apply(game.turn, random_move(rng))
-        moves += game.moves_played
-        hands += len(game.results)
-        games += 1
-    return games, hands, moves, time.perf_counter() - t0
+        return game.moves_played, len(game.results)
+    return _timed(play_one, seconds)
 
 
 def bench_baseline(name: str, players: int, options: dict, seconds: float) -> tuple[int, int, int, float]:
     """The same random games on the hand-written yardstick referee."""
     from baseline_referee import random_game
     variant = "four_point" if name.startswith("four_point") else "cutthroat"
-    rng = random.Random(1)
-    games = moves = hands = 0
-    t0 = time.perf_counter()
-    while time.perf_counter() - t0 < seconds:
-        m, h = random_game(variant, players, options.get("widow", 0), games, rng)
-        moves += m
-        hands += h
-        games += 1
-    return games, hands, moves, time.perf_counter() - t0
+    return _timed(lambda seed, rng: random_game(variant, players, options.get("widow", 0), seed, rng), seconds)
 
 
 def main() -> None:
