@@ -17,6 +17,7 @@ from . import cards as C
 from . import moves as M
 from .errors import Diagnostic, OptionError, RuleError
 from .expr import ast as A
+from .expr.check import trump_runs
 from .expr.emit import Tables, emit
 from .shuffle import ShufflePlan, shuffle_plan
 from .spec import ExprSpec, Loc, RuleSpec
@@ -76,6 +77,14 @@ class CompiledPoint:
     # The card for each trump suit when the selector reads nothing but `trump` and table
     # options (`A of trump`, `jick`, ...): scoring then looks it up instead of evaluating.
     by_trump: tuple[int, ...] | None = None
+    # For `highest(S where card.trump)` / `lowest(...)` with S one of played, held, dealt: S and
+    # the trumps in pick order per trump (see trump_runs), so scoring scans S without an env.
+    scan: tuple[str, tuple[tuple[tuple[int, int], ...], ...]] | None = None
+
+
+# How scoring decides a point (the first field of each point_plan entry): the most Game count, a
+# card looked up per trump, a scan of the cards played (or dealt) for a trump, or the card closure.
+POINT_MOST, POINT_BY_TRUMP, POINT_SCAN_PLAYED, POINT_SCAN_DEALT, POINT_EXPR = 0, 1, 2, 3, 4
 
 
 @dataclass(frozen=True)
@@ -142,13 +151,16 @@ class CompiledRules:
     draws_stock: bool = field(init=False)  # a take or refill phase takes cards from the stock
     point_names: tuple[str, ...] = field(init=False)
     point_values: tuple[int, ...] = field(init=False)
-    point_plan: tuple[tuple[bool, tuple[int, ...] | None, Fn | None, bool, bool], ...] = field(init=False)  # per point: (most, by_trump, card, to winner, tie to bidder)
+    # Per point: (POINT_* kind, card closure, by_trump or scan runs, to winner, tie to bidder).
+    point_plan: tuple[tuple[int, Fn | None, Any, bool, bool], ...] = field(init=False)
+    credits_discards: bool = field(init=False)  # some discard joins a side's Game count
     open_bids: tuple[tuple[int, ...], ...] | None = field(init=False)  # [high bid]: the legal bids, when only it matters
     value_by_rank: tuple[int, ...] = field(init=False)  # Game value of each 13-bit suit chunk
     value_by_jokers: tuple[int, ...] = field(init=False)  # ... and of each set of jokers (bits 52 up)
     lead_info: tuple[tuple[tuple[int, int, int, Any], ...], ...] = field(init=False)
     # Per-side names the scoring and end formulas read: scoring skips computing the others.
     score_reads: frozenset[str] = frozenset({"tricks", "dealer", "previous", "delta"})
+    score_flags: tuple[bool, bool, bool, bool] = field(init=False)  # whether each of those four is read, in that order
 
     shuffle_plan: ShufflePlan = field(init=False)
     dealt_cards: int = field(init=False)  # how many cards go to the hands; the rest is the stock
@@ -157,7 +169,20 @@ class CompiledRules:
     def __post_init__(self) -> None:
         self.point_names = tuple(p.name for p in self.points)
         self.point_values = tuple(p.value for p in self.points)
-        self.point_plan = tuple((p.most, p.by_trump, p.card, p.to == "winner", p.tie == "bidder") for p in self.points)
+        self.score_flags = tuple(v in self.score_reads for v in ("tricks", "dealer", "previous", "delta"))
+        plan = []
+        for p in self.points:
+            if p.most:
+                kind, extra = POINT_MOST, None
+            elif p.by_trump is not None:
+                kind, extra = POINT_BY_TRUMP, p.by_trump
+            elif p.scan is not None:
+                kind, extra = (POINT_SCAN_DEALT if p.scan[0] == "dealt" else POINT_SCAN_PLAYED), p.scan[1]
+            else:
+                kind, extra = POINT_EXPR, None
+            plan.append((kind, p.card, extra, p.to == "winner", p.tie == "bidder"))
+        self.point_plan = tuple(plan)
+        self.credits_discards = any(st.kind == "discard" and st.credit != "nobody" for st in self.steps)
         # With no matching and no forced dealer, the legal bids follow from the high bid alone (tabled for small ranges).
         self.open_bids = None
         if self.may_match is None and self.all_pass != "dealer_bids" and self.bid_max <= 64:
@@ -416,8 +441,9 @@ class _Compiler:
             by_trump = None
             if card is not None and not any(A.mentions(pt.card.ast, v) for v in ("played", "dealt", "held", "bid")):
                 by_trump = tuple(card({**self.static, "trump": t}) for t in range(4))
+            scan = _trump_scan(pt.card.ast, tables) if card is not None else None
             points.append(CompiledPoint(pt.name, self.static_int(pt.value, tables), card, pt.to,
-                                        pt.most, pt.tie, by_trump))
+                                        pt.most, pt.tie, by_trump, scan))
         target = self.static_int(spec.end.target, tables)
 
         if self.diags:
@@ -473,6 +499,17 @@ def _guards(e) -> tuple[int | None, tuple[str, ...]]:
             if isinstance(base, A.Name) and base.name in ("discarded", "hand"):
                 needs.append(base.name)
     return trick, tuple(needs)
+
+
+def _trump_scan(e, tables: Tables):
+    """("played" | "held" | "dealt", runs) for `highest(S where card.trump)` or `lowest(...)`; else None."""
+    if isinstance(e, A.Call) and e.fn in ("highest", "lowest") and len(e.args) == 1:
+        arg = e.args[0]
+        if (isinstance(arg, A.Where) and isinstance(arg.cards, A.Name) and arg.cards.name in ("played", "held", "dealt")
+                and isinstance(arg.cond, A.Attr) and arg.cond.name == "trump"
+                and isinstance(arg.cond.obj, A.Name) and arg.cond.obj.name == "card"):
+            return arg.cards.name, trump_runs(tables, e.fn)[1:]
+    return None
 
 
 def _uses_runtime(e: ExprSpec) -> bool:

@@ -14,7 +14,7 @@ from typing import Any, NamedTuple
 
 from . import cards as C
 from . import moves as M
-from .compiler import CompiledRules
+from .compiler import POINT_BY_TRUMP, POINT_EXPR, POINT_MOST, POINT_SCAN_PLAYED, CompiledRules
 from .errors import MoveError
 from .shuffle import keyed_shuffle
 
@@ -708,7 +708,7 @@ class Game:
         r = self.rules
         side_of = r.side_of
         if r.n_sides == self.n:  # every seat for itself: seat and side are one
-            won = [a | b for a, b in zip(self.credit, taken)]
+            won = [a | b for a, b in zip(self.credit, taken)] if r.credits_discards else taken
         else:
             won = list(self.credit)
             for seat, m in enumerate(taken):
@@ -721,33 +721,42 @@ class Game:
         trump = self.trump
         env = None
         out: list[int | None] = []
-        for most, by_trump, card, to_winner, tie_bidder in r.point_plan:
-            got: int | None = None
-            if most:
+        for kind, card, extra, to_winner, tie_bidder in r.point_plan:
+            if kind == POINT_MOST:
                 top = max(game_points)
                 if game_points.count(top) == 1:
-                    got = game_points.index(top)
+                    out.append(game_points.index(top))
                 elif tie_bidder and game_points[side_of[self.bidder]] == top:
-                    got = side_of[self.bidder]
-            else:
-                if by_trump is not None and trump >= 0:
-                    c = by_trump[trump]
+                    out.append(side_of[self.bidder])
                 else:
-                    if env is None:
-                        # Every card held at the start of play has been played when the hand is scored.
-                        env = {**r.tables.static, "played": held, "dealt": sum(self.dealt), "held": held,
-                               "trump": trump, "bid": self.high}
-                    c = card(env)
-                if c is not None and c >= 0 and (held >> c) & 1:
-                    # Every card held at the start of play is played by its holder, so "player" and
-                    # "holder" both look in `held`; "winner" looks in the tricks each seat took.
-                    bit = 1 << c
-                    seat = 0
-                    for m in taken if to_winner else held_by:
-                        if m & bit:
-                            got = side_of[seat]
-                            break
-                        seat += 1
+                    out.append(None)
+                continue
+            c = -1
+            if trump < 0 or kind == POINT_EXPR:
+                if env is None:
+                    # Every card held at the start of play has been played when the hand is scored.
+                    env = {**r.tables.static, "played": held, "dealt": sum(self.dealt), "held": held,
+                           "trump": trump, "bid": self.high}
+                c = card(env)
+            elif kind == POINT_BY_TRUMP:
+                c = extra[trump]
+            else:  # the first of this trump's cards in pick order that is in the set scanned
+                src = held if kind == POINT_SCAN_PLAYED else sum(self.dealt)
+                for bit, k in extra[trump]:
+                    if src & bit:
+                        c = k
+                        break
+            got: int | None = None
+            if c is not None and c >= 0 and (held >> c) & 1:
+                # Every card held at the start of play is played by its holder, so "player" and
+                # "holder" both look in `held`; "winner" looks in the tricks each seat took.
+                bit = 1 << c
+                seat = 0
+                for m in taken if to_winner else held_by:
+                    if m & bit:
+                        got = side_of[seat]
+                        break
+                    seat += 1
             out.append(got)
         return out, game_points
 
@@ -755,10 +764,10 @@ class Game:
         r = self.rules
         ns = r.n_sides
         side_of = r.side_of
-        reads = r.score_reads
+        each_tricks, each_dealer, each_previous, each_delta = r.score_flags
         taken = self.taken()
         tricks_won = [0] * ns
-        if "tricks" in reads:
+        if each_tricks:
             for _l, w, _cards in self.tricks:
                 tricks_won[side_of[w]] += 1
         got, game_points = self._award(taken)
@@ -778,8 +787,6 @@ class Game:
         new = []
         delta = []
         cands = []
-        each_tricks, each_dealer = "tricks" in reads, "dealer" in reads
-        each_previous, each_delta = "previous" in reads, "delta" in reads
         for s in range(ns):
             env["points"] = pts[s]
             env["score"] = was = old[s]
@@ -820,7 +827,7 @@ class Game:
             if len(cands) == 1:
                 self.finished = True
                 self.winner = cands[0]
-        self._next_hand(same_dealer=False)
+        self._next_hand(False)
 
     def compact_history(self) -> None:
         """Freeze the finished hands' records and results into tuples (the same values), which the

@@ -13,7 +13,7 @@ from smear_dsl.engine import Game
 from smear_dsl.errors import MoveError
 from smear_dsl.language import load_spec
 
-from conftest import ROOT, rules
+from conftest import ROOT, RULE_FILES, rules
 
 SINK = str(ROOT / "tests" / "rules_extra" / "ten_point_sketch.yaml")
 
@@ -122,3 +122,25 @@ def test_highest_and_lowest_follow_the_card_order_with_jick_and_equal_jokers(jok
         want_high = max(C.bits(played & trumps), key=key) if played & trumps else -1
         want_low = min(C.bits(dealt & trumps), key=key) if dealt & trumps else -1
         assert (high.card(env), low.card(env)) == (want_high, want_low)
+
+
+@pytest.mark.parametrize("stem", RULE_FILES + [SINK])
+def test_scoring_shortcuts_award_what_the_point_selectors_say(stem):
+    """Scoring looks fixed cards up per trump and scans for `highest/lowest(S where card.trump)`;
+    a twin that evaluates every point's selector closure instead must score every hand alike."""
+    import copy
+
+    from smear_dsl.compiler import POINT_EXPR, POINT_MOST
+    spec = load_spec(stem)
+    for players in spec.players:
+        fast = compile_rules(spec, players)
+        slow = copy.copy(fast)
+        slow.point_plan = tuple(p if p[0] == POINT_MOST else (POINT_EXPR,) + p[1:] for p in fast.point_plan)
+        assert slow.point_plan != fast.point_plan or all(p[0] in (POINT_MOST, POINT_EXPR) for p in fast.point_plan)
+        for seed in range(3):
+            games, rngs = [Game(x, seed=seed, hand_limit=40) for x in (fast, slow)], [random.Random(seed), random.Random(seed)]
+            a, b = games
+            while not a.finished:
+                a.apply(a.turn, a.random_move(rngs[0]))
+                b.apply(b.turn, b.random_move(rngs[1]))
+            assert a.results == b.results and a.results

@@ -499,6 +499,16 @@ def _where_maker(cards: Maker, cond: Maker) -> Maker:
     return make
 
 
+def trump_runs(t, fn: str) -> tuple[tuple[tuple[int, int], ...], ...]:
+    """[trump + 1]: every trump as (bit, card), from the one `fn` ("highest" or "lowest") picks
+    first to the last, ties by lower card id first as min/max keep the first of equals; the first
+    of a run found in a set of trumps is that set's highest (lowest) card."""
+    order, tm = t.order_key, t.trump_mask
+    sign = -1 if fn == "highest" else 1
+    return tuple(tuple((1 << c, c) for c in sorted(C.bits(tm[t1]), key=lambda c, k=order[t1]: (sign * k[c], c)))
+                 for t1 in range(len(tm)))
+
+
 def _call_maker(fn: str, args: list[Maker]) -> Maker:
     def make(t):
         fs = [m(t) for m in args]
@@ -518,11 +528,7 @@ def _call_maker(fn: str, args: list[Maker]) -> Maker:
             order = t.order_key
             pick = max if fn == "highest" else min
             tm = t.trump_mask
-            sign = -1 if fn == "highest" else 1
-            # Each trump's cards from the first pick to the last (ties: lower card id first, as
-            # min/max keep the first of equals): a set of trumps only is answered by a short scan.
-            runs = tuple(tuple((1 << c, c) for c in sorted(C.bits(tm[t1]), key=lambda c, k=order[t1]: (sign * k[c], c)))
-                         for t1 in range(len(tm)))
+            runs = trump_runs(t, fn)  # a set of trumps only is answered by a short scan
 
             def sel(env):
                 m = f0(env)
