@@ -161,6 +161,7 @@ class CompiledRules:
     # Per-side names the scoring and end formulas read: scoring skips computing the others.
     score_reads: frozenset[str] = frozenset({"tricks", "dealer", "previous", "delta"})
     score_flags: tuple[bool, bool, bool, bool] = field(init=False)  # whether each of those four is read, in that order
+    reads_total_tricks: bool = True  # some scoring or end formula reads `total_tricks` (else scoring skips counting it)
 
     shuffle_plan: ShufflePlan = field(init=False)
     dealt_cards: int = field(init=False)  # how many cards go to the hands; the rest is the stock
@@ -451,6 +452,8 @@ class _Compiler:
         name_of = {c: C.suited_name(c) for c in deck if c < C.N_SUITED}
         name_of.update({C.JOKER_BASE + j: name for j, name in enumerate(jokers)})
         id_of = {v: k for k, v in name_of.items()}
+        sc = spec.scoring
+        formulas = [e for e in (sc.made, sc.bidder, sc.others, sc.cap_when, sc.cap_at, spec.end.win_if) if e is not None]
         return CompiledRules(
             spec=spec, players=n, options=dict(self.opts), n_sides=n_sides, side_of=side_of, deck=tuple(deck),
             deck_mask=deck_mask, jokers=jokers, hand_size=hand_size, packets=tuple(packets), rest=spec.deal.rest,
@@ -466,9 +469,9 @@ class _Compiler:
             points=tuple(points), made=self.fn(spec.scoring.made, tables), bidder_delta=self.fn(spec.scoring.bidder, tables),
             others_delta=self.fn(spec.scoring.others, tables), cap_when=self.fn(spec.scoring.cap_when, tables),
             cap_at=self.fn(spec.scoring.cap_at, tables), target=target, win_if=self.fn(spec.end.win_if, tables),
-            score_reads=frozenset(v for v in ("tricks", "dealer", "previous", "delta") if any(
-                e is not None and A.mentions(e.ast, v) for e in (spec.scoring.made, spec.scoring.bidder, spec.scoring.others,
-                                                                 spec.scoring.cap_when, spec.scoring.cap_at, spec.end.win_if))),
+            reads_total_tricks=any(A.mentions(e.ast, "total_tricks") for e in formulas),
+            score_reads=frozenset(v for v in ("tricks", "dealer", "previous", "delta")
+                                  if any(A.mentions(e.ast, v) for e in formulas)),
             tie_break=spec.end.tie_break, redeal_if=self.fn(spec.deal.redeal_if, tables), name_of=name_of, id_of=id_of)
 
 

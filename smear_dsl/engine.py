@@ -19,6 +19,7 @@ from .errors import MoveError
 from .shuffle import keyed_shuffle
 
 _BIT = tuple(1 << c for c in range(64)).__getitem__  # card id -> its bit
+_PASS, _BID_BASE, _TRUMP_BASE = M.PASS, M.BID_BASE, M.TRUMP_BASE  # read as globals on the bidding fast path
 
 # Phases of a hand.
 BIDDING, STEP, PLAY, HAND_DONE = 0, 1, 2, 3
@@ -83,7 +84,6 @@ class Game:
         self.step = 0
         self.queue: list[int] | None = None
         self.held = [0] * self.n  # each seat's cards when play starts
-        self.total_tricks = 0
         self.phase = HAND_DONE
         self.turn = -1
         if auto_deal:
@@ -99,14 +99,17 @@ class Game:
         """Begin the next hand with the given deal (card ids) or a fresh shuffle."""
         if self.finished:
             raise MoveError("GAME_OVER", "the game is over")
+        r = self.rules
         if deal is None and self.deal_source is None:
-            hands, stock = self.shuffled_deal()
+            # shuffled_deal, inlined (a hand's fixed cost matters in short hands).
+            order = keyed_shuffle(self.rng, r.deck, r.shuffle_plan)
+            hands = [take(order) for take in r.deal_takers[self.dealer]]
+            stock = list(order[r.dealt_cards:])
             self.hands = [sum(map(_BIT, h)) for h in hands]  # a shuffled deal has no repeated card
         else:
             hands, stock = self.deal_source(len(self.record_hands)) if deal is None else deal
             hands, stock = [list(h) for h in hands], list(stock)
             self.hands = [C.mask_of(h) for h in hands]
-        r = self.rules
         n = self.n
         self.dealt = list(self.hands)
         self.stock = stock
@@ -256,7 +259,9 @@ class Game:
                 # The trick is complete: the highest key wins; of equal keys the first, or with
                 # `equal_last` the last, played.
                 key = self.trick_key
-                if self.rules.equal_last:
+                if n == 2:  # one comparison (True is 1: the second card wins)
+                    wi = key(code) >= key(trick[0]) if self.rules.equal_last else key(code) > key(trick[0])
+                elif self.rules.equal_last:
                     ks = list(map(key, trick))
                     wi = n - 1 - ks[::-1].index(max(ks))
                 else:
@@ -270,9 +275,13 @@ class Game:
                 if not any(hands):
                     self._score_hand()
                 return
-            if phase == BIDDING and (code == M.PASS or M.BID_BASE <= code < M.TRUMP_BASE):
-                self._bid(seat, 0 if code == M.PASS else code - M.BID_BASE, code == M.PASS)
-                return
+            if phase == BIDDING:
+                if code == _PASS:
+                    self._bid(seat, 0, True)
+                    return
+                if _BID_BASE <= code < _TRUMP_BASE:
+                    self._bid(seat, code - _BID_BASE, False)
+                    return
             if phase == STEP and M.DISCARD_FLAG <= code < M.DISCARD_FLAG << 1 \
                     and self.rules.steps[self.step].kind == "discard":
                 self._discard(seat, code ^ M.DISCARD_FLAG)
@@ -345,7 +354,7 @@ class Game:
         if is_pass:
             if r.all_pass == "dealer_bids" and self._forced(seat):
                 raise MoveError("BID_OUT_OF_RANGE", f"everyone else passed: the dealer must bid at least {r.bid_min}")
-            self.hand_moves.append((seat, M.PASS))
+            self.hand_moves.append((seat, _PASS))
             self.bids.append((seat, 0))
             self.passed[seat] = True
         else:
@@ -355,7 +364,7 @@ class Game:
                     raise MoveError(err, f"bids are {r.bid_min} to {r.bid_max}, not {value}")
                 if err:
                     raise MoveError(err, f"a bid must be higher than {self.high}")
-            self.hand_moves.append((seat, M.BID_BASE + value))
+            self.hand_moves.append((seat, _BID_BASE + value))
             self.bids.append((seat, value))
             self.high, self.bidder = value, seat
             if value >= r.ends_at:
@@ -561,7 +570,6 @@ class Game:
         self.lead_free = self.trump >= 0 and not self.rules.lead_checks
         self.held = list(self.hands)
         self.turn = self._first_leader()
-        self.total_tricks = max(map(int.bit_count, self.hands))
         self.trick_no = 1
 
     def _first_leader(self) -> int:
@@ -779,7 +787,7 @@ class Game:
         dside = side_of[self.dealer]
         old = self.scores
         # One env, updated per side: the closures read it and keep nothing.
-        env = {**r.tables.static, "bid": self.high, "total_tricks": self.total_tricks, "target": r.target,
+        env = {**r.tables.static, "bid": self.high, "total_tricks": max(map(int.bit_count, self.held)) if r.reads_total_tricks else None, "target": r.target,
                "points": pts[bside], "tricks": tricks_won[bside], "score": old[bside], "dealer": bside == dside,
                "bidder": True}
         made = env["made"] = bool(r.made(env))

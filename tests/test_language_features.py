@@ -144,3 +144,41 @@ def test_scoring_shortcuts_award_what_the_point_selectors_say(stem):
                 a.apply(a.turn, a.random_move(rngs[0]))
                 b.apply(b.turn, b.random_move(rngs[1]))
             assert a.results == b.results and a.results
+
+
+def _two_player_jokers(tmp_path, tie: str):
+    """Six Point for two players (two equal jokers), to reach the two-seat trick shortcut with ties."""
+    f = tmp_path / "six_point_heads_up.yaml"
+    f.write_text("extends: six_point_ne_wisconsin\nname: Six Point heads-up\nplayers: 2\n", encoding="utf-8")
+    return compile_rules(load_spec(str(f)), 2, {"joker_tie": tie})
+
+
+@pytest.mark.parametrize("setup", ["cutthroat2", "cutthroat3", "heads_up_first", "heads_up_last", "sink4"])
+def test_every_trick_goes_to_the_highest_card_with_ties_by_play_order(setup, tmp_path):
+    """Each completed trick's winner is the card with the highest key for the led suit; of equal keys
+    (the two jokers) the first played wins, or with `equal_trumps: last` the last played."""
+    r = {"cutthroat2": lambda: compile_rules(load_spec("cutthroat_canadian"), 2),
+         "cutthroat3": lambda: compile_rules(load_spec("cutthroat_canadian"), 3),
+         "heads_up_first": lambda: _two_player_jokers(tmp_path, "first"),
+         "heads_up_last": lambda: _two_player_jokers(tmp_path, "last"),
+         "sink4": lambda: compile_rules(load_spec(SINK), 4)}[setup]()
+    rng = random.Random(11)
+    checked = ties = 0
+    for seed in range(12):
+        g = Game(r, seed=seed, hand_limit=25)
+        while not g.finished:
+            before = (len(g.results), len(g.tricks))
+            g.apply(g.turn, g.random_move(rng))
+            if len(g.results) != before[0] or len(g.tricks) == before[1]:
+                continue  # no trick completed within this hand (the one that ends a hand is scored, then cleared)
+            leader, winner, cards = g.tricks[-1]
+            led = r.eff_suit[g.trump + 1][cards[0]]
+            keys = [r.win_key[g.trump * 4 + led][c] for c in cards]
+            top = max(keys)
+            at = [i for i, k in enumerate(keys) if k == top]
+            ties += len(at) > 1
+            assert winner == (leader + (at[-1] if r.equal_last else at[0])) % r.players
+            checked += 1
+    assert checked > 100
+    if setup.startswith("heads_up"):
+        assert ties, "no trick had both jokers: the tie rule went untested"
