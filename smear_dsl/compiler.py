@@ -228,7 +228,7 @@ class CompiledRules:
         return [list(h) for h in hands], stock
 
     def deal_tuples(self, order, dealer: int) -> tuple[list[tuple[int, ...]], list[int]]:
-        """split_deal with each hand a tuple: one C-level gather per seat (the engine deals this way)."""
+        """split_deal with each hand a tuple: one C-level gather per seat (Game.start_hand inlines it)."""
         return [take(order) for take in self.deal_takers[dealer]], list(order[self.dealt_cards:])
 
     def card_name(self, c: int) -> str:

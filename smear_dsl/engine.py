@@ -90,18 +90,14 @@ class Game:
             self.start_hand()
 
     # ------------------------------------------------------------------ dealing
-    def shuffled_deal(self) -> tuple[list[tuple[int, ...]], list[int]]:
-        """Shuffle with this game's RNG (shuffle.py's keyed shuffle) and deal in packets clockwise from the dealer's left."""
-        r = self.rules
-        return r.deal_tuples(keyed_shuffle(self.rng, r.deck, r.shuffle_plan), self.dealer)
-
     def start_hand(self, deal: tuple[list[list[int]], list[int]] | None = None) -> None:
         """Begin the next hand with the given deal (card ids) or a fresh shuffle."""
         if self.finished:
             raise MoveError("GAME_OVER", "the game is over")
         r = self.rules
         if deal is None and self.deal_source is None:
-            # shuffled_deal, inlined (a hand's fixed cost matters in short hands).
+            # Shuffle (shuffle.py's keyed shuffle) and deal in packets clockwise from the dealer's left:
+            # CompiledRules.split_deal, inlined with tuples, as a hand's fixed cost matters in short hands.
             order = keyed_shuffle(self.rng, r.deck, r.shuffle_plan)
             hands = [take(order) for take in r.deal_takers[self.dealer]]
             stock = list(order[r.dealt_cards:])

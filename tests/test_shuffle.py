@@ -42,3 +42,22 @@ def test_every_order_of_four_cards_about_equally_often():
     expected = 1000
     chi2 = sum((c - expected) ** 2 / expected for c in counts.values())
     assert chi2 < 60  # 23 degrees of freedom: p < 1e-4 to fail by chance
+
+
+def test_a_seeded_game_deals_the_reference_shuffle_in_packets_from_the_dealers_left():
+    """Game.start_hand's inlined deal: hand k of seat s is the packets the documented shuffle and
+    CompiledRules.split_deal give it (the stock is the rest, in shuffled order)."""
+    from smear_dsl.compiler import compile_rules
+    from smear_dsl.engine import Game
+    from smear_dsl.language import load_spec
+    for stem, players in (("cutthroat_canadian", 3), ("four_point_ne_wisconsin", 4), ("five_point_jick", 5)):
+        rules = compile_rules(load_spec(stem), players)
+        for seed in range(5):
+            dealer = seed % players
+            game = Game(rules, seed=seed, first_dealer=dealer)
+            order = reference_shuffle(seed, list(rules.deck))
+            hands, stock = rules.split_deal(order, dealer)
+            _dealer, got_hands, got_stock, _moves = game.record_hands[0]
+            assert [list(h) for h in got_hands] == hands and list(got_stock) == stock
+            # Packets go clockwise from the dealer's left: that seat's first card is the deck's first.
+            assert hands[(dealer + 1) % players][0] == order[0]
