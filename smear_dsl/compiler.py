@@ -98,6 +98,9 @@ class LeadCheck:
     trick: int | None = None
     needs: tuple[str, ...] = ()
     by_suit: bool = False  # reads the lead only as `lead.suit`: one test per suit decides for all its cards
+    # An `any(discarded where card.suit == lead.suit)` conjunct: the rule cannot fire for a lead of a
+    # suit nothing was discarded from.
+    needs_discard_of_lead_suit: bool = False
 
 
 @dataclass
@@ -463,8 +466,7 @@ class _Compiler:
             may_match=self.fn(spec.bidding.may_match, tables), all_pass=spec.bidding.all_pass,
             set_back=self.static_int(spec.bidding.set_back, tables, 0), steps=tuple(steps),
             trump_named=spec.trump_named, leader=spec.play.leader, follow_suit_only=spec.play.follow == "suit",
-            lead_checks=tuple(LeadCheck(emit(r.forbid.checked, tables), r.code, r.message, *_guards(r.forbid.ast),
-                                        by_suit=A.used_only_as(r.forbid.ast, "lead", "suit"))
+            lead_checks=tuple(LeadCheck(emit(r.forbid.checked, tables), r.code, r.message, *_guards(r.forbid.ast))
                               for r in spec.play.lead_rules),
             points=tuple(points), made=self.fn(spec.scoring.made, tables), bidder_delta=self.fn(spec.scoring.bidder, tables),
             others_delta=self.fn(spec.scoring.others, tables), cap_when=self.fn(spec.scoring.cap_when, tables),
@@ -475,8 +477,10 @@ class _Compiler:
             tie_break=spec.end.tie_break, redeal_if=self.fn(spec.deal.redeal_if, tables), name_of=name_of, id_of=id_of)
 
 
-def _guards(e) -> tuple[int | None, tuple[str, ...]]:
-    """`trick == N` and `any(X ...)` / `count(X ...) > 0` conjuncts: cheap reasons a rule cannot fire."""
+def _guards(e) -> tuple[int | None, tuple[str, ...], bool, bool]:
+    """`trick == N`, `any(X ...)` / `count(X ...) > 0` and `any(X where card.suit == lead.suit)`
+    conjuncts (X: discarded or hand): cheap reasons a rule cannot fire. Returns LeadCheck's
+    trick, needs, by_suit and needs_discard_of_lead_suit."""
     conj, stack = [], [e]
     while stack:
         x = stack.pop()
@@ -484,7 +488,7 @@ def _guards(e) -> tuple[int | None, tuple[str, ...]]:
             stack += [x.a, x.b]
         else:
             conj.append(x)
-    trick, needs = None, []
+    trick, needs, of_lead_suit = None, [], False
     for x in conj:
         if isinstance(x, A.Compare) and x.op == "==":
             for a, b in ((x.a, x.b), (x.b, x.a)):
@@ -501,7 +505,17 @@ def _guards(e) -> tuple[int | None, tuple[str, ...]]:
             base = arg.cards if isinstance(arg, A.Where) else arg
             if isinstance(base, A.Name) and base.name in ("discarded", "hand"):
                 needs.append(base.name)
-    return trick, tuple(needs)
+                if base.name == "discarded" and isinstance(arg, A.Where) and _is_same_suit_as_lead(arg.cond):
+                    of_lead_suit = True
+    return trick, tuple(needs), A.used_only_as(e, "lead", "suit"), of_lead_suit
+
+
+def _is_same_suit_as_lead(e) -> bool:
+    """`card.suit == lead.suit` (either way round)."""
+    def attr(x, obj: str) -> bool:
+        return isinstance(x, A.Attr) and x.name == "suit" and isinstance(x.obj, A.Name) and x.obj.name == obj
+    return isinstance(e, A.Compare) and e.op == "==" and (
+        (attr(e.a, "card") and attr(e.b, "lead")) or (attr(e.a, "lead") and attr(e.b, "card")))
 
 
 def _trump_scan(e, tables: Tables):

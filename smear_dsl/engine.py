@@ -588,18 +588,24 @@ class Game:
         if not checks:
             return hand
         env = self._lead_env(seat, hand, discarded, trick_no)
-        groups: list[int] = []
+        out = 0
         if all(chk.by_suit for chk in checks):
             rest = hand
             for sm in self.rules.suit_mask[self.trump + 1]:
-                if hand & sm:
-                    groups.append(hand & sm)
-                    rest &= ~sm
-            if rest:  # jokers before trump is known
-                groups += [1 << c for c in C.bits(rest)]
+                g = hand & sm
+                if not g:
+                    continue
+                rest &= ~sm
+                env["lead"] = (g & -g).bit_length() - 1
+                for chk in checks:
+                    # A rule that needs a discarded card of the lead's suit cannot fire without one.
+                    if (discarded & sm or not chk.needs_discard_of_lead_suit) and chk.forbid(env):
+                        break
+                else:
+                    out |= g
+            groups = [1 << c for c in C.bits(rest)]  # jokers before trump is known
         else:
             groups = [1 << c for c in C.bits(hand)]
-        out = 0
         for g in groups:
             env["lead"] = (g & -g).bit_length() - 1
             for chk in checks:

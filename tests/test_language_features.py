@@ -182,3 +182,33 @@ def test_every_trick_goes_to_the_highest_card_with_ties_by_play_order(setup, tmp
     assert checked > 100
     if setup.startswith("heads_up"):
         assert ties, "no trick had both jokers: the tie rule went untested"
+
+
+@pytest.mark.parametrize("stem", [s for s in RULE_FILES if load_spec(s).play.lead_rules] + [SINK])
+def test_lead_mask_shortcuts_agree_with_every_rule_tested_card_by_card(stem):
+    """The legal leads skip rules by guards (trick number, nothing discarded, no discard of the lead's
+    suit) and test suit by suit; every card tested against every active lead rule must agree."""
+    from smear_dsl import cards as C
+    from smear_dsl.engine import PLAY
+    spec = load_spec(stem)
+    for players in spec.players:
+        r = compile_rules(spec, players, {o.name: o.domain()[-1] for o in spec.options})
+        rng = random.Random(players)
+        leads = 0
+        for seed in range(40):
+            g = Game(r, seed=seed, hand_limit=3)
+            while not g.finished:
+                if g.phase == PLAY and not g.trick:
+                    seat, hand = g.turn, g.hands[g.turn]
+                    want = 0
+                    for c in C.bits(hand):
+                        if g.trump < 0 and not r.trump_named and c >= C.N_SUITED:
+                            continue  # a joker cannot fix trump
+                        env = {**g._lead_env(seat, hand, g.discarded[seat], g.trick_no), "lead": c}
+                        if not any(chk.forbid(env) for chk in r.lead_checks):
+                            want |= 1 << c
+                    g._lead_memo = None
+                    assert g._legal_play_mask(seat) == want
+                    leads += 1
+                g.apply(g.turn, g.random_move(rng))
+        assert leads > 100
