@@ -469,7 +469,7 @@ class _Compiler:
             lead_checks=tuple(LeadCheck(emit(r.forbid.checked, tables), r.code, r.message, *_guards(r.forbid.ast))
                               for r in spec.play.lead_rules),
             points=tuple(points), made=self.fn(spec.scoring.made, tables), bidder_delta=self.fn(spec.scoring.bidder, tables),
-            others_delta=self.fn(spec.scoring.others, tables), cap_when=self.fn(spec.scoring.cap_when, tables),
+            others_delta=self.fn(spec.scoring.others, tables), cap_when=_unless_never(self.fn(spec.scoring.cap_when, tables)),
             cap_at=self.fn(spec.scoring.cap_at, tables), target=target, win_if=self.fn(spec.end.win_if, tables),
             reads_total_tricks=any(A.mentions(e.ast, "total_tricks") for e in formulas),
             score_reads=frozenset(v for v in ("tricks", "dealer", "previous", "delta")
@@ -527,6 +527,12 @@ def _trump_scan(e, tables: Tables):
                 and isinstance(arg.cond.obj, A.Name) and arg.cond.obj.name == "card"):
             return arg.cards.name, trump_runs(tables, e.fn)[1:]
     return None
+
+
+def _unless_never(f: Fn | None) -> Fn | None:
+    """None for a condition folded to false for this table (e.g. `defense_cap and ...` with the option
+    off), so the engine skips it instead of calling it."""
+    return None if f is not None and hasattr(f, "const") and not f.const else f
 
 
 def _uses_runtime(e: ExprSpec) -> bool:
