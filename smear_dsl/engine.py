@@ -200,8 +200,10 @@ class Game:
                     m = self._lead_mask(self.turn, m, self.discarded[self.turn], self.trick_no)
             elif m & self.led_mask:
                 m &= self.follow_ok
-            for _ in range(int(rng.random() * m.bit_count())):
+            k = int(rng.random() * m.bit_count())  # drop the k lowest cards, take the next
+            while k:
                 m &= m - 1
+                k -= 1
             return (m & -m).bit_length() - 1
         if phase == BIDDING:
             bids = self._legal_bids()
