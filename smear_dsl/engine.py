@@ -99,9 +99,13 @@ class Game:
             # Shuffle (shuffle.py's keyed shuffle) and deal in packets clockwise from the dealer's left:
             # CompiledRules.split_deal, inlined with tuples, as a hand's fixed cost matters in short hands.
             order = keyed_shuffle(self.rng, r.deck, r.shuffle_plan)
-            hands = [take(order) for take in r.deal_takers[self.dealer]]
+            hands, masks = [], []
+            for take in r.deal_takers[self.dealer]:
+                h = take(order)
+                hands.append(h)
+                masks.append(sum(map(_BIT, h)))  # a shuffled deal has no repeated card
+            self.hands = masks
             stock = list(order[r.dealt_cards:])
-            self.hands = [sum(map(_BIT, h)) for h in hands]  # a shuffled deal has no repeated card
         else:
             hands, stock = self.deal_source(len(self.record_hands)) if deal is None else deal
             hands, stock = [list(h) for h in hands], list(stock)
