@@ -1,0 +1,76 @@
+"""The table options RULINGS.md names, held to its words hand by hand over random games.
+
+Each hand's arithmetic is recomputed here from the points the hand awarded (who won High,
+Low, Jack, Game), straight from RULINGS.md: the bidder's side adds its points if they reach
+the bid and loses the bid otherwise, the other sides add theirs; `defense_cap` stops a side
+that did not bid at 14; the game ends after a hand in which some side may win, and with
+`win_only_on_bid` only the bidder's side that made its bid may.
+"""
+from __future__ import annotations
+
+import random
+
+import pytest
+
+from smear_dsl.engine import Game
+
+from conftest import rules
+
+TARGET = 15
+
+
+def _replay_rulings(results, cap: bool, only_on_bid: bool) -> tuple[list[int], int | None, int]:
+    """Scores, winner and hands played, by RULINGS.md's words, from the hands' awarded points."""
+    scores = [0, 0]
+    for k, res in enumerate(results):
+        if res.bidder is None:  # everyone passed: a void hand, no score
+            continue
+        pts = [0, 0]
+        for side in res.points.values():
+            if side is not None:
+                pts[side] += 1
+        bside = res.bidder % 2
+        made = pts[bside] >= res.bid
+        assert res.made == made
+        for side in (0, 1):
+            if side == bside:
+                scores[side] += pts[side] if made else -res.bid
+            else:
+                new = scores[side] + pts[side]
+                scores[side] = min(new, max(scores[side], TARGET - 1)) if cap else new
+        assert list(res.scores) == scores, f"hand {k}"
+        can_win = [s for s in (0, 1) if scores[s] >= TARGET and (not only_on_bid or (s == bside and made))]
+        if can_win:
+            return scores, bside if bside in can_win else can_win[0], k + 1
+    return scores, None, len(results)
+
+
+@pytest.mark.parametrize("cap", [False, True])
+@pytest.mark.parametrize("only_on_bid", [False, True])
+@pytest.mark.parametrize("widow", [0, 2])
+def test_four_point_options_score_and_end_as_the_rulings_say(cap, only_on_bid, widow):
+    r = rules("four_point_ne_wisconsin", 4, widow=widow, defense_cap=cap, win_only_on_bid=only_on_bid)
+    rng = random.Random(17)
+    capped = blocked = 0
+    for seed in range(60):
+        g = Game(r, seed=seed, hand_limit=400)
+        while not g.finished:
+            g.apply(g.turn, g.random_move(rng))
+        scores, winner, hands = _replay_rulings(g.results, cap, only_on_bid)
+        if winner is None:  # nobody won within the hand limit: the unique highest score takes it
+            assert len(g.results) == 400
+            winner = scores.index(max(scores)) if scores.count(max(scores)) == 1 else None
+        assert hands == len(g.results) and g.winner == winner and g.scores == scores
+        for res in g.results:
+            if res.bidder is None:
+                continue
+            other = 1 - res.bidder % 2
+            pts = sum(1 for side in res.points.values() if side == other)
+            capped += res.delta[other] < pts
+            blocked += res.scores[other] >= TARGET and res is not g.results[-1]
+    # The options were exercised, and do nothing when off.
+    assert (capped > 0) == cap
+    if only_on_bid and not cap:
+        assert blocked > 0  # a defending side passed 15 without the game ending
+    if not only_on_bid:
+        assert blocked == 0
