@@ -1,4 +1,4 @@
-"""The table options RULINGS.md names, held to its words hand by hand over random games.
+"""Hand scoring, the table options RULINGS.md names and the end of the game, held to its words hand by hand over random games.
 
 Each hand's arithmetic is recomputed here from the points the hand awarded (who won High,
 Low, Jack, Game), straight from RULINGS.md: the bidder's side adds its points if they reach
@@ -74,3 +74,43 @@ def test_four_point_options_score_and_end_as_the_rulings_say(cap, only_on_bid, w
         assert blocked > 0  # a defending side passed 15 without the game ending
     if not only_on_bid:
         assert blocked == 0
+
+
+@pytest.mark.parametrize("players", [2, 3])
+def test_cutthroat_scores_and_ends_as_the_rulings_say(players):
+    """Cutthroat: each player for themselves; only the bidder who made the bid can win, at 11 or
+    more, or with a made bid of 4 from a score of at least 1 before the hand."""
+    r = rules("cutthroat_canadian", players)
+    rng = random.Random(23)
+    ended = by_four = 0
+    for seed in range(25):
+        g = Game(r, seed=seed, hand_limit=300)
+        while not g.finished:
+            g.apply(g.turn, g.random_move(rng))
+        scores, winner = [0] * players, None
+        for k, res in enumerate(g.results):
+            if res.bidder is None:
+                assert list(res.scores) == scores  # a void hand changes nothing
+                continue
+            pts = [0] * players
+            for seat in res.points.values():
+                if seat is not None:
+                    pts[seat] += 1
+            before = list(scores)
+            made = pts[res.bidder] >= res.bid
+            for seat in range(players):
+                scores[seat] += -res.bid if seat == res.bidder and not made else pts[seat]
+            assert list(res.scores) == scores and res.made == made, f"hand {k}"
+            if made and (scores[res.bidder] >= 11 or (res.bid == 4 and before[res.bidder] >= 1)):
+                winner = res.bidder
+                by_four += scores[res.bidder] < 11
+                assert k == len(g.results) - 1  # the game ends with that hand
+                break
+        if winner is None:
+            assert len(g.results) == 300
+            winner = scores.index(max(scores)) if scores.count(max(scores)) == 1 else None
+        else:
+            ended += 1
+        assert g.winner == winner and g.scores == scores
+    # Random bidding rarely wins; these seeds end some games, with two players both ways.
+    assert ended and (by_four or players == 3)
