@@ -1,4 +1,5 @@
-"""Hand scoring, the table options RULINGS.md names and the end of the game, held to its words hand by hand over random games.
+"""Hand scoring, the table options RULINGS.md names and the end of the game, held to its
+words hand by hand over random games.
 
 Each hand's arithmetic is recomputed here from the points the hand awarded (who won High,
 Low, Jack, Game), straight from RULINGS.md: the bidder's side adds its points if they reach
