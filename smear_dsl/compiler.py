@@ -510,15 +510,15 @@ def _guards(e) -> tuple[int | None, tuple[str, ...], bool, bool]:
     return trick, tuple(needs), A.used_only_as(e, "lead", "suit"), of_lead_suit
 
 
-def _is_same_suit_as_lead(e) -> bool:
+def _is_same_suit_as_lead(e: A.Expr) -> bool:
     """`card.suit == lead.suit` (either way round)."""
-    def attr(x, obj: str) -> bool:
+    def attr(x: A.Expr, obj: str) -> bool:
         return isinstance(x, A.Attr) and x.name == "suit" and isinstance(x.obj, A.Name) and x.obj.name == obj
     return isinstance(e, A.Compare) and e.op == "==" and (
         (attr(e.a, "card") and attr(e.b, "lead")) or (attr(e.a, "lead") and attr(e.b, "card")))
 
 
-def _trump_scan(e, tables: Tables):
+def _trump_scan(e: A.Expr, tables: Tables) -> tuple[str, tuple[tuple[tuple[int, int], ...], ...]] | None:
     """("played" | "held" | "dealt", runs) for `highest(S where card.trump)` or `lowest(...)`; else None."""
     if isinstance(e, A.Call) and e.fn in ("highest", "lowest") and len(e.args) == 1:
         arg = e.args[0]

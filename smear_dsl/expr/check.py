@@ -10,10 +10,13 @@ from __future__ import annotations
 import difflib
 import operator
 from dataclasses import dataclass, field
-from typing import Any, Callable
+from typing import TYPE_CHECKING, Any, Callable
 
 from .. import cards as C
 from . import ast as A
+
+if TYPE_CHECKING:  # emit imports this module
+    from .emit import Tables
 
 INT, BOOL, RANK, SUIT, CARD, OPTCARD, CARDS, STR = "int", "bool", "rank", "suit", "card", "card?", "cards", "str"
 
@@ -499,7 +502,7 @@ def _where_maker(cards: Maker, cond: Maker) -> Maker:
     return make
 
 
-def trump_runs(t, fn: str) -> tuple[tuple[tuple[int, int], ...], ...]:
+def trump_runs(t: Tables, fn: str) -> tuple[tuple[tuple[int, int], ...], ...]:
     """[trump + 1]: every trump as (bit, card), from the one `fn` ("highest" or "lowest") picks
     first to the last, ties by lower card id first as min/max keep the first of equals; the first
     of a run found in a set of trumps is that set's highest (lowest) card."""
