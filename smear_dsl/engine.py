@@ -594,28 +594,20 @@ class Game:
         if not checks:
             return hand
         env = self._lead_env(seat, hand, discarded, trick_no)
-        out = 0
+        r = self.rules
+        t1 = self.trump + 1
+        eff, same_suit = r.eff_suit[t1], r.tables.suit_masks[t1]  # [effective suit + 1]; -1: jokers before trump
+        # (cards led, the lead's suit): a rule that reads the lead only as `lead.suit` is tested once per suit held.
         if all(chk.by_suit for chk in checks):
-            rest = hand
-            for sm in self.rules.suit_mask[self.trump + 1]:
-                g = hand & sm
-                if not g:
-                    continue
-                rest &= ~sm
-                env["lead"] = (g & -g).bit_length() - 1
-                for chk in checks:
-                    # A rule that needs a discarded card of the lead's suit cannot fire without one.
-                    if (discarded & sm or not chk.needs_discard_of_lead_suit) and chk.forbid(env):
-                        break
-                else:
-                    out |= g
-            groups = [1 << c for c in C.bits(rest)]  # jokers before trump is known
+            groups = [(hand & sm, sm) for sm in same_suit if hand & sm]
         else:
-            groups = [1 << c for c in C.bits(hand)]
-        for g in groups:
+            groups = [(1 << c, same_suit[eff[c] + 1]) for c in C.bits(hand)]
+        out = 0
+        for g, sm in groups:
             env["lead"] = (g & -g).bit_length() - 1
             for chk in checks:
-                if chk.forbid(env):
+                # A rule that needs a discarded card of the lead's suit cannot fire without one.
+                if (discarded & sm or not chk.needs_discard_of_lead_suit) and chk.forbid(env):
                     break
             else:
                 out |= g
