@@ -161,10 +161,10 @@ class CompiledRules:
     value_by_rank: tuple[int, ...] = field(init=False)  # Game value of each 13-bit suit chunk
     value_by_jokers: tuple[int, ...] = field(init=False)  # ... and of each set of jokers (bits 52 up)
     lead_info: tuple[tuple[tuple[int, int, int, Any], ...], ...] = field(init=False)
-    # Per-side names the scoring and end formulas read: scoring skips computing the others.
-    score_reads: frozenset[str] = frozenset({"tricks", "dealer", "previous", "delta"})
-    score_flags: tuple[bool, bool, bool, bool] = field(init=False)  # whether each of those four is read, in that order
-    reads_total_tricks: bool = True  # some scoring or end formula reads `total_tricks` (else scoring skips counting it)
+    # Names the scoring and end formulas read, of those scoring computes per hand or per side: it skips the others.
+    score_reads: frozenset[str] = frozenset({"tricks", "dealer", "previous", "delta", "total_tricks"})
+    score_flags: tuple[bool, bool, bool, bool] = field(init=False)  # tricks, dealer, previous, delta: read or not
+    reads_total_tricks: bool = field(init=False)
 
     shuffle_plan: ShufflePlan = field(init=False)
     dealt_cards: int = field(init=False)  # how many cards go to the hands; the rest is the stock
@@ -174,6 +174,7 @@ class CompiledRules:
         self.point_names = tuple(p.name for p in self.points)
         self.point_values = tuple(p.value for p in self.points)
         self.score_flags = tuple(v in self.score_reads for v in ("tricks", "dealer", "previous", "delta"))
+        self.reads_total_tricks = "total_tricks" in self.score_reads
         plan = []
         for p in self.points:
             if p.most:
@@ -471,8 +472,7 @@ class _Compiler:
             points=tuple(points), made=self.fn(spec.scoring.made, tables), bidder_delta=self.fn(spec.scoring.bidder, tables),
             others_delta=self.fn(spec.scoring.others, tables), cap_when=_unless_never(self.fn(spec.scoring.cap_when, tables)),
             cap_at=self.fn(spec.scoring.cap_at, tables), target=target, win_if=self.fn(spec.end.win_if, tables),
-            reads_total_tricks=any(A.mentions(e.ast, "total_tricks") for e in formulas),
-            score_reads=frozenset(v for v in ("tricks", "dealer", "previous", "delta")
+            score_reads=frozenset(v for v in ("tricks", "dealer", "previous", "delta", "total_tricks")
                                   if any(A.mentions(e.ast, v) for e in formulas)),
             tie_break=spec.end.tie_break, redeal_if=self.fn(spec.deal.redeal_if, tables), name_of=name_of, id_of=id_of)
 
