@@ -227,13 +227,9 @@ class CompiledRules:
         return self.spec.stem
 
     def split_deal(self, order, dealer: int) -> tuple[list[list[int]], list[int]]:
-        """A shuffled deck (card ids in order) dealt in packets from `dealer`'s left: (hands, stock)."""
-        hands, stock = self.deal_tuples(order, dealer)
-        return [list(h) for h in hands], stock
-
-    def deal_tuples(self, order, dealer: int) -> tuple[list[tuple[int, ...]], list[int]]:
-        """split_deal with each hand a tuple: one C-level gather per seat (Game.start_hand inlines it)."""
-        return [take(order) for take in self.deal_takers[dealer]], list(order[self.dealt_cards:])
+        """A shuffled deck (card ids in order) dealt in packets from `dealer`'s left: (hands, stock).
+        Game.start_hand deals the same way inline, with tuples."""
+        return [list(take(order)) for take in self.deal_takers[dealer]], list(order[self.dealt_cards:])
 
     def card_name(self, c: int) -> str:
         return self.name_of[c]
