@@ -16,6 +16,7 @@ from . import cards as C
 from . import moves as M
 from .compiler import POINT_BY_TRUMP, POINT_EXPR, POINT_MOST, POINT_SCAN_PLAYED, CompiledRules
 from .errors import MoveError
+from .expr.check import first_in
 from .shuffle import keyed_shuffle
 
 _BIT = tuple(1 << c for c in range(64)).__getitem__  # card id -> its bit
@@ -739,7 +740,6 @@ class Game:
                 else:
                     out.append(None)
                 continue
-            c = -1
             if trump < 0 or kind == POINT_EXPR:
                 if env is None:
                     # Every card held at the start of play has been played when the hand is scored.
@@ -749,11 +749,7 @@ class Game:
             elif kind == POINT_BY_TRUMP:
                 c = extra[trump]
             else:  # the first of this trump's cards in pick order that is in the set scanned
-                src = held if kind == POINT_SCAN_PLAYED else sum(self.dealt)
-                for bit, k in extra[trump]:
-                    if src & bit:
-                        c = k
-                        break
+                c = first_in(extra[trump], held if kind == POINT_SCAN_PLAYED else sum(self.dealt))
             got: int | None = None
             if c is not None and c >= 0 and (held >> c) & 1:
                 # Every card held at the start of play is played by its holder, so "player" and

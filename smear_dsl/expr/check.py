@@ -512,6 +512,14 @@ def trump_runs(t: Tables, fn: str) -> tuple[tuple[tuple[int, int], ...], ...]:
                  for t1 in range(len(tm)))
 
 
+def first_in(run: tuple[tuple[int, int], ...], mask: int) -> int:
+    """The card of the first (bit, card) of a trump_runs run whose bit is in `mask` (-1: none)."""
+    for bit, c in run:
+        if mask & bit:
+            return c
+    return -1
+
+
 def _call_maker(fn: str, args: list[Maker]) -> Maker:
     def make(t):
         fs = [m(t) for m in args]
@@ -539,9 +547,7 @@ def _call_maker(fn: str, args: list[Maker]) -> Maker:
                     return -1
                 t1 = env["trump"] + 1
                 if not m & ~tm[t1]:
-                    for bit, c in runs[t1]:
-                        if m & bit:
-                            return c
+                    return first_in(runs[t1], m)
                 key = order[t1]
                 return pick(C.bits(m), key=key.__getitem__)
             return sel
