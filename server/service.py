@@ -84,22 +84,20 @@ def _deny(handler, reason: str, message: str):
 
 
 def _with_caller(handler, who: Identity):
+    """The handler with the caller set for the call (server streams and bidirectional ones alike)."""
+    def streaming(inner):
+        async def wrapped(request_or_iterator, context):
+            CALLER.set(who)
+            async for item in inner(request_or_iterator, context):
+                yield item
+        return wrapped
+
     if handler.stream_stream:
-        inner_s = handler.stream_stream
-
-        async def bidi(request_iterator, context):
-            CALLER.set(who)
-            async for item in inner_s(request_iterator, context):
-                yield item
-        return grpc.stream_stream_rpc_method_handler(bidi, handler.request_deserializer, handler.response_serializer)
+        return grpc.stream_stream_rpc_method_handler(streaming(handler.stream_stream), handler.request_deserializer,
+                                                     handler.response_serializer)
     if handler.unary_stream:
-        inner = handler.unary_stream
-
-        async def stream(request, context):
-            CALLER.set(who)
-            async for item in inner(request, context):
-                yield item
-        return grpc.unary_stream_rpc_method_handler(stream, handler.request_deserializer, handler.response_serializer)
+        return grpc.unary_stream_rpc_method_handler(streaming(handler.unary_stream), handler.request_deserializer,
+                                                    handler.response_serializer)
     inner_u = handler.unary_unary
 
     async def unary(request, context):
