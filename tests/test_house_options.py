@@ -20,16 +20,35 @@ from conftest import rules
 TARGET = 15
 
 
+def _random_game(r, seed: int, rng: random.Random, hand_limit: int) -> Game:
+    """A game of random legal moves, to its end or the hand limit."""
+    g = Game(r, seed=seed, hand_limit=hand_limit)
+    while not g.finished:
+        g.apply(g.turn, g.random_move(rng))
+    return g
+
+
+def _points_by_side(res, sides: int) -> list[int]:
+    """How many of the hand's points (each worth 1) each side won."""
+    pts = [0] * sides
+    for side in res.points.values():
+        if side is not None:
+            pts[side] += 1
+    return pts
+
+
+def _top(scores: list[int]) -> int | None:
+    """Who wins a game stopped by its hand limit: the unique highest score (a tie: nobody)."""
+    return scores.index(max(scores)) if scores.count(max(scores)) == 1 else None
+
+
 def _replay_rulings(results, cap: bool, only_on_bid: bool) -> tuple[list[int], int | None, int]:
     """Scores, winner and hands played, by RULINGS.md's words, from the hands' awarded points."""
     scores = [0, 0]
     for k, res in enumerate(results):
         if res.bidder is None:  # everyone passed: a void hand, no score
             continue
-        pts = [0, 0]
-        for side in res.points.values():
-            if side is not None:
-                pts[side] += 1
+        pts = _points_by_side(res, 2)
         bside = res.bidder % 2
         made = pts[bside] >= res.bid
         assert res.made == made
@@ -54,20 +73,17 @@ def test_four_point_options_score_and_end_as_the_rulings_say(cap, only_on_bid, w
     rng = random.Random(17)
     capped = blocked = 0
     for seed in range(25):
-        g = Game(r, seed=seed, hand_limit=400)
-        while not g.finished:
-            g.apply(g.turn, g.random_move(rng))
+        g = _random_game(r, seed, rng, 400)
         scores, winner, hands = _replay_rulings(g.results, cap, only_on_bid)
-        if winner is None:  # nobody won within the hand limit: the unique highest score takes it
+        if winner is None:  # nobody won within the hand limit
             assert len(g.results) == 400
-            winner = scores.index(max(scores)) if scores.count(max(scores)) == 1 else None
+            winner = _top(scores)
         assert hands == len(g.results) and g.winner == winner and g.scores == scores
         for res in g.results:
             if res.bidder is None:
                 continue
             other = 1 - res.bidder % 2
-            pts = sum(1 for side in res.points.values() if side == other)
-            capped += res.delta[other] < pts
+            capped += res.delta[other] < _points_by_side(res, 2)[other]
             blocked += res.scores[other] >= TARGET and res is not g.results[-1]
     # The options were exercised, and do nothing when off.
     assert (capped > 0) == cap
@@ -85,18 +101,13 @@ def test_cutthroat_scores_and_ends_as_the_rulings_say(players):
     rng = random.Random(23)
     ended = by_four = 0
     for seed in range(25):
-        g = Game(r, seed=seed, hand_limit=300)
-        while not g.finished:
-            g.apply(g.turn, g.random_move(rng))
+        g = _random_game(r, seed, rng, 300)
         scores, winner = [0] * players, None
         for k, res in enumerate(g.results):
             if res.bidder is None:
                 assert list(res.scores) == scores  # a void hand changes nothing
                 continue
-            pts = [0] * players
-            for seat in res.points.values():
-                if seat is not None:
-                    pts[seat] += 1
+            pts = _points_by_side(res, players)
             before = list(scores)
             made = pts[res.bidder] >= res.bid
             for seat in range(players):
@@ -109,7 +120,7 @@ def test_cutthroat_scores_and_ends_as_the_rulings_say(players):
                 break
         if winner is None:
             assert len(g.results) == 300
-            winner = scores.index(max(scores)) if scores.count(max(scores)) == 1 else None
+            winner = _top(scores)
         else:
             ended += 1
         assert g.winner == winner and g.scores == scores
