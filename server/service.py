@@ -106,17 +106,38 @@ def _with_caller(handler, who: Identity):
     return grpc.unary_unary_rpc_method_handler(unary, handler.request_deserializer, handler.response_serializer)
 
 
+_OUR_ERRORS = (RefereeError, OptionError, ValueError, RuleError)
+
+
+async def _abort_for(context, e: Exception) -> None:
+    """End the call with the status for one of _OUR_ERRORS."""
+    if isinstance(e, RefereeError):
+        await _abort(context, e.status, e.reason, e.message)
+    elif isinstance(e, (OptionError, ValueError)):
+        await _abort(context, "INVALID_ARGUMENT", "BAD_OPTION", str(e))
+    else:
+        await _abort(context, "INVALID_ARGUMENT", "BAD_RULES", e.diagnostics[0].format() if e.diagnostics else "bad rules")
+
+
 def _guard(fn):
     """Turn our errors into statuses; an unexpected bug becomes INTERNAL, never a hang."""
     async def wrapper(self, request, context):
         try:
             return await fn(self, request, context)
-        except RefereeError as e:
-            await _abort(context, e.status, e.reason, e.message)
-        except (OptionError, ValueError) as e:
-            await _abort(context, "INVALID_ARGUMENT", "BAD_OPTION", str(e))
-        except RuleError as e:
-            await _abort(context, "INVALID_ARGUMENT", "BAD_RULES", e.diagnostics[0].format() if e.diagnostics else "bad rules")
+        except _OUR_ERRORS as e:
+            await _abort_for(context, e)
+    wrapper.__name__ = fn.__name__
+    return wrapper
+
+
+def _guard_stream(fn):
+    """_guard for a streaming handler (an async generator)."""
+    async def wrapper(self, request, context):
+        try:
+            async for item in fn(self, request, context):
+                yield item
+        except _OUR_ERRORS as e:
+            await _abort_for(context, e)
     wrapper.__name__ = fn.__name__
     return wrapper
 
@@ -203,13 +224,10 @@ class Referee(pb_grpc.RefereeServicer):
         replayed = await self.tables.submit(t, who, request.move, request.expected_version, request.idempotency_key)
         return pb.SubmitMoveResponse(view=t.view(who), replayed=replayed)
 
+    @_guard_stream
     async def WatchTable(self, request, context):
         who = CALLER.get()
-        try:
-            t = self.tables.table_for(request.table_id, who)
-        except RefereeError as e:
-            await _abort(context, e.status, e.reason, e.message)
-            return
+        t = self.tables.table_for(request.table_id, who)
         sent = request.after_seq
         async with t.lock:
             snapshot = t.view(who)
@@ -226,13 +244,10 @@ class Referee(pb_grpc.RefereeServicer):
                 except asyncio.TimeoutError:
                     yield pb.TableEvent(seq=sent, heartbeat=pb.Heartbeat())
 
+    @_guard_stream
     async def WatchTurns(self, request, context):
         who = CALLER.get()
-        try:
-            t = self._seat_table(request.table_id, who, "only a seat token has turns to watch")
-        except RefereeError as e:
-            await _abort(context, e.status, e.reason, e.message)
-            return
+        t = self._seat_table(request.table_id, who, "only a seat token has turns to watch")
         seat = who.seat
         sent = request.after_version if request.HasField("after_version") else -1
         wake = asyncio.Event()
@@ -251,16 +266,13 @@ class Referee(pb_grpc.RefereeServicer):
         finally:
             t.turn_waiters[seat].discard(wake.set)
 
+    @_guard_stream
     async def Play(self, request_iterator, context):
         who = CALLER.get()
         first = await _first(request_iterator)
         if first is None:
             return
-        try:
-            t = self._seat_table(first.table_id, who, "only a seat token can play")
-        except RefereeError as e:
-            await _abort(context, e.status, e.reason, e.message)
-            return
+        t = self._seat_table(first.table_id, who, "only a seat token can play")
         seat = who.seat
         outbox: asyncio.Queue = asyncio.Queue()
         sent = first.after_version if first.HasField("after_version") else -1
