@@ -15,7 +15,7 @@ from typing import Any, Callable
 
 from . import cards as C
 from . import moves as M
-from .errors import Diagnostic, OptionError, RuleError
+from .errors import Diagnostic, OptionError, RuleError, clip
 from .expr import ast as A
 from .expr.check import trump_runs
 from .expr.emit import Tables, emit
@@ -251,7 +251,7 @@ def resolve_options(spec: RuleSpec, given: dict[str, Any] | None) -> dict[str, A
         o = spec.option(k)
         if o is None:
             names = ", ".join(x.name for x in spec.options) or "none"
-            raise OptionError(f"unknown option `{k}` for {spec.stem} (options: {names})")
+            raise OptionError(f"unknown option {clip(k)} for {spec.stem} (options: {names})")
         try:
             out[k] = o.parse(v)
         except ValueError as e:

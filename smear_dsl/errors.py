@@ -4,6 +4,15 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 
+def clip(value: object, limit: int = 40) -> str:
+    """`repr(value)`, cut to its first `limit` characters when longer: error messages quote at
+    most a short prefix of what a caller sent (a 1 MB card name must not come back whole)."""
+    text = repr(value)
+    if len(text) <= limit:
+        return text
+    return f"{text[:limit]}... ({len(text):,} characters)"
+
+
 class SmearError(Exception):
     """Root of every error smear-dsl raises on purpose."""
 

@@ -8,7 +8,7 @@ from __future__ import annotations
 from typing import Any
 
 from . import cards as C
-from .errors import MoveError
+from .errors import MoveError, clip
 
 PASS = 64
 BID_BASE = 128
@@ -36,7 +36,7 @@ def name_trump(suit: int) -> int:
 def action_of(code: int) -> str:
     """The kind of a move code; a code no move has is refused as BAD_RECORD (not a move at all)."""
     if not isinstance(code, int) or code < 0 or TRUMP_BASE + 4 <= code < DISCARD_FLAG or code >= DISCARD_FLAG << 1:
-        raise MoveError("BAD_RECORD", f"{code!r} is not a move code")
+        raise MoveError("BAD_RECORD", f"{clip(code)} is not a move code")
     if code < 64:
         return "play"
     if code == PASS:

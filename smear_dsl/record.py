@@ -1,6 +1,7 @@
 """smear-record/1: read records, re-referee them, and give the verdict of RECORD_FORMAT.md."""
 from __future__ import annotations
 
+import hashlib
 import json
 from functools import lru_cache
 from typing import Any
@@ -9,8 +10,10 @@ from . import cards as C
 from . import moves as M
 from .compiler import CompiledRules, compile_rules
 from .engine import Game
-from .errors import MoveError, OptionError, RecordError, RuleError
-from .language import load_spec
+from .errors import MoveError, OptionError, RecordError, RuleError, clip
+from .language import load_spec, spec_from_text
+from .paths import rule_names
+from .schema import did_you_mean
 from .spec import RuleSpec
 
 FORMAT = "smear-record/1"
@@ -21,17 +24,26 @@ def _spec(name: str) -> RuleSpec:
     return load_spec(name)
 
 
+@lru_cache(maxsize=16)
+def _text_spec(text: str) -> RuleSpec:
+    """The rules a self-contained record carries (`rules_text`); `extends:` may name only rules/."""
+    return spec_from_text(text, "rules_text", known_parents_only=True)
+
+
 @lru_cache(maxsize=256)
-def _compiled(name: str, players: int, options_json: str) -> CompiledRules:
-    return compile_rules(_spec(name), players, json.loads(options_json))
+def _compiled(source: str, by_text: bool, players: int, options_json: str) -> CompiledRules:
+    spec = _text_spec(source) if by_text else _spec(source)
+    return compile_rules(spec, players, json.loads(options_json))
 
 
-def rules_for(record: dict[str, Any]) -> CompiledRules:
-    """Compile the rules a record names, for its seats and options; RecordError if that is impossible."""
+def rules_for(record: dict[str, Any], allow_paths: bool = True) -> CompiledRules:
+    """Compile the rules a record names (or carries in `rules_text`), for its seats and options;
+    RecordError if that is impossible. Without `allow_paths` (a server verifying a stranger's
+    record) `rules` must be a rule name of rules/: no path a caller names is ever opened."""
     if not isinstance(record, dict):
         raise RecordError("a record is a JSON object")
     if record.get("format") != FORMAT:
-        raise RecordError(f"not a {FORMAT} record (format is {record.get('format')!r})")
+        raise RecordError(f"not a {FORMAT} record (format is {clip(record.get('format'))})")
     name = record.get("rules")
     if not isinstance(name, str) or not name:
         raise RecordError("`rules` must name a rule file")
@@ -43,11 +55,26 @@ def rules_for(record: dict[str, Any]) -> CompiledRules:
         options = {}
     if not isinstance(options, dict):
         raise RecordError("`options` must be an object")
+    text = record.get("rules_text")
+    if text is not None:
+        if not isinstance(text, str):
+            raise RecordError("`rules_text` must be the text of a rule file")
+        digest = record.get("rules_sha256")
+        if digest is not None and digest != hashlib.sha256(text.encode("utf-8")).hexdigest():
+            raise RecordError("`rules_sha256` is not the SHA-256 of `rules_text`")
+        source, label = text, f"rules_text ({clip(name)})"
+    else:
+        if not allow_paths and name not in rule_names():
+            hint = did_you_mean(name, rule_names())
+            raise RecordError(f"no rule file {clip(name)} here (a record names one of rules/ or carries "
+                              f"`rules_text`)" + (f"; {hint}" if hint else ""))
+        source, label = name, clip(name)
     try:
-        return _compiled(name, players, json.dumps(options, sort_keys=True))
+        return _compiled(source, text is not None, players, json.dumps(options, sort_keys=True))
     except RuleError as e:
         first = e.diagnostics[0] if e.diagnostics else None
-        raise RecordError(f"rules {name!r}: {first.message if first else 'cannot be loaded'}") from None
+        where = f" (line {first.line})" if first and text is not None else ""
+        raise RecordError(f"rules {label}{where}: {first.message if first else 'cannot be loaded'}") from None
     except OptionError as e:
         raise RecordError(str(e)) from None
 
@@ -85,34 +112,34 @@ def parse_move(rules: CompiledRules, move: Any) -> tuple[int, str, Any]:
         raise MoveError("BAD_RECORD", "a move is an object")
     seat = move.get("seat")
     if not isinstance(seat, int) or isinstance(seat, bool) or not 0 <= seat < rules.players:
-        raise MoveError("BAD_RECORD", f"seat must be an integer 0..{rules.players - 1}, not {seat!r}")
+        raise MoveError("BAD_RECORD", f"seat must be an integer 0..{rules.players - 1}, not {clip(seat)}")
     action = move.get("action")
     if action not in M.ACTIONS:
-        raise MoveError("BAD_RECORD", f"unknown action {action!r}")
+        raise MoveError("BAD_RECORD", f"unknown action {clip(action)}")
     if action == "pass":
         return seat, action, None
     if action == "bid":
         v = move.get("value")
         if not isinstance(v, int) or isinstance(v, bool):
-            raise MoveError("BAD_RECORD", f"a bid's value must be an integer, not {v!r}")
+            raise MoveError("BAD_RECORD", f"a bid's value must be an integer, not {clip(v)}")
         return seat, action, v
     if action == "play":
         c = rules.parse_card(move.get("card"))
         if c is None:
-            raise MoveError("BAD_RECORD", f"a play needs a card, not {move.get('card')!r}")
+            raise MoveError("BAD_RECORD", f"a play needs a card, not {clip(move.get('card'))}")
         return seat, action, c
     if action == "trump":
         s = move.get("suit")
         si = C.SUIT_CHARS.find(s) if isinstance(s, str) and len(s) == 1 else -1
         if si < 0:
-            raise MoveError("BAD_RECORD", f"naming trump needs a suit S, H, D or C, not {s!r}")
+            raise MoveError("BAD_RECORD", f"naming trump needs a suit S, H, D or C, not {clip(s)}")
         return seat, action, si
     cards = move.get("cards")
     if not isinstance(cards, list):
         raise MoveError("BAD_RECORD", "a discard needs a list of cards")
     ids = [rules.parse_card(c) for c in cards]
     if None in ids:
-        raise MoveError("BAD_RECORD", f"a discard's cards must be card names, not {cards!r}")
+        raise MoveError("BAD_RECORD", f"a discard's cards must be card names, not {clip(cards)}")
     return seat, action, ids
 
 
@@ -137,9 +164,9 @@ def apply_parsed(game: Game, seat: int, action: str, payload: Any) -> None:
         game.apply(seat, payload)
 
 
-def verify(record: Any) -> dict[str, Any]:
-    """The verdict for a parsed record; RecordError if it cannot be read at all."""
-    rules = rules_for(record)
+def verify(record: Any, allow_paths: bool = True) -> dict[str, Any]:
+    """The verdict for a parsed record; RecordError if it cannot be read at all (see `rules_for`)."""
+    rules = rules_for(record, allow_paths)
     first = record.get("first_dealer")
     if not isinstance(first, int) or isinstance(first, bool) or not 0 <= first < rules.players:
         raise RecordError(f"`first_dealer` must be a seat 0..{rules.players - 1}")

@@ -8,6 +8,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
+from .errors import clip
 from .expr.ast import Expr as ExprAst
 from .expr.check import Checked
 
@@ -53,21 +54,21 @@ class OptionSpec:
                 return raw
             if isinstance(raw, str) and raw.lower() in ("true", "false", "yes", "no", "1", "0", "on", "off"):
                 return raw.lower() in ("true", "yes", "1", "on")
-            raise ValueError(f"option `{self.name}` is true or false, not {raw!r}")
+            raise ValueError(f"option `{self.name}` is true or false, not {clip(raw)}")
         if self.type == "int":
             if isinstance(raw, bool):
-                raise ValueError(f"option `{self.name}` is a whole number, not {raw!r}")
+                raise ValueError(f"option `{self.name}` is a whole number, not {clip(raw)}")
             try:
                 v = int(raw) if isinstance(raw, (int, str)) else None
             except ValueError:
                 v = None
             if v is None:
-                raise ValueError(f"option `{self.name}` is a whole number, not {raw!r}")
+                raise ValueError(f"option `{self.name}` is a whole number, not {clip(raw)}")
             if (self.min is not None and v < self.min) or (self.max is not None and v > self.max):
-                raise ValueError(f"option `{self.name}` must be in {self.min}..{self.max}, not {v}")
+                raise ValueError(f"option `{self.name}` must be in {self.min}..{self.max}, not {clip(v)}")
             return v
         if not isinstance(raw, str) or raw not in self.choices:
-            raise ValueError(f"option `{self.name}` is one of {', '.join(self.choices)}, not {raw!r}")
+            raise ValueError(f"option `{self.name}` is one of {', '.join(self.choices)}, not {clip(raw)}")
         return raw
 
     def domain(self) -> list[Any]:
