@@ -13,6 +13,8 @@ from grpc_reflection.v1alpha import reflection
 
 from .api import referee_pb2 as pb
 from .api import referee_pb2_grpc as pb_grpc
+from .limits import Limits
+from .sandbox import Sandbox
 from .service import SERVICE, AuthInterceptor, Referee
 from .store import Store
 from .tables import Tables
@@ -27,17 +29,23 @@ class Running:
     port: int
     tables: Tables
     store: Store
+    sandbox: Sandbox
 
     async def stop(self, grace: float = 2.0) -> None:
         await self.server.stop(grace)
+        self.sandbox.close()
         self.store.close()
 
 
-async def start(host: str = "127.0.0.1", port: int = 0, db: str = "smear-referee.sqlite3") -> Running:
+async def start(host: str = "127.0.0.1", port: int = 0, db: str = "smear-referee.sqlite3",
+                limits: Limits | None = None) -> Running:
     """Open the store, rebuild every table from its log, and start serving; port 0 picks a free port."""
+    limits = limits or Limits()
     store = Store(db)
-    tables = Tables(store)
+    tables = Tables(store, limits)
     tables.load()
+    sandbox = Sandbox(limits.sandbox_workers, limits.sandbox_queue, limits.sandbox_memory_bytes)
+    await asyncio.to_thread(sandbox.prestart)
     tournaments = Tournaments(tables)
     tournaments.load()
     server = grpc.aio.server(
@@ -45,7 +53,7 @@ async def start(host: str = "127.0.0.1", port: int = 0, db: str = "smear-referee
         options=[("grpc.max_receive_message_length", MAX_MESSAGE_BYTES),
                  ("grpc.max_send_message_length", 32 * MAX_MESSAGE_BYTES),
                  ("grpc.max_concurrent_streams", 1000)])
-    pb_grpc.add_RefereeServicer_to_server(Referee(tables), server)
+    pb_grpc.add_RefereeServicer_to_server(Referee(tables, sandbox), server)
     pb_grpc.add_TournamentServicer_to_server(TournamentService(tournaments), server)
     health_servicer = health.aio.HealthServicer()
     health_pb2_grpc.add_HealthServicer_to_server(health_servicer, server)
@@ -56,12 +64,12 @@ async def start(host: str = "127.0.0.1", port: int = 0, db: str = "smear-referee
     await server.start()
     await health_servicer.set(SERVICE, health_pb2.HealthCheckResponse.SERVING)
     await health_servicer.set("", health_pb2.HealthCheckResponse.SERVING)
-    return Running(server, bound, tables, store)
+    return Running(server, bound, tables, store, sandbox)
 
 
-async def serve(host: str, port: int, db: str, ready=None) -> None:
+async def serve(host: str, port: int, db: str, ready=None, limits: Limits | None = None) -> None:
     """Run until SIGINT/SIGTERM, then stop gracefully (in-flight calls get a moment to finish)."""
-    running = await start(host, port, db)
+    running = await start(host, port, db, limits)
     # What start-up built (modules, rules, restored tables) stays for the process's life: keep it
     # out of the full collections (gc.freeze's purpose). The live calls' coroutines, tasks and
     # futures make up most of what is left, so a full collection (~40 ms at 100 busy tables) is
@@ -86,8 +94,8 @@ async def serve(host: str, port: int, db: str, ready=None) -> None:
 class ServerThread:
     """The server on its own event loop in a background thread (demos, tests, tournaments)."""
 
-    def __init__(self, db: str, host: str = "127.0.0.1", port: int = 0):
-        self.db, self.host = db, host
+    def __init__(self, db: str, host: str = "127.0.0.1", port: int = 0, limits: Limits | None = None):
+        self.db, self.host, self.limits = db, host, limits
         self.loop = asyncio.new_event_loop()
         self._ready = threading.Event()
         self._error: BaseException | None = None
@@ -99,7 +107,7 @@ class ServerThread:
     def _run(self, port: int) -> None:
         asyncio.set_event_loop(self.loop)
         try:
-            self.running = self.loop.run_until_complete(start(self.host, port, self.db))
+            self.running = self.loop.run_until_complete(start(self.host, port, self.db, self.limits))
         except BaseException as e:  # reported to the starting thread
             self._error = e
             self._ready.set()

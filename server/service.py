@@ -8,30 +8,31 @@ from __future__ import annotations
 import asyncio
 import contextvars
 import json
+from collections import Counter
 
 import grpc
 from google.protobuf import any_pb2
 from google.rpc import code_pb2, error_details_pb2, status_pb2
 from grpc_status import rpc_status
 
-from smear_dsl.errors import OptionError, RecordError, RuleError
+from smear_dsl.errors import Diagnostic, OptionError, RuleError, clip
 from smear_dsl.explain import render
-from smear_dsl.language import load_spec, spec_from_text
 from smear_dsl.paths import rule_names
-from smear_dsl.record import verify
 
 from .api import referee_pb2 as pb
 from .api import referee_pb2_grpc as pb_grpc
 from .convert import rule_info
-from .tables import Identity, RefereeError, Tables
+from .jobs import diagnostic
+from .limits import Limits, address_of
+from .sandbox import Sandbox, SandboxBusy, SandboxFailed, SandboxTimeout
+from .tables import Identity, RefereeError, Tables, known_spec
 
 SERVICE = "smear.referee.v1.Referee"
 TOURNAMENT = "smear.referee.v1.Tournament"
 NEEDS_TOKEN = {f"/{SERVICE}/{m}" for m in ("GetView", "SubmitMove", "WatchTable", "WatchTurns", "Play", "GetRecord")} | \
     {f"/{TOURNAMENT}/{m}" for m in ("StartRound", "Act", "ExportTournament")}
 CALLER: contextvars.ContextVar[Identity | None] = contextvars.ContextVar("caller", default=None)
-MAX_RULES_BYTES = 1_000_000
-COMPILE_SECONDS = 5.0
+MESSAGE_CHARS = Limits.message_chars
 HEARTBEAT_SECONDS = 10.0
 PLAY_BACKLOG = 256  # answers and views a Play stream may hold for a client that is not reading
 
@@ -40,6 +41,8 @@ def _status(code: str, reason: str, message: str) -> status_pb2.Status:
     info = error_details_pb2.ErrorInfo(reason=reason, domain="smear-dsl")
     detail = any_pb2.Any()
     detail.Pack(info)
+    if len(message) > MESSAGE_CHARS:  # a status travels in trailers: past ~16 KB the client sees a transport error
+        message = message[:MESSAGE_CHARS] + "..."
     return status_pb2.Status(code=getattr(code_pb2, code), message=message, details=[detail])
 
 
@@ -116,7 +119,16 @@ async def _abort_for(context, e: Exception) -> None:
     elif isinstance(e, (OptionError, ValueError)):
         await _abort(context, "INVALID_ARGUMENT", "BAD_OPTION", str(e))
     else:
-        await _abort(context, "INVALID_ARGUMENT", "BAD_RULES", e.diagnostics[0].format() if e.diagnostics else "bad rules")
+        await _abort(context, "INVALID_ARGUMENT", "BAD_RULES", _short(e.diagnostics[0]).format() if e.diagnostics
+                     else "bad rules")
+
+
+def _short(d: Diagnostic) -> Diagnostic:
+    """A diagnostic cut to a size a message can carry (the caller's own line, clipped)."""
+    line = d.source_line
+    if line is not None and len(line) > 200:
+        line = line[:200] + "..."
+    return Diagnostic(d.path[:200], d.line, d.col, d.message[:500], (d.hint or "")[:300] or None, line)
 
 
 def _guard(fn):
@@ -143,8 +155,65 @@ def _guard_stream(fn):
 
 
 class Referee(pb_grpc.RefereeServicer):
-    def __init__(self, tables: Tables):
+    def __init__(self, tables: Tables, sandbox: Sandbox):
         self.tables = tables
+        self.limits = tables.limits
+        self.sandbox = sandbox
+        self.jobs_by_address: Counter[str] = Counter()
+
+    async def sandboxed(self, context, job: str, *args, seconds: float, too_slow: str) -> dict:
+        """Run a job (server/jobs.py) in the sandbox, at most `sandbox_per_address` per address."""
+        address = address_of(context.peer())
+        if self.jobs_by_address[address] >= self.limits.sandbox_per_address:
+            raise RefereeError("RESOURCE_EXHAUSTED", "BUSY", "your address has as many rule files and records being "
+                               "checked as it may: wait for their answers")
+        self.jobs_by_address[address] += 1
+        try:
+            return await self.sandbox.run(job, *args, seconds=seconds)
+        except SandboxBusy:
+            raise RefereeError("RESOURCE_EXHAUSTED", "BUSY", "the server is checking other rule files and records: "
+                               "try again shortly") from None
+        except SandboxTimeout:
+            raise RefereeError("RESOURCE_EXHAUSTED", too_slow, f"stopped after {seconds:g} s") from None
+        except SandboxFailed:
+            raise RefereeError("RESOURCE_EXHAUSTED", too_slow, "it needed more memory than the server allows") from None
+        finally:
+            self.jobs_by_address[address] -= 1
+            if not self.jobs_by_address[address]:
+                del self.jobs_by_address[address]
+
+    async def checked(self, context, text: str, name: str) -> dict:
+        """An uploaded rule file checked in the sandbox: {"info", "seconds"} or {"diagnostics"}."""
+        done = await self.sandboxed(context, "check_rules", self.limited_text(text), name[:100],
+                                    seconds=self.limits.compile_seconds, too_slow="RULES_TOO_COMPLEX")
+        if "error" in done:
+            raise RefereeError("INVALID_ARGUMENT", "BAD_RULES", done["error"])
+        return done
+
+    def limited_text(self, text: str) -> str:
+        if len(text) > self.limits.rules_bytes or len(text.encode("utf-8", "replace")) > self.limits.rules_bytes:
+            raise RefereeError("RESOURCE_EXHAUSTED", "RULES_TOO_LARGE",
+                               f"rule files are limited to {self.limits.rules_bytes:,} bytes")
+        return text
+
+    def diagnostics(self, rows: list[tuple]) -> list[pb.Diagnostic]:
+        out = []
+        for row in rows[:self.limits.diagnostics]:
+            d = _short(diagnostic(row))
+            out.append(pb.Diagnostic(path=d.path, line=d.line, column=d.col, message=d.message, hint=d.hint or "",
+                                     source_line=d.source_line or ""))
+        if len(rows) > self.limits.diagnostics:
+            out.append(pb.Diagnostic(path=out[-1].path, line=out[-1].line, column=1,
+                                     message=f"... and {len(rows) - self.limits.diagnostics} more problems"))
+        return out
+
+    def check_options(self, options) -> dict[str, str]:
+        lim = self.limits
+        if len(options) > lim.options or any(len(k) > lim.option_chars or len(v) > lim.option_chars
+                                             for k, v in options.items()):
+            raise RefereeError("INVALID_ARGUMENT", "BAD_OPTION",
+                               f"at most {lim.options} options, each name and value at most {lim.option_chars} characters")
+        return dict(options)
 
     # ---- rules
     @_guard
@@ -152,33 +221,31 @@ class Referee(pb_grpc.RefereeServicer):
         out = []
         for name in rule_names():
             try:
-                out.append(rule_info(load_spec(name)))
+                out.append(rule_info(known_spec(name)))
             except RuleError:
                 continue
         return pb.ListRulesResponse(rules=out)
 
     @_guard
     async def CheckRules(self, request, context):
-        text = _limited_text(request.text)
-        name = (request.file_name or "upload.yaml")[:100]
-        try:
-            spec = await _compile_limited(text, name)
-        except RuleError as e:
-            return pb.CheckRulesResponse(ok=False, diagnostics=[
-                pb.Diagnostic(path=d.path, line=d.line, column=d.col, message=d.message, hint=d.hint or "",
-                              source_line=d.source_line or "") for d in e.diagnostics])
-        return pb.CheckRulesResponse(ok=True, rules=rule_info(spec))
+        done = await self.checked(context, request.text, request.file_name or "upload.yaml")
+        if "diagnostics" in done:
+            return pb.CheckRulesResponse(ok=False, diagnostics=self.diagnostics(done["diagnostics"]))
+        return pb.CheckRulesResponse(ok=True, rules=pb.RuleInfo.FromString(done["info"]))
 
     @_guard
     async def ExplainRules(self, request, context):
         fmt = request.format or "md"
         if fmt not in ("md", "html"):
             raise RefereeError("INVALID_ARGUMENT", "BAD_FORMAT", "format is md or html")
-        if request.WhichOneof("source") == "text":
-            spec = await _compile_limited(_limited_text(request.text), "upload.yaml")
-        else:
-            spec = load_spec(_known(request.name))
-        return pb.ExplainRulesResponse(text=render(spec, fmt))
+        if request.WhichOneof("source") != "text":
+            return pb.ExplainRulesResponse(text=render(known_spec(_known(request.name)), fmt))
+        done = await self.sandboxed(context, "explain_rules", self.limited_text(request.text), fmt,
+                                    seconds=self.limits.compile_seconds, too_slow="RULES_TOO_COMPLEX")
+        if "text" not in done:
+            raise RefereeError("INVALID_ARGUMENT", "BAD_RULES", done.get("error") or
+                               _short(diagnostic(done["diagnostics"][0])).format())
+        return pb.ExplainRulesResponse(text=done["text"])
 
     # ---- tables
     @_guard
@@ -186,19 +253,31 @@ class Referee(pb_grpc.RefereeServicer):
         which = request.WhichOneof("rules")
         if which is None:
             raise RefereeError("INVALID_ARGUMENT", "BAD_RULES", "name the rules (rules_name) or upload them (rules_text)")
-        if which == "rules_text":
-            text = _limited_text(request.rules_text)
-            await _compile_limited(text, "upload.yaml")
-            name = None
-        else:
-            text, name = None, _known(request.rules_name)
         if request.players < 0 or request.players > 8:
             raise RefereeError("INVALID_ARGUMENT", "BAD_PLAYERS", "players is 2..8 (0: the rules' first count)")
-        if len(request.options) > 50 or request.HasField("seed") and len(request.seed) > 200:
-            raise RefereeError("INVALID_ARGUMENT", "BAD_OPTION", "too many options or too long a seed")
-        table, host = await self.tables.create(name, text, dict(request.options), request.players,
-                                               request.seed if request.HasField("seed") else None, request.duplicate,
-                                               max(0, min(request.hand_limit, 10_000)))
+        options = self.check_options(request.options)
+        if request.HasField("seed") and len(request.seed) > self.limits.seed_chars:
+            raise RefereeError("INVALID_ARGUMENT", "BAD_OPTION", f"a seed is at most {self.limits.seed_chars} characters")
+        address = address_of(context.peer())
+        if which == "rules_text":
+            self.tables.check_quota(address, True)  # before the compile, which is the costly part
+            done = await self.checked(context, request.rules_text, "upload.yaml")
+            if "diagnostics" in done:
+                raise RefereeError("INVALID_ARGUMENT", "BAD_RULES", _short(diagnostic(done["diagnostics"][0])).format())
+            if done["seconds"] > self.limits.table_compile_seconds:
+                raise RefereeError("RESOURCE_EXHAUSTED", "RULES_TOO_COMPLEX",
+                                   f"a table's rules must check in {self.limits.table_compile_seconds:g} s; these took "
+                                   f"{done['seconds']:.1f} s")
+            text, name = request.rules_text, None
+        else:
+            text, name = None, _known(request.rules_name)
+        try:
+            table, host = await self.tables.create(name, text, options, request.players,
+                                                   request.seed if request.HasField("seed") else None,
+                                                   request.duplicate, max(0, min(request.hand_limit, 10_000)),
+                                                   address=address)
+        except RecursionError:
+            raise RefereeError("INVALID_ARGUMENT", "BAD_RULES", "the rule file nests too deeply") from None
         return pb.CreateTableResponse(table_id=table.id, host_token=host, table=table.info())
 
     @_guard
@@ -237,7 +316,7 @@ class Referee(pb_grpc.RefereeServicer):
             while sent < len(t.events):
                 ev = t.events[sent]
                 sent = ev[0]
-                yield t.render(ev, who)
+                yield t.render(ev, who, self.tables.sealed(t))
             async with t.changed:
                 try:
                     await asyncio.wait_for(t.changed.wait_for(lambda: len(t.events) > sent), HEARTBEAT_SECONDS)
@@ -336,21 +415,19 @@ class Referee(pb_grpc.RefereeServicer):
     async def GetRecord(self, request, context):
         who = CALLER.get()
         t = self.tables.table_for(request.table_id, who)
-        rec, complete = t.record(who)
+        rec, complete = t.record(who, self.tables.sealed(t))
         return pb.GetRecordResponse(record_json=json.dumps(rec), complete=complete)
 
     @_guard
     async def VerifyRecord(self, request, context):
-        if len(request.record_json) > 20_000_000:
-            raise RefereeError("RESOURCE_EXHAUSTED", "BAD_RECORD", "records are limited to 20 MB")
-        try:
-            record = json.loads(request.record_json)
-        except (json.JSONDecodeError, RecursionError):
-            raise RefereeError("INVALID_ARGUMENT", "BAD_RECORD", "record_json is not JSON") from None
-        try:
-            verdict = await asyncio.to_thread(verify, record)
-        except RecordError as e:
-            raise RefereeError("INVALID_ARGUMENT", "BAD_RECORD", str(e)) from None
+        if len(request.record_json) > self.limits.record_bytes:
+            raise RefereeError("RESOURCE_EXHAUSTED", "BAD_RECORD",
+                               f"records are limited to {self.limits.record_bytes:,} characters")
+        done = await self.sandboxed(context, "verify_record", request.record_json, seconds=self.limits.verify_seconds,
+                                    too_slow="RECORD_TOO_COMPLEX")
+        if "unreadable" in done:
+            raise RefereeError("INVALID_ARGUMENT", "BAD_RECORD", done["unreadable"])
+        verdict = done["verdict"]
         return pb.VerifyRecordResponse(verdict_json=json.dumps(verdict), valid=bool(verdict.get("valid")))
 
 
@@ -363,30 +440,5 @@ async def _first(request_iterator):
 
 def _known(name: str) -> str:
     if name not in rule_names():
-        raise RefereeError("NOT_FOUND", "UNKNOWN_RULES", f"no rule file {name!r} on this server")
+        raise RefereeError("NOT_FOUND", "UNKNOWN_RULES", f"no rule file {clip(name)} on this server")
     return name
-
-
-def _limited_text(text: str) -> str:
-    if len(text.encode("utf-8", "replace")) > MAX_RULES_BYTES:
-        raise RefereeError("RESOURCE_EXHAUSTED", "RULES_TOO_LARGE", f"rule files are limited to {MAX_RULES_BYTES:,} bytes")
-    return text
-
-
-async def _compile_limited(text: str, name: str):
-    """Validate (and compile every setup of) uploaded rules in a worker thread, under a time limit."""
-    from smear_dsl.compiler import check_all_setups
-
-    def work():
-        spec = spec_from_text(text, name, known_parents_only=True)
-        problems = check_all_setups(spec)
-        if problems:
-            raise RuleError(problems)
-        return spec
-    try:
-        return await asyncio.wait_for(asyncio.to_thread(work), COMPILE_SECONDS)
-    except asyncio.TimeoutError:
-        raise RefereeError("RESOURCE_EXHAUSTED", "RULES_TOO_COMPLEX", "the rule file took too long to compile") from None
-    except RecursionError:
-        raise RefereeError("INVALID_ARGUMENT", "BAD_RULES", "the rule file nests too deeply") from None
-

@@ -19,12 +19,12 @@ SCHEMA = """
 CREATE TABLE IF NOT EXISTS tables (
     id TEXT PRIMARY KEY, rules_name TEXT NOT NULL, rules_text TEXT, players INTEGER NOT NULL,
     options_json TEXT NOT NULL, seed TEXT NOT NULL, first_dealer INTEGER NOT NULL, created REAL NOT NULL,
-    duplicate INTEGER NOT NULL DEFAULT 0, hand_limit INTEGER NOT NULL DEFAULT 0);
+    duplicate INTEGER NOT NULL DEFAULT 0, hand_limit INTEGER NOT NULL DEFAULT 0, seal TEXT);
 CREATE TABLE IF NOT EXISTS tokens (
     hash TEXT PRIMARY KEY, table_id TEXT NOT NULL, role TEXT NOT NULL, seat INTEGER);
 CREATE TABLE IF NOT EXISTS moves (
     table_id TEXT NOT NULL, version INTEGER NOT NULL, seat INTEGER NOT NULL, code TEXT NOT NULL, idem TEXT,
-    PRIMARY KEY (table_id, version));
+    digest TEXT, PRIMARY KEY (table_id, version));
 CREATE UNIQUE INDEX IF NOT EXISTS moves_idem ON moves (table_id, idem) WHERE idem IS NOT NULL;
 CREATE TABLE IF NOT EXISTS tournaments (id TEXT PRIMARY KEY, config_json TEXT NOT NULL, created REAL NOT NULL);
 CREATE TABLE IF NOT EXISTS rounds (
@@ -33,6 +33,8 @@ CREATE TABLE IF NOT EXISTS rounds (
 CREATE TABLE IF NOT EXISTS audit (
     tournament_id TEXT NOT NULL, seq INTEGER NOT NULL, entry_json TEXT NOT NULL, PRIMARY KEY (tournament_id, seq));
 """
+# Columns added since the first schema: (table, column, declaration), added to older files at open.
+ADDED_COLUMNS = (("tables", "seal", "TEXT"), ("moves", "digest", "TEXT"))
 
 
 @dataclass
@@ -46,9 +48,10 @@ class StoredTable:
     first_dealer: int
     created: float
     tokens: list[tuple[str, str, int | None]]  # (hash, role, seat)
-    moves: list[tuple[int, int, str | None]]   # (seat, code, idempotency key), in order
+    moves: list[tuple[int, int, int, str | None, str | None]]  # (version, seat, code, idempotency key, digest)
     duplicate: bool = False
     hand_limit: int = 0
+    seal: str | None = None  # the group (a duplicate round) whose tables stay sealed until all have finished
 
 
 class Store:
@@ -59,6 +62,9 @@ class Store:
         conn = sqlite3.connect(path)
         conn.execute("PRAGMA journal_mode=WAL")
         conn.executescript(SCHEMA)
+        for table, column, decl in ADDED_COLUMNS:
+            if column not in {row[1] for row in conn.execute(f"PRAGMA table_info({table})")}:
+                conn.execute(f"ALTER TABLE {table} ADD COLUMN {column} {decl}")
         conn.commit()
         conn.close()
         self._queue: queue.Queue = queue.Queue()
@@ -142,9 +148,10 @@ class Store:
     # ---- statements
     @staticmethod
     def create_table(t: StoredTable) -> list[tuple[str, tuple]]:
-        out = [("INSERT INTO tables VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+        out = [("INSERT INTO tables (id, rules_name, rules_text, players, options_json, seed, first_dealer, created, "
+                "duplicate, hand_limit, seal) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
                 (t.id, t.rules_name, t.rules_text, t.players, json.dumps(t.options), t.seed, t.first_dealer, t.created,
-                 int(t.duplicate), t.hand_limit))]
+                 int(t.duplicate), t.hand_limit, t.seal))]
         out += [("INSERT INTO tokens VALUES (?, ?, ?, ?)", (h, t.id, role, seat)) for h, role, seat in t.tokens]
         return out
 
@@ -153,8 +160,10 @@ class Store:
         return [("INSERT INTO tokens VALUES (?, ?, ?, ?)", (token_hash, table_id, role, seat))]
 
     @staticmethod
-    def add_move(table_id: str, version: int, seat: int, code: int, idem: str | None) -> list[tuple[str, tuple]]:
-        return [("INSERT INTO moves VALUES (?, ?, ?, ?, ?)", (table_id, version, seat, str(code), idem))]
+    def add_move(table_id: str, version: int, seat: int, code: int, idem: str | None,
+                 digest: str | None = None) -> list[tuple[str, tuple]]:
+        return [("INSERT INTO moves (table_id, version, seat, code, idem, digest) VALUES (?, ?, ?, ?, ?, ?)",
+                 (table_id, version, seat, str(code), idem, digest))]
 
     def load_tournaments(self) -> list[tuple[str, dict, list[tuple[int, str, list]], list[dict], list[str]]]:
         """(id, config, [(round, seed, tables)], audit entries, director token hashes) of every tournament."""
@@ -183,16 +192,17 @@ class Store:
         try:
             tables = {}
             for row in conn.execute("SELECT id, rules_name, rules_text, players, options_json, seed, first_dealer, "
-                                    f"created, duplicate, hand_limit FROM tables {where} ORDER BY created", args):
+                                    f"created, duplicate, hand_limit, seal FROM tables {where} ORDER BY created", args):
                 tables[row[0]] = StoredTable(row[0], row[1], row[2], row[3], json.loads(row[4]), row[5], row[6], row[7],
-                                             [], [], bool(row[8]), row[9])
+                                             [], [], bool(row[8]), row[9], row[10])
             for h, tid, role, seat in conn.execute(f"SELECT hash, table_id, role, seat FROM tokens {where_t}", args):
                 if tid in tables:
                     tables[tid].tokens.append((h, role, seat))
-            for tid, _v, seat, code, idem in conn.execute(
-                    f"SELECT table_id, version, seat, code, idem FROM moves {where_t} ORDER BY table_id, version", args):
+            for tid, version, seat, code, idem, digest in conn.execute(
+                    f"SELECT table_id, version, seat, code, idem, digest FROM moves {where_t} ORDER BY table_id, version",
+                    args):
                 if tid in tables:
-                    tables[tid].moves.append((seat, int(code), idem))
+                    tables[tid].moves.append((version, seat, code, idem, digest))
             return list(tables.values())
         finally:
             conn.close()

@@ -11,23 +11,27 @@ import functools
 import hashlib
 import hmac
 import json
+import logging
 import secrets
 import time
-from collections import OrderedDict
+from collections import OrderedDict, defaultdict
 from dataclasses import dataclass, field
 from typing import Any, Callable
 
 from smear_dsl.compiler import CompiledRules, compile_rules
 from smear_dsl.duplicate import boards, first_dealer
 from smear_dsl.engine import Game
-from smear_dsl.errors import MoveError
+from smear_dsl.errors import MoveError, OptionError, RuleError, clip
 from smear_dsl.language import load_spec, spec_from_text
 from smear_dsl.record import apply_parsed
 from smear_dsl.spec import RuleSpec
 
 from .api import referee_pb2 as pb
 from .convert import move_from_proto, move_to_proto, view_to_proto
+from .limits import Limits
 from .store import Store, StoredTable
+
+log = logging.getLogger("smear_dsl.referee")
 
 
 def token_hash(token: str) -> str:
@@ -36,6 +40,11 @@ def token_hash(token: str) -> str:
 
 def new_token() -> str:
     return secrets.token_urlsafe(32)
+
+
+def move_digest(move: pb.Move) -> str:
+    """What an idempotency key is stored with: the same key must come back with the same move."""
+    return hashlib.sha256(move.SerializeToString(deterministic=True)).hexdigest()[:32]
 
 
 @dataclass(frozen=True)
@@ -75,10 +84,12 @@ class Table:
     created: float
     duplicate: bool = False
     hand_limit: int = 0
+    seal: str | None = None  # its duplicate round: nothing of its deals is shown until the round has finished
     game: Game = field(init=False)
     log: list[tuple[int, int]] = field(default_factory=list)  # accepted (seat, code)
-    idem: dict[str, tuple[int, int, int]] = field(default_factory=dict)  # key -> (seat, code, version after)
+    idem: dict[str, tuple[int, str | None]] = field(default_factory=dict)  # key -> (seat, move digest)
     seats_taken: list[bool] = field(default_factory=list)
+    spectators: int = 0
     events: list[Event] = field(default_factory=list)
     lock: asyncio.Lock = field(default_factory=asyncio.Lock)
     changed: asyncio.Condition = field(default_factory=asyncio.Condition)
@@ -162,8 +173,8 @@ class Table:
     def _event(self, kind: str, *fields: Any) -> None:
         self.events.append((len(self.events) + 1, kind, *fields))
 
-    def render(self, ev: Event, who: Identity) -> pb.TableEvent:
-        """One event as `who` may see it."""
+    def render(self, ev: Event, who: Identity, sealed: bool = False) -> pb.TableEvent:
+        """One event as `who` may see it (a sealed table's seed is not shown)."""
         seq, kind = ev[0], ev[1]
         r = self.rules
         if kind == "move":
@@ -183,7 +194,7 @@ class Table:
             mine = [r.card_name(c) for c in hands[who.seat]] if who.role == "seat" else []
             return pb.TableEvent(seq=seq, hand_started=pb.HandStarted(hand=hand, dealer=dealer, your_cards=mine))
         _s, _k, winner, scores = ev
-        over = pb.GameOver(scores=scores, seed=self.seed)
+        over = pb.GameOver(scores=scores, seed="" if sealed else self.seed)
         if winner is not None:
             over.winner = winner
         return pb.TableEvent(seq=seq, game_over=over)
@@ -204,10 +215,14 @@ class Table:
     def view(self, who: Identity) -> pb.View:
         return view_to_proto(self.id, self.game, who.seat if who.role == "seat" else None, self.version)
 
-    def record(self, who: Identity) -> tuple[dict[str, Any], bool]:
-        """The record; while the game runs, other seats' cards, the stock and their discards are left out."""
+    def record(self, who: Identity, sealed: bool = False) -> tuple[dict[str, Any], bool]:
+        """The record; while the game runs (or its round is sealed), other seats' cards, the stock
+        and their discards are left out. An uploaded rule file travels in `rules_text`."""
         rec = self.game.to_record()
-        if self.game.finished:
+        if self.rules_text is not None:
+            rec["rules_text"] = self.rules_text
+            rec["rules_sha256"] = hashlib.sha256(self.rules_text.encode("utf-8")).hexdigest()
+        if self.game.finished and not sealed:
             rec["seed"] = self.seed
             return rec, True
         mine = who.seat if who.role == "seat" else None
@@ -218,6 +233,8 @@ class Table:
                 if m["action"] == "discard" and m["seat"] != mine:
                     m["cards"] = []
         rec["redacted"] = True
+        if sealed:
+            rec["sealed"] = True
         return rec, False
 
 
@@ -225,44 +242,79 @@ def _text(v: Any) -> str:
     return str(v).lower() if isinstance(v, bool) else str(v)
 
 
+class Damaged(Exception):
+    """A stored table that cannot be rebuilt: the move (version) where replay stopped, and why."""
+
+    def __init__(self, version: int, reason: str):
+        super().__init__(reason)
+        self.version, self.reason = version, reason
+
+
 class Tables:
     """Every table of this server, their tokens, and the store behind them."""
 
-    MAX_TABLES = 100_000
     # Finished games kept in memory; older ones live on in the store only and are rebuilt from
     # their log when asked for (a record, a view), so a long-running server's heap stays bounded.
     KEEP_FINISHED = 500
 
-    def __init__(self, store: Store):
+    def __init__(self, store: Store, limits: Limits | None = None):
         self.store = store
+        self.limits = limits or Limits()
         self.tables: dict[str, Table] = {}
         # Tokens are kept as SHA-256 hashes, found by a short prefix of the hash and then compared
         # in full with hmac.compare_digest, so lookups take the same time whatever the token.
         self.tokens: dict[str, list[tuple[str, Identity]]] = {}
         self.finished: OrderedDict[str, None] = OrderedDict()  # finished tables in memory, oldest first
         self.retired: dict[str, tuple[list[int], int | None]] = {}  # stored only: id -> (scores, winner)
+        self.damaged: dict[str, Damaged] = {}  # stored tables that could not be rebuilt
+        self.seals: dict[str, list[str]] = defaultdict(list)  # seal -> its tables (a duplicate round)
+        self.opened: set[str] = set()  # seals whose tables have all finished
+        self.by_address: dict[str, dict[str, bool]] = defaultdict(dict)  # address -> {table id: uploaded rules}
 
     # ---- start-up
     def load(self) -> int:
-        """Rebuild every table from the store (finished ones beyond KEEP_FINISHED are then let go)."""
+        """Rebuild every table from the store (finished ones beyond KEEP_FINISHED are then let go).
+        A table that cannot be rebuilt is reported and kept out; every other table is served."""
         for st in self.store.load():
             for h, role, seat in st.tokens:
                 self._remember(h, Identity(st.id, role, seat))
-            self._add(self._rebuild(st))
+            if st.seal:
+                self.seals[st.seal].append(st.id)
+            try:
+                self._add(self._rebuild(st))
+            except Damaged as e:
+                self._damage(st.id, e)
         return len(self.tables) + len(self.retired)
 
+    def _damage(self, table_id: str, e: Damaged) -> None:
+        self.damaged[table_id] = e
+        log.error("%s: table %s cannot be restored at version %d: %s (the table answers DATA_LOSS; "
+                  "every other table is served)", self.store.path, table_id, e.version, e.reason)
+
     def _rebuild(self, st: StoredTable) -> Table:
-        spec = _spec(st.rules_name, st.rules_text)
-        rules = _compiled(spec, st.players, st.options)
+        """The table as its stored log makes it; Damaged if a row does not replay."""
+        try:
+            spec = _spec(st.rules_name, st.rules_text)
+            rules = _compiled(spec, st.players, st.options)
+        except (RuleError, OptionError, ValueError) as e:
+            raise Damaged(0, f"its rules no longer compile: {str(e).splitlines()[0][:200]}") from None
         t = Table(st.id, st.rules_name, st.rules_text, spec, rules, st.options, st.seed, st.first_dealer, st.created,
-                  st.duplicate, st.hand_limit)
+                  st.duplicate, st.hand_limit, st.seal)
         for _h, role, seat in st.tokens:
-            if role == "seat" and seat is not None:
+            if role == "seat" and seat is not None and 0 <= seat < rules.players:
                 t.seats_taken[seat] = True
-        for seat, code, idem in st.moves:
-            t.replay_move(seat, code)
+            elif role == "spectator":
+                t.spectators += 1
+        for version, seat, code, idem, digest in st.moves:
+            if version != t.version + 1:
+                raise Damaged(version, f"the log jumps from version {t.version} to {version}")
+            try:
+                t.replay_move(seat, int(code))
+            except (MoveError, ValueError, TypeError, IndexError) as e:
+                reason = f"{e.code}: {e.message}" if isinstance(e, MoveError) else f"unreadable move {clip(code)}"
+                raise Damaged(version, f"seat {seat}'s move does not replay: {reason}") from None
             if idem:
-                t.idem[idem] = (seat, code, t.version)
+                t.idem[idem] = (seat, digest)
         return t
 
     def _add(self, t: Table) -> None:
@@ -281,8 +333,21 @@ class Tables:
         if table_id in self.retired:
             scores, winner = self.retired[table_id]
             return True, scores, winner
+        if table_id in self.damaged:
+            return False, [], None
         g = self.table_for(table_id, None).game
         return g.finished, list(g.scores), g.winner
+
+    # ---- seals (duplicate rounds)
+    def sealed(self, t: Table) -> bool:
+        """Whether `t` is in a duplicate round some table of which still plays: then its seed,
+        its full record and its hidden cards (the same boards as at those tables) stay withheld."""
+        if t.seal is None or t.seal in self.opened:
+            return False
+        if all(self.outcome(tid)[0] for tid in self.seals[t.seal]):
+            self.opened.add(t.seal)
+            return False
+        return True
 
     # ---- auth
     def _remember(self, h: str, ident: Identity) -> None:
@@ -301,31 +366,62 @@ class Tables:
         if t is None and table_id in self.retired:
             st = self.store.load(table_id)
             if st:
-                t = self._rebuild(st[0])
-                self._add(t)
+                try:
+                    t = self._rebuild(st[0])
+                except Damaged as e:
+                    self.retired.pop(table_id, None)
+                    self._damage(table_id, e)
+                else:
+                    self._add(t)
+        if t is None and table_id in self.damaged:
+            e = self.damaged[table_id]
+            raise RefereeError("DATA_LOSS", "TABLE_DAMAGED",
+                               f"table {table_id} could not be restored from the store at version {e.version}: {e.reason}")
         if t is None:
-            raise RefereeError("NOT_FOUND", "NOT_FOUND", f"no table {table_id!r}")
+            raise RefereeError("NOT_FOUND", "NOT_FOUND", f"no table {clip(table_id)}")
         if who is not None and who.table_id != table_id:
             raise RefereeError("PERMISSION_DENIED", "WRONG_TABLE", "this token belongs to another table")
         return t
 
     # ---- creation and seats
-    async def create(self, rules_name: str | None, rules_text: str | None, options: dict[str, str], players: int,
-                     seed: str | None, duplicate: bool = False, hand_limit: int = 0) -> tuple[Table, str]:
-        if len(self.tables) >= self.MAX_TABLES:
+    def check_quota(self, address: str, uploaded: bool) -> None:
+        lim = self.limits
+        if len(self.tables) >= lim.max_tables:
             raise RefereeError("RESOURCE_EXHAUSTED", "TOO_MANY_TABLES", "this server holds as many tables as it can")
-        spec = _spec(rules_name, rules_text)
+        mine = self.by_address[address]
+        for tid in [tid for tid in mine if tid not in self.tables or self.tables[tid].game.finished]:
+            del mine[tid]  # finished (or gone): no longer counted
+        if len(mine) >= lim.tables_per_address:
+            raise RefereeError("RESOURCE_EXHAUSTED", "TOO_MANY_TABLES",
+                               f"{lim.tables_per_address} unfinished tables were created from your address: "
+                               "finish some first")
+        if uploaded and sum(mine.values()) >= lim.upload_tables_per_address:
+            raise RefereeError("RESOURCE_EXHAUSTED", "TOO_MANY_TABLES",
+                               f"{lim.upload_tables_per_address} unfinished tables with uploaded rules were created "
+                               "from your address: finish some first")
+
+    async def create(self, rules_name: str | None, rules_text: str | None, options: dict[str, str], players: int,
+                     seed: str | None, duplicate: bool = False, hand_limit: int = 0, seal: str | None = None,
+                     address: str = "local") -> tuple[Table, str]:
+        self.check_quota(address, rules_text is not None)
+        if rules_text is not None:
+            rules_text, spec = await asyncio.to_thread(upload_spec, rules_text)
+        else:
+            spec = _spec(rules_name, None)
         rules = _compiled(spec, players or None, options)
         seed = seed if seed else secrets.token_hex(16)
         first = first_dealer(seed, rules.players)
         table_id = secrets.token_hex(8)
         t = Table(table_id, spec.stem if rules_name else "upload", rules_text, spec, rules, dict(rules.options), seed,
-                  first, time.time(), duplicate, hand_limit)
+                  first, time.time(), duplicate, hand_limit, seal)
         host = new_token()
         stored = StoredTable(table_id, t.rules_name, rules_text, rules.players, t.options, seed, first, t.created,
-                             [(token_hash(host), "host", None)], [], duplicate, hand_limit)
+                             [(token_hash(host), "host", None)], [], duplicate, hand_limit, seal)
         await self.store.write(Store.create_table(stored))
         self.tables[table_id] = t
+        if seal:
+            self.seals[seal].append(table_id)
+        self.by_address[address][table_id] = rules_text is not None
         self._remember(token_hash(host), Identity(table_id, "host", None))
         return t, host
 
@@ -338,25 +434,46 @@ class Tables:
                     raise RefereeError("INVALID_ARGUMENT", "BAD_SEAT", f"seats are 0..{t.rules.players - 1}, not {seat}")
                 if t.seats_taken[seat]:
                     raise RefereeError("ALREADY_EXISTS", "SEAT_TAKEN", f"seat {seat} is taken")
+            else:
+                if self.sealed(t):
+                    raise RefereeError("FAILED_PRECONDITION", "ROUND_SEALED",
+                                       "this table plays a duplicate round: it can be watched once the round is over")
+                if t.spectators >= self.limits.spectators_per_table:
+                    raise RefereeError("RESOURCE_EXHAUSTED", "TOO_MANY_SPECTATORS",
+                                       f"this table has {t.spectators} spectators already")
             role = "seat" if seat is not None else "spectator"
             await self.store.write(Store.add_token(table_id, token_hash(token), role, seat))
             if seat is not None:
                 t.seats_taken[seat] = True
+            else:
+                t.spectators += 1
             self._remember(token_hash(token), Identity(table_id, role, seat))
         return t, token
 
     async def submit(self, t: Table, who: Identity, move: pb.Move, expected_version: int, key: str) -> bool:
-        """Apply, persist, publish. Returns True when `key` had already been used (nothing applied)."""
+        """Apply, persist, publish. Returns True when `key` had already been used for this move
+        (nothing applied). Once a move is applied, its write, its key, its events and the next
+        seat's wake-up all happen, even if the caller's call is dropped meanwhile (a shielded task)."""
         if who.role != "seat" or who.seat is None:
             raise RefereeError("PERMISSION_DENIED", "NOT_A_SEAT", "only a seat token can play moves")
-        if len(key) > 200:
-            raise RefereeError("INVALID_ARGUMENT", "BAD_RECORD", "the idempotency key is longer than 200 characters")
+        if len(key) > self.limits.key_chars:
+            raise RefereeError("INVALID_ARGUMENT", "BAD_RECORD",
+                               f"the idempotency key is longer than {self.limits.key_chars} characters")
+        task = asyncio.ensure_future(self._submit(t, who.seat, move, expected_version, key))
+        task.add_done_callback(_retrieve)
+        return await asyncio.shield(task)
+
+    async def _submit(self, t: Table, seat: int, move: pb.Move, expected_version: int, key: str) -> bool:
+        digest = move_digest(move) if key else None
         async with t.lock:
             if key and key in t.idem:
-                seat, _code, _v = t.idem[key]
-                if seat != who.seat:
+                owner, stored = t.idem[key]
+                if owner != seat:
                     raise RefereeError("INVALID_ARGUMENT", "IDEMPOTENCY_KEY_REUSED",
                                        "this idempotency key was used by another seat")
+                if stored is not None and stored != digest:
+                    raise RefereeError("INVALID_ARGUMENT", "IDEMPOTENCY_KEY_REUSED",
+                                       "this idempotency key was used for a different move")
                 return True
             if t.game.finished:
                 raise RefereeError("FAILED_PRECONDITION", "GAME_OVER", "the game is over")
@@ -364,19 +481,19 @@ class Tables:
                 raise RefereeError("ABORTED", "STALE_VERSION",
                                    f"the table is at version {t.version}, not {expected_version}: get the view again")
             try:
-                code, before = t.check_and_apply(who.seat, move)
+                code, before = t.check_and_apply(seat, move)
             except MoveError as e:
                 raise RefereeError("INVALID_ARGUMENT" if e.code in ("BAD_RECORD", "BAD_DEAL") else "FAILED_PRECONDITION",
                                    e.code, e.message) from None
             try:
-                await self.store.write(Store.add_move(t.id, t.version, who.seat, code, key or None))
+                await self.store.write(Store.add_move(t.id, t.version, seat, code, key or None, digest))
             except Exception:
                 t.log.pop()
                 t.rebuild()
                 raise RefereeError("UNAVAILABLE", "STORE_FAILED", "the move could not be saved; try again") from None
             if key:
-                t.idem[key] = (who.seat, code, t.version)
-            t.publish(before, who.seat, code)
+                t.idem[key] = (seat, digest)
+            t.publish(before, seat, code)
             t.signal_turns()
             if t.game.finished:
                 self._add(t)  # counts it among the finished tables kept in memory
@@ -385,16 +502,46 @@ class Tables:
         return False
 
 
+def _retrieve(task: asyncio.Task) -> None:
+    """Read a shielded submit's outcome when its caller is gone (no 'exception never retrieved')."""
+    if not task.cancelled():
+        task.exception()
+
+
 def _spec(rules_name: str | None, rules_text: str | None) -> RuleSpec:
     if rules_text is not None:
-        return spec_from_text(rules_text, "upload.yaml", known_parents_only=True)
+        return upload_spec(rules_text)[1]
     return _known_spec(rules_name or "", _mtime(rules_name or ""))
+
+
+_UPLOADS: OrderedDict[str, tuple[str, RuleSpec]] = OrderedDict()
+UPLOADS_KEPT = 64
+
+
+def upload_spec(text: str) -> tuple[str, RuleSpec]:
+    """An uploaded rule file, parsed once per content: tables with the same upload share one text,
+    one spec and so (see _compiled) one CompiledRules, whoever uploaded it and how often."""
+    digest = hashlib.sha256(text.encode("utf-8", "replace")).hexdigest()
+    hit = _UPLOADS.get(digest)
+    if hit is not None:
+        _UPLOADS.move_to_end(digest)
+        return hit
+    hit = (text, spec_from_text(text, "upload.yaml", known_parents_only=True))
+    _UPLOADS[digest] = hit
+    while len(_UPLOADS) > UPLOADS_KEPT:
+        _UPLOADS.popitem(last=False)
+    return hit
 
 
 @functools.lru_cache(maxsize=256)
 def _known_spec(name: str, _mtime: float) -> RuleSpec:
     """A rule file of rules/, parsed once per version of the file (tables are created often)."""
     return load_spec(name)
+
+
+def known_spec(name: str) -> RuleSpec:
+    """A rule file of rules/ by name (the caller has checked the name is one of rule_names())."""
+    return _known_spec(name, _mtime(name))
 
 
 _COMPILED: dict[tuple, CompiledRules] = {}

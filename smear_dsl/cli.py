@@ -163,13 +163,21 @@ def _compare(args: argparse.Namespace) -> int:
 def cmd_serve(args: argparse.Namespace) -> int:
     import asyncio
 
+    import logging
+
     from server.app import serve
+    from server.limits import Limits
+    try:
+        limits = Limits.parse(args.limit or [])
+    except ValueError as e:
+        raise OptionError(str(e)) from None
+    logging.basicConfig(level=logging.INFO, format="%(levelname)s %(name)s: %(message)s", stream=sys.stderr)
 
     def ready(running) -> None:
         print(f"smear-dsl referee listening on {args.host}:{running.port}", flush=True)
         n = len(running.tables.tables) + len(running.tables.retired)
         print(f"tables: {n} restored from {args.db}", file=sys.stderr, flush=True)
-    asyncio.run(serve(args.host, args.port, args.db, ready))
+    asyncio.run(serve(args.host, args.port, args.db, ready, limits))
     return 0
 
 
@@ -275,6 +283,8 @@ def main(argv: list[str] | None = None) -> int:
     sv.add_argument("--host", default="127.0.0.1")
     sv.add_argument("--port", type=int, default=50051, help="0 picks a free port (printed on the first line)")
     sv.add_argument("--db", default="smear-referee.sqlite3", help="the SQLite file holding every table")
+    sv.add_argument("--limit", action="append", metavar="NAME=VALUE",
+                    help="change one of the limits in docs/security.md (repeatable), e.g. tables_per_address=200")
     sv.set_defaults(fn=cmd_serve)
     b = sub.add_parser("bot", help="play one seat of a table through the referee")
     b.add_argument("--server", required=True, help="HOST:PORT")

@@ -16,14 +16,14 @@ from typing import Any
 
 from smear_dsl.compiler import compile_rules
 from smear_dsl.duplicate import commitment, round_seed, table_seed
-from smear_dsl.language import load_spec
 from smear_dsl.record import verify
 
 from ..api import referee_pb2 as pb
 from ..api import referee_pb2_grpc as pb_grpc
+from ..limits import address_of
 from ..service import CALLER, _guard, _known
 from ..store import Store
-from ..tables import Identity, RefereeError, Tables, new_token, token_hash
+from ..tables import Identity, RefereeError, Tables, known_spec, new_token, token_hash
 from . import standings as S
 from .archive import FORMAT, outcome
 from .pairing import pair_round
@@ -57,6 +57,7 @@ class Tournaments:
         self.tables = tables
         self.store: Store = tables.store
         self.all: dict[str, Tourney] = {}
+        self.by_address: dict[str, int] = defaultdict(int)  # tournaments created from each address
 
     def load(self) -> None:
         for tid, config, rounds, audit, directors in self.store.load_tournaments():
@@ -69,8 +70,12 @@ class Tournaments:
         return [self.tables.outcome(t["table_id"])[0] for t in rnd.tables]
 
     def games(self, t: Tourney) -> list[dict[str, Any]]:
+        """The finished games; a duplicate round's only once all its tables have finished (until
+        then a table's result tells the tables still playing something about their boards)."""
         out = []
         for rnd in t.rounds:
+            if t.config["duplicate"] and not all(self.finished(rnd)):
+                continue
             for tab in rnd.tables:
                 finished, scores, winner = self.tables.outcome(tab["table_id"])
                 if finished:
@@ -95,16 +100,32 @@ class TournamentService(pb_grpc.TournamentServicer):
 
     @_guard
     async def CreateTournament(self, request, context):
+        lim = self.t.tables.limits
         name = _known(request.rules_name)
-        spec = load_spec(name)
+        address = address_of(context.peer())
+        if len(self.t.all) >= lim.max_tournaments:
+            raise RefereeError("RESOURCE_EXHAUSTED", "TOO_MANY_TOURNAMENTS", "this server holds as many tournaments as it can")
+        if self.t.by_address[address] >= lim.tournaments_per_address:
+            raise RefereeError("RESOURCE_EXHAUSTED", "TOO_MANY_TOURNAMENTS",
+                               f"{lim.tournaments_per_address} tournaments were created from your address")
+        if len(request.entrants) > lim.entrants or any(len(e) > lim.name_chars for e in request.entrants) \
+                or len(request.name) > lim.name_chars:
+            raise RefereeError("INVALID_ARGUMENT", "BAD_TOURNAMENT", f"at most {lim.entrants} entrants; names are at "
+                               f"most {lim.name_chars} characters")
+        if len(request.options) > lim.options or any(len(k) > lim.option_chars or len(v) > lim.option_chars
+                                                     for k, v in request.options.items()) \
+                or request.HasField("seed") and len(request.seed) > lim.seed_chars:
+            raise RefereeError("INVALID_ARGUMENT", "BAD_OPTION", f"at most {lim.options} options of at most "
+                               f"{lim.option_chars} characters; a seed of at most {lim.seed_chars}")
+        spec = known_spec(name)
         rules = compile_rules(spec, request.players or None, dict(request.options))
         teams = request.teams
         per_table = rules.n_sides if teams else rules.players
         if teams and rules.n_sides == rules.players:
             raise RefereeError("INVALID_ARGUMENT", "BAD_TOURNAMENT", "these rules have no partnerships: entrants are players")
         entrants = list(request.entrants)
-        if len(entrants) < per_table or len(entrants) > 1000:
-            raise RefereeError("INVALID_ARGUMENT", "BAD_TOURNAMENT", f"2..1000 entrants, at least {per_table}")
+        if len(entrants) < per_table:
+            raise RefereeError("INVALID_ARGUMENT", "BAD_TOURNAMENT", f"at least {per_table} entrants")
         if request.pairing not in ("swiss", "round_robin") or not 1 <= request.rounds <= 100:
             raise RefereeError("INVALID_ARGUMENT", "BAD_TOURNAMENT", "pairing is swiss or round_robin; rounds 1..100")
         tid = secrets.token_hex(8)
@@ -118,6 +139,7 @@ class TournamentService(pb_grpc.TournamentServicer):
             ("INSERT INTO tournaments VALUES (?, ?, ?)", (tid, json.dumps(config), time.time())),
             *Store.add_token(tid, token_hash(director), "director", None)])
         self.t.all[tid] = Tourney(tid, config)
+        self.t.by_address[address] += 1
         self.t.tables._remember(token_hash(director), Identity(tid, "director", None))
         return pb.CreateTournamentResponse(tournament_id=tid, director_token=director)
 
@@ -130,7 +152,7 @@ class TournamentService(pb_grpc.TournamentServicer):
         if len(t.rounds) >= c["rounds"]:
             raise RefereeError("FAILED_PRECONDITION", "TOURNAMENT_OVER", "every round has been played")
         r = len(t.rounds)
-        rules = compile_rules(load_spec(c["rules"]), c["players"], c["options"])
+        rules = compile_rules(known_spec(c["rules"]), c["players"], c["options"])
         per_table = rules.n_sides if c["teams"] else rules.players
         met, held = Counter(), defaultdict(Counter)
         for rnd in t.rounds:  # replay earlier pairings so this one avoids repeats
@@ -148,8 +170,11 @@ class TournamentService(pb_grpc.TournamentServicer):
         for i, placed in enumerate(pairs):
             seats = [placed[x % rules.n_sides] if c["teams"] else placed[x] for x in range(rules.players)]
             tseed = rs if c["duplicate"] else table_seed(rs, i)
+            # A duplicate round's tables are sealed together: no seed, record or hidden card of any
+            # of them is shown until all have finished (they play the same boards).
             table, _host = await self.t.tables.create(c["rules"], None, c["options"], rules.players, tseed, c["duplicate"],
-                                                      c.get("hands_per_round", 0))
+                                                      c.get("hands_per_round", 0),
+                                                      seal=f"{t.id}/{r}" if c["duplicate"] else None)
             tokens = [(await self.t.tables.join(table.id, x))[1] for x in range(rules.players)]
             tables.append({"table": i, "table_id": table.id, "units": placed, "seats": seats})
             out.append(pb.RoundTable(table=i, table_id=table.id, seats=seats, seat_tokens=tokens))

@@ -1,0 +1,77 @@
+"""The jobs the referee runs in its sandbox workers (server/sandbox.py): plain data in, plain data out.
+
+Each takes what a stranger sent (a rule file's text, a record's JSON) and never a path: an
+uploaded rule file may extend only a rule of rules/, and a record must name one or carry
+`rules_text`.
+"""
+from __future__ import annotations
+
+import json
+import time
+from typing import Any
+
+from smear_dsl.errors import Diagnostic, RecordError, RuleError
+
+
+def _diagnostics(e: RuleError) -> list[tuple]:
+    """Diagnostics as plain tuples; a parent file of rules/ is named `rules/NAME.yaml`, not by the
+    server's own path."""
+    from smear_dsl.paths import rules_dir
+    root = str(rules_dir().resolve())
+    return [(("rules" + d.path[len(root):]) if d.path.startswith(root) else d.path, d.line, d.col, d.message, d.hint,
+             d.source_line) for d in e.diagnostics]
+
+
+def _checked(text: str, name: str):
+    """The spec of an uploaded rule file, compiled for every setup it allows (RuleError otherwise)."""
+    from smear_dsl.compiler import check_all_setups
+    from smear_dsl.language import spec_from_text
+    spec = spec_from_text(text, name, known_parents_only=True)
+    problems = check_all_setups(spec)
+    if problems:
+        raise RuleError(problems)
+    return spec
+
+
+def check_rules(text: str, name: str) -> dict[str, Any]:
+    """{"info": RuleInfo bytes, "seconds"} or {"diagnostics": [...]} or {"error": message}."""
+    from .convert import rule_info
+    t0 = time.perf_counter()
+    try:
+        spec = _checked(text, name)
+    except RuleError as e:
+        return {"diagnostics": _diagnostics(e), "seconds": time.perf_counter() - t0}
+    except RecursionError:
+        return {"error": "the rule file nests too deeply"}
+    return {"info": rule_info(spec).SerializeToString(), "seconds": time.perf_counter() - t0}
+
+
+def explain_rules(text: str, fmt: str) -> dict[str, Any]:
+    """{"text": the rules sheet} or {"diagnostics": [...]} or {"error": message}."""
+    from smear_dsl.explain import render
+    try:
+        return {"text": render(_checked(text, "upload.yaml"), fmt)}
+    except RuleError as e:
+        return {"diagnostics": _diagnostics(e)}
+    except RecursionError:
+        return {"error": "the rule file nests too deeply"}
+
+
+def verify_record(record_json: str) -> dict[str, Any]:
+    """{"verdict": ...} or {"unreadable": why}: the record's rules are a name of rules/ or its `rules_text`."""
+    from smear_dsl.record import verify
+    try:
+        record = json.loads(record_json)
+    except (json.JSONDecodeError, RecursionError):
+        return {"unreadable": "record_json is not JSON"}
+    try:
+        return {"verdict": verify(record, allow_paths=False)}
+    except RecordError as e:
+        return {"unreadable": str(e)}
+    except RecursionError:
+        return {"unreadable": "the record nests too deeply"}
+
+
+def diagnostic(row: tuple) -> Diagnostic:
+    """A diagnostic as a job returned it."""
+    return Diagnostic(*row)

@@ -1,0 +1,67 @@
+"""Every limit the referee puts on what a caller can make it do, in one place.
+
+Each has a default sized for a club server on a small machine; docs/security.md gives the
+reason for each, and `smear-dsl serve --limit NAME=VALUE` changes one.
+"""
+from __future__ import annotations
+
+import dataclasses
+from dataclasses import dataclass
+
+
+@dataclass(frozen=True)
+class Limits:
+    """What one caller (or one address) may cost the server."""
+
+    rules_bytes: int = 1_000_000          # an uploaded rule file (CheckRules, ExplainRules, CreateTable)
+    record_bytes: int = 4_000_000         # a record sent to VerifyRecord
+    compile_seconds: float = 5.0          # checking an uploaded rule file, every setup (then the worker is killed)
+    table_compile_seconds: float = 1.0    # an upload seats a table only if its check took at most this
+    verify_seconds: float = 10.0          # verifying one record
+    sandbox_workers: int = 1              # worker processes for compiles and verifications
+    sandbox_queue: int = 8                # jobs that may wait for a worker; past that: BUSY
+    sandbox_per_address: int = 2          # jobs one address may have running or waiting
+    sandbox_memory_bytes: int = 1 << 30   # address space of a worker process
+    max_tables: int = 100_000             # tables this server holds
+    tables_per_address: int = 1_000       # unfinished tables created from one address
+    upload_tables_per_address: int = 20   # of those, tables playing an uploaded rule file
+    spectators_per_table: int = 100       # spectator tokens handed out for one table
+    max_tournaments: int = 10_000         # tournaments this server holds
+    tournaments_per_address: int = 20     # tournaments created from one address
+    entrants: int = 1_000                 # entrants of one tournament
+    name_chars: int = 100                 # an entrant's or a tournament's name
+    options: int = 50                     # options given to a table or tournament
+    option_chars: int = 100               # an option's name or value
+    seed_chars: int = 200                 # a seed a caller chooses
+    key_chars: int = 200                  # an idempotency key
+    diagnostics: int = 100                # diagnostics returned for one rule file
+    message_chars: int = 1_000            # an error message (values inside it are clipped far shorter)
+
+    @classmethod
+    def parse(cls, items: list[str]) -> "Limits":
+        """Defaults with `NAME=VALUE` overrides (the `serve --limit` flag); ValueError names a bad one."""
+        fields = {f.name: f for f in dataclasses.fields(cls)}
+        given = {}
+        for item in items:
+            name, sep, value = item.partition("=")
+            f = fields.get(name.strip().replace("-", "_"))
+            if not sep or f is None:
+                raise ValueError(f"--limit takes NAME=VALUE with NAME one of {', '.join(fields)}; not {item[:60]!r}")
+            try:
+                number = float(value) if f.type == "float" else int(value)
+            except ValueError:
+                raise ValueError(f"--limit {f.name} takes a number, not {value[:40]!r}") from None
+            if number <= 0:
+                raise ValueError(f"--limit {f.name} must be positive")
+            given[f.name] = number
+        return cls(**given)
+
+
+def address_of(peer: str) -> str:
+    """The host part of a gRPC peer string (`ipv4:1.2.3.4:5678`, `ipv6:[::1]:5678`, `unix:...`)."""
+    kind, _, rest = peer.partition(":")
+    if kind == "ipv6" and rest.startswith("["):
+        return rest[1:rest.find("]")] if "]" in rest else rest
+    if kind == "ipv4":
+        return rest.rsplit(":", 1)[0]
+    return peer or "unknown"

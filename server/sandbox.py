@@ -1,0 +1,200 @@
+"""Work a stranger can make expensive runs in worker processes the server can kill.
+
+Compiling an uploaded rule file and verifying a record cost CPU that the caller chooses. Each
+such job runs in a child process (`python -m server.sandbox`) under a wall-clock limit and a
+memory cap: when the limit passes, the worker is killed and replaced, so the work stops, not
+only the wait, and the server's own process (its event loop, its moves) never runs it. A
+semaphore admits as many jobs as there are workers; a short, bounded queue waits behind them
+and anything past it is refused at once (`SandboxBusy`).
+
+Jobs are module-level functions of `server.jobs`, named by string; arguments and results are
+plain data (pickled over the worker's stdin/stdout, 4-byte length prefix).
+"""
+from __future__ import annotations
+
+import asyncio
+import os
+import pickle
+import struct
+import subprocess
+import sys
+import threading
+from typing import Any
+
+
+class SandboxBusy(Exception):
+    """Every worker is busy and the queue behind them is full."""
+
+
+class SandboxTimeout(Exception):
+    """The job ran past its limit; its worker was killed."""
+
+
+class SandboxFailed(Exception):
+    """The worker died or ran out of memory (the job's own fault: a hostile input)."""
+
+
+def _send(stream, obj: Any) -> None:
+    data = pickle.dumps(obj, protocol=pickle.HIGHEST_PROTOCOL)
+    stream.write(struct.pack(">I", len(data)) + data)
+    stream.flush()
+
+
+def _recv(stream) -> Any:
+    head = stream.read(4)
+    if len(head) < 4:
+        raise EOFError("the worker closed its pipe")
+    (n,) = struct.unpack(">I", head)
+    data = stream.read(n)
+    if len(data) < n:
+        raise EOFError("the worker closed its pipe")
+    return pickle.loads(data)
+
+
+class _Worker:
+    """One child process; it answers one job at a time."""
+
+    def __init__(self, memory_bytes: int):
+        env = dict(os.environ, SMEAR_SANDBOX_MEMORY=str(memory_bytes), PYTHONDONTWRITEBYTECODE="1")
+        self.proc = subprocess.Popen([sys.executable, "-m", "server.sandbox"], stdin=subprocess.PIPE,
+                                     stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, env=env)
+        _recv(self.proc.stdout)  # "ready": the imports are done
+
+    def call(self, job: str, args: tuple) -> Any:
+        _send(self.proc.stdin, (job, args))
+        return _recv(self.proc.stdout)
+
+    def kill(self) -> None:
+        try:
+            self.proc.kill()
+        except ProcessLookupError:  # pragma: no cover - already gone
+            pass
+        self.proc.wait()
+        for s in (self.proc.stdin, self.proc.stdout):
+            try:
+                s.close()
+            except OSError:  # pragma: no cover - a broken pipe on close
+                pass
+
+
+class Sandbox:
+    """A few worker processes, a bounded queue, and a kill at the deadline."""
+
+    def __init__(self, workers: int = 1, queue: int = 8, memory_bytes: int = 1 << 30):
+        self.size, self.queue_limit, self.memory_bytes = workers, queue, memory_bytes
+        self._idle: list[_Worker] = []
+        self._lock = threading.Lock()
+        self._slots: asyncio.Semaphore | None = None
+        self._waiting = 0
+        self.kills = 0
+        self.closed = False
+
+    def prestart(self) -> None:
+        """Start the workers now (in the caller's thread), so the first job pays no start-up."""
+        for _ in range(self.size):
+            w = _Worker(self.memory_bytes)
+            with self._lock:
+                self._idle.append(w)
+
+    def _take(self) -> _Worker:
+        with self._lock:
+            while self._idle:
+                w = self._idle.pop()
+                if w.proc.poll() is None:
+                    return w
+        return _Worker(self.memory_bytes)
+
+    def _give(self, w: _Worker) -> None:
+        with self._lock:
+            if not self.closed and w.proc.poll() is None:
+                self._idle.append(w)
+                return
+        w.kill()
+
+    def _replace(self) -> None:
+        """Start a worker in place of a killed one, off the caller's path."""
+        def start() -> None:
+            try:
+                self._give(_Worker(self.memory_bytes))
+            except (OSError, EOFError):  # pragma: no cover - the next job starts one itself
+                pass
+        threading.Thread(target=start, name="smear-sandbox-start", daemon=True).start()
+
+    async def run(self, job: str, *args: Any, seconds: float) -> Any:
+        """The result of `server.jobs.<job>(*args)`, computed in a worker within `seconds`."""
+        if self._slots is None:
+            self._slots = asyncio.Semaphore(self.size)
+        if self._slots.locked() and self._waiting >= self.queue_limit:
+            raise SandboxBusy()
+        self._waiting += 1
+        try:
+            await self._slots.acquire()
+        finally:
+            self._waiting -= 1
+        try:
+            # The blocking pipe work runs in a thread of its own; a cancelled caller does not
+            # abandon the worker mid-job (the shielded task finishes, or the deadline kills it).
+            return await asyncio.shield(asyncio.to_thread(self._run_blocking, job, args, seconds))
+        finally:
+            self._slots.release()
+
+    def _run_blocking(self, job: str, args: tuple, seconds: float) -> Any:
+        w = self._take()
+        done, expired = threading.Event(), threading.Event()
+
+        def expire() -> None:
+            if not done.is_set():
+                expired.set()
+                w.kill()
+        timer = threading.Timer(seconds, expire)
+        timer.start()
+        try:
+            tag, value = w.call(job, args)
+        except (EOFError, OSError, pickle.UnpicklingError):
+            done.set()
+            timer.cancel()
+            w.kill()
+            self._replace()
+            if expired.is_set():
+                self.kills += 1
+                raise SandboxTimeout() from None
+            raise SandboxFailed() from None
+        done.set()
+        timer.cancel()
+        self._give(w)
+        if tag == "memory":
+            raise SandboxFailed()
+        return value
+
+    def close(self) -> None:
+        with self._lock:
+            self.closed = True
+            idle, self._idle = self._idle, []
+        for w in idle:
+            w.kill()
+
+
+def _main() -> None:  # pragma: no cover - runs in the worker process
+    """The worker: cap memory, import the jobs, then answer (job, args) messages until EOF."""
+    import resource
+    limit = int(os.environ.get("SMEAR_SANDBOX_MEMORY", "0"))
+    if limit:
+        resource.setrlimit(resource.RLIMIT_AS, (limit, limit))
+    from server import jobs
+    out, inp = sys.stdout.buffer, sys.stdin.buffer
+    sys.stdout = sys.stderr  # nothing a job prints may corrupt the pipe
+    _send(out, "ready")
+    while True:
+        try:
+            job, args = _recv(inp)
+        except EOFError:
+            return
+        try:
+            answer = ("ok", getattr(jobs, job)(*args))
+        except MemoryError:
+            answer = ("memory", None)
+        _send(out, answer)
+
+
+if __name__ == "__main__":  # pragma: no cover
+    _main()
