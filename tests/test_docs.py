@@ -56,3 +56,15 @@ def test_the_cookbook_covers_every_rule_file():
 def test_cookbook_snippet_is_part_of_its_rule_file(name, block):
     whole = yaml.safe_load((ROOT / "rules" / f"{name}.yaml").read_text())
     _is_part(yaml.safe_load(block), whole)
+
+
+def test_security_doc_lists_every_limit_with_its_value():
+    """docs/security.md states each limit of server/limits.py with the value the server uses."""
+    import dataclasses
+
+    from server.limits import Limits
+    doc = (ROOT / "docs" / "security.md").read_text()
+    rows = dict(re.findall(r"^\| `([a-z_]+)` \| ([0-9.,]+) \|", doc, re.M))
+    for f in dataclasses.fields(Limits):
+        value = getattr(Limits(), f.name)
+        assert rows.get(f.name) == (f"{value:,}" if isinstance(value, int) else str(value)), f.name
