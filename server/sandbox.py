@@ -120,11 +120,15 @@ class Sandbox:
                 pass
         threading.Thread(target=start, name="smear-sandbox-start", daemon=True).start()
 
+    def full(self) -> bool:
+        """Whether a job sent now would be refused (every worker busy, the queue full)."""
+        return self._slots is not None and self._slots.locked() and self._waiting >= self.queue_limit
+
     async def run(self, job: str, *args: Any, seconds: float) -> Any:
         """The result of `server.jobs.<job>(*args)`, computed in a worker within `seconds`."""
         if self._slots is None:
             self._slots = asyncio.Semaphore(self.size)
-        if self._slots.locked() and self._waiting >= self.queue_limit:
+        if self.full():
             raise SandboxBusy()
         self._waiting += 1
         try:
@@ -180,6 +184,7 @@ def _main() -> None:  # pragma: no cover - runs in the worker process
     limit = int(os.environ.get("SMEAR_SANDBOX_MEMORY", "0"))
     if limit:
         resource.setrlimit(resource.RLIMIT_AS, (limit, limit))
+    os.nice(10)  # a stranger's compile yields the CPU to the server's own event loop
     from server import jobs
     out, inp = sys.stdout.buffer, sys.stdin.buffer
     sys.stdout = sys.stderr  # nothing a job prints may corrupt the pipe

@@ -161,12 +161,21 @@ class Referee(pb_grpc.RefereeServicer):
         self.sandbox = sandbox
         self.jobs_by_address: Counter[str] = Counter()
 
-    async def sandboxed(self, context, job: str, *args, seconds: float, too_slow: str) -> dict:
-        """Run a job (server/jobs.py) in the sandbox, at most `sandbox_per_address` per address."""
+    def admit(self, context) -> str:
+        """The caller's address, if the sandbox would take a job from it now (BUSY otherwise). Asked
+        before anything is done with the request, so a refusal costs next to nothing."""
         address = address_of(context.peer())
         if self.jobs_by_address[address] >= self.limits.sandbox_per_address:
             raise RefereeError("RESOURCE_EXHAUSTED", "BUSY", "your address has as many rule files and records being "
                                "checked as it may: wait for their answers")
+        if self.sandbox.full():
+            raise RefereeError("RESOURCE_EXHAUSTED", "BUSY", "the server is checking other rule files and records: "
+                               "try again shortly")
+        return address
+
+    async def sandboxed(self, context, job: str, *args, seconds: float, too_slow: str) -> dict:
+        """Run a job (server/jobs.py) in the sandbox, at most `sandbox_per_address` per address."""
+        address = self.admit(context)
         self.jobs_by_address[address] += 1
         try:
             return await self.sandbox.run(job, *args, seconds=seconds)
@@ -184,6 +193,7 @@ class Referee(pb_grpc.RefereeServicer):
 
     async def checked(self, context, text: str, name: str) -> dict:
         """An uploaded rule file checked in the sandbox: {"info", "seconds"} or {"diagnostics"}."""
+        self.admit(context)
         done = await self.sandboxed(context, "check_rules", self.limited_text(text), name[:100],
                                     seconds=self.limits.compile_seconds, too_slow="RULES_TOO_COMPLEX")
         if "error" in done:
@@ -191,7 +201,9 @@ class Referee(pb_grpc.RefereeServicer):
         return done
 
     def limited_text(self, text: str) -> str:
-        if len(text) > self.limits.rules_bytes or len(text.encode("utf-8", "replace")) > self.limits.rules_bytes:
+        n = len(text)  # characters; the UTF-8 size is 1 to 4 bytes each, so encode only when in doubt
+        if n > self.limits.rules_bytes or 4 * n > self.limits.rules_bytes and \
+                len(text.encode("utf-8", "replace")) > self.limits.rules_bytes:
             raise RefereeError("RESOURCE_EXHAUSTED", "RULES_TOO_LARGE",
                                f"rule files are limited to {self.limits.rules_bytes:,} bytes")
         return text
@@ -240,6 +252,7 @@ class Referee(pb_grpc.RefereeServicer):
             raise RefereeError("INVALID_ARGUMENT", "BAD_FORMAT", "format is md or html")
         if request.WhichOneof("source") != "text":
             return pb.ExplainRulesResponse(text=render(known_spec(_known(request.name)), fmt))
+        self.admit(context)
         done = await self.sandboxed(context, "explain_rules", self.limited_text(request.text), fmt,
                                     seconds=self.limits.compile_seconds, too_slow="RULES_TOO_COMPLEX")
         if "text" not in done:
@@ -260,6 +273,7 @@ class Referee(pb_grpc.RefereeServicer):
             raise RefereeError("INVALID_ARGUMENT", "BAD_OPTION", f"a seed is at most {self.limits.seed_chars} characters")
         address = address_of(context.peer())
         if which == "rules_text":
+            self.admit(context)
             self.tables.check_quota(address, True)  # before the compile, which is the costly part
             done = await self.checked(context, request.rules_text, "upload.yaml")
             if "diagnostics" in done:
