@@ -210,7 +210,8 @@ def test_a_move_survives_its_call_being_dropped_at_any_point(tmp_path):
     assert outcomes == [False] + [True] * 11
 
 
-def test_a_submit_cancelled_by_the_client_still_keeps_its_key_events_and_wake_up(tmp_path):
+@pytest.mark.parametrize("drop", ["cancel SubmitMove", "cancel Play", "close the connection"])
+def test_a_move_whose_call_is_dropped_still_keeps_its_key_events_and_wake_up(tmp_path, drop):
     db = str(tmp_path / "referee.sqlite3")
     srv = ServerThread(db)
     try:
@@ -223,10 +224,18 @@ def test_a_submit_cancelled_by_the_client_still_keeps_its_key_events_and_wake_up
         turns = nxt.turns(t.table_id, timeout=20)
         blocker = sqlite3.connect(db, isolation_level=None)
         blocker.execute("BEGIN IMMEDIATE")  # the store's writer must wait: the move is mid-commit
-        call = mover.stub.SubmitMove.future(pb.SubmitMoveRequest(table_id=t.table_id, move=move, expected_version=0,
-                                                                 idempotency_key="drop-me"), metadata=mover._md())
+        own = Client(srv.target, mover.token)  # a connection of its own, to close
+        if drop == "cancel Play":
+            call = own.stub.Play(iter([pb.PlayRequest(table_id=t.table_id, move=move, expected_version=0,
+                                                      idempotency_key="drop-me")]), metadata=own._md())
+        else:
+            call = own.stub.SubmitMove.future(pb.SubmitMoveRequest(table_id=t.table_id, move=move, expected_version=0,
+                                                                   idempotency_key="drop-me"), metadata=own._md())
         time.sleep(0.5)
-        call.cancel()
+        if drop == "close the connection":
+            own.close()
+        else:
+            call.cancel()
         time.sleep(0.2)
         blocker.execute("COMMIT")
         blocker.close()
