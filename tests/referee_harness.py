@@ -7,8 +7,11 @@ import subprocess
 import sys
 import time
 
+import grpc
+import pytest
+
 from server.app import ServerThread as _ServerThread
-from server.client import Client
+from server.client import Client, error_reason
 
 from conftest import ROOT
 
@@ -48,3 +51,17 @@ class ServerProcess:
             except subprocess.TimeoutExpired:
                 self.proc.kill()
         time.sleep(0.05)
+
+
+def fails(call, status, reason):
+    """The call fails with this gRPC status and ErrorInfo reason; returns the error."""
+    with pytest.raises(grpc.RpcError) as e:
+        call()
+    assert e.value.code() == status, (e.value.code(), e.value.details())
+    assert error_reason(e.value) == reason, (error_reason(e.value), e.value.details())
+    return e.value
+
+
+def bearer(token: str) -> list[tuple[str, str]]:
+    """Call metadata carrying a token."""
+    return [("authorization", f"Bearer {token}")]

@@ -11,7 +11,7 @@ from server.api import referee_pb2 as pb
 from server.client import error_reason, play_seat
 
 from conftest import ROOT, RULE_FILES
-from referee_harness import ServerThread
+from referee_harness import ServerThread, fails
 
 
 @pytest.fixture(scope="module")
@@ -27,14 +27,6 @@ def seated(srv, rules, players=0, options=None, seed="s"):
     n = t.table.players
     clients = [srv.client(c.join(t.table_id, s).token) for s in range(n)]
     return t, clients
-
-
-def fails(call, status, reason):
-    with pytest.raises(grpc.RpcError) as e:
-        call()
-    assert e.value.code() == status, (e.value.code(), e.value.details())
-    assert error_reason(e.value) == reason, (error_reason(e.value), e.value.details())
-    return e.value
 
 
 def test_generated_code_matches_the_proto():

@@ -23,7 +23,7 @@ from server.store import Store
 from server.tournament.archive import verify_archive
 
 from conftest import ROOT
-from referee_harness import ServerProcess, ServerThread
+from referee_harness import ServerProcess, ServerThread, bearer, fails
 
 
 @pytest.fixture(scope="module")
@@ -31,14 +31,6 @@ def srv(tmp_path_factory):
     s = ServerThread(str(tmp_path_factory.mktemp("security") / "referee.sqlite3"))
     yield s
     s.stop()
-
-
-def fails(call, status, reason):
-    with pytest.raises(grpc.RpcError) as e:
-        call()
-    assert e.value.code() == status, (e.value.code(), e.value.details())
-    assert error_reason(e.value) == reason, (error_reason(e.value), e.value.details())
-    return e.value
 
 
 def hostile_rules(rules: int = 100) -> str:
@@ -97,10 +89,6 @@ def test_records_carry_their_rules_text_and_a_wrong_digest_is_refused(srv):
 
 # ---------------------------------------------------------------- 2. a duplicate round stays sealed
 
-def _md(token):
-    return [("authorization", f"Bearer {token}")]
-
-
 def _play(target, table: pb.RoundTable):
     threads = [threading.Thread(target=play_seat, args=(Client(target, tok), table.table_id, "heuristic", s))
                for s, tok in enumerate(table.seat_tokens)]
@@ -116,7 +104,7 @@ def test_a_duplicate_round_reveals_nothing_until_every_table_has_finished(srv):
         rules_name="cutthroat_canadian", entrants=["a", "b", "c", "d", "e", "f"], pairing="swiss", rounds=1,
         duplicate=True, seed="sealed-master", players=3))
     tid = created.tournament_id
-    start = stub.StartRound(pb.StartRoundRequest(tournament_id=tid), metadata=_md(created.director_token))
+    start = stub.StartRound(pb.StartRoundRequest(tournament_id=tid), metadata=bearer(created.director_token))
     first, second = start.tables
     _play(srv.target, first)
     done = Client(srv.target, first.seat_tokens[0])
@@ -135,7 +123,7 @@ def test_a_duplicate_round_reveals_nothing_until_every_table_has_finished(srv):
     assert st.rounds[0].seed == "" and st.rounds[0].finished_tables == 1
     assert all(row["games"] == 0 for row in json.loads(st.standings_json))
     export = json.loads(stub.ExportTournament(pb.ExportTournamentRequest(tournament_id=tid),
-                                              metadata=_md(created.director_token)).archive_json)
+                                              metadata=bearer(created.director_token)).archive_json)
     assert export["rounds"] == [] and export["duplicate_comparisons"] == []
 
     _play(srv.target, second)
@@ -143,7 +131,7 @@ def test_a_duplicate_round_reveals_nothing_until_every_table_has_finished(srv):
     revealed = stub.GetStandings(pb.GetStandingsRequest(tournament_id=tid)).rounds[0].seed
     assert complete and "sealed" not in record and revealed and record["seed"] == revealed
     export = json.loads(stub.ExportTournament(pb.ExportTournamentRequest(tournament_id=tid),
-                                              metadata=_md(created.director_token)).archive_json)
+                                              metadata=bearer(created.director_token)).archive_json)
     assert len(export["rounds"]) == 1 and export["duplicate_comparisons"]
     assert verify_archive(export) == []
     assert Client(srv.target).join(first.table_id).token  # the round is over: anyone may watch

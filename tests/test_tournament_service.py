@@ -16,11 +16,7 @@ from server.api import referee_pb2_grpc as pb_grpc
 from server.client import Client, error_reason, play_seat
 from server.tournament.archive import verify_archive
 
-from referee_harness import ServerProcess
-
-
-def _md(token):
-    return [("authorization", f"Bearer {token}")]
+from referee_harness import ServerProcess, bearer
 
 
 def _play_round(target, start: pb.StartRoundResponse, seats: tuple[int, ...] | None = None):
@@ -53,7 +49,7 @@ def test_tournament_service_end_to_end_with_restart(tmp_path):
         created = stub.CreateTournament(pb.CreateTournamentRequest(
             rules_name="four_point_ne_wisconsin", entrants=[f"p{i}" for i in range(8)], pairing="swiss", rounds=2,
             duplicate=True, seed="master", name="club night"))
-        director = _md(created.director_token)
+        director = bearer(created.director_token)
         tid = created.tournament_id
         with pytest.raises(grpc.RpcError) as e:
             stub.StartRound(pb.StartRoundRequest(tournament_id=tid))
@@ -61,7 +57,7 @@ def test_tournament_service_end_to_end_with_restart(tmp_path):
         r0 = stub.StartRound(pb.StartRoundRequest(tournament_id=tid), metadata=director)
         assert len(r0.tables) == 2 and all(len(t.seat_tokens) == 4 for t in r0.tables)
         with pytest.raises(grpc.RpcError) as e:
-            stub.StartRound(pb.StartRoundRequest(tournament_id=tid), metadata=_md(r0.tables[0].seat_tokens[0]))
+            stub.StartRound(pb.StartRoundRequest(tournament_id=tid), metadata=bearer(r0.tables[0].seat_tokens[0]))
         assert e.value.code() == grpc.StatusCode.PERMISSION_DENIED and error_reason(e.value) == "NOT_THE_DIRECTOR"
         with pytest.raises(grpc.RpcError) as e:
             stub.StartRound(pb.StartRoundRequest(tournament_id=tid), metadata=director)
@@ -117,7 +113,7 @@ def test_round_robin_of_teams_over_a_number_of_hands(tmp_path):
         created = stub.CreateTournament(pb.CreateTournamentRequest(
             rules_name="setback", entrants=["north-south", "east-west", "club", "visitors"], teams=True,
             pairing="round_robin", rounds=3, hands_per_round=2, seed="teams"))
-        director = _md(created.director_token)
+        director = bearer(created.director_token)
         for r in range(3):
             start = stub.StartRound(pb.StartRoundRequest(tournament_id=created.tournament_id), metadata=director)
             assert len(start.tables) == 2 and all(len(set(t.seats)) == 2 for t in start.tables)
