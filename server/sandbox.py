@@ -135,12 +135,12 @@ class Sandbox:
             await self._slots.acquire()
         finally:
             self._waiting -= 1
-        try:
-            # The blocking pipe work runs in a thread of its own; a cancelled caller does not
-            # abandon the worker mid-job (the shielded task finishes, or the deadline kills it).
-            return await asyncio.shield(asyncio.to_thread(self._run_blocking, job, args, seconds))
-        finally:
-            self._slots.release()
+        # The blocking pipe work runs in a thread of its own and keeps its slot until it ends: a
+        # caller that gives up does not free a worker that is still busy (or more would start).
+        slots = self._slots
+        work = asyncio.ensure_future(asyncio.to_thread(self._run_blocking, job, args, seconds))
+        work.add_done_callback(lambda w: (slots.release(), w.cancelled() or w.exception()))
+        return await asyncio.shield(work)
 
     def _run_blocking(self, job: str, args: tuple, seconds: float) -> Any:
         w = self._take()

@@ -13,6 +13,7 @@ import hmac
 import json
 import logging
 import secrets
+import threading
 import time
 from collections import OrderedDict, defaultdict
 from dataclasses import dataclass, field
@@ -515,6 +516,7 @@ def _spec(rules_name: str | None, rules_text: str | None) -> RuleSpec:
 
 
 _UPLOADS: OrderedDict[str, tuple[str, RuleSpec]] = OrderedDict()
+_UPLOADS_LOCK = threading.Lock()  # parsed in worker threads (asyncio.to_thread)
 UPLOADS_KEPT = 64
 
 
@@ -522,14 +524,16 @@ def upload_spec(text: str) -> tuple[str, RuleSpec]:
     """An uploaded rule file, parsed once per content: tables with the same upload share one text,
     one spec and so (see _compiled) one CompiledRules, whoever uploaded it and how often."""
     digest = hashlib.sha256(text.encode("utf-8", "replace")).hexdigest()
-    hit = _UPLOADS.get(digest)
-    if hit is not None:
-        _UPLOADS.move_to_end(digest)
-        return hit
+    with _UPLOADS_LOCK:
+        hit = _UPLOADS.get(digest)
+        if hit is not None:
+            _UPLOADS.move_to_end(digest)
+            return hit
     hit = (text, spec_from_text(text, "upload.yaml", known_parents_only=True))
-    _UPLOADS[digest] = hit
-    while len(_UPLOADS) > UPLOADS_KEPT:
-        _UPLOADS.popitem(last=False)
+    with _UPLOADS_LOCK:
+        hit = _UPLOADS.setdefault(digest, hit)
+        while len(_UPLOADS) > UPLOADS_KEPT:
+            _UPLOADS.popitem(last=False)
     return hit
 
 

@@ -402,3 +402,32 @@ def test_start_up_with_a_damaged_table_serves_the_others(tmp_path):
     log = second.proc.stderr.read()
     line = next(x for x in log.splitlines() if bad.table_id in x)
     assert db in line and "version 1" in line and "WRONG_TURN" in line
+
+
+def _workers() -> int:
+    """Live sandbox worker processes started by this process."""
+    import os
+    from pathlib import Path
+    n = 0
+    for proc in Path("/proc").iterdir():
+        try:
+            if proc.name.isdigit() and b"server.sandbox" in (proc / "cmdline").read_bytes() and \
+                    int((proc / "stat").read_text().rsplit(")", 1)[1].split()[1]) == os.getpid():
+                n += 1
+        except (OSError, ValueError, IndexError):
+            continue
+    return n
+
+
+def test_callers_that_give_up_do_not_multiply_the_workers(tmp_path):
+    srv = ServerThread(str(tmp_path / "referee.sqlite3"), limits=Limits(compile_seconds=3.0, sandbox_per_address=10))
+    try:
+        c = srv.client()
+        before = _workers()  # this server's one worker, and those of other servers of this test process
+        for _ in range(4):  # each gives up once its slow job is under way
+            call = c.stub.CheckRules.future(pb.CheckRulesRequest(text=hostile_rules()))
+            time.sleep(0.3)
+            call.cancel()
+        assert _workers() == before  # the first job still holds the only worker; the others never started one
+    finally:
+        srv.stop()
