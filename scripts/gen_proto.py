@@ -12,7 +12,7 @@ import tempfile
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
-PROTO_ROOT = ROOT / "proto"
+PROTO_ROOT = ROOT / "smear_dsl" / "proto"  # shipped in the package; ROOT/proto links here
 PROTOS = ["smear/referee/v1/referee.proto"]
 OUT = ROOT / "server" / "api"
 FILES = ["referee_pb2.py", "referee_pb2.pyi", "referee_pb2_grpc.py"]

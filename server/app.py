@@ -11,6 +11,8 @@ import grpc
 from grpc_health.v1 import health, health_pb2, health_pb2_grpc
 from grpc_reflection.v1alpha import reflection
 
+from smear_dsl.errors import SmearError
+
 from .api import referee_pb2 as pb
 from .api import referee_pb2_grpc as pb_grpc
 from .limits import Limits
@@ -21,6 +23,10 @@ from .tables import Tables
 from .tournament.service import Tournaments, TournamentService
 
 MAX_MESSAGE_BYTES = 4 * 1024 * 1024
+
+
+class PortInUse(SmearError):
+    """The server cannot bind its port."""
 
 
 @dataclass
@@ -52,7 +58,8 @@ async def start(host: str = "127.0.0.1", port: int = 0, db: str = "smear-referee
         interceptors=[AuthInterceptor(tables)],
         options=[("grpc.max_receive_message_length", MAX_MESSAGE_BYTES),
                  ("grpc.max_send_message_length", 32 * MAX_MESSAGE_BYTES),
-                 ("grpc.max_concurrent_streams", 1000)])
+                 ("grpc.max_concurrent_streams", 1000),
+                 ("grpc.so_reuseport", 0)])  # a port another process listens on is an error, not shared
     pb_grpc.add_RefereeServicer_to_server(Referee(tables, sandbox), server)
     pb_grpc.add_TournamentServicer_to_server(TournamentService(tournaments), server)
     health_servicer = health.aio.HealthServicer()
@@ -60,7 +67,15 @@ async def start(host: str = "127.0.0.1", port: int = 0, db: str = "smear-referee
     names = (pb.DESCRIPTOR.services_by_name["Referee"].full_name, pb.DESCRIPTOR.services_by_name["Tournament"].full_name,
              health.SERVICE_NAME, reflection.SERVICE_NAME)
     reflection.enable_server_reflection(names, server)
-    bound = server.add_insecure_port(f"{host}:{port}")
+    try:
+        bound = server.add_insecure_port(f"{host}:{port}")
+    except RuntimeError:
+        bound = 0
+    if not bound:
+        sandbox.close()
+        store.close()
+        raise PortInUse(f"cannot listen on {host}:{port}: the port is in use (is another `smear-dsl serve` running?) "
+                        "or the address is not this machine's")
     await server.start()
     await health_servicer.set(SERVICE, health_pb2.HealthCheckResponse.SERVING)
     await health_servicer.set("", health_pb2.HealthCheckResponse.SERVING)

@@ -7,6 +7,7 @@ import random
 import time
 import uuid
 from collections.abc import Iterator
+from dataclasses import dataclass
 from typing import Any
 
 import grpc
@@ -27,6 +28,20 @@ def error_reason(err: grpc.RpcError) -> str | None:
         if detail.Unpack(info):
             return info.reason
     return None
+
+
+DEFAULT_PORT = 50051
+
+
+def target(server: str) -> str:
+    """HOST[:PORT] as gRPC wants it: the referee's default port when none is given (gRPC itself would
+    take 443), IPv6 addresses in brackets."""
+    server = server.strip()
+    if server.startswith("["):  # [::1] or [::1]:50051
+        return server if "]:" in server else f"{server}:{DEFAULT_PORT}"
+    if server.count(":") > 1:  # a bare IPv6 address
+        return f"[{server}]:{DEFAULT_PORT}"
+    return server if ":" in server else f"{server}:{DEFAULT_PORT}"
 
 
 class Client:
@@ -108,20 +123,44 @@ class Client:
 RANKS = "23456789TJQKA"
 
 
-def choose(view: pb.View, rng: random.Random, style: str = "random") -> pb.Move:
-    """A legal move from the view alone: uniformly at random, or by a simple heuristic."""
+@dataclass(frozen=True)
+class Persona:
+    """How one bot plays: its style, its own seed, how boldly it bids (-1 cautious .. +1 bold) and
+    how often it plays a random legal move instead of its best one. Tournament entrants each get
+    their own, so duplicate tables do not play identically."""
+
+    style: str = "heuristic"
+    seed: int = 0
+    boldness: int = 0
+    noise: float = 0.0
+
+    @classmethod
+    def for_entrant(cls, master_seed: str, entrant: int, style: str) -> "Persona":
+        rng = random.Random(f"{master_seed}/entrant/{entrant}")
+        return cls(style, rng.getrandbits(32), rng.choice((-1, 0, 0, 1)), round(rng.uniform(0.0, 0.08), 3))
+
+    def describe(self) -> str:
+        if self.style == "random":
+            return "random"
+        bold = {-1: "cautious", 0: "steady", 1: "bold"}[self.boldness]
+        return f"{self.style}, {bold} bidder, {self.noise:.0%} random moves"
+
+
+def choose(view: pb.View, rng: random.Random, style: str = "random", boldness: int = 0, noise: float = 0.0) -> pb.Move:
+    """A legal move from the view alone: uniformly at random, or by a simple heuristic (bidding
+    `boldness` steps more or less eagerly, and a random legal move with probability `noise`)."""
     legal = list(view.legal_moves)
-    if style == "random" or len(legal) == 1:
+    if style == "random" or len(legal) == 1 or noise and rng.random() < noise:
         return rng.choice(legal)
     kinds = {m.WhichOneof("action") for m in legal}
     hand = list(view.hand)
     if "bid" in kinds or "pass" in kinds:
         longest = max((sum(1 for c in hand if c[-1] == s) for s in "SHDC"), default=0)
         top = sum(1 for c in hand if c[0] in "AKJ")
-        want = 2 + max(0, longest + top - 5)
+        want = 2 + max(0, longest + top - 5 + boldness)
         bids = sorted((m for m in legal if m.WhichOneof("action") == "bid"), key=lambda m: m.bid)
         ok = [m for m in bids if m.bid <= want]
-        if ok and longest + top >= 4:
+        if ok and longest + top >= 4 - boldness:
             return ok[-1]
         passes = [m for m in legal if m.WhichOneof("action") == "pass"]
         return passes[0] if passes else bids[0]
@@ -144,11 +183,15 @@ class MoveRefused(Exception):
         self.status, self.reason, self.message = result.status, result.reason, result.message
 
 
-def play_seat(client: Client, table_id: str, style: str = "random", seed: int | None = None,
-              on_move=None) -> pb.View:
+def play_seat(client: Client, table_id: str, style: str = "random", seed: int | str | None = None,
+              on_move=None, persona: Persona | None = None) -> pb.View:
     """Play one seat until the game ends over one Play stream: the server sends the seat's view when
     it must act and the answer to each move. A dropped stream is resumed after the last view seen.
+    `persona` (if given) sets the style, boldness and noise; `seed` then varies its play per game.
     Returns the final view; raises MoveRefused if a move is refused for any reason but a stale view."""
+    if persona is not None:
+        style, seed = persona.style, f"{persona.seed}/{seed}"
+    boldness, noise = (persona.boldness, persona.noise) if persona else (0, 0.0)
     rng = random.Random(seed)
     seen: int | None = None
     while True:
@@ -176,7 +219,7 @@ def play_seat(client: Client, table_id: str, style: str = "random", seed: int | 
                 seen = view.version
                 if view.finished:
                     return view
-                move = choose(view, rng, style)
+                move = choose(view, rng, style, boldness, noise)
                 sent.append((view.seat, move))
                 outgoing.put(pb.PlayRequest(move=move, expected_version=view.version, idempotency_key=uuid.uuid4().hex))
         except grpc.RpcError as e:

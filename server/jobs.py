@@ -16,10 +16,14 @@ from smear_dsl.errors import Diagnostic, RecordError, RuleError
 def _diagnostics(e: RuleError) -> list[tuple]:
     """Diagnostics as plain tuples; a parent file of rules/ is named `rules/NAME.yaml`, not by the
     server's own path."""
-    from smear_dsl.paths import rules_dir
-    root = str(rules_dir().resolve())
-    return [(("rules" + d.path[len(root):]) if d.path.startswith(root) else d.path, d.line, d.col, d.message, d.hint,
-             d.source_line) for d in e.diagnostics]
+    from pathlib import Path
+
+    from smear_dsl.paths import rule_dirs
+    roots = [str(d.resolve()) + "/" for d in rule_dirs()]
+
+    def shown(path: str) -> str:
+        return f"rules/{Path(path).name}" if any(path.startswith(r) for r in roots) else path
+    return [(shown(d.path), d.line, d.col, d.message, d.hint, d.source_line) for d in e.diagnostics]
 
 
 def _checked(text: str, name: str):

@@ -15,6 +15,8 @@ import threading
 from dataclasses import dataclass
 from typing import Any
 
+from smear_dsl.errors import SmearError
+
 SCHEMA = """
 CREATE TABLE IF NOT EXISTS tables (
     id TEXT PRIMARY KEY, rules_name TEXT NOT NULL, rules_text TEXT, players INTEGER NOT NULL,
@@ -54,11 +56,17 @@ class StoredTable:
     seal: str | None = None  # the group (a duplicate round) whose tables stay sealed until all have finished
 
 
+class StoreInUse(SmearError):
+    """Another live server holds this database file."""
+
+
 class Store:
-    """The database file and its writer thread."""
+    """The database file and its writer thread. A lock file beside it (`FILE.lock`, flock) is held
+    while the store is open, so a second server cannot use the same tables."""
 
     def __init__(self, path: str):
         self.path = path
+        self._lock_file = _lock(path)
         conn = sqlite3.connect(path)
         conn.execute("PRAGMA journal_mode=WAL")
         conn.executescript(SCHEMA)
@@ -144,6 +152,9 @@ class Store:
     def close(self) -> None:
         self._queue.put(None)
         self._thread.join(timeout=10)
+        if self._lock_file is not None:
+            self._lock_file.close()  # releases the flock
+            self._lock_file = None
 
     # ---- statements
     @staticmethod
@@ -206,6 +217,18 @@ class Store:
             return list(tables.values())
         finally:
             conn.close()
+
+
+def _lock(path: str):
+    """Hold `path.lock` exclusively (released when the file closes, or the process dies)."""
+    import fcntl
+    f = open(f"{path}.lock", "a+")
+    try:
+        fcntl.flock(f, fcntl.LOCK_EX | fcntl.LOCK_NB)
+    except OSError:
+        f.close()
+        raise StoreInUse(f"{path} is in use by another running server (its lock file {path}.lock is held)") from None
+    return f
 
 
 def _rollback(conn: sqlite3.Connection) -> None:

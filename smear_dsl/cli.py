@@ -25,27 +25,51 @@ def _read_json(path: str) -> Any:
 
 
 def cmd_verify(args: argparse.Namespace) -> int:
+    """Verdicts of RECORD_FORMAT.md. One record: its verdict as JSON. Several: one line each, in
+    order, as JSON Lines carrying `file`, or (`--format text`, the default on a terminal) a summary
+    line a person reads. Exit status: the highest of 0 valid, 1 illegal move or bad deal, 2 unreadable."""
     from .record import verify
+    fmt = args.format or ("text" if sys.stdout.isatty() else "json")
     worst = 0
     for path in args.records:
         try:
             verdict = verify(_read_json(path))
             status = 0 if verdict["valid"] else 1
         except RecordError as e:
-            print(f"{path}: {e}", file=sys.stderr)
+            if fmt == "json":
+                print(f"{path}: {e}", file=sys.stderr)
             verdict = {"valid": False, "finished": False, "winner": None, "scores": [], "hands": [],
                        "error": {"hand": None, "move": None, "code": "BAD_RECORD", "message": str(e)}}
             status = 2
         except RecursionError:
-            print(f"{path}: record nests too deeply", file=sys.stderr)
-            verdict, status = None, 2
-        if len(args.records) == 1:
-            if verdict is not None:
-                print(json.dumps(verdict, indent=None if args.compact else 1))
+            if fmt == "json":
+                print(f"{path}: record nests too deeply", file=sys.stderr)
+            verdict = {"valid": False, "finished": False, "winner": None, "scores": [], "hands": [],
+                       "error": {"hand": None, "move": None, "code": "BAD_RECORD", "message": "record nests too deeply"}}
+            status = 2
+        if fmt == "text":
+            print(_verdict_line(path, verdict, status))
+        elif len(args.records) == 1:
+            print(json.dumps(verdict, indent=None if args.compact else 1))
         else:
-            print(json.dumps(verdict))
+            print(json.dumps({"file": path, **verdict}))
         worst = max(worst, status)
     return worst
+
+
+def _verdict_line(path: str, v: dict[str, Any], status: int) -> str:
+    """One record's verdict in a line: `game.json: valid, finished: side 1 won 16-9 (12 hands)`."""
+    err = v["error"]
+    if status == 2:
+        return f"{path}: unreadable: {err['message']}"
+    scores = "-".join(map(str, v["scores"]))
+    hands = f"{len(v['hands'])} hand{'s' if len(v['hands']) != 1 else ''}"
+    if v["valid"]:
+        state = (f"finished: side {v['winner']} won {scores}" if v["winner"] is not None else f"finished: no winner, {scores}") \
+            if v["finished"] else f"in progress at {scores}"
+        return f"{path}: valid, {state} ({hands})"
+    where = f"hand {err['hand']}" + (f" move {err['move']}" if err["move"] is not None else "")
+    return f"{path}: INVALID at {where}: {err['code']}: {err['message']} (scores {scores} after {hands})"
 
 
 def cmd_check(args: argparse.Namespace) -> int:
@@ -108,7 +132,7 @@ def cmd_simulate(args: argparse.Namespace) -> int:
         raise OptionError("name the rules to simulate, or --compare A B")
     rules = load_rules(args.rules, args.players, args.option)
     progress = not args.json and args.games >= 50 and sys.stderr.isatty()
-    summary = simulate(rules, args.games, args.seed, args.bot or "random", args.max_hands, args.record_dir, progress)
+    summary = simulate(rules, args.games, args.seed, args.bot or "heuristic", args.max_hands, args.record_dir, progress)
     print(json.dumps(summary) if args.json else render_summary(summary))
     return 0
 
@@ -177,21 +201,30 @@ def cmd_serve(args: argparse.Namespace) -> int:
         print(f"smear-dsl referee listening on {args.host}:{running.port}", flush=True)
         n = len(running.tables.tables) + len(running.tables.retired)
         print(f"tables: {n} restored from {args.db}", file=sys.stderr, flush=True)
-    asyncio.run(serve(args.host, args.port, args.db, ready, limits))
+    from server.app import PortInUse
+    from server.store import StoreInUse
+    try:
+        asyncio.run(serve(args.host, args.port, args.db, ready, limits))
+    except (PortInUse, StoreInUse) as e:
+        print(f"smear-dsl serve: {e}", file=sys.stderr)
+        return 1
     return 0
 
 
 def cmd_bot(args: argparse.Namespace) -> int:
     import grpc
 
-    from server.client import Client, play_seat
-    client = Client(args.server, args.token)
+    from server.client import Client, play_seat, target
+    where = target(args.server)
+    client = Client(where, args.token)
     try:
         first = client.view(args.table)
         if not first.HasField("seat") or first.seat != args.seat:
             raise OptionError(f"this token is not for seat {args.seat} of table {args.table}")
         view = play_seat(client, args.table, args.style, args.seed)
     except grpc.RpcError as e:
+        if e.code() in (grpc.StatusCode.UNAVAILABLE, grpc.StatusCode.DEADLINE_EXCEEDED):
+            raise OptionError(f"cannot reach the referee at {where} (is `smear-dsl serve` running there?)") from None
         raise OptionError(f"the referee refused: {e.code().name}: {e.details()}") from None
     print(f"game over: winner {view.winner if view.HasField('winner') else None}, scores {list(view.scores)}")
     return 0
@@ -245,17 +278,51 @@ def cmd_demo(args: argparse.Namespace) -> int:
     return run_demo([parse_game(g) for g in args.game], args.out, args.seed)
 
 
+class _Parser(argparse.ArgumentParser):
+    """argparse that answers a mistyped subcommand or option with the closest real one, and an
+    option the subcommand does not have with that subcommand's usage (not the top level's)."""
+
+    def error(self, message: str):  # type: ignore[override]
+        import re
+
+        from .schema import did_you_mean
+        m = re.search(r"invalid choice: '([^']*)' \(choose from (.*)\)", message)
+        if m:
+            hint = did_you_mean(m.group(1), [c.strip(" '") for c in m.group(2).split(",")])
+            if hint:
+                message += f"; {hint}"
+        super().error(message)
+
+    def parse_args(self, args=None, namespace=None):  # type: ignore[override]
+        parsed, extras = self.parse_known_args(args, namespace)
+        if extras:
+            parser = getattr(parsed, "parser", self)
+            known = [o for a in parser._actions for o in a.option_strings]
+            hints = [h for x in extras if x.startswith("-") and (h := _suggest(x.split("=")[0], known))]
+            parser.error(f"unrecognized arguments: {' '.join(extras)}" + (f"; {'; '.join(hints)}" if hints else ""))
+        return parsed
+
+
+def _suggest(word: str, options: list[str]) -> str | None:
+    import difflib
+    close = difflib.get_close_matches(word, options, n=1, cutoff=0.5)
+    return f"did you mean {close[0]}?" if close else None
+
+
 def main(argv: list[str] | None = None) -> int:
-    ap = argparse.ArgumentParser(prog="smear-dsl", description="Rule language, engine and referee for the Smear family.")
-    sub = ap.add_subparsers(dest="cmd", required=True)
+    ap = _Parser(prog="smear-dsl", description="Rule language, engine and referee for the Smear family.")
+    sub = ap.add_subparsers(dest="cmd", required=True, parser_class=_Parser)
     v = sub.add_parser("verify", help="re-referee smear-record/1 game records and print verdicts")
     v.add_argument("records", nargs="+", help="record files, or - for standard input")
     v.add_argument("--compact", action="store_true", help="one line per verdict even for a single record")
-    v.set_defaults(fn=cmd_verify)
+    v.add_argument("--format", choices=["json", "text"], default=None,
+                   help="json (verdicts; JSON Lines with `file` for several records) or text (a summary line per "
+                        "record); default: text on a terminal, json otherwise")
+    v.set_defaults(fn=cmd_verify, parser=v)
     c = sub.add_parser("check", help="check rule files; print every error as path:line:col")
     c.add_argument("files", nargs="+", help="rule files (paths or names in rules/)")
     c.add_argument("-q", "--quiet", action="store_true", help="print only errors")
-    c.set_defaults(fn=cmd_check)
+    c.set_defaults(fn=cmd_check, parser=c)
     s = sub.add_parser("simulate", help="play bot games and summarise them")
     s.add_argument("rules", nargs="?", help="a rule name in rules/ or a path to a rule file")
     s.add_argument("--compare", nargs=2, metavar=("A", "B"),
@@ -266,34 +333,34 @@ def main(argv: list[str] | None = None) -> int:
     s.add_argument("--games", type=int, default=100)
     s.add_argument("--seed", type=int, default=None, help="seed for deals and bots (default: random)")
     s.add_argument("--bot", choices=["random", "heuristic"], default=None,
-                   help="bots for every seat (default: random; heuristic with --compare)")
+                   help="bots for every seat (default: heuristic)")
     s.add_argument("--max-hands", type=int, default=1000, help="stop a game unfinished after this many hands")
     s.add_argument("--record-dir", default=None, help="write every game's smear-record/1 here")
     s.add_argument("--json", action="store_true", help="print the summary as one JSON object")
-    s.set_defaults(fn=cmd_simulate)
+    s.set_defaults(fn=cmd_simulate, parser=s)
     e = sub.add_parser("explain", help="print a rule file as the rules players read at the table")
     e.add_argument("rules", help="a rule name in rules/ or a path to a rule file")
     e.add_argument("--format", choices=["md", "html"], default="md", help="Markdown (default) or a standalone HTML page")
     e.add_argument("--out", default=None, help="write to this file instead of standard output")
-    e.set_defaults(fn=cmd_explain)
-    sc = sub.add_parser("schema", help="print the JSON Schema of rule files (docs/rules.schema.json)")
+    e.set_defaults(fn=cmd_explain, parser=e)
+    sc = sub.add_parser("schema", help="print the JSON Schema of rule files (rules/rules.schema.json)")
     sc.add_argument("--out", default=None, help="write it to this file instead of standard output")
-    sc.set_defaults(fn=cmd_schema)
+    sc.set_defaults(fn=cmd_schema, parser=sc)
     sv = sub.add_parser("serve", help="run the gRPC referee (tables persist in SQLite)")
     sv.add_argument("--host", default="127.0.0.1")
     sv.add_argument("--port", type=int, default=50051, help="0 picks a free port (printed on the first line)")
     sv.add_argument("--db", default="smear-referee.sqlite3", help="the SQLite file holding every table")
     sv.add_argument("--limit", action="append", metavar="NAME=VALUE",
                     help="change one of the limits in docs/security.md (repeatable), e.g. tables_per_address=200")
-    sv.set_defaults(fn=cmd_serve)
+    sv.set_defaults(fn=cmd_serve, parser=sv)
     b = sub.add_parser("bot", help="play one seat of a table through the referee")
-    b.add_argument("--server", required=True, help="HOST:PORT")
+    b.add_argument("--server", required=True, help="HOST[:PORT] of the referee (port 50051 when not given)")
     b.add_argument("--table", required=True)
     b.add_argument("--seat", type=int, required=True, help="the seat the token is for")
     b.add_argument("--token", required=True)
     b.add_argument("--style", choices=["random", "heuristic"], default="heuristic")
     b.add_argument("--seed", type=int, default=None)
-    b.set_defaults(fn=cmd_bot)
+    b.set_defaults(fn=cmd_bot, parser=b)
     tn = sub.add_parser("tournament", help="bot tournaments through a local referee")
     tsub = tn.add_subparsers(dest="tcmd", required=True)
     tr = tsub.add_parser("run", help="run a whole bot tournament and write its archive and standings")
@@ -308,16 +375,16 @@ def main(argv: list[str] | None = None) -> int:
     tr.add_argument("--bot", choices=["random", "heuristic"], default="heuristic")
     tr.add_argument("--hands", type=int, default=0, help="play N hands per round instead of a whole game")
     tr.add_argument("--out", default="tournament-out")
-    tr.set_defaults(fn=cmd_tournament_run)
+    tr.set_defaults(fn=cmd_tournament_run, parser=tr)
     vt = sub.add_parser("verify-tournament", help="re-derive every deal, re-referee every game, recompute the standings")
     vt.add_argument("archive")
-    vt.set_defaults(fn=cmd_verify_tournament)
+    vt.set_defaults(fn=cmd_verify_tournament, parser=vt)
     d = sub.add_parser("demo", help="play and narrate bot games, then write and verify their records")
     d.add_argument("--game", action="append", metavar="RULES[:k=v,...][@PLAYERS]",
                    help="a game to play (repeatable), e.g. RULES:widow=2@4")
     d.add_argument("--out", default="demo-out", help="where to write the records")
     d.add_argument("--seed", type=int, default=2026)
-    d.set_defaults(fn=cmd_demo)
+    d.set_defaults(fn=cmd_demo, parser=d)
     args = ap.parse_args(argv)
     try:
         return args.fn(args)

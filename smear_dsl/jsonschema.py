@@ -62,5 +62,5 @@ def rule_file_schema() -> dict[str, Any]:
 
 
 def schema_text() -> str:
-    """The schema as the checked-in docs/rules.schema.json holds it."""
+    """The schema as the checked-in rules/rules.schema.json (shipped in the package) holds it."""
     return json.dumps(rule_file_schema(), indent=2, sort_keys=False) + "\n"

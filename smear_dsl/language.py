@@ -16,7 +16,7 @@ from .expr import ast as A
 from .expr.check import (BOOL, CARD, CARDS, FUNCTIONS, INT, KEYWORDS, RANK_CONSTS, STR, SUIT, SUIT_CONSTS, Env,
                          ExprTypeError, check)
 from .expr.parse import ExprSyntaxError, parse_expr
-from .paths import rule_names, rules_dir
+from .paths import rule_file, rule_names
 from .rulefile import RULES
 from .schema import MISSING, Ctx, Src, did_you_mean
 from .spec import (BiddingSpec, DealSpec, DeckSpec, EndSpec, ExprSpec, LeadRule, Loc, OptionSpec, PhaseSpec, PlaySpec,
@@ -57,7 +57,9 @@ def resolve_rules_path(name_or_path: str, relative_to: str | None = None) -> Pat
     else:
         if relative_to:
             candidates.append(Path(relative_to).parent / f"{name_or_path}.yaml")
-        candidates.append(rules_dir() / f"{name_or_path}.yaml")
+        known = rule_file(name_or_path)
+        if known is not None:
+            candidates.append(known)
     for c in candidates:
         if c.is_file():
             return c
@@ -124,7 +126,7 @@ def _load_merged(text: str, path: str, sources: SourceCache, chain: list[str],
     if len(chain) >= MAX_EXTENDS_DEPTH:
         return None, [sources.diag(path, ext.line, ext.col, f"`extends` chain is deeper than {MAX_EXTENDS_DEPTH}")]
     if known_only:
-        parent_path = rules_dir() / f"{ext.value}.yaml" if ext.value in rule_names() else None
+        parent_path = rule_file(ext.value)
     else:
         parent_path = resolve_rules_path(ext.value, path)
     if parent_path is None:

@@ -74,7 +74,8 @@ def rules_for(record: dict[str, Any], allow_paths: bool = True) -> CompiledRules
     except RuleError as e:
         first = e.diagnostics[0] if e.diagnostics else None
         where = f" (line {first.line})" if first and text is not None else ""
-        raise RecordError(f"rules {label}{where}: {first.message if first else 'cannot be loaded'}") from None
+        hint = f"; {first.hint}" if first and first.hint and text is None else ""
+        raise RecordError(f"rules {label}{where}: {first.message if first else 'cannot be loaded'}{hint}") from None
     except OptionError as e:
         raise RecordError(str(e)) from None
 

@@ -28,7 +28,7 @@ def play_game(rules: CompiledRules, seed: int | None, bot: str = "random", max_h
     return game
 
 
-def simulate(rules: CompiledRules, games: int, seed: int | None = None, bot: str = "random", max_hands: int = 1000,
+def simulate(rules: CompiledRules, games: int, seed: int | None = None, bot: str = "heuristic", max_hands: int = 1000,
              record_dir: str | None = None, progress: bool = False) -> dict[str, Any]:
     """Run `games` games and return the summary (see `smear-dsl simulate --json`)."""
     base = seed if seed is not None else random.SystemRandom().randrange(1 << 62)
@@ -38,7 +38,7 @@ def simulate(rules: CompiledRules, games: int, seed: int | None = None, bot: str
     wins: Counter[int] = Counter()
     if record_dir:
         Path(record_dir).mkdir(parents=True, exist_ok=True)
-    bar = _progress(games) if progress else None
+    bar = progress_bar("games", games) if progress else None
     t0 = time.perf_counter()
     for i in range(games):
         game = play_game(rules, base + i, bot, max_hands, rng)
@@ -77,16 +77,23 @@ def simulate(rules: CompiledRules, games: int, seed: int | None = None, bot: str
         "point_award_rate": {p.name: round(awarded[p.name] / scored, 4) if scored else None for p in rules.points},
         "wins_by": side_word, "wins": {str(s): wins[s] for s in range(rules.n_sides)},
         "unfinished_games": unfinished, "hands_per_game": round(hands / games, 2) if games else None,
+        "max_hands": max_hands,
+        "warning": (f"{unfinished} of {games} games did not finish within {max_hands} hands: these figures describe "
+                    "games cut short" + (" (random bots rarely finish a game; try --bot heuristic)" if bot == "random"
+                                         else "")) if unfinished * 2 > games else None,
     }
 
 
-def _progress(total: int):
-    from rich.progress import BarColumn, MofNCompleteColumn, Progress, TimeRemainingColumn
+def progress_bar(what: str, total: int):
+    """A progress bar on standard error that says what its times are: `games ━━━ 12/100 elapsed 0:00:03
+    remaining 0:00:21`. Returns (progress, task)."""
     from rich.console import Console
-    p = Progress("[progress.description]{task.description}", BarColumn(), MofNCompleteColumn(), TimeRemainingColumn(),
-                 console=Console(stderr=True), transient=True)
+    from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn, TimeRemainingColumn
+    p = Progress(TextColumn(what), BarColumn(), MofNCompleteColumn(), TextColumn("elapsed"), TimeElapsedColumn(),
+                 TextColumn("remaining"), TimeRemainingColumn(), console=Console(stderr=True), transient=True)
     p.start()
-    return p, p.add_task("games", total=total)
+    return p, p.add_task(what, total=total)
+
 
 
 def render_summary(s: dict[str, Any]) -> str:
@@ -101,4 +108,6 @@ def render_summary(s: dict[str, Any]) -> str:
         f"  wins by {s['wins_by']}: " + ", ".join(f"{k}: {v}" for k, v in s["wins"].items())
         + (f"  (unfinished: {s['unfinished_games']})" if s["unfinished_games"] else ""),
     ]
+    if s.get("warning"):
+        lines.append(f"  warning: {s['warning']}")
     return "\n".join(lines)

@@ -139,10 +139,12 @@ def test_live_error_codes_come_back_with_their_status(srv):
 def test_record_only_codes_come_back_in_verify_record_and_game_over_live(srv):
     c = srv.client()
     seen = set()
-    for path in sorted((ROOT.parent / "shared" / "conformance").glob("*.json")):
+    for path in sorted((ROOT / "tests" / "conformance").glob("*.json")):
         if path.name.endswith(".expected.json"):
             continue
         expected = json.loads(path.with_name(path.name.replace(".json", ".expected.json")).read_text())
+        if isinstance(expected.get("error"), dict):
+            expected["error"].pop("message", None)
         try:
             verdict = c.verify(path.read_text())
         except grpc.RpcError as e:  # an unreadable record: the CLI's exit 2

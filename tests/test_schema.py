@@ -13,7 +13,7 @@ from smear_dsl.errors import RuleError
 
 from conftest import ROOT, RULE_FILES
 
-SCHEMA_FILE = ROOT / "docs" / "rules.schema.json"
+SCHEMA_FILE = ROOT / "smear_dsl" / "rules" / "rules.schema.json"
 
 
 def validator():
@@ -24,14 +24,14 @@ def validator():
 
 def test_checked_in_schema_is_current():
     assert SCHEMA_FILE.read_text() == schema_text(), \
-        "docs/rules.schema.json is stale: run `smear-dsl schema --out docs/rules.schema.json`"
+        "rules/rules.schema.json is stale: run `smear-dsl schema --out smear_dsl/rules/rules.schema.json`"
 
 
 @pytest.mark.parametrize("name", RULE_FILES)
 def test_every_rule_file_names_the_schema_and_passes_it(name):
     path = ROOT / "rules" / f"{name}.yaml"
     text = path.read_text()
-    assert text.splitlines()[0] == "# yaml-language-server: $schema=../docs/rules.schema.json"
+    assert text.splitlines()[0] == "# yaml-language-server: $schema=rules.schema.json"
     errors = list(validator().iter_errors(yaml.safe_load(text)))
     assert not errors, [e.message for e in errors]
 

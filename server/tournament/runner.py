@@ -9,7 +9,6 @@ verified from scratch.
 """
 from __future__ import annotations
 
-import hashlib
 import html
 import json
 import threading
@@ -33,7 +32,7 @@ def run_tournament(rules_name: str, entrants: int, rounds: int, fmt: str = "swis
                    out: str = "tournament-out", bot: str = "heuristic", progress: bool = True,
                    hands_per_round: int = 0) -> dict[str, Any]:
     from server.app import fresh_server
-    from server.client import Client, play_seat
+    from server.client import Client, Persona, play_seat
 
     spec = load_spec(rules_name)
     rules = compile_rules(spec, None, options or {})
@@ -44,14 +43,19 @@ def run_tournament(rules_name: str, entrants: int, rounds: int, fmt: str = "swis
     if entrants < per_table:
         raise ValueError(f"a table needs {per_table} entrants")
     names = [f"{'team' if teams else 'player'} {i + 1}" for i in range(entrants)]
+    # Each entrant is its own player: its bot has its own seed, boldness and noise wherever it sits.
+    personas = [Persona.for_entrant(seed, i, bot) for i in range(entrants)]
     outdir = Path(out)
     server = fresh_server(out)
     lobby = Client(server.target)
     met: Counter = Counter()
+    partners: Counter = Counter()
     held: dict[int, Counter] = defaultdict(Counter)
     archive: dict[str, Any] = {"format": FORMAT, "name": f"{spec.name} tournament", "rules": spec.stem,
+                               "title": spec.name,
                                "players": rules.players, "options": {k: v for k, v in rules.options.items()},
-                               "entrants": [{"id": i, "name": n} for i, n in enumerate(names)],
+                               "entrants": [{"id": i, "name": n, "bot": personas[i].describe()}
+                                            for i, n in enumerate(names)],
                                "pairing": fmt, "teams": teams, "hands_per_round": hands_per_round,
                                "rounds": [], "audit": [], "standings": []}
     games: list[dict[str, Any]] = []
@@ -62,7 +66,8 @@ def run_tournament(rules_name: str, entrants: int, rounds: int, fmt: str = "swis
     try:
         for r in range(rounds):
             rs = round_seed(seed, r)
-            tables = pair_round(fmt, list(range(entrants)), per_table, r, seed, S.order_for_swiss(standings), met, held)
+            tables = pair_round(fmt, list(range(entrants)), per_table, r, seed, S.order_for_swiss(standings), met, held,
+                                partners, 0 if teams else n_sides)
             rnd: dict[str, Any] = {"round": r, "duplicate": duplicate, "commitment": commitment(rs), "tables": []}
             played = []
             for t, units in enumerate(tables):
@@ -73,11 +78,10 @@ def run_tournament(rules_name: str, entrants: int, rounds: int, fmt: str = "swis
                 tokens = [lobby.join(created.table_id, x).token for x in range(rules.players)]
                 played.append((t, units, seats, created, tokens))
             threads = []
-            for _t, _units, _seats, created, tokens in played:
+            for _t, _units, seats, created, tokens in played:
                 for x, tok in enumerate(tokens):
-                    bot_seed = int(hashlib.sha256(f"{seed}/{r}/{created.table_id}/{x}".encode()).hexdigest()[:8], 16)
-                    th = threading.Thread(target=play_seat, args=(Client(server.target, tok), created.table_id, bot,
-                                                                  bot_seed), daemon=True)
+                    th = threading.Thread(target=play_seat, args=(Client(server.target, tok), created.table_id),
+                                          kwargs={"seed": f"{r}/{x}", "persona": personas[seats[x]]}, daemon=True)
                     th.start()
                     threads.append((created.table_id, th))
             done_tables: set[str] = set()
@@ -135,40 +139,67 @@ def comparisons(archive: dict[str, Any]) -> list[dict[str, Any]]:
 
 
 def standings_html(archive: dict[str, Any]) -> str:
-    rows = "".join(f"<tr><td>{s['rank']}</td><td>{html.escape(s['name'])}</td><td>{s['games']}</td><td>{s['wins']}</td>"
-                   f"<td>{s['points_for']}</td><td>{s['points_against']}</td><td>{s['difference']}</td></tr>"
+    """The report a club pins on the wall: the rules, the standings, every round's seating and
+    results, the boards compared across tables, and (folded away) the seeds to check it all."""
+    e = html.escape
+    names = {x["id"]: x["name"] for x in archive["entrants"]}
+    n_sides = max((len(t["result"]["scores"]) for r in archive["rounds"] for t in r["tables"]), default=0)
+    options = ", ".join(f"{k} = {v}" for k, v in archive["options"].items()) or "none"
+    rows = "".join(f"<tr><td>{s['rank']}</td><td>{e(s['name'])}</td><td>{s['games']}</td><td>{s['wins']}</td>"
+                   f"<td>{s['points_for']}</td><td>{s['points_against']}</td><td>{s['difference']:+d}</td></tr>"
                    for s in archive["standings"])
+    rounds = ""
+    for rnd in archive["rounds"]:
+        lines = ""
+        for t in rnd["tables"]:
+            res = t["result"]
+            sides = [[names.get(u, "?") for x, u in enumerate(t["seats"]) if x % len(res["scores"]) == p]
+                     for p in range(len(res["scores"]))]
+            cells = "".join(f"<td{' class=won' if res['winner'] == p else ''}>{e(' & '.join(dict.fromkeys(side)))}"
+                            f" <b>{score}</b></td>" for p, (side, score) in enumerate(zip(sides, res["scores"])))
+            verdict = "won by " + e(" & ".join(dict.fromkeys(sides[res["winner"]]))) if res["winner"] is not None \
+                else ("no winner" if res["finished"] else "unfinished")
+            lines += f"<tr><td>table {t['table'] + 1}</td>{cells}<td>{verdict}</td></tr>"
+        rounds += (f"<h3>Round {rnd['round'] + 1}{' (duplicate: the same boards at every table)' if rnd['duplicate'] else ''}"
+                   f"</h3><table><tr><th></th>{''.join(f'<th>side {p}</th>' for p in range(n_sides))}<th>result</th></tr>"
+                   f"{lines}</table>")
     comps = ""
     for row in archive.get("duplicate_comparisons", []):
-        names = {e["id"]: e["name"] for e in archive["entrants"]}
-        cells = "".join(f"<td>table {t['table'] + 1}: {html.escape(names.get(t['bidder_entrant'], 'nobody'))} "
+        cells = "".join(f"<td>table {t['table'] + 1}: {e(names.get(t['bidder_entrant'], 'nobody'))} "
                         f"{'bid ' + str(t['bid']) + (' made' if t['made'] else ' set') if t['bid'] else 'no bid'}, "
-                        f"{t['delta']}</td>" for t in row["tables"])
+                        f"{' / '.join(f'{d:+d}' for d in t['delta'])}</td>" for t in row["tables"])
         comps += f"<tr><td>round {row['round'] + 1} board {row['board'] + 1}</td>{cells}</tr>"
     if comps:
-        comps = ("<h2>The same deals across tables</h2><p>Each board was dealt to the same seats at every table; "
-                 "who bid it, and the score changes by side.</p><table>" + comps + "</table>")
-    rounds = "".join(f"<li>round {r['round'] + 1}: commitment <code>{r['commitment']}</code>, seed <code>"
-                     f"{html.escape(r['seed'])}</code>, {len(r['tables'])} tables"
-                     f"{' (duplicate)' if r['duplicate'] else ''}</li>" for r in archive["rounds"])
-    return ("<!DOCTYPE html><html lang='en'><head><meta charset='utf-8'><title>"
-            + html.escape(archive["name"]) + "</title><style>body{font:15px system-ui;max-width:50rem;margin:2rem auto}"
-            "table{border-collapse:collapse}td,th{border:1px solid #ccc;padding:.25em .6em}</style></head><body>"
-            f"<h1>{html.escape(archive['name'])}</h1><p>Rules <code>{archive['rules']}</code>, "
-            f"{len(archive['entrants'])} entrants, {len(archive['rounds'])} rounds ({archive['pairing']}). Ranked by wins, "
-            "then point difference, then points for.</p><table><tr><th>#</th><th>entrant</th><th>games</th><th>wins</th>"
-            f"<th>for</th><th>against</th><th>diff</th></tr>{rows}</table>{comps}<h2>Rounds</h2><ul>{rounds}</ul>"
+        comps = ("<h2>The same deals across tables</h2><p>Each board was dealt to the same seats at every table: "
+                 "who bid it, and the score change of each side.</p><table>" + comps + "</table>")
+    bots = "".join(f"<li>{e(x['name'])}: {e(x['bot'])}</li>" for x in archive["entrants"] if x.get("bot"))
+    audit = "".join(f"<li>{e(a['action'])} {e(names.get(a['entrant'], '?'))}: {e(a.get('reason', ''))}</li>"
+                    for a in archive.get("audit", []))
+    checks = "".join(f"<li>round {r['round'] + 1}: commitment <code>{r['commitment']}</code>, seed <code>"
+                     f"{e(r['seed'])}</code></li>" for r in archive["rounds"])
+    return ("<!DOCTYPE html><html lang='en'><head><meta charset='utf-8'><title>" + e(archive["name"]) + "</title>"
+            "<style>body{font:15px system-ui;max-width:56rem;margin:2rem auto;padding:0 1rem}"
+            "table{border-collapse:collapse;margin:.5rem 0 1rem}td,th{border:1px solid #ccc;padding:.25em .6em;"
+            "text-align:left}td.won{background:#e6f4e6}code{font-size:12px;word-break:break-all}</style></head><body>"
+            f"<h1>{e(archive['name'])}</h1><p>Rules <b>{e(archive.get('title', archive['rules']))}</b> "
+            f"(<code>{e(archive['rules'])}</code>), {archive['players']} players, options: {e(options)}. "
+            f"{len(archive['entrants'])} {'teams' if archive.get('teams') else 'entrants'}, {len(archive['rounds'])} "
+            f"rounds ({e(archive['pairing'].replace('_', ' '))})"
+            + (f", {archive['hands_per_round']} hands a round" if archive.get("hands_per_round") else "")
+            + ".</p><h2>Standings</h2><p>Ranked by wins, then point difference, then points for. Points against: the "
+            "best opposing final score of each game, counted from zero.</p><table><tr><th>#</th><th>entrant</th>"
+            f"<th>games</th><th>wins</th><th>for</th><th>against</th><th>diff</th></tr>{rows}</table>"
+            f"<h2>Rounds</h2>{rounds}{comps}"
+            + (f"<h2>Director's actions</h2><ul>{audit}</ul>" if audit else "")
+            + (f"<h2>Players</h2><ul>{bots}</ul>" if bots else "")
+            + "<details><summary>Verification</summary><p>Each round's seed was committed to (SHA-256) before its "
+            "first deal and revealed after its last; <code>smear-dsl verify-tournament archive.json</code> re-deals "
+            f"every game from these seeds and recomputes everything above.</p><ul>{checks}</ul></details>"
             "</body></html>\n")
 
 
 def _bar(total: int):
     import sys
 
-    from rich.console import Console
-    from rich.progress import BarColumn, MofNCompleteColumn, Progress, TimeElapsedColumn
-    if not sys.stderr.isatty():
-        return None
-    p = Progress("tables", BarColumn(), MofNCompleteColumn(), TimeElapsedColumn(), console=Console(stderr=True),
-                 transient=True)
-    p.start()
-    return p, p.add_task("tables", total=total)
+    from smear_dsl.simulate import progress_bar
+    return progress_bar("tables", total) if sys.stderr.isatty() else None

@@ -154,17 +154,21 @@ class TournamentService(pb_grpc.TournamentServicer):
         r = len(t.rounds)
         rules = compile_rules(known_spec(c["rules"]), c["players"], c["options"])
         per_table = rules.n_sides if c["teams"] else rules.players
-        met, held = Counter(), defaultdict(Counter)
+        met, held, partners = Counter(), defaultdict(Counter), Counter()
+        sides = 0 if c["teams"] else rules.n_sides
         for rnd in t.rounds:  # replay earlier pairings so this one avoids repeats
             for tab in rnd.tables:
                 for i, u in enumerate(tab["units"]):
                     held[u][i] += 1
-                    for v in tab["units"][i + 1:]:
+                    for j, v in enumerate(tab["units"][i + 1:], i + 1):
                         met[frozenset((u, v))] += 1
+                        if sides and i % sides == j % sides:
+                            partners[frozenset((u, v))] += 1
         order = S.order_for_swiss(self.t.standings(t))
         forfeited = {e["entrant"] for e in t.audit if e["action"] == "forfeit" and e.get("round") == r}
         units = [u for u in range(len(c["entrants"])) if u not in forfeited]
-        pairs = pair_round(c["pairing"], units, per_table, r, c["seed"], [u for u in order if u in units], met, held)
+        pairs = pair_round(c["pairing"], units, per_table, r, c["seed"], [u for u in order if u in units], met, held,
+                           partners, sides)
         rs = round_seed(c["seed"], r)
         tables, out = [], []
         for i, placed in enumerate(pairs):

@@ -2,7 +2,8 @@
 
 For each game an entrant (a unit: a player, or a fixed team holding one side) gets:
 - a win if its side won the game (an unfinished game has no winner);
-- points for: its side's final score; points against: the best opposing final score.
+- points for: its side's final score; points against: the best opposing final score, counted from
+  zero (opponents who ended below zero scored nothing against it), so it is never negative.
 Order: wins, then point difference (for - against), then points for, then entrant number.
 Director actions from the audit log: `adjust` adds wins and points on top; `forfeit` makes the
 entrant lose that round (its game there counts with no win and no points for; if it did not
@@ -38,7 +39,7 @@ def game_lines(seats: list[int], scores: list[int], winner: int | None) -> dict[
     out = {}
     for x, u in enumerate(seats):
         p = x % sides
-        against = max((s for q, s in enumerate(scores) if q != p), default=0)
+        against = max(0, max((s for q, s in enumerate(scores) if q != p), default=0))
         out[u] = (1 if winner == p else 0, scores[p], against)
     return out
 

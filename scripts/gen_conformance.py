@@ -1,0 +1,302 @@
+"""Write the project's own conformance corpus: tests/conformance/NNN_what.json + .expected.json.
+
+Each case is a seeded game played by the engine's bots (so it is a legal record), optionally
+broken on purpose in one place. The intent of each break is stated independently of the
+verifier: "this move, made by the wrong seat, must be WRONG_TURN at hand h, move m". The
+script verifies every case and refuses to write one whose verdict does not match its intent,
+so the checked-in verdicts are the verifier's answers to questions whose answers were known.
+Together the cases cover every error code of RECORD_FORMAT.md, valid finished and unfinished
+games of every shipped rule file, void hands, and a self-contained record (`rules_text`).
+
+Usage: python scripts/gen_conformance.py [--out tests/conformance]
+"""
+from __future__ import annotations
+
+import argparse
+import copy
+import json
+import random
+import shutil
+import sys
+from pathlib import Path
+from typing import Any, Callable
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))
+
+from smear_dsl import cards as C  # noqa: E402
+from smear_dsl import moves as M  # noqa: E402
+from smear_dsl.bots import HeuristicBot, RandomBot  # noqa: E402
+from smear_dsl.compiler import compile_rules  # noqa: E402
+from smear_dsl.engine import Game  # noqa: E402
+from smear_dsl.errors import ERROR_CODES  # noqa: E402
+from smear_dsl.language import load_spec  # noqa: E402
+from smear_dsl.paths import rule_names  # noqa: E402
+from smear_dsl.record import verify  # noqa: E402
+
+Record = dict[str, Any]
+
+
+def play(rules_name: str, players: int | None, options: dict, seed: int, bot: str = "heuristic",
+         stop: Callable[[Game], bool] | None = None, max_hands: int = 60) -> tuple[Game, Record]:
+    """A seeded game by bots until it ends, `stop(game)` holds, or `max_hands` hands were played."""
+    rules = compile_rules(load_spec(rules_name), players, options)
+    game = Game(rules, seed=seed)
+    rng = random.Random(seed)
+    bots = [(HeuristicBot if bot == "heuristic" else RandomBot)(random.Random(seed * 31 + s)) for s in range(rules.players)]
+    while not game.finished and len(game.results) < max_hands:
+        if stop is not None and stop(game):
+            break
+        game.apply(game.turn, bots[game.turn].choose(game) if rng.random() < 0.95 else game.random_move(rng))
+    return game, json.loads(json.dumps(game.to_record()))
+
+
+def done_hands(rec: Record) -> list[int]:
+    """Indices of hands that are complete and not the last one (so a change there is checked)."""
+    return list(range(len(rec["hands"]) - 1))
+
+
+def moves_where(rec: Record, hand: int, pred: Callable[[dict], bool]) -> list[int]:
+    return [i for i, m in enumerate(rec["hands"][hand]["moves"]) if pred(m)]
+
+
+def cut(rec: Record, hand: int, move: int | None) -> Record:
+    """The record up to and including move `move` of hand `hand` (the place of the break)."""
+    out = copy.deepcopy(rec)
+    out["hands"] = out["hands"][:hand + 1]
+    if move is not None:
+        out["hands"][hand]["moves"] = out["hands"][hand]["moves"][:move + 1]
+    return out
+
+
+class Corpus:
+    def __init__(self) -> None:
+        self.cases: list[tuple[str, Record, dict]] = []
+
+    def add(self, what: str, rec: Record, code: str | None, hand: int | None = None, move: int | None = None,
+            finished: bool | None = None) -> None:
+        """Keep the case only if its verdict is what the break intends."""
+        verdict = verify(rec)
+        err = verdict["error"]
+        if code is None:
+            assert verdict["valid"], (what, err)
+            if finished is not None:
+                assert verdict["finished"] == finished, what
+        else:
+            assert err is not None and (err["code"], err["hand"], err["move"]) == (code, hand, move), \
+                (what, err, (code, hand, move))
+        self.cases.append((what, rec, verdict))
+
+    def write(self, out: Path) -> None:
+        if out.exists():
+            shutil.rmtree(out)
+        out.mkdir(parents=True)
+        for i, (what, rec, verdict) in enumerate(self.cases, 1):
+            stem = f"{i:03d}_{what}"
+            (out / f"{stem}.json").write_text(json.dumps(rec, indent=1) + "\n")
+            (out / f"{stem}.expected.json").write_text(json.dumps(verdict, indent=1) + "\n")
+
+
+SEEDS = [("four_point_ne_wisconsin", 4, {"widow": 2}), ("cutthroat_canadian", 3, {}),
+         ("four_point_ne_wisconsin", 4, {"widow": 0}), ("cutthroat_canadian", 2, {})]
+
+
+def valid_cases(corpus: Corpus) -> None:
+    for name in rule_names():
+        spec = load_spec(name)
+        for players in spec.players[:2]:
+            game, rec = play(name, players, {}, seed=len(corpus.cases) + 7)
+            corpus.add(f"valid_{name}_{players}p_{'finished' if game.finished else 'long'}", rec, None,
+                       finished=game.finished)
+    for widow in range(4):
+        for opts in ({}, {"win_only_on_bid": True, "defense_cap": True}):
+            game, rec = play("four_point_ne_wisconsin", 4, {"widow": widow, **opts}, seed=100 + widow)
+            corpus.add(f"valid_four_point_widow{widow}{'_house' if opts else ''}", rec, None, finished=game.finished)
+    # Unfinished games: stopped mid-bidding, mid-discard, mid-trick.
+    for name, players, opts in SEEDS:
+        for k, when in enumerate((lambda g: len(g.results) == 2 and len(g.hand_moves) == 1,
+                                  lambda g: len(g.results) == 1 and g.phase == 2 and len(g.trick) == 1)):
+            game, rec = play(name, players, opts, seed=200 + k, stop=when)
+            corpus.add(f"valid_{name}_{players}p_in_progress", rec, None, finished=False)
+    # Random bots pass a lot: a game with void hands (everyone passed).
+    for seed in range(300, 400):
+        game, rec = play("four_point_ne_wisconsin", 4, {"widow": 1}, seed=seed, bot="random", max_hands=12)
+        if any(all(m["action"] == "pass" for m in h["moves"]) for h in rec["hands"][:-1]):
+            corpus.add("valid_void_hands", rec, None)
+            break
+    # A self-contained record: its rules travel in `rules_text`.
+    text = (ROOT / "tests" / "rules_extra" / "ten_point_sketch.yaml").read_text()
+    spec_path = str(ROOT / "tests" / "rules_extra" / "ten_point_sketch.yaml")
+    game, rec = play(spec_path, 4, {}, seed=5)
+    rec["rules"] = "ten_point_sketch"
+    rec["rules_text"] = text
+    corpus.add("valid_rules_text", rec, None, finished=game.finished)
+
+
+def broken_cases(corpus: Corpus) -> None:
+    for name, players, opts in SEEDS:
+        tag = f"{name}_{players}p"
+        game, rec = play(name, players, opts, seed=17)
+        assert game.finished and len(rec["hands"]) >= 4, tag
+        h = done_hands(rec)[1]
+        moves = rec["hands"][h]["moves"]
+
+        # BAD_RECORD: an action that does not exist; a bid whose value is not a number.
+        corpus.add(f"bad_record_action_{tag}", _set(cut(rec, h, 3), h, 3, action="jump"), "BAD_RECORD", h, 3)
+        bids = moves_where(rec, h, lambda m: m["action"] == "bid")
+        if bids:
+            corpus.add(f"bad_record_value_{tag}", _set(cut(rec, h, bids[0]), h, bids[0], value="3"), "BAD_RECORD", h,
+                       bids[0])
+        # BAD_DEAL: a card dealt twice.
+        bad = cut(rec, h, 0)
+        bad["hands"][h]["deal"]["hands"][0][0] = bad["hands"][h]["deal"]["hands"][1][0]
+        corpus.add(f"bad_deal_{tag}", bad, "BAD_DEAL", h, None)
+        # GAME_OVER: a hand after the end.
+        over = copy.deepcopy(rec)
+        over["hands"].append(copy.deepcopy(rec["hands"][-1]))
+        corpus.add(f"game_over_{tag}", over, "GAME_OVER", len(rec["hands"]), 0)
+        # HAND_OVER: a move after the last trick of a finished hand.
+        extra = cut(rec, h + 1, None)
+        extra["hands"][h]["moves"].append({"seat": 0, "action": "pass"})
+        corpus.add(f"hand_over_{tag}", extra, "HAND_OVER", h, len(moves))
+        # HAND_INCOMPLETE: a hand that stops before its last trick, with another after it.
+        short = cut(rec, h + 1, None)
+        short["hands"][h]["moves"].pop()
+        corpus.add(f"hand_incomplete_{tag}", short, "HAND_INCOMPLETE", h, len(moves) - 1)
+        # WRONG_TURN: the move of the seat after the one to act.
+        m = 1
+        corpus.add(f"wrong_turn_{tag}", _set(cut(rec, h, m), h, m, seat=(moves[m]["seat"] + 1) % players),
+                   "WRONG_TURN", h, m)
+        # WRONG_PHASE: a card played while the bidding runs.
+        s = moves[0]["seat"]
+        card = rec["hands"][h]["deal"]["hands"][s][0]
+        corpus.add(f"wrong_phase_{tag}", _replace(cut(rec, h, 0), h, 0, {"seat": s, "action": "play", "card": card}),
+                   "WRONG_PHASE", h, 0)
+        # BID_OUT_OF_RANGE and BID_TOO_LOW.
+        rules = compile_rules(load_spec(name), players, opts)
+        corpus.add(f"bid_out_of_range_{tag}",
+                   _replace(cut(rec, h, 0), h, 0, {"seat": s, "action": "bid", "value": rules.bid_max + 1}),
+                   "BID_OUT_OF_RANGE", h, 0)
+        low = _bid_too_low(rec, rules)
+        if low:
+            corpus.add(f"bid_too_low_{tag}", *low)
+        # CARD_NOT_IN_HAND: a card another seat holds.
+        plays = moves_where(rec, h, lambda m: m["action"] == "play")
+        p = plays[2]
+        who = moves[p]["seat"]
+        played = {mv["card"] for mv in moves[:p] if mv["action"] == "play"}
+        other = next(c for c in rec["hands"][h]["deal"]["hands"][(who + 1) % players] if c not in played)
+        corpus.add(f"card_not_in_hand_{tag}", _set(cut(rec, h, p), h, p, card=other), "CARD_NOT_IN_HAND", h, p)
+        # MUST_FOLLOW_SUIT: a side card while holding the suit led.
+        follow = _must_follow(rec, rules)
+        if follow:
+            corpus.add(f"must_follow_suit_{tag}", *follow)
+        # BAD_DISCARD: too few cards thrown from the widow.
+        if opts.get("widow"):
+            discards = [(hi, mi) for hi in done_hands(rec)
+                        for mi in moves_where(rec, hi, lambda m: m["action"] == "discard")]
+            hi, mi = discards[0]
+            thrown = rec["hands"][hi]["moves"][mi]["cards"]
+            corpus.add(f"bad_discard_{tag}", _set(cut(rec, hi, mi), hi, mi, cards=thrown[:-1]), "BAD_DISCARD", hi, mi)
+    corpus.add("trump_discarded_four_point_widow3", *_trump_discarded())
+
+
+def _set(rec: Record, hand: int, move: int, **fields: Any) -> Record:
+    rec["hands"][hand]["moves"][move].update(fields)
+    return rec
+
+
+def _replace(rec: Record, hand: int, move: int, new: dict) -> Record:
+    rec["hands"][hand]["moves"][move] = new
+    return rec
+
+
+def _bid_too_low(rec: Record, rules) -> tuple | None:
+    """A later bidder bids the highest bid so far (not the dealer, who may match in some rules)."""
+    for h in done_hands(rec):
+        moves, dealer = rec["hands"][h]["moves"], rec["hands"][h]["dealer"]
+        high = 0
+        for m, mv in enumerate(moves):
+            if mv["action"] not in ("bid", "pass"):
+                break
+            if high and mv["seat"] != dealer:
+                return _replace(cut(rec, h, m), h, m, {"seat": mv["seat"], "action": "bid", "value": high}), \
+                    "BID_TOO_LOW", h, m
+            if mv["action"] == "bid":
+                high = mv["value"]
+    return None
+
+
+def _must_follow(rec: Record, rules) -> tuple | None:
+    """A follower that held the suit led (plain suits only, no jacks or jokers) plays another side suit."""
+    for h in done_hands(rec):
+        hand = rec["hands"][h]
+        held = [list(cards) for cards in hand["deal"]["hands"]]
+        moves = hand["moves"]
+        for m, mv in enumerate(moves):
+            if mv["action"] == "discard":
+                held[mv["seat"]] = [c for c in held[mv["seat"]] if c not in mv["cards"]]
+        trump, trick = None, []
+        for m, mv in enumerate(moves):
+            if mv["action"] != "play":
+                continue
+            if trump is None:
+                trump = mv["card"][-1]
+            if len(trick) == rules.players:
+                trick = []
+            if trick:
+                led = trick[0][-1]
+                mine = held[mv["seat"]]
+                plain = [c for c in mine if c[0] not in "JW" and len(c) == 2]
+                if led != trump and any(c[-1] == led for c in plain) and \
+                        not any(c[-1] == led for c in mine if c[0] == "J"):
+                    side = [c for c in plain if c[-1] not in (led, trump)]
+                    if side:
+                        return _set(cut(rec, h, m), h, m, card=side[0]), "MUST_FOLLOW_SUIT", h, m
+            trick.append(mv["card"])
+            held[mv["seat"]].remove(mv["card"]) if mv["card"] in held[mv["seat"]] else None
+    return None
+
+
+def _trump_discarded() -> tuple:
+    """Four Point, widow 3: the bidder throws a card of suit X, keeps X and other suits, then leads X."""
+    for seed in range(1000):
+        rules = compile_rules(load_spec("four_point_ne_wisconsin"), 4, {"widow": 3})
+        game = Game(rules, seed=seed)
+        rng = random.Random(seed)
+        while game.expected_action() != "discard" and not game.finished:
+            game.apply(game.turn, game.random_move(rng))
+        if game.finished:
+            continue
+        seat = game.turn
+        for code in game.legal_moves():
+            thrown = code ^ M.DISCARD_FLAG
+            kept = game.hands[seat] & ~thrown
+            for suit in range(4):
+                suit_mask = sum(1 << c for c in rules.deck if C.suit_of(c) == suit)
+                if thrown & suit_mask and kept & suit_mask and kept & ~suit_mask:
+                    game.apply(seat, code)
+                    rec = json.loads(json.dumps(game.to_record()))
+                    h = len(rec["hands"]) - 1
+                    lead = rules.card_name(next(iter(C.bits(kept & suit_mask))))
+                    rec["hands"][h]["moves"].append({"seat": seat, "action": "play", "card": lead})
+                    return rec, "TRUMP_DISCARDED", h, len(rec["hands"][h]["moves"]) - 1
+    raise SystemExit("no seed gives a TRUMP_DISCARDED case")
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--out", default=str(ROOT / "tests" / "conformance"))
+    args = ap.parse_args()
+    corpus = Corpus()
+    valid_cases(corpus)
+    broken_cases(corpus)
+    covered = {v["error"]["code"] for _w, _r, v in corpus.cases if v["error"]}
+    missing = set(ERROR_CODES) - covered
+    assert not missing, f"no case for {sorted(missing)}"
+    corpus.write(Path(args.out))
+    print(f"{len(corpus.cases)} cases written to {args.out}; every error code covered")
+
+
+if __name__ == "__main__":
+    main()
