@@ -17,6 +17,7 @@ from .compiler import CompiledRules
 from .simulate import play_game
 
 Z95 = 1.959964
+WHO = {"bidder": "to the bidder's side", "others": "to the other side(s)", "nobody": "to no one"}
 
 
 @dataclass(frozen=True)
@@ -35,7 +36,8 @@ def game_stats(game, rules: CompiledRules) -> dict[str, float]:
     out: dict[str, float] = {"hands": len(game.results), "scored": 0, "void": 0, "made": 0, "bid": 0,
                              "finished": float(game.finished), "one": 1.0}
     for p in rules.points:
-        out["point:" + p.name] = 0
+        for who in WHO:
+            out[f"point:{p.name}:{who}"] = 0
     for s in range(rules.n_sides):
         out[f"win:{s}"] = float(game.finished and game.winner == s)
     for res in game.results:
@@ -45,9 +47,9 @@ def game_stats(game, rules: CompiledRules) -> dict[str, float]:
         out["scored"] += 1
         out["made"] += bool(res.made)
         out["bid"] += res.bid
+        mine = rules.side_of[res.bidder]
         for name, side in res.points.items():
-            if side is not None:
-                out["point:" + name] += 1
+            out[f"point:{name}:{'nobody' if side is None else 'bidder' if side == mine else 'others'}"] += 1
     return out
 
 
@@ -98,7 +100,8 @@ def compare(ra: CompiledRules, rb: CompiledRules, games: int, seed: int, bot: st
             ("void_hands", "hands nobody bid", "void", "hands", True),
             ("finished", "games finished", "finished", "one", True)]
     points = [p.name for p in ra.points] + [p.name for p in rb.points if p.name not in {q.name for q in ra.points}]
-    defs += [(f"point:{p}", f"point {p} awarded", f"point:{p}", "scored", True) for p in points]
+    defs += [(f"point:{p}:{who}", f"{p} {said}", f"point:{p}:{who}", "scored", True) for p in points
+             for who, said in WHO.items()]
     sides = max(ra.n_sides, rb.n_sides)
     side_word = "side" if ra.n_sides < ra.players else "seat"
     defs += [(f"win:{s}", f"{side_word} {s} wins", f"win:{s}", "finished", True) for s in range(sides)]
@@ -140,20 +143,29 @@ def _fmt(v: float | None, percent: bool, signed: bool = False) -> str:
     return f"{v:+.2f}" if signed else f"{v:.2f}"
 
 
+def title_of(result: dict[str, Any]) -> str:
+    """The two arms, each named once: `four_point_ne_wisconsin: A widow=0, B widow=3` when only
+    options differ, `A: setback, B: auction_pitch` when the rules do."""
+    a, b = result["a"], result["b"]
+    la, lb = label_of(a, b), label_of(b, a)
+    if a["rules"] == b["rules"] and la != a["rules"]:
+        return f"{a['rules']}: A {la}, B {lb}"
+    return f"A: {la}, B: {lb}"
+
+
 def render_text(result: dict[str, Any]) -> str:
     """The comparison as a plain table (one line per metric)."""
-    la, lb = label_of(result["a"], result["b"]), label_of(result["b"], result["a"])
-    head = (f"A: {la}   B: {lb}\n{result['games']} games per arm on the same seeds (from {result['seed']}), "
+    head = (f"{title_of(result)}\n{result['games']} games per arm on the same seeds (from {result['seed']}), "
             f"{result['bot']} bots, {result['a']['players']} players"
             + ("" if result["same_deck"] else "; the decks differ, so the deals do not match") + "\n")
-    lines = [f"{'':28}{'A':>18}{'B':>18}   B - A (95% CI)"]
+    lines = [f"{'':32}{'A':>18}{'B':>18}   B - A (95% CI)"]
     for m in result["metrics"]:
         p = m["percent"]
         a = f"{_fmt(m['a'][0], p)} ±{_half(m['a'], p)}"
         b = f"{_fmt(m['b'][0], p)} ±{_half(m['b'], p)}"
         d = m["diff"]
         star = " *" if m["significant"] else ""
-        lines.append(f"{m['label']:<28}{a:>18}{b:>18}   {_fmt(d[0], p, True)} "
+        lines.append(f"{m['label']:<32}{a:>18}{b:>18}   {_fmt(d[0], p, True)} "
                      f"[{_fmt(d[1], p, True)}, {_fmt(d[2], p, True)}]{star}")
     lines.append("* the 95% interval of B - A excludes 0")
     return head + "\n".join(lines)
@@ -172,14 +184,13 @@ def plot(result: dict[str, Any], path: str) -> None:
     matplotlib.use("Agg")
     import matplotlib.pyplot as plt
 
-    la, lb = label_of(result["a"], result["b"]), label_of(result["b"], result["a"])
     rates = [m for m in result["metrics"] if m["percent"] and m["a"][0] is not None and m["b"][0] is not None]
     counts = [m for m in result["metrics"] if not m["percent"] and m["a"][0] is not None and m["b"][0] is not None]
     fig, axes = plt.subplots(1, 2, figsize=(12, 0.42 * max(len(rates), 6) + 1.6),
                              gridspec_kw={"width_ratios": [3, 1.4]})
     for ax, group, scale, unit in ((axes[0], rates, 100, "%"), (axes[1], counts, 1, "")):
         ys = list(range(len(group)))
-        for offset, arm, color, label in ((-0.2, "a", "#4C72B0", f"A: {la}"), (0.2, "b", "#DD8452", f"B: {lb}")):
+        for offset, arm, color, label in ((-0.2, "a", "#4C72B0", "A"), (0.2, "b", "#DD8452", "B")):
             vals = [m[arm][0] * scale for m in group]
             err = [[(m[arm][0] - m[arm][1]) * scale for m in group], [(m[arm][2] - m[arm][0]) * scale for m in group]]
             ax.barh([y + offset for y in ys], vals, height=0.4, xerr=err, color=color, label=label, capsize=2)
@@ -191,8 +202,8 @@ def plot(result: dict[str, Any], path: str) -> None:
             ax.set_xlabel("percent (95% interval)")
     axes[0].legend(loc="lower right", fontsize=8)
     axes[1].set_xlabel("value (95% interval)")
-    fig.suptitle(f"{result['a']['rules']}: {la} vs {lb} - {result['games']} games each on the same deals "
-                 f"({result['bot']} bots); * = B - A differs at 95%", fontsize=10)
+    fig.suptitle(f"{title_of(result)} - {result['games']} games each on the same deals ({result['bot']} bots); "
+                 "* = B - A differs at 95%", fontsize=10)
     fig.tight_layout()
     fig.savefig(path, dpi=110)
     plt.close(fig)

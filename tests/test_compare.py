@@ -51,6 +51,25 @@ def test_a_widow_helps_the_bidder_and_shortens_games():
     assert 0 <= lo <= hi <= 1.0001
 
 
+def test_compare_says_which_side_won_each_point(tmp_path):
+    """Low to the trick winner instead of the player of the low: the bidder's side, which wins more
+    tricks, takes it more often; and every point goes to the bidder's side, the others or no one."""
+    from smear_dsl.compiler import compile_rules
+    from smear_dsl.language import load_spec
+    house = tmp_path / "low_to_winner.yaml"
+    house.write_text("extends: four_point_ne_wisconsin\nname: Low to the winner\n"
+                     "points:\n  low: {card: 7 of trump, to: winner}\n")
+    a = rules("four_point_ne_wisconsin", 4, widow=0)
+    b = compile_rules(load_spec(str(house)), 4, {"widow": 0})
+    by = {m["key"]: m for m in compare(a, b, games=200, seed=3)["metrics"]}
+    low = by["point:low:bidder"]
+    assert low["diff"][0] > 0 and low["significant"], low
+    assert not by["point:high:bidder"]["significant"]  # the same deals, the same high
+    for arm in ("a", "b"):
+        for p in ("high", "low", "jack", "game"):
+            assert abs(sum(by[f"point:{p}:{w}"][arm][0] for w in ("bidder", "others", "nobody")) - 1) < 1e-4
+
+
 def test_compare_cli_prints_json_and_draws_the_plot(tmp_path):
     png = tmp_path / "cmp.png"
     out = subprocess.run([sys.executable, "-m", "smear_dsl", "simulate", "--compare", "cutthroat_canadian",
@@ -59,7 +78,7 @@ def test_compare_cli_prints_json_and_draws_the_plot(tmp_path):
     result = json.loads(out.stdout)
     assert result["a"]["rules"] == "cutthroat_canadian" and result["b"]["rules"] == "cutthroat_joker"
     assert result["same_deck"] is False
-    assert any(m["key"] == "point:joker" for m in result["metrics"])
+    assert {"point:joker:bidder", "point:joker:others", "point:joker:nobody"} <= {m["key"] for m in result["metrics"]}
     data = png.read_bytes()
     assert data[:8] == b"\x89PNG\r\n\x1a\n" and len(data) > 10_000
 
