@@ -29,6 +29,26 @@ class PortInUse(SmearError):
     """The server cannot bind its port."""
 
 
+def _can_bind(host: str, port: int) -> bool:
+    """Whether (host, port) is free: asked before gRPC binds, so a busy port gives our one-line
+    message and not gRPC's own log line as well."""
+    import socket
+    if port == 0:
+        return True
+    try:
+        infos = socket.getaddrinfo(host, port, type=socket.SOCK_STREAM)
+    except OSError:
+        return False
+    for family, kind, proto, _name, addr in infos:
+        with socket.socket(family, kind, proto) as s:
+            s.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)  # as gRPC does: only a listener blocks it
+            try:
+                s.bind(addr)
+            except OSError:
+                return False
+    return True
+
+
 @dataclass
 class Running:
     server: grpc.aio.Server
@@ -68,7 +88,7 @@ async def start(host: str = "127.0.0.1", port: int = 0, db: str = "smear-referee
              health.SERVICE_NAME, reflection.SERVICE_NAME)
     reflection.enable_server_reflection(names, server)
     try:
-        bound = server.add_insecure_port(f"{host}:{port}")
+        bound = server.add_insecure_port(f"{host}:{port}") if _can_bind(host, port) else 0
     except RuntimeError:
         bound = 0
     if not bound:
