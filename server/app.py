@@ -161,7 +161,7 @@ class ServerThread:
         self.thread.join(15)
 
 
-def fresh_server(directory: str) -> ServerThread:
+def fresh_server(directory: str, limits: Limits | None = None) -> ServerThread:
     """A referee on a new SQLite file `referee.sqlite3` in `directory` (an old one is removed)."""
     from pathlib import Path
     out = Path(directory)
@@ -169,4 +169,4 @@ def fresh_server(directory: str) -> ServerThread:
     db = out / "referee.sqlite3"
     for suffix in ("", "-wal", "-shm"):
         Path(f"{db}{suffix}").unlink(missing_ok=True)
-    return ServerThread(str(db))
+    return ServerThread(str(db), limits=limits)

@@ -80,6 +80,20 @@ def rules_for(record: dict[str, Any], allow_paths: bool = True) -> CompiledRules
         raise RecordError(str(e)) from None
 
 
+def carried_rules(spec: RuleSpec) -> dict[str, str]:
+    """`rules_text` and `rules_sha256` for a record of a game under `spec`, when its file is not one
+    the package ships (a house rule file, a club's folder): such a record must carry its rules to
+    verify anywhere (RECORD_FORMAT.md). Empty for a shipped rule file."""
+    from pathlib import Path
+
+    from .paths import shipped_dir
+    path = Path(spec.path)
+    if not path.is_file() or path.resolve().parent == shipped_dir().resolve():
+        return {}
+    text = path.read_text(encoding="utf-8", errors="replace")
+    return {"rules_text": text, "rules_sha256": hashlib.sha256(text.encode("utf-8")).hexdigest()}
+
+
 def parse_deal(rules: CompiledRules, deal: Any) -> tuple[list[list[int]], list[int]] | None:
     """Card ids of a record's deal, or None when it is not the deck split as the rules deal it."""
     if not isinstance(deal, dict):

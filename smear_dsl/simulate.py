@@ -11,6 +11,7 @@ from typing import Any
 from .bots import BOTS
 from .compiler import CompiledRules
 from .engine import Game
+from .record import carried_rules
 
 
 def play_game(rules: CompiledRules, seed: int | None, bot: str = "random", max_hands: int = 1000,
@@ -38,6 +39,7 @@ def simulate(rules: CompiledRules, games: int, seed: int | None = None, bot: str
     wins: Counter[int] = Counter()
     if record_dir:
         Path(record_dir).mkdir(parents=True, exist_ok=True)
+        carried = carried_rules(rules.spec)  # a house rule file travels with its records
     bar = progress_bar("games", games) if progress else None
     t0 = time.perf_counter()
     for i in range(games):
@@ -59,7 +61,7 @@ def simulate(rules: CompiledRules, games: int, seed: int | None = None, bot: str
         else:
             unfinished += 1
         if record_dir:
-            Path(record_dir, f"game-{i:05d}.json").write_text(json.dumps(game.to_record()))
+            Path(record_dir, f"game-{i:05d}.json").write_text(json.dumps({**game.to_record(), **carried}))
         if bar:
             bar[0].advance(bar[1])
     seconds = time.perf_counter() - t0
@@ -99,7 +101,7 @@ def progress_bar(what: str, total: int):
 def render_summary(s: dict[str, Any]) -> str:
     """A readable multi-line summary."""
     lines = [
-        f"{s['rules']} ({s['players']} players, options {s['options']}, {s['bot']} bots, seed {s['seed']})",
+        f"{s['rules']} ({s['players']} players, {_options(s['options'])}, {s['bot']} bots, seed {s['seed']})",
         f"  games {s['games']}  hands {s['hands']}  moves {s['moves']}  in {s['seconds']:.2f} s "
         f"({s['moves_per_second']:,} moves/s, {s['games_per_second']} games/s)",
         f"  scored hands {s['scored_hands']}, void hands {s['void_hands']}, hands per game {s['hands_per_game']}",
@@ -111,3 +113,10 @@ def render_summary(s: dict[str, Any]) -> str:
     if s.get("warning"):
         lines.append(f"  warning: {s['warning']}")
     return "\n".join(lines)
+
+
+def _options(options: dict[str, Any]) -> str:
+    """`options widow=2, defense_cap=false` as a person writes them on the command line."""
+    if not options:
+        return "no options"
+    return "options " + ", ".join(f"{k}={str(v).lower() if isinstance(v, bool) else v}" for k, v in options.items())

@@ -13,7 +13,7 @@ from smear_dsl.compiler import compile_rules
 from smear_dsl.duplicate import boards, commitment, first_dealer, table_seed
 from smear_dsl.engine import Game
 from smear_dsl.errors import MoveError
-from smear_dsl.language import load_spec
+from smear_dsl.language import load_spec, spec_from_text
 from smear_dsl.record import apply_parsed, parse_move, verify
 
 from . import standings as S
@@ -41,7 +41,8 @@ def verify_archive(archive: Any) -> list[str]:
     if not isinstance(archive, dict) or archive.get("format") != FORMAT:
         return [f"not a {FORMAT} archive"]
     try:
-        spec = load_spec(archive["rules"])
+        spec = spec_from_text(archive["rules_text"], f"{archive['rules']}.yaml", known_parents_only=True) \
+            if archive.get("rules_text") is not None else load_spec(archive["rules"])
         rules = compile_rules(spec, archive["players"], archive["options"])
     except Exception as e:  # noqa: BLE001 - any failure here is a finding, reported as such
         return [f"the archive's rules cannot be loaded: {e}"]

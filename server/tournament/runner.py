@@ -20,7 +20,7 @@ from typing import Any
 from smear_dsl.compiler import compile_rules
 from smear_dsl.duplicate import commitment, round_seed, table_seed
 from smear_dsl.language import load_spec
-from smear_dsl.record import verify
+from smear_dsl.record import carried_rules, verify
 
 from . import standings as S
 from .archive import FORMAT, outcome, verify_archive
@@ -33,9 +33,11 @@ def run_tournament(rules_name: str, entrants: int, rounds: int, fmt: str = "swis
                    hands_per_round: int = 0) -> dict[str, Any]:
     from server.app import fresh_server
     from server.client import Client, Persona, play_seat
+    from server.limits import Limits
 
     spec = load_spec(rules_name)
     rules = compile_rules(spec, None, options or {})
+    carried = carried_rules(spec)  # a house rule file is uploaded to the referee and kept in the archive
     n_sides = rules.n_sides
     per_table = n_sides if teams else rules.players
     if teams and n_sides == rules.players:
@@ -46,13 +48,14 @@ def run_tournament(rules_name: str, entrants: int, rounds: int, fmt: str = "swis
     # Each entrant is its own player: its bot has its own seed, boldness and noise wherever it sits.
     personas = [Persona.for_entrant(seed, i, bot) for i in range(entrants)]
     outdir = Path(out)
-    server = fresh_server(out)
+    server = fresh_server(out, Limits(upload_tables_per_address=1_000_000, tables_per_address=1_000_000,
+                                      table_compile_seconds=60.0))  # our own referee: no stranger's budget
     lobby = Client(server.target)
     met: Counter = Counter()
     partners: Counter = Counter()
     held: dict[int, Counter] = defaultdict(Counter)
     archive: dict[str, Any] = {"format": FORMAT, "name": f"{spec.name} tournament", "rules": spec.stem,
-                               "title": spec.name,
+                               "title": spec.name, **carried,
                                "players": rules.players, "options": {k: v for k, v in rules.options.items()},
                                "entrants": [{"id": i, "name": n, "bot": personas[i].describe()}
                                             for i, n in enumerate(names)],
@@ -74,7 +77,7 @@ def run_tournament(rules_name: str, entrants: int, rounds: int, fmt: str = "swis
                 seats = [units[x % n_sides] if teams else units[x] for x in range(rules.players)]
                 tseed = rs if duplicate else table_seed(rs, t)
                 created = lobby.create_table(spec.stem, options or {}, rules.players, seed=tseed, duplicate=duplicate,
-                                             hand_limit=hands_per_round)
+                                             hand_limit=hands_per_round, rules_text=carried.get("rules_text"))
                 tokens = [lobby.join(created.table_id, x).token for x in range(rules.players)]
                 played.append((t, units, seats, created, tokens))
             threads = []
