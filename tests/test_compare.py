@@ -70,6 +70,15 @@ def test_compare_says_which_side_won_each_point(tmp_path):
             assert abs(sum(by[f"point:{p}:{w}"][arm][0] for w in ("bidder", "others", "nobody")) - 1) < 1e-4
 
 
+def test_the_title_names_each_arm_once():
+    from smear_dsl.compare import title_of
+    same = {"a": {"rules": "r", "players": 4, "options": {"widow": 0}},
+            "b": {"rules": "r", "players": 4, "options": {"widow": 3}}}
+    assert title_of(same) == "r: A widow=0, B widow=3"
+    other = {"a": {"rules": "r", "players": 4, "options": {}}, "b": {"rules": "s", "players": 4, "options": {}}}
+    assert title_of(other) == "A: r, B: s"
+
+
 def test_compare_cli_prints_json_and_draws_the_plot(tmp_path):
     png = tmp_path / "cmp.png"
     out = subprocess.run([sys.executable, "-m", "smear_dsl", "simulate", "--compare", "cutthroat_canadian",

@@ -57,6 +57,49 @@ def test_duplicate_tournament_deals_commitments_and_standings(duplicate_archive)
     assert report.startswith("<!DOCTYPE html>") and "The same deals across tables" in report
 
 
+def test_duplicate_tables_are_played_by_distinct_players(duplicate_archive):
+    """Each entrant's bot has its own seed, boldness and noise: the same boards are played
+    differently at the tables of a round, and partners are not the same pair every round."""
+    archive, _out = duplicate_archive
+    for rnd in archive["rounds"]:
+        plays = [[m for h in t["record"]["hands"] for m in h["moves"]] for t in rnd["tables"]]
+        assert len({json.dumps(p) for p in plays}) == len(plays), "two tables played the same boards identically"
+    assert len({e["bot"] for e in archive["entrants"]}) > 1
+    rows = [(r["wins"], r["points_for"], r["points_against"]) for r in archive["standings"]]
+    assert len(set(rows)) > len(rows) // 2, rows  # not a table of identical pairs
+    partners = Counter()
+    for rnd in archive["rounds"]:
+        for t in rnd["tables"]:
+            seats = t["seats"]
+            for i in range(len(seats)):
+                for j in range(i + 1, len(seats)):
+                    if i % 2 == j % 2:
+                        partners[frozenset((seats[i], seats[j]))] += 1
+    assert max(partners.values()) == 1, "a pair partnered twice while others never did"
+
+
+def test_the_standings_report_a_club_pins_on_the_wall(duplicate_archive):
+    archive, out = duplicate_archive
+    report = (out / "standings.html").read_text()
+    assert "Four Point Northeastern Wisconsin Smear" in report and "widow = 0" in report
+    for rnd in archive["rounds"]:
+        assert f"<h3>Round {rnd['round'] + 1}" in report
+        for t in rnd["tables"]:
+            names = [archive["entrants"][u]["name"] for u in t["seats"]]
+            assert f"{names[0]} &amp; {names[2]}" in report and f"{names[1]} &amp; {names[3]}" in report
+    assert all(r["points_against"] >= 0 for r in archive["standings"])
+    folded = report[report.index("<details>"):]
+    assert "<summary>Verification</summary>" in folded and all(r["seed"] in folded and r["commitment"] in folded
+                                                               for r in archive["rounds"])
+    assert all(r["seed"] not in report[:report.index("<details>")] for r in archive["rounds"])
+
+
+def test_points_against_count_from_zero():
+    rows = {r["entrant"]: r for r in S.compute(["a", "b"], [{"seats": [0, 1], "scores": [15, -6], "winner": 0}], [])}
+    assert (rows[0]["points_for"], rows[0]["points_against"]) == (15, 0)
+    assert (rows[1]["points_for"], rows[1]["points_against"]) == (-6, 15)
+
+
 def _load(out):
     return json.loads((out / "archive.json").read_text())
 
