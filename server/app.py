@@ -59,7 +59,7 @@ class Running:
 
     async def stop(self, grace: float = 2.0) -> None:
         await self.server.stop(grace)
-        self.sandbox.close()
+        await self.sandbox.aclose()
         self.store.close()
 
 

@@ -83,6 +83,8 @@ class Sandbox:
     def __init__(self, workers: int = 1, queue: int = 8, memory_bytes: int = 1 << 30):
         self.size, self.queue_limit, self.memory_bytes = workers, queue, memory_bytes
         self._idle: list[_Worker] = []
+        self._busy: set[_Worker] = set()
+        self._running: set[asyncio.Future] = set()
         self._lock = threading.Lock()
         self._slots: asyncio.Semaphore | None = None
         self._waiting = 0
@@ -101,11 +103,16 @@ class Sandbox:
             while self._idle:
                 w = self._idle.pop()
                 if w.proc.poll() is None:
+                    self._busy.add(w)
                     return w
-        return _Worker(self.memory_bytes)
+        w = _Worker(self.memory_bytes)
+        with self._lock:
+            self._busy.add(w)
+        return w
 
     def _give(self, w: _Worker) -> None:
         with self._lock:
+            self._busy.discard(w)
             if not self.closed and w.proc.poll() is None:
                 self._idle.append(w)
                 return
@@ -139,7 +146,8 @@ class Sandbox:
         # caller that gives up does not free a worker that is still busy (or more would start).
         slots = self._slots
         work = asyncio.ensure_future(asyncio.to_thread(self._run_blocking, job, args, seconds))
-        work.add_done_callback(lambda w: (slots.release(), w.cancelled() or w.exception()))
+        self._running.add(work)
+        work.add_done_callback(lambda w: (slots.release(), self._running.discard(w), w.cancelled() or w.exception()))
         return await asyncio.shield(work)
 
     def _run_blocking(self, job: str, args: tuple, seconds: float) -> Any:
@@ -154,11 +162,12 @@ class Sandbox:
         timer.start()
         try:
             tag, value = w.call(job, args)
-        except (EOFError, OSError, pickle.UnpicklingError):
+        except (EOFError, OSError, ValueError, pickle.UnpicklingError):  # ValueError: its pipe was closed by a kill
             done.set()
             timer.cancel()
-            w.kill()
-            self._replace()
+            self._give(w)  # dead or dying: given back only to be killed
+            if not self.closed:
+                self._replace()
             if expired.is_set():
                 self.kills += 1
                 raise SandboxTimeout() from None
@@ -171,11 +180,18 @@ class Sandbox:
         return value
 
     def close(self) -> None:
+        """Kill every worker, busy or idle (a job still running ends as SandboxFailed)."""
         with self._lock:
             self.closed = True
-            idle, self._idle = self._idle, []
-        for w in idle:
+            workers, self._idle = [*self._idle, *self._busy], []
+        for w in workers:
             w.kill()
+
+    async def aclose(self) -> None:
+        """close(), then wait for the jobs that were running to end (so none is left pending)."""
+        self.close()
+        if self._running:
+            await asyncio.wait(set(self._running), timeout=5)
 
 
 def _main() -> None:  # pragma: no cover - runs in the worker process

@@ -144,8 +144,8 @@ def _fmt(v: float | None, percent: bool, signed: bool = False) -> str:
 
 
 def title_of(result: dict[str, Any]) -> str:
-    """The two arms, each named once: `four_point_ne_wisconsin: A widow=0, B widow=3` when only
-    options differ, `A: setback, B: auction_pitch` when the rules do."""
+    """The two arms, each named once: `some_rules: A widow=0, B widow=3` when only
+    options differ, `A: one_file, B: another_file` when the rules do."""
     a, b = result["a"], result["b"]
     la, lb = label_of(a, b), label_of(b, a)
     if a["rules"] == b["rules"] and la != a["rules"]:
