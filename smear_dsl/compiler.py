@@ -10,7 +10,6 @@ import itertools
 import operator
 from dataclasses import dataclass, field
 from functools import lru_cache
-from pathlib import Path
 from typing import Any, Callable
 
 from . import cards as C
@@ -260,13 +259,7 @@ def resolve_options(spec: RuleSpec, given: dict[str, Any] | None) -> dict[str, A
 
 
 def _diag(loc: Loc, message: str, hint: str | None = None) -> Diagnostic:
-    line = None
-    try:
-        lines = Path(loc.path).read_text(encoding="utf-8", errors="replace").splitlines()
-        line = lines[loc.line - 1] if 0 < loc.line <= len(lines) else None
-    except OSError:
-        pass
-    return Diagnostic(loc.path, loc.line, loc.col, message, hint, line)
+    return Diagnostic(loc.path, loc.line, loc.col, message, hint, loc.source)
 
 
 def compile_rules(spec: RuleSpec, players: int | None = None, options: dict[str, Any] | None = None) -> CompiledRules:

@@ -192,11 +192,11 @@ class _Semantics:
             return None
         if context == "static" and A.mentions(ast, "card"):
             self.err(src, "this setting cannot depend on cards")
-        return ExprSpec(src.text, Loc(src.path, src.line, src.col), ast, checked)
+        return ExprSpec(src.text, Loc(src.path, src.line, src.col, self.ctx.sources.line(src.path, src.line)), ast,
+                        checked)
 
-    @staticmethod
-    def loc(node: Node) -> Loc:
-        return Loc(node.path, node.line, node.col)
+    def loc(self, node: Node) -> Loc:
+        return Loc(node.path, node.line, node.col, self.ctx.sources.line(node.path, node.line))
 
     def section(self, build):
         """Build one section; after structural errors a hole in it only skips that section."""

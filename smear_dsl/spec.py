@@ -15,11 +15,13 @@ from .expr.check import Checked
 
 @dataclass(frozen=True)
 class Loc:
-    """A place in a rule file, 1-based."""
+    """A place in a rule file, 1-based, with the text of its line (for diagnostics: a compile
+    error quotes it without reading any file again)."""
 
     path: str
     line: int
     col: int
+    source: str | None = None
 
 
 @dataclass(frozen=True)

@@ -431,3 +431,21 @@ def test_callers_that_give_up_do_not_multiply_the_workers(tmp_path):
         assert _workers() == before  # the first job still holds the only worker; the others never started one
     finally:
         srv.stop()
+
+
+def test_a_compile_error_quotes_the_upload_not_a_file_of_the_same_name(tmp_path, monkeypatch):
+    """Compile errors quote the line from the text that was checked; they never read a file again
+    (a file named like the upload in the server's folder stays unread)."""
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "upload.yaml").write_text("\n" * 3 + "TOP-SECRET-LINE-FOUR\n" * 20)
+    srv = ServerThread(str(tmp_path / "referee.sqlite3"))
+    try:
+        text = "extends: four_point_ne_wisconsin\nname: x\n\ndeal:\n  hand_size: 9\n"  # 36 cards from 32: a compile error
+        out = srv.client().check_rules(text)
+        assert not out.ok and out.diagnostics
+        assert all("TOP-SECRET" not in d.source_line for d in out.diagnostics)
+        assert any(d.path == "upload.yaml" and d.line == 5 and d.source_line == "  hand_size: 9" for d in out.diagnostics)
+        err = fails(lambda: srv.client().create_table(rules_text=text), grpc.StatusCode.INVALID_ARGUMENT, "BAD_RULES")
+        assert "TOP-SECRET" not in err.details()
+    finally:
+        srv.stop()
