@@ -8,12 +8,14 @@ from __future__ import annotations
 import dataclasses
 from dataclasses import dataclass
 
+from smear_dsl.yamlsrc import MAX_BYTES
+
 
 @dataclass(frozen=True)
 class Limits:
     """What one caller (or one address) may cost the server."""
 
-    rules_bytes: int = 1_000_000          # an uploaded rule file (CheckRules, ExplainRules, CreateTable)
+    rules_bytes: int = MAX_BYTES          # an uploaded rule file (CheckRules, ExplainRules, CreateTable): the compiler's own limit
     record_bytes: int = 4_000_000         # a record sent to VerifyRecord
     compile_seconds: float = 5.0          # checking an uploaded rule file, every setup (then the worker is killed)
     table_compile_seconds: float = 1.0    # an upload seats a table only if its check took at most this

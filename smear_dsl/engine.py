@@ -165,12 +165,6 @@ class Game:
     def hand_over(self) -> bool:
         return self.phase == HAND_DONE
 
-    def side(self, seat: int) -> int:
-        return self.rules.side_of[seat]
-
-    def current_step(self):
-        return self.rules.steps[self.step] if self.phase == STEP else None
-
     def expected_action(self) -> str | None:
         """The action the hand waits for: bid (pass or bid), discard, trump, play; None between hands."""
         if self.phase == BIDDING:

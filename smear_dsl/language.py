@@ -21,7 +21,7 @@ from .rulefile import RULES
 from .schema import MISSING, Ctx, Src, did_you_mean
 from .spec import (BiddingSpec, DealSpec, DeckSpec, EndSpec, ExprSpec, LeadRule, Loc, OptionSpec, PhaseSpec, PlaySpec,
                    PointSpec, RuleSpec, ScoringSpec, TrumpRef)
-from .yamlsrc import Node, SourceCache, load_yaml
+from .yamlsrc import MAX_BYTES, TOO_LARGE_HINT, Node, SourceCache, load_yaml, too_large
 
 MAX_EXTENDS_DEPTH = 8
 
@@ -73,7 +73,10 @@ def load_spec(name_or_path: str) -> RuleSpec:
         hint = did_you_mean(name_or_path, rule_names()) or "known rules: " + ", ".join(rule_names())
         raise RuleError([Diagnostic(name_or_path, 1, 1, f"no rule file `{name_or_path}`", hint)])
     try:
-        text = path.read_text(encoding="utf-8", errors="replace") if path.stat().st_size <= 4 * 1_000_000 else "x" * 2_000_000
+        size = path.stat().st_size
+        if size > MAX_BYTES:  # refused before it is read
+            raise RuleError([Diagnostic(str(path), 1, 1, too_large(size), TOO_LARGE_HINT)])
+        text = path.read_text(encoding="utf-8", errors="replace")
     except OSError as e:
         raise RuleError([Diagnostic(str(path), 1, 1, f"cannot read rule file: {e.strerror}")]) from None
     return spec_from_text(text, str(path))

@@ -17,22 +17,6 @@ DISCARD_FLAG = 1 << 64
 ACTIONS = ("pass", "bid", "discard", "play", "trump")
 
 
-def bid(v: int) -> int:
-    return BID_BASE + v
-
-
-def play(c: int) -> int:
-    return c
-
-
-def discard(mask: int) -> int:
-    return DISCARD_FLAG | mask
-
-
-def name_trump(suit: int) -> int:
-    return TRUMP_BASE + suit
-
-
 def action_of(code: int) -> str:
     """The kind of a move code; a code no move has is refused as BAD_RECORD (not a move at all)."""
     if not isinstance(code, int) or code < 0 or TRUMP_BASE + 4 <= code < DISCARD_FLAG or code >= DISCARD_FLAG << 1:

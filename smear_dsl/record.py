@@ -252,6 +252,3 @@ def _end_state(game: Game, results: list) -> tuple[bool, int | None]:
 def _err(hand: int, move: int | None, code: str, message: str) -> dict[str, Any]:
     return {"hand": hand, "move": move, "code": code, "message": message}
 
-
-def exit_status(verdict: dict[str, Any]) -> int:
-    return 0 if verdict["valid"] else 1

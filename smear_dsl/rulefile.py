@@ -21,7 +21,7 @@ DECK = Map({
     "ranks": F(ListOf(Any_(), min_items=1), required=True, doc="ranks in each suit, high to low, e.g. [A, K, Q, J, T, 9, 8, 7]"),
     "remove": F(ListOf(Str()), default=[], doc="single cards taken out, e.g. [2C, 2D]"),
     "jokers": F(ListOf(Str()), default=[], doc="names of the jokers, e.g. [BJ, RJ]"),
-    "values": F(Dict(Int(), key_doc="a rank or joker name", free_keys=True), default={},
+    "values": F(Dict(Int(), free_keys=True), default={},
                 doc="card values for the Game point, e.g. {A: 4, K: 3, Q: 2, J: 1, T: 10}"),
 }, name="deck")
 

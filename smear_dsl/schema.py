@@ -249,8 +249,8 @@ class Map(Schema):
 class Dict(Schema):
     """A mapping with free keys (option names, point names) and one value schema."""
 
-    def __init__(self, value: Schema, doc: str = "", key_doc: str = "a name", free_keys: bool = False):
-        self.value, self.doc, self.key_doc, self.free_keys = value, doc, key_doc, free_keys
+    def __init__(self, value: Schema, doc: str = "", free_keys: bool = False):
+        self.value, self.doc, self.free_keys = value, doc, free_keys
 
     def validate(self, node, ctx):
         if node.kind != "map":

@@ -13,6 +13,12 @@ import yaml
 from .errors import Diagnostic
 
 MAX_BYTES = 1_000_000  # a rule file is a few kB; anything near this is a mistake or an attack
+TOO_LARGE_HINT = "a rule file is a few kilobytes of YAML"
+
+
+def too_large(size: int) -> str:
+    """The message for a rule file over MAX_BYTES (the file itself, or an upload)."""
+    return f"rule file is too large ({size:,} bytes; the limit is {MAX_BYTES:,})"
 MAX_NODES = 20_000  # counts alias expansions too, which defuses "billion laughs"
 MAX_DEPTH = 40
 
@@ -67,8 +73,7 @@ def load_yaml(text: str, path: str, sources: SourceCache) -> tuple[Node | None, 
     sources.add(path, text)
     size = len(text.encode("utf-8", "replace"))
     if size > MAX_BYTES:
-        return None, [sources.diag(path, 1, 1, f"rule file is too large ({size:,} bytes; the limit is {MAX_BYTES:,})",
-                                   "a rule file is a few kilobytes of YAML")]
+        return None, [sources.diag(path, 1, 1, too_large(size), TOO_LARGE_HINT)]
     if not text.strip():
         return None, [sources.diag(path, 1, 1, "rule file is empty",
                                    "start with `name:` and `extends:` naming a rule file in rules/ to build on it, or see docs/rule-language.md")]

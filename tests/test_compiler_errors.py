@@ -47,7 +47,7 @@ def test_ten_megabyte_file(tmp_path):
     assert big.stat().st_size > 10_000_000
     proc = run_check(str(big))
     assert_clean_failure(proc, str(big))
-    assert "too large" in proc.stderr
+    assert "too large" in proc.stderr and f"({big.stat().st_size:,} bytes;" in proc.stderr  # its real size, unread
 
 
 def test_deep_nesting(tmp_path):
