@@ -32,9 +32,9 @@ from grpc_health.v1 import health_pb2, health_pb2_grpc
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from server.api import referee_pb2 as pb  # noqa: E402
-from server.api import referee_pb2_grpc as pb_grpc  # noqa: E402
-from server.client import choose  # noqa: E402
+from smear_referee.api import referee_pb2 as pb  # noqa: E402
+from smear_referee.api import referee_pb2_grpc as pb_grpc  # noqa: E402
+from smear_referee.client import choose  # noqa: E402
 
 
 def start_server(db: str) -> tuple[subprocess.Popen, str]:

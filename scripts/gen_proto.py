@@ -2,7 +2,7 @@
 
 Usage: python scripts/gen_proto.py [--check]
 With --check it regenerates into a temporary folder and exits 1 if the checked-in code differs.
-The generated service module imports its messages relatively, so `server.api` is self-contained.
+The generated service module imports its messages relatively, so `smear_referee.api` is self-contained.
 """
 from __future__ import annotations
 
@@ -14,7 +14,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 PROTO_ROOT = ROOT / "smear_dsl" / "proto"  # shipped in the package; ROOT/proto links here
 PROTOS = ["smear/referee/v1/referee.proto"]
-OUT = ROOT / "server" / "api"
+OUT = ROOT / "smear_referee" / "api"
 FILES = ["referee_pb2.py", "referee_pb2.pyi", "referee_pb2_grpc.py"]
 
 

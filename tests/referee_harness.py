@@ -10,8 +10,8 @@ import time
 import grpc
 import pytest
 
-from server.app import ServerThread as _ServerThread
-from server.client import Client, error_reason
+from smear_referee.app import ServerThread as _ServerThread
+from smear_referee.client import Client, error_reason
 
 from conftest import ROOT
 

@@ -59,10 +59,10 @@ def test_cookbook_snippet_is_part_of_its_rule_file(name, block):
 
 
 def test_security_doc_lists_every_limit_with_its_value():
-    """docs/security.md states each limit of server/limits.py with the value the server uses."""
+    """docs/security.md states each limit of smear_referee/limits.py with the value the server uses."""
     import dataclasses
 
-    from server.limits import Limits
+    from smear_referee.limits import Limits
     doc = (ROOT / "docs" / "security.md").read_text()
     rows = dict(re.findall(r"^\| `([a-z_]+)` \| ([0-9.,]+) \|", doc, re.M))
     for f in dataclasses.fields(Limits):

@@ -9,7 +9,7 @@ from smear_dsl.duplicate import board, boards, commitment, table_seed
 from smear_dsl.engine import Game
 from smear_dsl.shuffle import keyed_shuffle
 
-from server.client import play_seat
+from smear_referee.client import play_seat
 
 from conftest import rules
 from referee_harness import ServerThread

@@ -23,9 +23,9 @@ from conftest import ROOT
 
 
 def _source_copy(dest: Path) -> Path:
-    """The files a clone has (git ls-files when this is a checkout), so the build leaves no trace here."""
+    """The files a clone would have (tracked, and new ones not ignored), so the build leaves no trace here."""
     try:
-        files = subprocess.run(["git", "ls-files", "-z"], cwd=ROOT, capture_output=True, check=True).stdout
+        files = subprocess.run(["git", "ls-files", "-z", "--cached", "--others", "--exclude-standard"], cwd=ROOT, capture_output=True, check=True).stdout
         names = [n for n in files.decode().split("\0") if n]
     except (OSError, subprocess.CalledProcessError):
         names = None
@@ -39,7 +39,7 @@ def _source_copy(dest: Path) -> Path:
         original = ROOT / name
         if original.is_symlink():
             target.symlink_to(os.readlink(original))
-        elif original.is_file():
+        elif original.is_file():  # (a file deleted but not yet committed is left out)
             shutil.copy2(original, target)
     return src
 
@@ -78,9 +78,12 @@ def run(installed, *args, club: Path | None = None, timeout=300):
 
 def test_the_package_comes_from_the_wheel(installed):
     bin_dir, work = installed
-    where = subprocess.run([str(bin_dir / "python"), "-c", "import smear_dsl, server; print(smear_dsl.__file__)"],
-                           capture_output=True, text=True, cwd=work, check=True).stdout
-    assert str(ROOT) not in where and "site-packages" in where
+    code = ("import importlib.util, smear_dsl, smear_referee; print(smear_dsl.__file__, smear_referee.__file__, "
+            "importlib.util.find_spec('server') is None)")
+    where = subprocess.run([str(bin_dir / "python"), "-c", code], capture_output=True, text=True, cwd=work,
+                           check=True).stdout.split()
+    assert all(str(ROOT) not in w and "site-packages" in w for w in where[:2])
+    assert where[2] == "True"  # no top-level package named `server`
 
 
 def test_check_simulate_and_verify(installed):
@@ -128,7 +131,7 @@ def test_serve_answers_health_checks(installed):
         with grpc.insecure_channel(f"127.0.0.1:{port}") as ch:
             status = health_pb2_grpc.HealthStub(ch).Check(health_pb2.HealthCheckRequest(service=""), timeout=10).status
         assert status == health_pb2.HealthCheckResponse.SERVING
-        from server.client import Client
+        from smear_referee.client import Client
         c = Client(f"127.0.0.1:{port}")
         assert "four_point_ne_wisconsin" in {r.name for r in c.list_rules().rules}
         assert c.check_rules("extends: setback\nname: mine\n").ok  # the sandbox worker runs from the wheel too

@@ -7,8 +7,8 @@ import threading
 import grpc
 import pytest
 
-from server.api import referee_pb2 as pb
-from server.client import error_reason, play_seat
+from smear_referee.api import referee_pb2 as pb
+from smear_referee.client import error_reason, play_seat
 
 from conftest import ROOT, RULE_FILES
 from referee_harness import ServerThread, fails
@@ -38,7 +38,7 @@ def test_generated_code_matches_the_proto():
     from google.protobuf import descriptor_pb2
     from grpc_tools import protoc
 
-    from server.api import referee_pb2
+    from smear_referee.api import referee_pb2
 
     with tempfile.TemporaryDirectory() as tmp:
         out = Path(tmp) / "set.pb"
@@ -53,7 +53,7 @@ def test_generated_code_matches_the_proto():
             drop_json_names(message.nested_type)
     drop_json_names(fresh.message_type)
     checked_in = descriptor_pb2.FileDescriptorProto.FromString(referee_pb2.DESCRIPTOR.serialized_pb)
-    assert fresh == checked_in, "server/api is stale: run python scripts/gen_proto.py"
+    assert fresh == checked_in, "smear_referee/api is stale: run python scripts/gen_proto.py"
 
 
 def test_list_check_and_explain_rules(srv):

@@ -13,14 +13,14 @@ import time
 import grpc
 import pytest
 
-from server.api import referee_pb2 as pb
-from server.api import referee_pb2_grpc as pb_grpc
-from server.client import Client, error_reason, play_seat
-from server.convert import move_to_proto
-from server.limits import Limits
-from server.tables import Identity, Tables
-from server.store import Store
-from server.tournament.archive import verify_archive
+from smear_referee.api import referee_pb2 as pb
+from smear_referee.api import referee_pb2_grpc as pb_grpc
+from smear_referee.client import Client, error_reason, play_seat
+from smear_referee.convert import move_to_proto
+from smear_referee.limits import Limits
+from smear_referee.tables import Identity, Tables
+from smear_referee.store import Store
+from smear_referee.tournament.archive import verify_archive
 
 from conftest import ROOT
 from referee_harness import ServerProcess, ServerThread, bearer, fails
@@ -171,10 +171,10 @@ def test_a_move_survives_its_call_being_dropped_at_any_point(tmp_path):
         seat = t.game.turn
         nxt: list[int] = []
         move = move_to_proto(t.rules, t.game.legal_moves()[0])
+        t.turn_waiters[(seat + 1) % 4].add(lambda: nxt.append(1))  # the next seat's stream, waiting
         task = asyncio.ensure_future(tables.submit(t, Identity(t.id, "seat", seat), move, 0, "key"))
         for _ in range(k):
             await asyncio.sleep(0)
-        t.turn_waiters[(seat + 1) % 4].add(lambda: nxt.append(1))
         task.cancel()
         for _ in range(200):  # the store's writer settles within a few ms
             await asyncio.sleep(0.005)
@@ -411,7 +411,7 @@ def _workers() -> int:
     n = 0
     for proc in Path("/proc").iterdir():
         try:
-            if proc.name.isdigit() and b"server.sandbox" in (proc / "cmdline").read_bytes() and \
+            if proc.name.isdigit() and b"smear_referee.sandbox" in (proc / "cmdline").read_bytes() and \
                     int((proc / "stat").read_text().rsplit(")", 1)[1].split()[1]) == os.getpid():
                 n += 1
         except (OSError, ValueError, IndexError):

@@ -11,10 +11,10 @@ from collections import Counter, defaultdict
 import pytest
 
 from smear_dsl.duplicate import commitment
-from server.tournament.archive import verify_archive
-from server.tournament.pairing import circle_round, pair_round
-from server.tournament.runner import run_tournament
-from server.tournament import standings as S
+from smear_referee.tournament.archive import verify_archive
+from smear_referee.tournament.pairing import circle_round, pair_round
+from smear_referee.tournament.runner import run_tournament
+from smear_referee.tournament import standings as S
 
 from conftest import ROOT
 

@@ -11,10 +11,10 @@ import time
 import grpc
 import pytest
 
-from server.api import referee_pb2 as pb
-from server.api import referee_pb2_grpc as pb_grpc
-from server.client import Client, error_reason, play_seat
-from server.tournament.archive import verify_archive
+from smear_referee.api import referee_pb2 as pb
+from smear_referee.api import referee_pb2_grpc as pb_grpc
+from smear_referee.client import Client, error_reason, play_seat
+from smear_referee.tournament.archive import verify_archive
 
 from referee_harness import ServerProcess, bearer
 

@@ -1,4 +1,4 @@
-"""The jobs the referee runs in its sandbox workers (server/sandbox.py): plain data in, plain data out.
+"""The jobs the referee runs in its sandbox workers (smear_referee/sandbox.py): plain data in, plain data out.
 
 Each takes what a stranger sent (a rule file's text, a record's JSON) and never a path: an
 uploaded rule file may extend only a rule of rules/, and a record must name one or carry

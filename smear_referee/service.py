@@ -174,7 +174,7 @@ class Referee(pb_grpc.RefereeServicer):
         return address
 
     async def sandboxed(self, context, job: str, *args, seconds: float, too_slow: str) -> dict:
-        """Run a job (server/jobs.py) in the sandbox, at most `sandbox_per_address` per address."""
+        """Run a job (smear_referee/jobs.py) in the sandbox, at most `sandbox_per_address` per address."""
         address = self.admit(context)
         self.jobs_by_address[address] += 1
         try:

@@ -31,9 +31,9 @@ def run_tournament(rules_name: str, entrants: int, rounds: int, fmt: str = "swis
                    teams: bool = False, options: dict[str, str] | None = None, seed: str = "smear",
                    out: str = "tournament-out", bot: str = "heuristic", progress: bool = True,
                    hands_per_round: int = 0) -> dict[str, Any]:
-    from server.app import fresh_server
-    from server.client import Client, Persona, play_seat
-    from server.limits import Limits
+    from smear_referee.app import fresh_server
+    from smear_referee.client import Client, Persona, play_seat
+    from smear_referee.limits import Limits
 
     spec = load_spec(rules_name)
     rules = compile_rules(spec, None, options or {})

@@ -9,10 +9,10 @@ from pathlib import Path
 
 from rich.console import Console
 
-from .compiler import check_all_setups
-from .errors import OptionError
-from .language import load_spec
-from .record import verify
+from smear_dsl.compiler import check_all_setups
+from smear_dsl.errors import OptionError
+from smear_dsl.language import load_spec
+from smear_dsl.record import verify
 
 
 def parse_game(text: str) -> tuple[str, int | None, dict[str, str]]:
@@ -60,8 +60,8 @@ def narrate_event(ev) -> str | None:
 
 
 def run_demo(games: list[tuple[str, int | None, dict[str, str]]], out_dir: str = "demo-out", seed: int = 2026) -> int:
-    from server.app import fresh_server
-    from server.client import Client, play_seat
+    from .app import fresh_server
+    from .client import Client, play_seat
 
     console = Console(highlight=False)
     out = Path(out_dir)

@@ -1,0 +1,145 @@
+"""The referee's commands in the one `smear-dsl` CLI: serve, bot, tournament run, verify-tournament
+and demo. smear_dsl.cli finds `register` through the `smear_dsl.commands` entry point, so the
+language package never imports the referee."""
+from __future__ import annotations
+
+import argparse
+import sys
+
+from smear_dsl.cli import parse_options, read_json
+from smear_dsl.errors import OptionError
+
+
+def register(sub) -> None:
+    """Add the referee's subcommands to `smear-dsl`'s subparsers."""
+    sv = sub.add_parser("serve", help="run the gRPC referee (tables persist in SQLite)")
+    sv.add_argument("--host", default="127.0.0.1")
+    sv.add_argument("--port", type=int, default=50051, help="0 picks a free port (printed on the first line)")
+    sv.add_argument("--db", default="smear-referee.sqlite3", help="the SQLite file holding every table")
+    sv.add_argument("--limit", action="append", metavar="NAME=VALUE",
+                    help="change one of the limits in docs/security.md (repeatable), e.g. tables_per_address=200")
+    sv.set_defaults(fn=cmd_serve, parser=sv)
+    b = sub.add_parser("bot", help="play one seat of a table through the referee")
+    b.add_argument("--server", required=True, help="HOST[:PORT] of the referee (port 50051 when not given)")
+    b.add_argument("--table", required=True)
+    b.add_argument("--seat", type=int, required=True, help="the seat the token is for")
+    b.add_argument("--token", required=True)
+    b.add_argument("--style", choices=["random", "heuristic"], default="heuristic")
+    b.add_argument("--seed", type=int, default=None)
+    b.set_defaults(fn=cmd_bot, parser=b)
+    tn = sub.add_parser("tournament", help="bot tournaments through a local referee")
+    tsub = tn.add_subparsers(dest="tcmd", required=True)
+    tr = tsub.add_parser("run", help="run a whole bot tournament and write its archive and standings")
+    tr.add_argument("--rules", required=True)
+    tr.add_argument("--entrants", type=int, required=True)
+    tr.add_argument("--rounds", type=int, required=True)
+    tr.add_argument("--pairing", choices=["swiss", "round_robin"], default="swiss")
+    tr.add_argument("--duplicate", action="store_true", help="every table of a round plays the same boards")
+    tr.add_argument("--teams", action="store_true", help="entrants are fixed teams (one side each)")
+    tr.add_argument("--option", action="append", metavar="K=V")
+    tr.add_argument("--seed", default="smear-tournament")
+    tr.add_argument("--bot", choices=["random", "heuristic"], default="heuristic")
+    tr.add_argument("--hands", type=int, default=0, help="play N hands per round instead of a whole game")
+    tr.add_argument("--out", default="tournament-out")
+    tr.set_defaults(fn=cmd_tournament_run, parser=tr)
+    vt = sub.add_parser("verify-tournament", help="re-derive every deal, re-referee every game, recompute the standings")
+    vt.add_argument("archive")
+    vt.set_defaults(fn=cmd_verify_tournament, parser=vt)
+    d = sub.add_parser("demo", help="play and narrate bot games, then write and verify their records")
+    d.add_argument("--game", action="append", metavar="RULES[:k=v,...][@PLAYERS]",
+                   help="a game to play (repeatable), e.g. RULES:widow=2@4")
+    d.add_argument("--out", default="demo-out", help="where to write the records")
+    d.add_argument("--seed", type=int, default=2026)
+    d.set_defaults(fn=cmd_demo, parser=d)
+
+
+def cmd_serve(args: argparse.Namespace) -> int:
+    import asyncio
+    import logging
+
+    from .app import PortInUse, serve
+    from .limits import Limits
+    from .store import StoreInUse
+    try:
+        limits = Limits.parse(args.limit or [])
+    except ValueError as e:
+        raise OptionError(str(e)) from None
+    logging.basicConfig(level=logging.INFO, format="%(levelname)s %(name)s: %(message)s", stream=sys.stderr)
+
+    def ready(running) -> None:
+        print(f"smear-dsl referee listening on {args.host}:{running.port}", flush=True)
+        n = len(running.tables.tables) + len(running.tables.retired)
+        print(f"tables: {n} restored from {args.db}", file=sys.stderr, flush=True)
+    try:
+        asyncio.run(serve(args.host, args.port, args.db, ready, limits))
+    except (PortInUse, StoreInUse) as e:
+        print(f"smear-dsl serve: {e}", file=sys.stderr)
+        return 1
+    return 0
+
+
+def cmd_bot(args: argparse.Namespace) -> int:
+    import grpc
+
+    from .client import Client, play_seat, target
+    where = target(args.server)
+    client = Client(where, args.token)
+    try:
+        first = client.view(args.table)
+        if not first.HasField("seat") or first.seat != args.seat:
+            raise OptionError(f"this token is not for seat {args.seat} of table {args.table}")
+        view = play_seat(client, args.table, args.style, args.seed)
+    except grpc.RpcError as e:
+        if e.code() in (grpc.StatusCode.UNAVAILABLE, grpc.StatusCode.DEADLINE_EXCEEDED):
+            raise OptionError(f"cannot reach the referee at {where} (is `smear-dsl serve` running there?)") from None
+        raise OptionError(f"the referee refused: {e.code().name}: {e.details()}") from None
+    print(f"game over: winner {view.winner if view.HasField('winner') else None}, scores {list(view.scores)}")
+    return 0
+
+
+def cmd_tournament_run(args: argparse.Namespace) -> int:
+    from rich.console import Console
+    from rich.table import Table
+
+    from .tournament.runner import run_tournament
+    try:
+        archive = run_tournament(args.rules, args.entrants, args.rounds, args.pairing, args.duplicate, args.teams,
+                                 parse_options(args.option), args.seed, args.out, args.bot, progress=True,
+                                 hands_per_round=args.hands)
+    except ValueError as e:
+        raise OptionError(str(e)) from None
+    stats = archive["_stats"]
+    table = Table(title=archive["name"])
+    for col in ("#", "entrant", "games", "wins", "for", "against", "diff"):
+        table.add_column(col, justify="left" if col == "entrant" else "right")
+    for s in archive["standings"]:
+        table.add_row(str(s["rank"]), s["name"], str(s["games"]), str(s["wins"]), str(s["points_for"]),
+                      str(s["points_against"]), str(s["difference"]))
+    console = Console(highlight=False)
+    console.print(table)
+    console.print(f"{len(archive['rounds'])} rounds, {stats['moves']:,} moves in {stats['seconds']} s "
+                  f"({stats['moves_per_second']:,} moves/s through the referee); archive {args.out}/archive.json, "
+                  f"report {args.out}/standings.html")
+    if stats["problems"]:
+        for p in stats["problems"]:
+            console.print(f"[red]{p}[/red]")
+        return 1
+    console.print("verify-tournament: every deal, game and standing checks out")
+    return 0
+
+
+def cmd_verify_tournament(args: argparse.Namespace) -> int:
+    from .tournament.archive import verify_archive
+    problems = verify_archive(read_json(args.archive))
+    for p in problems:
+        print(p)
+    if not problems:
+        print("ok: every commitment, deal, game and standing checks out")
+    return 1 if problems else 0
+
+
+def cmd_demo(args: argparse.Namespace) -> int:
+    from .demo import parse_game, run_demo
+    if not args.game:
+        raise OptionError("name the games to play: --game RULES[:k=v,...][@PLAYERS] (repeatable); `make demo` does")
+    return run_demo([parse_game(g) for g in args.game], args.out, args.seed)
