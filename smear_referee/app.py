@@ -80,8 +80,9 @@ async def start(host: str = "127.0.0.1", port: int = 0, db: str = "smear-referee
                  ("grpc.max_send_message_length", 32 * MAX_MESSAGE_BYTES),
                  ("grpc.max_concurrent_streams", 1000),
                  ("grpc.so_reuseport", 0)])  # a port another process listens on is an error, not shared
-    pb_grpc.add_RefereeServicer_to_server(Referee(tables, sandbox), server)
-    pb_grpc.add_TournamentServicer_to_server(TournamentService(tournaments), server)
+    referee = Referee(tables, sandbox)
+    pb_grpc.add_RefereeServicer_to_server(referee, server)
+    pb_grpc.add_TournamentServicer_to_server(TournamentService(tournaments, referee), server)
     health_servicer = health.aio.HealthServicer()
     health_pb2_grpc.add_HealthServicer_to_server(health_servicer, server)
     names = (pb.DESCRIPTOR.services_by_name["Referee"].full_name, pb.DESCRIPTOR.services_by_name["Tournament"].full_name,

@@ -33,6 +33,11 @@ def error_reason(err: grpc.RpcError) -> str | None:
 DEFAULT_PORT = 50051
 
 
+def bearer(token: str) -> list[tuple[str, str]]:
+    """Call metadata carrying a token (`authorization: Bearer ...`)."""
+    return [("authorization", f"Bearer {token}")]
+
+
 def target(server: str) -> str:
     """HOST[:PORT] as gRPC wants it: the referee's default port when none is given (gRPC itself would
     take 443), IPv6 addresses in brackets."""
@@ -57,7 +62,7 @@ class Client:
         return Client("", token, self.channel)
 
     def _md(self) -> list[tuple[str, str]]:
-        return [("authorization", f"Bearer {self.token}")] if self.token else []
+        return bearer(self.token) if self.token else []
 
     def close(self) -> None:
         self.channel.close()

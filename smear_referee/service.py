@@ -131,7 +131,7 @@ def _short(d: Diagnostic) -> Diagnostic:
     return Diagnostic(d.path[:200], d.line, d.col, d.message[:500], (d.hint or "")[:300] or None, line)
 
 
-def _guard(fn):
+def guard(fn):
     """Turn our errors into statuses; an unexpected bug becomes INTERNAL, never a hang."""
     async def wrapper(self, request, context):
         try:
@@ -142,8 +142,8 @@ def _guard(fn):
     return wrapper
 
 
-def _guard_stream(fn):
-    """_guard for a streaming handler (an async generator)."""
+def guard_stream(fn):
+    """guard for a streaming handler (an async generator)."""
     async def wrapper(self, request, context):
         try:
             async for item in fn(self, request, context):
@@ -200,6 +200,16 @@ class Referee(pb_grpc.RefereeServicer):
             raise RefereeError("INVALID_ARGUMENT", "BAD_RULES", done["error"])
         return done
 
+    async def check_upload(self, context, text: str) -> None:
+        """An uploaded rule file that is to seat tables: it must check clean, within table_compile_seconds."""
+        done = await self.checked(context, text, "upload.yaml")
+        if "diagnostics" in done:
+            raise RefereeError("INVALID_ARGUMENT", "BAD_RULES", _short(diagnostic(done["diagnostics"][0])).format())
+        if done["seconds"] > self.limits.table_compile_seconds:
+            raise RefereeError("RESOURCE_EXHAUSTED", "RULES_TOO_COMPLEX",
+                               f"a table's rules must check in {self.limits.table_compile_seconds:g} s; these took "
+                               f"{done['seconds']:.1f} s")
+
     def limited_text(self, text: str) -> str:
         n = len(text)  # characters; the UTF-8 size is 1 to 4 bytes each, so encode only when in doubt
         if n > self.limits.rules_bytes or 4 * n > self.limits.rules_bytes and \
@@ -228,7 +238,7 @@ class Referee(pb_grpc.RefereeServicer):
         return dict(options)
 
     # ---- rules
-    @_guard
+    @guard
     async def ListRules(self, request, context):
         out = []
         for name in rule_names():
@@ -238,20 +248,20 @@ class Referee(pb_grpc.RefereeServicer):
                 continue
         return pb.ListRulesResponse(rules=out)
 
-    @_guard
+    @guard
     async def CheckRules(self, request, context):
         done = await self.checked(context, request.text, request.file_name or "upload.yaml")
         if "diagnostics" in done:
             return pb.CheckRulesResponse(ok=False, diagnostics=self.diagnostics(done["diagnostics"]))
         return pb.CheckRulesResponse(ok=True, rules=pb.RuleInfo.FromString(done["info"]))
 
-    @_guard
+    @guard
     async def ExplainRules(self, request, context):
         fmt = request.format or "md"
         if fmt not in ("md", "html"):
             raise RefereeError("INVALID_ARGUMENT", "BAD_FORMAT", "format is md or html")
         if request.WhichOneof("source") != "text":
-            return pb.ExplainRulesResponse(text=render(known_spec(_known(request.name)), fmt))
+            return pb.ExplainRulesResponse(text=render(known_spec(known_rules(request.name)), fmt))
         self.admit(context)
         done = await self.sandboxed(context, "explain_rules", self.limited_text(request.text), fmt,
                                     seconds=self.limits.compile_seconds, too_slow="RULES_TOO_COMPLEX")
@@ -261,7 +271,7 @@ class Referee(pb_grpc.RefereeServicer):
         return pb.ExplainRulesResponse(text=done["text"])
 
     # ---- tables
-    @_guard
+    @guard
     async def CreateTable(self, request, context):
         which = request.WhichOneof("rules")
         if which is None:
@@ -275,16 +285,10 @@ class Referee(pb_grpc.RefereeServicer):
         if which == "rules_text":
             self.admit(context)
             self.tables.check_quota(address, True)  # before the compile, which is the costly part
-            done = await self.checked(context, request.rules_text, "upload.yaml")
-            if "diagnostics" in done:
-                raise RefereeError("INVALID_ARGUMENT", "BAD_RULES", _short(diagnostic(done["diagnostics"][0])).format())
-            if done["seconds"] > self.limits.table_compile_seconds:
-                raise RefereeError("RESOURCE_EXHAUSTED", "RULES_TOO_COMPLEX",
-                                   f"a table's rules must check in {self.limits.table_compile_seconds:g} s; these took "
-                                   f"{done['seconds']:.1f} s")
+            await self.check_upload(context, request.rules_text)
             text, name = request.rules_text, None
         else:
-            text, name = None, _known(request.rules_name)
+            text, name = None, known_rules(request.rules_name)
         try:
             table, host = await self.tables.create(name, text, options, request.players,
                                                    request.seed if request.HasField("seed") else None,
@@ -294,7 +298,7 @@ class Referee(pb_grpc.RefereeServicer):
             raise RefereeError("INVALID_ARGUMENT", "BAD_RULES", "the rule file nests too deeply") from None
         return pb.CreateTableResponse(table_id=table.id, host_token=host, table=table.info())
 
-    @_guard
+    @guard
     async def JoinTable(self, request, context):
         seat = request.seat if request.WhichOneof("role") == "seat" else None
         if request.WhichOneof("role") is None:
@@ -305,19 +309,19 @@ class Referee(pb_grpc.RefereeServicer):
             out.seat = seat
         return out
 
-    @_guard
+    @guard
     async def GetView(self, request, context):
         who = CALLER.get()
         return self.tables.table_for(request.table_id, who).view(who)
 
-    @_guard
+    @guard
     async def SubmitMove(self, request, context):
         who = CALLER.get()
         t = self.tables.table_for(request.table_id, who)
         replayed = await self.tables.submit(t, who, request.move, request.expected_version, request.idempotency_key)
         return pb.SubmitMoveResponse(view=t.view(who), replayed=replayed)
 
-    @_guard_stream
+    @guard_stream
     async def WatchTable(self, request, context):
         who = CALLER.get()
         t = self.tables.table_for(request.table_id, who)
@@ -337,7 +341,7 @@ class Referee(pb_grpc.RefereeServicer):
                 except asyncio.TimeoutError:
                     yield pb.TableEvent(seq=sent, heartbeat=pb.Heartbeat())
 
-    @_guard_stream
+    @guard_stream
     async def WatchTurns(self, request, context):
         who = CALLER.get()
         t = self._seat_table(request.table_id, who, "only a seat token has turns to watch")
@@ -359,7 +363,7 @@ class Referee(pb_grpc.RefereeServicer):
         finally:
             t.turn_waiters[seat].discard(wake.set)
 
-    @_guard_stream
+    @guard_stream
     async def Play(self, request_iterator, context):
         who = CALLER.get()
         first = await _first(request_iterator)
@@ -425,14 +429,14 @@ class Referee(pb_grpc.RefereeServicer):
             raise RefereeError("PERMISSION_DENIED", "NOT_A_SEAT", refusal)
         return t
 
-    @_guard
+    @guard
     async def GetRecord(self, request, context):
         who = CALLER.get()
         t = self.tables.table_for(request.table_id, who)
         rec, complete = t.record(who, self.tables.sealed(t))
         return pb.GetRecordResponse(record_json=json.dumps(rec), complete=complete)
 
-    @_guard
+    @guard
     async def VerifyRecord(self, request, context):
         if len(request.record_json) > self.limits.record_bytes:
             raise RefereeError("RESOURCE_EXHAUSTED", "BAD_RECORD",
@@ -452,7 +456,7 @@ async def _first(request_iterator):
     return None
 
 
-def _known(name: str) -> str:
+def known_rules(name: str) -> str:
     if name not in rule_names():
         raise RefereeError("NOT_FOUND", "UNKNOWN_RULES", f"no rule file {clip(name)} on this server")
     return name

@@ -176,6 +176,19 @@ class Store:
         return [("INSERT INTO moves (table_id, version, seat, code, idem, digest) VALUES (?, ?, ?, ?, ?, ?)",
                  (table_id, version, seat, str(code), idem, digest))]
 
+    @staticmethod
+    def create_tournament(tid: str, config: dict[str, Any], created: float, director_hash: str) -> list[tuple[str, tuple]]:
+        return [("INSERT INTO tournaments VALUES (?, ?, ?)", (tid, json.dumps(config), created)),
+                *Store.add_token(tid, director_hash, "director", None)]
+
+    @staticmethod
+    def add_round(tid: str, r: int, seed: str, tables: list[dict[str, Any]]) -> list[tuple[str, tuple]]:
+        return [("INSERT INTO rounds VALUES (?, ?, ?, ?)", (tid, r, seed, json.dumps(tables)))]
+
+    @staticmethod
+    def add_audit(tid: str, entry: dict[str, Any]) -> list[tuple[str, tuple]]:
+        return [("INSERT INTO audit VALUES (?, ?, ?)", (tid, entry["seq"], json.dumps(entry)))]
+
     def load_tournaments(self) -> list[tuple[str, dict, list[tuple[int, str, list]], list[dict], list[str]]]:
         """(id, config, [(round, seed, tables)], audit entries, director token hashes) of every tournament."""
         conn = sqlite3.connect(self.path)

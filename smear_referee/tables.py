@@ -295,7 +295,7 @@ class Tables:
     def _rebuild(self, st: StoredTable) -> Table:
         """The table as its stored log makes it; Damaged if a row does not replay."""
         try:
-            spec = _spec(st.rules_name, st.rules_text)
+            spec = rules_spec(st.rules_name, st.rules_text)
             rules = _compiled(spec, st.players, st.options)
         except (RuleError, OptionError, ValueError) as e:
             raise Damaged(0, f"its rules no longer compile: {str(e).splitlines()[0][:200]}") from None
@@ -403,12 +403,18 @@ class Tables:
 
     async def create(self, rules_name: str | None, rules_text: str | None, options: dict[str, str], players: int,
                      seed: str | None, duplicate: bool = False, hand_limit: int = 0, seal: str | None = None,
-                     address: str = "local") -> tuple[Table, str]:
-        self.check_quota(address, rules_text is not None)
+                     address: str | None = "local") -> tuple[Table, str]:
+        """A new table. `address` is the creator's, whose budget it counts against; None for the tables
+        a tournament opens (bounded by its entrants instead)."""
+        if address is None:
+            if len(self.tables) >= self.limits.max_tables:
+                raise RefereeError("RESOURCE_EXHAUSTED", "TOO_MANY_TABLES", "this server holds as many tables as it can")
+        else:
+            self.check_quota(address, rules_text is not None)
         if rules_text is not None:
             rules_text, spec = await asyncio.to_thread(upload_spec, rules_text)
         else:
-            spec = _spec(rules_name, None)
+            spec = rules_spec(rules_name, None)
         rules = _compiled(spec, players or None, options)
         seed = seed if seed else secrets.token_hex(16)
         first = first_dealer(seed, rules.players)
@@ -422,7 +428,8 @@ class Tables:
         self.tables[table_id] = t
         if seal:
             self.seals[seal].append(table_id)
-        self.by_address[address][table_id] = rules_text is not None
+        if address is not None:
+            self.by_address[address][table_id] = rules_text is not None
         self._remember(token_hash(host), Identity(table_id, "host", None))
         return t, host
 
@@ -509,7 +516,8 @@ def _retrieve(task: asyncio.Task) -> None:
         task.exception()
 
 
-def _spec(rules_name: str | None, rules_text: str | None) -> RuleSpec:
+def rules_spec(rules_name: str | None, rules_text: str | None) -> RuleSpec:
+    """The spec of a table's rules: its uploaded text (parsed once per content), else a rule of rules/."""
     if rules_text is not None:
         return upload_spec(rules_text)[1]
     return _known_spec(rules_name or "", _mtime(rules_name or ""))

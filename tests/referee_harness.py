@@ -11,7 +11,7 @@ import grpc
 import pytest
 
 from smear_referee.app import ServerThread as _ServerThread
-from smear_referee.client import Client, error_reason
+from smear_referee.client import Client, bearer, error_reason  # noqa: F401 (bearer: for the tests)
 
 from conftest import ROOT
 
@@ -60,8 +60,3 @@ def fails(call, status, reason):
     assert e.value.code() == status, (e.value.code(), e.value.details())
     assert error_reason(e.value) == reason, (error_reason(e.value), e.value.details())
     return e.value
-
-
-def bearer(token: str) -> list[tuple[str, str]]:
-    """Call metadata carrying a token."""
-    return [("authorization", f"Bearer {token}")]

@@ -408,7 +408,7 @@ class VerifyRecordResponse(_message.Message):
     def __init__(self, verdict_json: _Optional[str] = ..., valid: _Optional[bool] = ...) -> None: ...
 
 class CreateTournamentRequest(_message.Message):
-    __slots__ = ("rules_name", "options", "players", "entrants", "teams", "pairing", "rounds", "duplicate", "seed", "name", "hands_per_round")
+    __slots__ = ("rules_name", "rules_text", "options", "players", "entrants", "teams", "pairing", "rounds", "duplicate", "seed", "name", "hands_per_round")
     class OptionsEntry(_message.Message):
         __slots__ = ("key", "value")
         KEY_FIELD_NUMBER: _ClassVar[int]
@@ -417,6 +417,7 @@ class CreateTournamentRequest(_message.Message):
         value: str
         def __init__(self, key: _Optional[str] = ..., value: _Optional[str] = ...) -> None: ...
     RULES_NAME_FIELD_NUMBER: _ClassVar[int]
+    RULES_TEXT_FIELD_NUMBER: _ClassVar[int]
     OPTIONS_FIELD_NUMBER: _ClassVar[int]
     PLAYERS_FIELD_NUMBER: _ClassVar[int]
     ENTRANTS_FIELD_NUMBER: _ClassVar[int]
@@ -428,6 +429,7 @@ class CreateTournamentRequest(_message.Message):
     NAME_FIELD_NUMBER: _ClassVar[int]
     HANDS_PER_ROUND_FIELD_NUMBER: _ClassVar[int]
     rules_name: str
+    rules_text: str
     options: _containers.ScalarMap[str, str]
     players: int
     entrants: _containers.RepeatedScalarFieldContainer[str]
@@ -438,7 +440,7 @@ class CreateTournamentRequest(_message.Message):
     seed: str
     name: str
     hands_per_round: int
-    def __init__(self, rules_name: _Optional[str] = ..., options: _Optional[_Mapping[str, str]] = ..., players: _Optional[int] = ..., entrants: _Optional[_Iterable[str]] = ..., teams: _Optional[bool] = ..., pairing: _Optional[str] = ..., rounds: _Optional[int] = ..., duplicate: _Optional[bool] = ..., seed: _Optional[str] = ..., name: _Optional[str] = ..., hands_per_round: _Optional[int] = ...) -> None: ...
+    def __init__(self, rules_name: _Optional[str] = ..., rules_text: _Optional[str] = ..., options: _Optional[_Mapping[str, str]] = ..., players: _Optional[int] = ..., entrants: _Optional[_Iterable[str]] = ..., teams: _Optional[bool] = ..., pairing: _Optional[str] = ..., rounds: _Optional[int] = ..., duplicate: _Optional[bool] = ..., seed: _Optional[str] = ..., name: _Optional[str] = ..., hands_per_round: _Optional[int] = ...) -> None: ...
 
 class CreateTournamentResponse(_message.Message):
     __slots__ = ("tournament_id", "director_token")

@@ -1,11 +1,11 @@
 """`smear-dsl tournament run`: a whole bot tournament played through a local referee.
 
-The referee runs on an embedded SQLite file; each round is paired, its seed committed to
-(SHA-256) before any table starts, every table created on the referee with its derived seed
-(the round's boards in a duplicate round), bots play every seat through gRPC, results come
-back as the tables' records, and the seed is revealed when the round ends. At the end the
-archive (smear-tournament/1) and an HTML standings report are written, and the archive is
-verified from scratch.
+The runner is a director's client of the referee's Tournament service (on an embedded SQLite
+file): the service pairs each round, commits to its seed, opens its tables (sealed together in
+a duplicate round) and reveals the seed when the round ends; the runner seats a bot on every
+seat token, each entrant with its own persona. At the end it exports the archive
+(smear-tournament/1), writes it and an HTML standings report, and verifies the archive from
+scratch. A house rule file (not shipped) is uploaded with the tournament and kept in the archive.
 """
 from __future__ import annotations
 
@@ -13,108 +13,77 @@ import html
 import json
 import threading
 import time
-from collections import Counter, defaultdict
 from pathlib import Path
 from typing import Any
 
 from smear_dsl.compiler import compile_rules
-from smear_dsl.duplicate import commitment, round_seed, table_seed
 from smear_dsl.language import load_spec
 from smear_dsl.record import carried_rules, verify
 
-from . import standings as S
-from .archive import FORMAT, outcome, verify_archive
-from .pairing import pair_round
+from .archive import verify_archive
 
 
 def run_tournament(rules_name: str, entrants: int, rounds: int, fmt: str = "swiss", duplicate: bool = False,
                    teams: bool = False, options: dict[str, str] | None = None, seed: str = "smear",
                    out: str = "tournament-out", bot: str = "heuristic", progress: bool = True,
                    hands_per_round: int = 0) -> dict[str, Any]:
-    from smear_referee.app import fresh_server
-    from smear_referee.client import Client, Persona, play_seat
-    from smear_referee.limits import Limits
+    """A whole bot tournament on a local referee, driven through its Tournament service as any
+    director's client would: create, then for each round start it and seat a bot per entrant on
+    every seat token, and at the end export the archive. Writes archive.json and standings.html."""
+    import grpc
+
+    from ..api import referee_pb2 as pb
+    from ..api import referee_pb2_grpc as pb_grpc
+    from ..app import fresh_server
+    from ..client import Client, Persona, bearer, play_seat
+    from ..limits import Limits
 
     spec = load_spec(rules_name)
     rules = compile_rules(spec, None, options or {})
-    carried = carried_rules(spec)  # a house rule file is uploaded to the referee and kept in the archive
-    n_sides = rules.n_sides
-    per_table = n_sides if teams else rules.players
-    if teams and n_sides == rules.players:
-        raise ValueError("these rules have no partnerships: entrants are players")
-    if entrants < per_table:
-        raise ValueError(f"a table needs {per_table} entrants")
+    if entrants < (rules.n_sides if teams else rules.players):
+        raise ValueError(f"a table needs {rules.n_sides if teams else rules.players} entrants")
     names = [f"{'team' if teams else 'player'} {i + 1}" for i in range(entrants)]
     # Each entrant is its own player: its bot has its own seed, boldness and noise wherever it sits.
     personas = [Persona.for_entrant(seed, i, bot) for i in range(entrants)]
     outdir = Path(out)
-    server = fresh_server(out, Limits(upload_tables_per_address=1_000_000, tables_per_address=1_000_000,
-                                      table_compile_seconds=60.0))  # our own referee: no stranger's budget
-    lobby = Client(server.target)
-    met: Counter = Counter()
-    partners: Counter = Counter()
-    held: dict[int, Counter] = defaultdict(Counter)
-    archive: dict[str, Any] = {"format": FORMAT, "name": f"{spec.name} tournament", "rules": spec.stem,
-                               "title": spec.name, **carried,
-                               "players": rules.players, "options": {k: v for k, v in rules.options.items()},
-                               "entrants": [{"id": i, "name": n, "bot": personas[i].describe()}
-                                            for i, n in enumerate(names)],
-                               "pairing": fmt, "teams": teams, "hands_per_round": hands_per_round,
-                               "rounds": [], "audit": [], "standings": []}
-    games: list[dict[str, Any]] = []
-    standings = S.compute(names, games, [])
-    bar = _bar(rounds * (entrants // per_table)) if progress else None
+    server = fresh_server(out, Limits(table_compile_seconds=60.0))  # our own referee: a house file may be slow
+    channel = grpc.insecure_channel(server.target, options=[("grpc.max_receive_message_length", 512 << 20)])
+    director = pb_grpc.TournamentStub(channel)
+    bar = _bar(rounds * (entrants // (rules.n_sides if teams else rules.players))) if progress else None
     t0 = time.perf_counter()
-    moves = 0
     try:
+        created = director.CreateTournament(pb.CreateTournamentRequest(
+            rules_name=spec.stem, rules_text=carried_rules(spec).get("rules_text", ""), options=options or {},
+            players=rules.players, entrants=names, teams=teams, pairing=fmt, rounds=rounds, duplicate=duplicate,
+            seed=seed, name=f"{spec.name} tournament", hands_per_round=hands_per_round))
+        token = bearer(created.director_token)
         for r in range(rounds):
-            rs = round_seed(seed, r)
-            tables = pair_round(fmt, list(range(entrants)), per_table, r, seed, S.order_for_swiss(standings), met, held,
-                                partners, 0 if teams else n_sides)
-            rnd: dict[str, Any] = {"round": r, "duplicate": duplicate, "commitment": commitment(rs), "tables": []}
-            played = []
-            for t, units in enumerate(tables):
-                seats = [units[x % n_sides] if teams else units[x] for x in range(rules.players)]
-                tseed = rs if duplicate else table_seed(rs, t)
-                created = lobby.create_table(spec.stem, options or {}, rules.players, seed=tseed, duplicate=duplicate,
-                                             hand_limit=hands_per_round, rules_text=carried.get("rules_text"))
-                tokens = [lobby.join(created.table_id, x).token for x in range(rules.players)]
-                played.append((t, units, seats, created, tokens))
-            threads = []
-            for _t, _units, seats, created, tokens in played:
-                for x, tok in enumerate(tokens):
-                    th = threading.Thread(target=play_seat, args=(Client(server.target, tok), created.table_id),
-                                          kwargs={"seed": f"{r}/{x}", "persona": personas[seats[x]]}, daemon=True)
-                    th.start()
-                    threads.append((created.table_id, th))
-            done_tables: set[str] = set()
-            for tid, th in threads:
+            started = director.StartRound(pb.StartRoundRequest(tournament_id=created.tournament_id), metadata=token)
+            seats = [threading.Thread(target=play_seat, args=(Client(server.target, tok), table.table_id),
+                                      kwargs={"seed": f"{r}/{x}", "persona": personas[table.seats[x]]}, daemon=True)
+                     for table in started.tables for x, tok in enumerate(table.seat_tokens)]
+            for th in seats:
+                th.start()
+            for i, th in enumerate(seats, 1):
                 th.join(600)
-                if tid not in done_tables and all(not t2.is_alive() for t3, t2 in threads if t3 == tid):
-                    done_tables.add(tid)
-                    if bar:
-                        bar[0].advance(bar[1])
-            for t, units, seats, created, _tokens in played:
-                record, complete = Client(server.target, created.host_token).record(created.table_id)
-                verdict = lobby.verify(record)
-                moves += sum(len(h["moves"]) for h in record["hands"])
-                winner = outcome(verdict, hands_per_round)
-                result = {"scores": verdict["scores"], "winner": winner, "finished": verdict["finished"]}
-                rnd["tables"].append({"table": t, "table_id": created.table_id, "units": units, "seats": seats,
-                                      "record": record, "result": result})
-                games.append({"round": r, "seats": seats, "scores": verdict["scores"], "winner": winner})
-            rnd["seed"] = rs  # revealed once every table of the round is over
-            archive["rounds"].append(rnd)
-            standings = S.compute(names, games, archive["audit"])
+                if bar and i % rules.players == 0:
+                    bar[0].advance(bar[1])
+        archive = json.loads(director.ExportTournament(pb.ExportTournamentRequest(
+            tournament_id=created.tournament_id), metadata=token).archive_json)
+    except grpc.RpcError as e:
+        raise ValueError(f"the referee refused: {e.details()}") from None
     finally:
         if bar:
             bar[0].stop()
+        channel.close()
         server.stop()
     seconds = time.perf_counter() - t0
-    archive["standings"] = standings
-    archive["duplicate_comparisons"] = comparisons(archive) if duplicate else []
+    archive.pop("pending_rounds", None)
+    for entrant in archive["entrants"]:
+        entrant["bot"] = personas[entrant["id"]].describe()
     (outdir / "archive.json").write_text(json.dumps(archive, indent=1))
     (outdir / "standings.html").write_text(standings_html(archive))
+    moves = sum(len(h["moves"]) for rnd in archive["rounds"] for t in rnd["tables"] for h in t["record"]["hands"])
     archive["_stats"] = {"seconds": round(seconds, 2), "moves": moves,
                          "moves_per_second": round(moves / seconds) if seconds else None,
                          "problems": verify_archive(json.loads((outdir / "archive.json").read_text()))}

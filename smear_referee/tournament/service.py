@@ -21,9 +21,9 @@ from smear_dsl.record import verify
 from ..api import referee_pb2 as pb
 from ..api import referee_pb2_grpc as pb_grpc
 from ..limits import address_of
-from ..service import CALLER, _guard, _known
+from ..service import CALLER, Referee, guard, known_rules
 from ..store import Store
-from ..tables import Identity, RefereeError, Tables, known_spec, new_token, token_hash
+from ..tables import Identity, RefereeError, Tables, new_token, rules_spec, token_hash
 from . import standings as S
 from .archive import FORMAT, outcome
 from .pairing import pair_round
@@ -95,13 +95,19 @@ class Tournaments:
 
 
 class TournamentService(pb_grpc.TournamentServicer):
-    def __init__(self, tournaments: Tournaments):
+    def __init__(self, tournaments: Tournaments, referee: Referee):
         self.t = tournaments
+        self.referee = referee  # checks uploaded rule files in its sandbox
 
-    @_guard
+    @guard
     async def CreateTournament(self, request, context):
         lim = self.t.tables.limits
-        name = _known(request.rules_name)
+        text = request.rules_text or None
+        if text is None:
+            name = known_rules(request.rules_name)
+        else:
+            self.referee.admit(context)
+            name = "".join(ch for ch in request.rules_name if ch.isalnum() or ch in "_-")[:lim.name_chars] or "upload"
         address = address_of(context.peer())
         if len(self.t.all) >= lim.max_tournaments:
             raise RefereeError("RESOURCE_EXHAUSTED", "TOO_MANY_TOURNAMENTS", "this server holds as many tournaments as it can")
@@ -117,7 +123,9 @@ class TournamentService(pb_grpc.TournamentServicer):
                 or request.HasField("seed") and len(request.seed) > lim.seed_chars:
             raise RefereeError("INVALID_ARGUMENT", "BAD_OPTION", f"at most {lim.options} options of at most "
                                f"{lim.option_chars} characters; a seed of at most {lim.seed_chars}")
-        spec = known_spec(name)
+        if text is not None:
+            await self.referee.check_upload(context, text)
+        spec = rules_spec(name, text)
         rules = compile_rules(spec, request.players or None, dict(request.options))
         teams = request.teams
         per_table = rules.n_sides if teams else rules.players
@@ -133,17 +141,17 @@ class TournamentService(pb_grpc.TournamentServicer):
                   "players": rules.players, "entrants": entrants, "teams": teams, "pairing": request.pairing,
                   "rounds": request.rounds, "duplicate": request.duplicate,
                   "seed": request.seed if request.HasField("seed") else secrets.token_hex(16),
-                  "hands_per_round": max(0, min(request.hands_per_round, 1000))}
+                  "hands_per_round": max(0, min(request.hands_per_round, 1000)), "title": spec.name}
+        if text is not None:
+            config["rules_text"] = text
         director = new_token()
-        await self.t.store.write([
-            ("INSERT INTO tournaments VALUES (?, ?, ?)", (tid, json.dumps(config), time.time())),
-            *Store.add_token(tid, token_hash(director), "director", None)])
+        await self.t.store.write(Store.create_tournament(tid, config, time.time(), token_hash(director)))
         self.t.all[tid] = Tourney(tid, config)
         self.t.by_address[address] += 1
         self.t.tables._remember(token_hash(director), Identity(tid, "director", None))
         return pb.CreateTournamentResponse(tournament_id=tid, director_token=director)
 
-    @_guard
+    @guard
     async def StartRound(self, request, context):
         t = self.t.get(request.tournament_id, CALLER.get(), director=True)
         c = t.config
@@ -152,7 +160,7 @@ class TournamentService(pb_grpc.TournamentServicer):
         if len(t.rounds) >= c["rounds"]:
             raise RefereeError("FAILED_PRECONDITION", "TOURNAMENT_OVER", "every round has been played")
         r = len(t.rounds)
-        rules = compile_rules(known_spec(c["rules"]), c["players"], c["options"])
+        rules = compile_rules(rules_spec(c["rules"], c.get("rules_text")), c["players"], c["options"])
         per_table = rules.n_sides if c["teams"] else rules.players
         met, held, partners = Counter(), defaultdict(Counter), Counter()
         sides = 0 if c["teams"] else rules.n_sides
@@ -176,17 +184,18 @@ class TournamentService(pb_grpc.TournamentServicer):
             tseed = rs if c["duplicate"] else table_seed(rs, i)
             # A duplicate round's tables are sealed together: no seed, record or hidden card of any
             # of them is shown until all have finished (they play the same boards).
-            table, _host = await self.t.tables.create(c["rules"], None, c["options"], rules.players, tseed, c["duplicate"],
-                                                      c.get("hands_per_round", 0),
-                                                      seal=f"{t.id}/{r}" if c["duplicate"] else None)
+            text = c.get("rules_text")
+            table, _host = await self.t.tables.create(None if text else c["rules"], text, c["options"], rules.players,
+                                                      tseed, c["duplicate"], c.get("hands_per_round", 0),
+                                                      seal=f"{t.id}/{r}" if c["duplicate"] else None, address=None)
             tokens = [(await self.t.tables.join(table.id, x))[1] for x in range(rules.players)]
             tables.append({"table": i, "table_id": table.id, "units": placed, "seats": seats})
             out.append(pb.RoundTable(table=i, table_id=table.id, seats=seats, seat_tokens=tokens))
-        await self.t.store.write([("INSERT INTO rounds VALUES (?, ?, ?, ?)", (t.id, r, rs, json.dumps(tables)))])
+        await self.t.store.write(Store.add_round(t.id, r, rs, tables))
         t.rounds.append(Round(r, rs, tables))
         return pb.StartRoundResponse(round=r, commitment=commitment(rs), tables=out)
 
-    @_guard
+    @guard
     async def GetStandings(self, request, context):
         t = self.t.get(request.tournament_id, None, director=False)
         rounds = []
@@ -197,7 +206,7 @@ class TournamentService(pb_grpc.TournamentServicer):
         return pb.GetStandingsResponse(standings_json=json.dumps(self.t.standings(t)), rounds=rounds,
                                        audit_json=[json.dumps(e) for e in t.audit])
 
-    @_guard
+    @guard
     async def Act(self, request, context):
         t = self.t.get(request.tournament_id, CALLER.get(), director=True)
         if not request.reason.strip():
@@ -217,11 +226,11 @@ class TournamentService(pb_grpc.TournamentServicer):
             entry["name"] = a.name[:100]
         else:
             entry["wins"], entry["points"] = a.wins, a.points
-        await self.t.store.write([("INSERT INTO audit VALUES (?, ?, ?)", (t.id, entry["seq"], json.dumps(entry)))])
+        await self.t.store.write(Store.add_audit(t.id, entry))
         t.audit.append(entry)
         return pb.ActResponse(audit_json=json.dumps(entry))
 
-    @_guard
+    @guard
     async def ExportTournament(self, request, context):
         t = self.t.get(request.tournament_id, CALLER.get(), director=True)
         c = t.config
@@ -230,6 +239,9 @@ class TournamentService(pb_grpc.TournamentServicer):
                                    "hands_per_round": c.get("hands_per_round", 0),
                                    "entrants": [{"id": i, "name": nm} for i, nm in enumerate(t.names())],
                                    "rounds": [], "pending_rounds": [], "audit": t.audit}
+        archive["title"] = c.get("title", c["rules"])
+        if c.get("rules_text") is not None:
+            archive["rules_text"] = c["rules_text"]
         for rnd in t.rounds:
             if not all(self.t.finished(rnd)):
                 archive["pending_rounds"].append({"round": rnd.number, "commitment": commitment(rnd.seed)})
