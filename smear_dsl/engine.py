@@ -317,7 +317,7 @@ class Game:
 
     # ---- bidding
     def _bid_env(self, seat: int, value: int) -> dict[str, Any]:
-        return {"bid": value, "high": self.high, "is_dealer": seat == self.dealer, **self.rules.tables.static}
+        return {"bid": value, "high": self.high, "is_dealer": seat == self.dealer}
 
     def _forced(self, seat: int) -> bool:
         r = self.rules
@@ -406,7 +406,7 @@ class Game:
     # ---- phases between bidding and play
     def _step_env(self, seat: int) -> dict[str, Any]:
         return {"hand": self.hands[seat], "stock": C.mask_of(self.stock), "is_bidder": seat == self.bidder,
-                "is_dealer": seat == self.dealer, "bid": self.high, "trump": self.trump, **self.rules.tables.static}
+                "is_dealer": seat == self.dealer, "bid": self.high, "trump": self.trump}
 
     def _seats_for(self, who: str) -> list[int]:
         if who == "bidder":
@@ -612,8 +612,7 @@ class Game:
     def _lead_env(self, seat: int, hand: int, discarded: int, trick_no: int) -> dict[str, Any]:
         """The names a lead rule sees (all but `lead`, which the caller sets per card)."""
         return {"hand": hand, "discarded": discarded, "trick": trick_no, "trump": self.trump,
-                "trump_known": self.trump >= 0, "is_bidder": seat == self.bidder, "bid": self.high,
-                **self.rules.tables.static}
+                "trump_known": self.trump >= 0, "is_bidder": seat == self.bidder, "bid": self.high}
 
     def _active_checks(self, hand: int, discarded: int, trick_no: int) -> list:
         out = []
@@ -737,8 +736,7 @@ class Game:
             if trump < 0 or kind == POINT_EXPR:
                 if env is None:
                     # Every card held at the start of play has been played when the hand is scored.
-                    env = {**r.tables.static, "played": held, "dealt": sum(self.dealt), "held": held,
-                           "trump": trump, "bid": self.high}
+                    env = {"played": held, "dealt": sum(self.dealt), "held": held, "trump": trump, "bid": self.high}
                 c = card(env)
             elif kind == POINT_BY_TRUMP:
                 c = extra[trump]
@@ -777,7 +775,7 @@ class Game:
         dside = side_of[self.dealer]
         old = self.scores
         # One env, updated per side: the closures read it and keep nothing.
-        env = {**r.tables.static, "bid": self.high, "total_tricks": max(map(int.bit_count, self.held)) if r.reads_total_tricks else None, "target": r.target,
+        env = {"bid": self.high, "total_tricks": max(map(int.bit_count, self.held)) if r.reads_total_tricks else None, "target": r.target,
                "points": pts[bside], "tricks": tricks_won[bside], "score": old[bside], "dealer": bside == dside,
                "bidder": True}
         made = env["made"] = bool(r.made(env))

@@ -12,6 +12,7 @@ from typing import Any
 
 from . import cards as C
 from .errors import Diagnostic, RuleError
+from .contexts import CONTEXTS
 from .expr import ast as A
 from .expr.check import (BOOL, CARD, CARDS, FUNCTIONS, INT, KEYWORDS, RANK_CONSTS, STR, SUIT, SUIT_CONSTS, Env,
                          ExprTypeError, check)
@@ -25,23 +26,6 @@ from .yamlsrc import MAX_BYTES, TOO_LARGE_HINT, Node, SourceCache, load_yaml, to
 
 MAX_EXTENDS_DEPTH = 8
 
-_PHASE_VARS = {"hand": CARDS, "stock": CARDS, "is_bidder": BOOL, "is_dealer": BOOL, "bid": INT, "trump": SUIT}
-_MADE_VARS = {"bid": INT, "points": INT, "tricks": INT, "total_tricks": INT, "score": INT, "target": INT,
-              "dealer": BOOL, "bidder": BOOL}
-CONTEXTS: dict[str, tuple[dict[str, str], str]] = {
-    "static": ({}, "in a setting fixed before the game (only options and `players`)"),
-    "redeal": ({"hand": CARDS, "trump": SUIT}, "in deal.redeal_if"),
-    "bid": ({"bid": INT, "high": INT, "is_dealer": BOOL}, "in bidding.may_match"),
-    "phase": (_PHASE_VARS, "in a phase"),
-    "discard_card": ({**_PHASE_VARS, "card": CARD}, "in discard.allowed"),
-    "discard_set": ({**_PHASE_VARS, "discard": CARDS, "kept": CARDS}, "in discard.valid_if"),
-    "lead": ({"lead": CARD, "hand": CARDS, "discarded": CARDS, "trick": INT, "trump": SUIT, "trump_known": BOOL,
-              "is_bidder": BOOL, "bid": INT}, "in a lead rule"),
-    "point": ({"played": CARDS, "dealt": CARDS, "held": CARDS, "trump": SUIT, "bid": INT}, "in a point's card"),
-    "made": (_MADE_VARS, "in scoring.made"),
-    "scoring": ({**_MADE_VARS, "made": BOOL}, "in scoring"),
-    "end": ({**_MADE_VARS, "made": BOOL, "previous": INT, "delta": INT}, "in end.win_if"),
-}
 RESERVED = (set(KEYWORDS) | set(FUNCTIONS) | set(RANK_CONSTS) | set(SUIT_CONSTS) | {"jick", "card", "players"}
             | {v for ctx, _ in CONTEXTS.values() for v in ctx})
 
