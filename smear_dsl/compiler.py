@@ -308,23 +308,67 @@ class _Compiler:
         return None if e is None else emit(e.checked, tables)
 
     def run(self) -> CompiledRules:
-        spec = self.spec
-        n = self.players
-        deck_spec = spec.deck
-        jokers = deck_spec.jokers
+        """Every table the engine reads, in the order they depend on each other; RuleError lists
+        every impossible setting found along the way."""
+        spec, n = self.spec, self.players
+        deck, values = self.deck()
+        deck_mask = C.mask_of(deck)
+        eff_suit, suit_mask, trump_mask, order_key, win_key = self.card_orders(deck, deck_mask)
+        suit_masks = tuple(tuple(C.mask_of(c for c in range(N_TABLE) if eff_suit[t][c] == s) for s in range(-1, 4))
+                           for t in range(5))
+        tables = Tables(eff_suit, trump_mask, order_key, tuple(values), self.static, suit_masks)
+        n_sides, side_of = self.sides(tables)
+        hand_size, packets = self.deal(tables, len(deck))
+        bmin, bmax, ends_at = self.bidding(tables)
+        equal_last = self.equal_last(tables)
+        steps = self.steps(tables, len(deck) - hand_size * n)
+        points = self.points(tables)
+        target = self.static_int(spec.end.target, tables)
+        if self.diags:
+            raise RuleError(self.diags)
+        jokers = spec.deck.jokers
+        name_of = {c: C.suited_name(c) for c in deck if c < C.N_SUITED}
+        name_of.update({C.JOKER_BASE + j: name for j, name in enumerate(jokers)})
+        id_of = {v: k for k, v in name_of.items()}
+        sc = spec.scoring
+        formulas = [e for e in (sc.made, sc.bidder, sc.others, sc.cap_when, sc.cap_at, spec.end.win_if) if e is not None]
+        return CompiledRules(
+            spec=spec, players=n, options=dict(self.opts), n_sides=n_sides, side_of=side_of, deck=tuple(deck),
+            deck_mask=deck_mask, jokers=jokers, hand_size=hand_size, packets=tuple(packets), rest=spec.deal.rest,
+            eff_suit=eff_suit, suit_mask=suit_mask, trump_mask=trump_mask,
+            win_key=win_key, equal_last=equal_last, value=tuple(values), tables=tables,
+            bid_min=bmin, bid_max=bmax, ends_at=ends_at, rounds=spec.bidding.rounds,
+            may_match=self.fn(spec.bidding.may_match, tables), all_pass=spec.bidding.all_pass,
+            set_back=self.static_int(spec.bidding.set_back, tables, 0), steps=tuple(steps),
+            trump_named=spec.trump_named, leader=spec.play.leader, follow_suit_only=spec.play.follow == "suit",
+            lead_checks=tuple(LeadCheck(emit(r.forbid.checked, tables), r.code, r.message, *_guards(r.forbid.ast))
+                              for r in spec.play.lead_rules),
+            points=tuple(points), made=self.fn(sc.made, tables), bidder_delta=self.fn(sc.bidder, tables),
+            others_delta=self.fn(sc.others, tables), cap_when=_unless_never(self.fn(sc.cap_when, tables)),
+            cap_at=self.fn(sc.cap_at, tables), target=target, win_if=self.fn(spec.end.win_if, tables),
+            score_reads=frozenset(v for v in ("tricks", "dealer", "previous", "delta", "total_tricks")
+                                  if any(A.mentions(e.ast, v) for e in formulas)),
+            tie_break=spec.end.tie_break, redeal_if=self.fn(spec.deal.redeal_if, tables), name_of=name_of, id_of=id_of)
+
+    def deck(self) -> tuple[list[int], list[int]]:
+        """The deck's card ids (suits high to low, then jokers) and each card's value for Game."""
+        deck_spec = self.spec.deck
         removed = set(deck_spec.remove)
         deck = [C.card_id(s, r) for s in range(4) for r in sorted(deck_spec.ranks, reverse=True)
                 if C.card_id(s, r) not in removed]
-        deck += [C.JOKER_BASE + j for j in range(len(jokers))]
-        deck_mask = C.mask_of(deck)
+        deck += [C.JOKER_BASE + j for j in range(len(deck_spec.jokers))]
         values = [0] * N_TABLE
         vmap = dict(deck_spec.values)
         for c in deck:
-            key = C.rank_of(c) if c < C.JOKER_BASE else 100 + (c - C.JOKER_BASE)
+            key = C.rank_of(c) if c < C.N_SUITED else 100 + (c - C.JOKER_BASE)
             values[c] = vmap.get(key, 0)
-        plain_strength = {r: len(deck_spec.ranks) - i for i, r in enumerate(deck_spec.ranks)}
+        return deck, values
 
-        # Card order for each trump (index t + 1; 0 = no trump yet).
+    def card_orders(self, deck: list[int], deck_mask: int) -> tuple:
+        """For each trump (index t + 1; 0 = no trump yet): effective suits, suit and trump masks and
+        the order key; and for each (trump, led suit) the key that decides a trick."""
+        spec = self.spec
+        plain_strength = {r: len(spec.deck.ranks) - i for i, r in enumerate(spec.deck.ranks)}
         eff_suit, suit_mask, trump_mask, order_key = [], [], [], []
         strength_of: list[dict[int, int]] = []
         for t in range(-1, 4):
@@ -364,49 +408,59 @@ class _Compiler:
                     elif eff_suit[t + 1][c] == led:
                         key[c] = 1 + plain_strength.get(C.rank_of(c), 0)
                 win_key.append(tuple(key))
+        return tuple(eff_suit), tuple(suit_mask), tuple(trump_mask), tuple(order_key), tuple(win_key)
 
-        suit_masks = tuple(tuple(C.mask_of(c for c in range(N_TABLE) if eff_suit[t][c] == s) for s in range(-1, 4))
-                           for t in range(5))
-        tables = Tables(tuple(eff_suit), tuple(trump_mask), tuple(order_key), tuple(values), self.static, suit_masks)
-
+    def sides(self, tables: Tables) -> tuple[int, tuple[int, ...]]:
+        """The number of sides and each seat's side (seat mod teams; no teams: every seat alone)."""
+        spec, n = self.spec, self.players
         teams = self.static_int(spec.teams, tables)
         if teams is None or teams <= 0:
-            n_sides, side_of = n, tuple(range(n))
-        else:
-            if teams < 2 or n % teams:
-                self.fail(spec.teams.loc, f"{n} players cannot sit in {teams} equal partnerships",
-                          "teams must divide the number of players (seat mod teams is the side)")
-                teams = n
-            n_sides, side_of = teams, tuple(s % teams for s in range(n))
+            return n, tuple(range(n))
+        if teams < 2 or n % teams:
+            self.fail(spec.teams.loc, f"{n} players cannot sit in {teams} equal partnerships",
+                      "teams must divide the number of players (seat mod teams is the side)")
+            teams = n
+        return teams, tuple(s % teams for s in range(n))
 
+    def deal(self, tables: Tables, deck_size: int) -> tuple[int, tuple[int, ...]]:
+        """The hand size and the packets it is dealt in, checked against the deck and seats."""
+        spec, n = self.spec, self.players
         hand_size = self.static_int(spec.deal.hand_size, tables)
         if hand_size is None or hand_size < 1:
             self.fail(spec.deal.hand_size.loc, f"hand size must be at least 1, not {hand_size}")
             hand_size = 1
-        if hand_size * n > len(deck):
+        if hand_size * n > deck_size:
             self.fail(spec.deal.hand_size.loc,
-                      f"{n} hands of {hand_size} need {hand_size * n} cards but the deck has {len(deck)}",
+                      f"{n} hands of {hand_size} need {hand_size * n} cards but the deck has {deck_size}",
                       "deal fewer cards or use a bigger deck")
         packets = spec.deal.packets or (hand_size,)
         if sum(packets) != hand_size:
             self.fail(spec.deal.loc, f"packets {list(packets)} add up to {sum(packets)}, not the hand size {hand_size}")
+        return hand_size, tuple(packets)
 
-        bmin = self.static_int(spec.bidding.min, tables)
-        bmax = self.static_int(spec.bidding.max, tables)
+    def bidding(self, tables: Tables) -> tuple[int | None, int | None, int | None]:
+        """The lowest and highest bid, and the bid that ends the bidding at once."""
+        b = self.spec.bidding
+        bmin, bmax = self.static_int(b.min, tables), self.static_int(b.max, tables)
         if bmin is not None and bmax is not None and (bmin < 1 or bmax < bmin):
-            self.fail(spec.bidding.loc, f"bids {bmin}..{bmax} are not a range of positive numbers")
+            self.fail(b.loc, f"bids {bmin}..{bmax} are not a range of positive numbers")
         if bmax is not None and bmax > 2000:
-            self.fail(spec.bidding.max.loc, "bids above 2000 are not supported")
-        ends_at = self.static_int(spec.bidding.ends_at, tables, bmax)
+            self.fail(b.max.loc, "bids above 2000 are not supported")
+        return bmin, bmax, self.static_int(b.ends_at, tables, bmax)
 
-        equal_last = False
-        if spec.equal_trumps is not None:
-            v = emit(spec.equal_trumps.checked, tables)({})
-            if v not in ("first", "last"):
-                self.fail(spec.equal_trumps.loc, f'equal_trumps is "first" or "last", not {v!r}')
-            equal_last = v == "last"
+    def equal_last(self, tables: Tables) -> bool:
+        """Whether, of two equal trumps, the one played last wins the trick."""
+        e = self.spec.equal_trumps
+        if e is None:
+            return False
+        v = emit(e.checked, tables)({})
+        if v not in ("first", "last"):
+            self.fail(e.loc, f'equal_trumps is "first" or "last", not {v!r}')
+        return v == "last"
 
-        stock_size = len(deck) - hand_size * n
+    def steps(self, tables: Tables, stock_size: int) -> list[CompiledStep]:
+        """The phases between bidding and play that can act at this table."""
+        spec = self.spec
         steps = []
         for p in spec.phases:
             if p.kind in ("take", "refill") and spec.deal.rest != "stock":
@@ -419,18 +473,19 @@ class _Compiler:
                 fixed = (lo.const, hi.const)
             steps.append(CompiledStep(p.kind, p.who, count, lo, hi, self.fn(p.allowed, tables), self.fn(p.valid_if, tables),
                                       p.credit, self.fn(p.to, tables), fixed))
-        # A take or discard whose count is fixed at 0 for this table can never act: drop it, so the
-        # engine does not evaluate it every hand (e.g. `widow: 0`).
-        steps = [st for st in steps if not _never_acts(st)]
-        # A take whose count is fixed for the table must fit in the stock.
-        for p in spec.phases:
+            # A take whose count is fixed for the table must fit in the stock.
             if p.kind == "take" and p.count is not None and stock_size >= 0 and not _uses_runtime(p.count):
                 k = self.static_int(p.count, tables)
                 if k is not None and (k < 0 or k > stock_size):
                     self.fail(p.count.loc, f"takes {k} cards but the stock has {stock_size}")
+        # A take or discard whose count is fixed at 0 for this table can never act: drop it, so the
+        # engine does not evaluate it every hand (e.g. `widow: 0`).
+        return [st for st in steps if not _never_acts(st)]
 
+    def points(self, tables: Tables) -> list[CompiledPoint]:
+        """Each point's card selector, with its value per trump when that is all it depends on."""
         points = []
-        for pt in spec.points:
+        for pt in self.spec.points:
             card = self.fn(pt.card, tables)
             by_trump = None
             if card is not None and not any(A.mentions(pt.card.ast, v) for v in ("played", "dealt", "held", "bid")):
@@ -438,32 +493,7 @@ class _Compiler:
             scan = _trump_scan(pt.card.ast, tables) if card is not None else None
             points.append(CompiledPoint(pt.name, self.static_int(pt.value, tables), card, pt.to,
                                         pt.most, pt.tie, by_trump, scan))
-        target = self.static_int(spec.end.target, tables)
-
-        if self.diags:
-            raise RuleError(self.diags)
-        name_of = {c: C.suited_name(c) for c in deck if c < C.N_SUITED}
-        name_of.update({C.JOKER_BASE + j: name for j, name in enumerate(jokers)})
-        id_of = {v: k for k, v in name_of.items()}
-        sc = spec.scoring
-        formulas = [e for e in (sc.made, sc.bidder, sc.others, sc.cap_when, sc.cap_at, spec.end.win_if) if e is not None]
-        return CompiledRules(
-            spec=spec, players=n, options=dict(self.opts), n_sides=n_sides, side_of=side_of, deck=tuple(deck),
-            deck_mask=deck_mask, jokers=jokers, hand_size=hand_size, packets=tuple(packets), rest=spec.deal.rest,
-            eff_suit=tuple(eff_suit), suit_mask=tuple(suit_mask), trump_mask=tuple(trump_mask),
-            win_key=tuple(win_key), equal_last=equal_last, value=tuple(values), tables=tables,
-            bid_min=bmin, bid_max=bmax, ends_at=ends_at, rounds=spec.bidding.rounds,
-            may_match=self.fn(spec.bidding.may_match, tables), all_pass=spec.bidding.all_pass,
-            set_back=self.static_int(spec.bidding.set_back, tables, 0), steps=tuple(steps),
-            trump_named=spec.trump_named, leader=spec.play.leader, follow_suit_only=spec.play.follow == "suit",
-            lead_checks=tuple(LeadCheck(emit(r.forbid.checked, tables), r.code, r.message, *_guards(r.forbid.ast))
-                              for r in spec.play.lead_rules),
-            points=tuple(points), made=self.fn(spec.scoring.made, tables), bidder_delta=self.fn(spec.scoring.bidder, tables),
-            others_delta=self.fn(spec.scoring.others, tables), cap_when=_unless_never(self.fn(spec.scoring.cap_when, tables)),
-            cap_at=self.fn(spec.scoring.cap_at, tables), target=target, win_if=self.fn(spec.end.win_if, tables),
-            score_reads=frozenset(v for v in ("tricks", "dealer", "previous", "delta", "total_tricks")
-                                  if any(A.mentions(e.ast, v) for e in formulas)),
-            tie_break=spec.end.tie_break, redeal_if=self.fn(spec.deal.redeal_if, tables), name_of=name_of, id_of=id_of)
+        return points
 
 
 def _guards(e) -> tuple[int | None, tuple[str, ...], bool, bool]:

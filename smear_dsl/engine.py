@@ -228,6 +228,8 @@ class Game:
     # ------------------------------------------------------------------ applying
     def apply(self, seat: int, code: int) -> None:
         """Apply a move for `seat`, or raise MoveError (state unchanged)."""
+        # Kept whole: the card-play path is inlined here because it runs for most moves of every
+        # game (a call per play cost measurable speed); test_properties holds it to the plain checks.
         phase = self.phase
         if seat == self.turn:  # fast paths for the two common cases; anything odd goes through check_turn
             if phase == PLAY and 0 <= code < 64:  # playing a card: the hot path, inlined

@@ -191,39 +191,8 @@ def verify(record: Any, allow_paths: bool = True) -> dict[str, Any]:
     game = Game(rules, seed=0, first_dealer=first, auto_deal=False)
     error = None
     for h, hand in enumerate(hands):
-        if not isinstance(hand, dict):
-            error = _err(h, None, "BAD_DEAL", "a hand entry is an object with `deal` and `moves`")
-            break
-        deal = parse_deal(rules, hand.get("deal"))
-        if deal is None:
-            error = _err(h, None, "BAD_DEAL", f"the deal is not the {len(rules.deck)}-card deck in "
-                         f"{rules.players} hands of {rules.hand_size} plus the stock")
-            break
-        moves = hand.get("moves")
-        if not isinstance(moves, list):
-            error = _err(h, 0, "BAD_RECORD", "`moves` must be a list")
-            break
-        if game.finished:
-            if moves:
-                try:
-                    parse_move(rules, moves[0])
-                except MoveError as e:
-                    error = _err(h, 0, e.code, e.message)
-                    break
-            error = _err(h, 0, "GAME_OVER", "a hand starts after the game has ended")
-            break
-        game.start_hand(deal)
-        for m, move in enumerate(moves):
-            try:
-                seat, action, payload = parse_move(rules, move)
-                apply_parsed(game, seat, action, payload)
-            except MoveError as e:
-                error = _err(h, m, e.code, e.message)
-                break
+        error = _replay_hand(game, h, hand, last=h == len(hands) - 1)
         if error:
-            break
-        if not game.hand_over and h < len(hands) - 1:
-            error = _err(h, len(moves), "HAND_INCOMPLETE", "this hand stops before it is over")
             break
     results = game.results
     finished, winner = game.finished, game.winner
@@ -240,6 +209,38 @@ def verify(record: Any, allow_paths: bool = True) -> dict[str, Any]:
         "hands": [r.to_json() for r in results],
         "error": error,
     }
+
+
+def _replay_hand(game: Game, h: int, hand: Any, last: bool) -> dict[str, Any] | None:
+    """Deal and play hand `h` of a record on `game`; the verdict's error for it, if any (in
+    RECORD_FORMAT.md's order: the entry, the deal, a hand after the end, each move, completeness)."""
+    rules = game.rules
+    if not isinstance(hand, dict):
+        return _err(h, None, "BAD_DEAL", "a hand entry is an object with `deal` and `moves`")
+    deal = parse_deal(rules, hand.get("deal"))
+    if deal is None:
+        return _err(h, None, "BAD_DEAL", f"the deal is not the {len(rules.deck)}-card deck in "
+                    f"{rules.players} hands of {rules.hand_size} plus the stock")
+    moves = hand.get("moves")
+    if not isinstance(moves, list):
+        return _err(h, 0, "BAD_RECORD", "`moves` must be a list")
+    if game.finished:
+        if moves:
+            try:
+                parse_move(rules, moves[0])
+            except MoveError as e:
+                return _err(h, 0, e.code, e.message)
+        return _err(h, 0, "GAME_OVER", "a hand starts after the game has ended")
+    game.start_hand(deal)
+    for m, move in enumerate(moves):
+        try:
+            seat, action, payload = parse_move(rules, move)
+            apply_parsed(game, seat, action, payload)
+        except MoveError as e:
+            return _err(h, m, e.code, e.message)
+    if not game.hand_over and not last:
+        return _err(h, len(moves), "HAND_INCOMPLETE", "this hand stops before it is over")
+    return None
 
 
 def _end_state(game: Game, results: list) -> tuple[bool, int | None]:

@@ -47,3 +47,30 @@ def test_the_referee_commands_come_through_the_entry_point():
     p = subprocess.run([sys.executable, "-m", "smear_dsl", "--help"], capture_output=True, text=True, cwd=ROOT)
     for command in ("serve", "bot", "tournament", "verify-tournament", "demo"):
         assert command in p.stdout
+
+
+# Over the limits below and still to be split (issue 13): the engine's Game class and its hand
+# scoring, and the expression checker's dispatch. This list may only shrink.
+PENDING = {"smear_dsl/engine.py:Game", "smear_dsl/engine.py:_score_hand", "smear_dsl/expr/check.py:_check"}
+
+
+def test_no_class_over_400_lines_and_no_function_over_60():
+    """Outside generated code; a function may stay whole if its body starts with a `# Kept whole:` comment."""
+    too_long = set()
+    for package in ("smear_dsl", "smear_referee"):
+        for path in sorted((ROOT / package).rglob("*.py")):
+            if "api" in path.relative_to(ROOT / package).parts:
+                continue
+            text = path.read_text()
+            lines = text.splitlines()
+            for node in ast.walk(ast.parse(text)):
+                if not isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
+                    continue
+                size = node.end_lineno - node.lineno + 1
+                limit = 400 if isinstance(node, ast.ClassDef) else 60
+                body_start = node.body[0].end_lineno if isinstance(node.body[0], ast.Expr) else node.body[0].lineno - 1
+                whole = any(x.strip().startswith("# Kept whole:") for x in lines[body_start:body_start + 3])
+                if size > limit and not whole:
+                    too_long.add(f"{path.relative_to(ROOT)}:{node.name}")
+    assert too_long <= PENDING, sorted(too_long - PENDING)
+    assert too_long == PENDING, f"split already, take it off PENDING: {sorted(PENDING - too_long)}"

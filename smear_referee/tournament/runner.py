@@ -35,7 +35,7 @@ def run_tournament(rules_name: str, entrants: int, rounds: int, fmt: str = "swis
     from ..api import referee_pb2 as pb
     from ..api import referee_pb2_grpc as pb_grpc
     from ..app import fresh_server
-    from ..client import Client, Persona, bearer, play_seat
+    from ..client import Persona, bearer
     from ..limits import Limits
 
     spec = load_spec(rules_name)
@@ -45,7 +45,6 @@ def run_tournament(rules_name: str, entrants: int, rounds: int, fmt: str = "swis
     names = [f"{'team' if teams else 'player'} {i + 1}" for i in range(entrants)]
     # Each entrant is its own player: its bot has its own seed, boldness and noise wherever it sits.
     personas = [Persona.for_entrant(seed, i, bot) for i in range(entrants)]
-    outdir = Path(out)
     server = fresh_server(out, Limits(table_compile_seconds=60.0))  # our own referee: a house file may be slow
     channel = grpc.insecure_channel(server.target, options=[("grpc.max_receive_message_length", 512 << 20)])
     director = pb_grpc.TournamentStub(channel)
@@ -59,15 +58,7 @@ def run_tournament(rules_name: str, entrants: int, rounds: int, fmt: str = "swis
         token = bearer(created.director_token)
         for r in range(rounds):
             started = director.StartRound(pb.StartRoundRequest(tournament_id=created.tournament_id), metadata=token)
-            seats = [threading.Thread(target=play_seat, args=(Client(server.target, tok), table.table_id),
-                                      kwargs={"seed": f"{r}/{x}", "persona": personas[table.seats[x]]}, daemon=True)
-                     for table in started.tables for x, tok in enumerate(table.seat_tokens)]
-            for th in seats:
-                th.start()
-            for i, th in enumerate(seats, 1):
-                th.join(600)
-                if bar and i % rules.players == 0:
-                    bar[0].advance(bar[1])
+            _play_round(server.target, started, r, personas, bar)
         archive = json.loads(director.ExportTournament(pb.ExportTournamentRequest(
             tournament_id=created.tournament_id), metadata=token).archive_json)
     except grpc.RpcError as e:
@@ -77,7 +68,27 @@ def run_tournament(rules_name: str, entrants: int, rounds: int, fmt: str = "swis
             bar[0].stop()
         channel.close()
         server.stop()
-    seconds = time.perf_counter() - t0
+    return _write(archive, personas, Path(out), time.perf_counter() - t0)
+
+
+def _play_round(target: str, started, r: int, personas: list, bar) -> None:
+    """A bot on every seat token of the round, each playing as the persona of the entrant seated there."""
+    from ..client import Client, play_seat
+    tables = [[threading.Thread(target=play_seat, args=(Client(target, tok), table.table_id),
+                                kwargs={"seed": f"{r}/{x}", "persona": personas[table.seats[x]]}, daemon=True)
+               for x, tok in enumerate(table.seat_tokens)] for table in started.tables]
+    for th in (th for seats in tables for th in seats):
+        th.start()
+    for seats in tables:
+        for th in seats:
+            th.join(600)
+        if bar:
+            bar[0].advance(bar[1])
+
+
+def _write(archive: dict[str, Any], personas: list, outdir: Path, seconds: float) -> dict[str, Any]:
+    """archive.json (with each entrant's bot) and standings.html; the archive, with `_stats` from a
+    verification of the written file from scratch."""
     archive.pop("pending_rounds", None)
     for entrant in archive["entrants"]:
         entrant["bot"] = personas[entrant["id"]].describe()
