@@ -1,4 +1,4 @@
-"""The game engine: deals, whose turn, legal moves, applying moves, scoring.
+"""The game engine: deals, whose turn, legal moves, applying moves (scoring: scoring.py).
 
 Hands are int bitsets and moves small ints (see moves.py). A refused move raises
 MoveError with a RECORD_FORMAT.md code and leaves the state exactly as it was: every
@@ -10,13 +10,13 @@ import itertools
 import math
 import random
 import secrets
-from typing import Any, NamedTuple
+from typing import Any
 
 from . import cards as C
 from . import moves as M
-from .compiler import POINT_BY_TRUMP, POINT_EXPR, POINT_MOST, POINT_SCAN_PLAYED, CompiledRules
+from .compiler import CompiledRules
 from .errors import MoveError
-from .expr.check import first_in
+from .scoring import HandResult, award, score_hand
 from .shuffle import keyed_shuffle
 
 _BIT = tuple(1 << c for c in range(64)).__getitem__  # card id -> its bit
@@ -25,30 +25,6 @@ _PASS, _BID_BASE, _TRUMP_BASE = M.PASS, M.BID_BASE, M.TRUMP_BASE  # read as glob
 # Phases of a hand.
 BIDDING, STEP, PLAY, HAND_DONE = 0, 1, 2, 3
 PHASE_NAMES = ("bidding", "discarding", "play", "hand over")
-
-
-_new_result = tuple.__new__  # builds a HandResult from one tuple without the generated __new__'s call
-
-
-class HandResult(NamedTuple):
-    """What one hand came to (the verdict's hand entry); a NamedTuple because one is built per hand."""
-
-    dealer: int
-    bidder: int | None
-    bid: int | None
-    trump: int | None
-    points: dict[str, int | None] | None
-    game_points: list[int] | None
-    made: bool | None
-    delta: list[int]
-    scores: list[int]
-
-    def to_json(self) -> dict[str, Any]:
-        return {"dealer": self.dealer, "bidder": self.bidder, "bid": self.bid,
-                "trump": C.SUIT_CHARS[self.trump] if self.trump is not None else None,
-                "points": dict(self.points) if self.points is not None else None,
-                "game_points": list(self.game_points) if self.game_points is not None else None,
-                "made": self.made, "delta": list(self.delta), "scores": list(self.scores)}
 
 
 class Game:
@@ -703,128 +679,16 @@ class Game:
 
     def award_points(self) -> tuple[dict[str, int | None], list[int]]:
         """Who won each point this hand, and each side's card-value total for Game."""
-        got, game_points = self._award(self.taken())
+        got, game_points = award(self, self.taken())
         return dict(zip(self.rules.point_names, got)), game_points
 
-    def _award(self, taken: list[int]) -> tuple[list[int | None], list[int]]:
-        """The side that won each point (in rule order; None: nobody) and each side's Game count,
-        from the cards each seat took in tricks."""
-        r = self.rules
-        side_of = r.side_of
-        if r.n_sides == self.n:  # every seat for itself: seat and side are one
-            won = [a | b for a, b in zip(self.credit, taken)] if r.credits_discards else taken
-        else:
-            won = list(self.credit)
-            for seat, m in enumerate(taken):
-                won[side_of[seat]] |= m
-        vr, vj = r.value_by_rank, r.value_by_jokers
-        game_points = [vr[m & 8191] + vr[m >> 13 & 8191] + vr[m >> 26 & 8191] + vr[m >> 39 & 8191] + vj[m >> 52]
-                       for m in won]
-        held_by = self.held
-        held = sum(held_by)  # the seats' cards are disjoint, so their sum is their union
-        trump = self.trump
-        env = None
-        out: list[int | None] = []
-        for kind, card, extra, to_winner, tie_bidder in r.point_plan:
-            if kind == POINT_MOST:
-                top = max(game_points)
-                if game_points.count(top) == 1:
-                    out.append(game_points.index(top))
-                elif tie_bidder and game_points[side_of[self.bidder]] == top:
-                    out.append(side_of[self.bidder])
-                else:
-                    out.append(None)
-                continue
-            if trump < 0 or kind == POINT_EXPR:
-                if env is None:
-                    # Every card held at the start of play has been played when the hand is scored.
-                    env = {"played": held, "dealt": sum(self.dealt), "held": held, "trump": trump, "bid": self.high}
-                c = card(env)
-            elif kind == POINT_BY_TRUMP:
-                c = extra[trump]
-            else:  # the first of this trump's cards in pick order that is in the set scanned
-                c = first_in(extra[trump], held if kind == POINT_SCAN_PLAYED else sum(self.dealt))
-            got: int | None = None
-            if c is not None and c >= 0 and (held >> c) & 1:
-                # Every card held at the start of play is played by its holder, so "player" and
-                # "holder" both look in `held`; "winner" looks in the tricks each seat took.
-                bit = 1 << c
-                seat = 0
-                for m in taken if to_winner else held_by:
-                    if m & bit:
-                        got = side_of[seat]
-                        break
-                    seat += 1
-            out.append(got)
-        return out, game_points
-
     def _score_hand(self) -> None:
-        r = self.rules
-        ns = r.n_sides
-        side_of = r.side_of
-        each_tricks, each_dealer, each_previous, each_delta = r.score_flags
-        taken = self.taken()
-        tricks_won = [0] * ns
-        if each_tricks:
-            for _l, w, _cards in self.tricks:
-                tricks_won[side_of[w]] += 1
-        got, game_points = self._award(taken)
-        pts = [0] * ns
-        for v, s in zip(r.point_values, got):
-            if s is not None:
-                pts[s] += v
-        bside = side_of[self.bidder]
-        dside = side_of[self.dealer]
-        old = self.scores
-        # One env, updated per side: the closures read it and keep nothing.
-        env = {"bid": self.high, "total_tricks": max(map(int.bit_count, self.held)) if r.reads_total_tricks else None, "target": r.target,
-               "points": pts[bside], "tricks": tricks_won[bside], "score": old[bside], "dealer": bside == dside,
-               "bidder": True}
-        made = env["made"] = bool(r.made(env))
-        cap_when, win_if, bidder_delta, others_delta = r.cap_when, r.win_if, r.bidder_delta, r.others_delta
-        new = []
-        delta = []
-        cands = []
-        for s in range(ns):
-            env["points"] = pts[s]
-            env["score"] = was = old[s]
-            if each_tricks:
-                env["tricks"] = tricks_won[s]
-            if each_dealer:
-                env["dealer"] = s == dside
-            if s == bside:
-                env["bidder"] = True
-                v = was + bidder_delta(env)
-            else:
-                env["bidder"] = False
-                v = was + others_delta(env)
-            if cap_when is not None and cap_when(env):
-                v = min(v, max(was, r.cap_at(env)))
-            new.append(v)
-            delta.append(v - was)
-            # Whether this side wins reads only its own figures, so it is decided here too.
-            env["score"] = v
-            if each_previous:
-                env["previous"] = was
-            if each_delta:
-                env["delta"] = v - was
-            if win_if(env):
-                cands.append(s)
-        self.scores = new
-        self.results.append(_new_result(HandResult, (self.dealer, self.bidder, self.high, self.trump,
-                                        dict(zip(r.point_names, got)), game_points, made, delta, list(new))))
-        if cands:
-            for rule in r.tie_break:
-                if len(cands) <= 1:
-                    break
-                if rule == "bidder" and bside in cands:
-                    cands = [bside]
-                elif rule == "highest":
-                    top = max(new[s] for s in cands)
-                    cands = [s for s in cands if new[s] == top]
-            if len(cands) == 1:
-                self.finished = True
-                self.winner = cands[0]
+        result, winner = score_hand(self)
+        self.scores = list(result.scores)
+        self.results.append(result)
+        if winner is not None:
+            self.finished = True
+            self.winner = winner
         self._next_hand(False)
 
     def compact_history(self) -> None:

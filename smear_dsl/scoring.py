@@ -1,0 +1,147 @@
+"""Scoring a finished hand: who won each point, each side's count for Game, the new scores, and
+whether a side has won the game by it. Everything comes from the compiled rules (point plans,
+scoring formulas, tie-breaks); the engine calls `score_hand` when a hand's last trick is taken."""
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any, NamedTuple
+
+from . import cards as C
+from .compiler import POINT_BY_TRUMP, POINT_EXPR, POINT_MOST, POINT_SCAN_PLAYED
+from .expr.check import first_in
+
+if TYPE_CHECKING:  # the engine imports this module
+    from .engine import Game
+
+
+class HandResult(NamedTuple):
+    """What one hand came to (the verdict's hand entry); a NamedTuple because one is built per hand."""
+
+    dealer: int
+    bidder: int | None
+    bid: int | None
+    trump: int | None
+    points: dict[str, int | None] | None
+    game_points: list[int] | None
+    made: bool | None
+    delta: list[int]
+    scores: list[int]
+
+    def to_json(self) -> dict[str, Any]:
+        return {"dealer": self.dealer, "bidder": self.bidder, "bid": self.bid,
+                "trump": C.SUIT_CHARS[self.trump] if self.trump is not None else None,
+                "points": dict(self.points) if self.points is not None else None,
+                "game_points": list(self.game_points) if self.game_points is not None else None,
+                "made": self.made, "delta": list(self.delta), "scores": list(self.scores)}
+
+
+def award(game: Game, taken: list[int]) -> tuple[list[int | None], list[int]]:
+    """The side that won each point (in rule order; None: nobody) and each side's Game count,
+    from the cards each seat took in tricks."""
+    r = game.rules
+    side_of = r.side_of
+    if r.n_sides == game.n:  # every seat for itself: seat and side are one
+        won = [a | b for a, b in zip(game.credit, taken)] if r.credits_discards else taken
+    else:
+        won = list(game.credit)
+        for seat, m in enumerate(taken):
+            won[side_of[seat]] |= m
+    vr, vj = r.value_by_rank, r.value_by_jokers
+    game_points = [vr[m & 8191] + vr[m >> 13 & 8191] + vr[m >> 26 & 8191] + vr[m >> 39 & 8191] + vj[m >> 52]
+                   for m in won]
+    held_by = game.held
+    held = sum(held_by)  # the seats' cards are disjoint, so their sum is their union
+    trump = game.trump
+    env = None
+    out: list[int | None] = []
+    for kind, card, extra, to_winner, tie_bidder in r.point_plan:
+        if kind == POINT_MOST:
+            out.append(_most(game_points, side_of[game.bidder] if tie_bidder else None))
+            continue
+        if trump < 0 or kind == POINT_EXPR:
+            if env is None:
+                # Every card held at the start of play has been played when the hand is scored.
+                env = {"played": held, "dealt": sum(game.dealt), "held": held, "trump": trump, "bid": game.high}
+            c = card(env)
+        elif kind == POINT_BY_TRUMP:
+            c = extra[trump]
+        else:  # the first of this trump's cards in pick order that is in the set scanned
+            c = first_in(extra[trump], held if kind == POINT_SCAN_PLAYED else sum(game.dealt))
+        got: int | None = None
+        if c is not None and c >= 0 and (held >> c) & 1:
+            # Every card held at the start of play is played by its holder, so "player" and
+            # "holder" both look in `held`; "winner" looks in the tricks each seat took.
+            bit = 1 << c
+            for seat, m in enumerate(taken if to_winner else held_by):
+                if m & bit:
+                    got = side_of[seat]
+                    break
+        out.append(got)
+    return out, game_points
+
+
+def _most(counts: list[int], bidder_side: int | None) -> int | None:
+    """The side with the unique highest count; a tie goes to the bidder's side when it is among
+    the tied and the rule says so (`bidder_side` given), else to nobody."""
+    top = max(counts)
+    if counts.count(top) == 1:
+        return counts.index(top)
+    return bidder_side if bidder_side is not None and counts[bidder_side] == top else None
+
+
+def score_hand(game: Game) -> tuple[HandResult, int | None]:
+    """The hand just played as a result (points, made, each side's new score) and the side that has
+    won the game by it (None: nobody yet)."""
+    r = game.rules
+    ns, side_of = r.n_sides, r.side_of
+    each_tricks, each_dealer, each_previous, each_delta = r.score_flags
+    tricks_won = [0] * ns
+    if each_tricks:
+        for _l, w, _cards in game.tricks:
+            tricks_won[side_of[w]] += 1
+    got, game_points = award(game, game.taken())
+    pts = [0] * ns
+    for v, s in zip(r.point_values, got):
+        if s is not None:
+            pts[s] += v
+    bside, dside = side_of[game.bidder], side_of[game.dealer]
+    old = game.scores
+    # One env, updated per side: the closures read it and keep nothing.
+    env = {"bid": game.high, "total_tricks": max(map(int.bit_count, game.held)) if r.reads_total_tricks else None,
+           "target": r.target, "points": pts[bside], "tricks": tricks_won[bside], "score": old[bside],
+           "dealer": bside == dside, "bidder": True}
+    made = env["made"] = bool(r.made(env))
+    new, cands = [], []
+    for s in range(ns):
+        env["points"], env["score"], env["bidder"] = pts[s], old[s], s == bside
+        if each_tricks:
+            env["tricks"] = tricks_won[s]
+        if each_dealer:
+            env["dealer"] = s == dside
+        v = old[s] + (r.bidder_delta(env) if s == bside else r.others_delta(env))
+        if r.cap_when is not None and r.cap_when(env):
+            v = min(v, max(old[s], r.cap_at(env)))
+        new.append(v)
+        # Whether this side wins reads only its own figures, so it is decided here too.
+        env["score"] = v
+        if each_previous:
+            env["previous"] = old[s]
+        if each_delta:
+            env["delta"] = v - old[s]
+        if r.win_if(env):
+            cands.append(s)
+    result = HandResult(game.dealer, game.bidder, game.high, game.trump, dict(zip(r.point_names, got)), game_points,
+                        made, [v - w for v, w in zip(new, old)], list(new))
+    return result, _winner(r.tie_break, cands, new, bside)
+
+
+def _winner(tie_break: tuple[str, ...], cands: list[int], scores: list[int], bidder_side: int) -> int | None:
+    """Of the sides that reached a win this hand, the one the tie-breaks leave (None: none, or a tie)."""
+    for rule in tie_break:
+        if len(cands) <= 1:
+            break
+        if rule == "bidder" and bidder_side in cands:
+            cands = [bidder_side]
+        elif rule == "highest":
+            top = max(scores[s] for s in cands)
+            cands = [s for s in cands if scores[s] == top]
+    return cands[0] if len(cands) == 1 else None
