@@ -226,8 +226,7 @@ class CompiledRules:
         return self.spec.stem
 
     def split_deal(self, order, dealer: int) -> tuple[list[list[int]], list[int]]:
-        """A shuffled deck (card ids in order) dealt in packets from `dealer`'s left: (hands, stock).
-        Game.start_hand deals the same way inline, with tuples."""
+        """A shuffled deck (card ids in order) dealt in packets from `dealer`'s left: (hands, stock)."""
         return [list(take(order)) for take in self.deal_takers[dealer]], list(order[self.dealt_cards:])
 
     def card_name(self, c: int) -> str:

@@ -49,7 +49,6 @@ class Game:
         self.results: list[HandResult] = []
         self.record_hands: list[dict[str, Any]] = []
         self.auto_deal = auto_deal
-        self._vetted: tuple | None = None
         self._lead_memo: tuple | None = None
         self._compacted = self._compacted_results = 0  # hands and results compact_history has frozen
         # Set before each use (a lead, the phases, the start of play), so a new hand need not reset them.
@@ -73,20 +72,12 @@ class Game:
             raise MoveError("GAME_OVER", "the game is over")
         r = self.rules
         if deal is None and self.deal_source is None:
-            # Shuffle (shuffle.py's keyed shuffle) and deal in packets clockwise from the dealer's left:
-            # CompiledRules.split_deal, inlined with tuples, as a hand's fixed cost matters in short hands.
-            order = keyed_shuffle(self.rng, r.deck, r.shuffle_plan)
-            hands, masks = [], []
-            for take in r.deal_takers[self.dealer]:
-                h = take(order)
-                hands.append(h)
-                masks.append(sum(map(_BIT, h)))  # a shuffled deal has no repeated card
-            self.hands = masks
-            stock = list(order[r.dealt_cards:])
+            # Shuffle (shuffle.py's keyed shuffle) and deal in packets clockwise from the dealer's left.
+            hands, stock = r.split_deal(keyed_shuffle(self.rng, r.deck, r.shuffle_plan), self.dealer)
         else:
             hands, stock = self.deal_source(len(self.record_hands)) if deal is None else deal
             hands, stock = [list(h) for h in hands], list(stock)
-            self.hands = [C.mask_of(h) for h in hands]
+        self.hands = [C.mask_of(h) for h in hands]
         n = self.n
         self.dealt = list(self.hands)
         self.stock = stock
@@ -103,7 +94,6 @@ class Game:
         self.trick_no = 0
         self.tricks: list[tuple[int, int, list[int]]] = []  # (leader, winner, cards in play order)
         self.hand_moves: list[tuple[int, int]] = []  # (seat, move code); names are made on export
-        self._vetted: tuple | None = None  # (hand_moves, its length, seat, mask) of the last discard found legal
         self._lead_memo: tuple | None = None  # ((seat, hand, discarded, trick, trump), mask) of the last lead mask found
         # The record keeps the stock as dealt; a copy only if phases will draw from it.
         self.record_hands.append((self.dealer, hands, list(stock) if r.draws_stock else stock, self.hand_moves))
@@ -449,10 +439,6 @@ class Game:
 
     def _discard_error(self, seat: int, mask: int) -> str | None:
         """Why a discard of `mask` is refused, or None if it is legal."""
-        vetted = self._vetted
-        if vetted is not None and vetted[0] is self.hand_moves and vetted[1] == len(self.hand_moves) \
-                and vetted[2] == seat and vetted[3] == mask:
-            return None  # the same discard was checked in this very state (random_move, then apply)
         step = self.rules.steps[self.step]
         hand = self.hands[seat]
         env = self._step_env(seat) if step.fixed_range is None or step.allowed or step.valid_if else None
@@ -475,7 +461,6 @@ class Game:
             # The last action before play, by the first leader: the discard must leave a legal lead.
             if not self._can_lead(seat, hand & ~mask, self.discarded[seat] | mask):
                 return "after this discard you would have no legal first lead"
-        self._vetted = (self.hand_moves, len(self.hand_moves), seat, mask)
         return None
 
     def _can_lead(self, seat: int, hand: int, discarded: int) -> bool:

@@ -45,7 +45,7 @@ def test_every_order_of_four_cards_about_equally_often():
 
 
 def test_a_seeded_game_deals_the_reference_shuffle_in_packets_from_the_dealers_left():
-    """Game.start_hand's inlined deal: hand k of seat s is the packets the documented shuffle and
+    """Game.start_hand's deal: hand k of seat s is the packets the documented shuffle and
     CompiledRules.split_deal give it (the stock is the rest, in shuffled order)."""
     from smear_dsl.compiler import compile_rules
     from smear_dsl.engine import Game
