@@ -168,9 +168,11 @@ class _Semantics:
         else:
             self.ctx.error(node_or_src, message, hint)
 
-    def expr(self, src: Src | None, want: str, context: str) -> ExprSpec | None:
+    def expr(self, src: Src | None) -> ExprSpec | None:
+        """The checked expression of a field, of the type and in the context the schema declares for it."""
         if src is None:
             return None
+        want, context = src.want, src.context
         try:
             ast = parse_expr(src.text)
             checked = check(ast, self.envs[context], want)
@@ -215,8 +217,8 @@ class _Semantics:
             self.envs[name] = Env(dict(vars_), consts, statics, descr)
         sec = self.section
         trump_order = sec(lambda: self.trump_order(raw.get("trump_order"), deck, root))
-        teams = sec(lambda: self.expr(raw["teams"], INT, "static"))
-        equal = sec(lambda: self.expr(raw["equal_trumps"], STR, "static"))
+        teams = sec(lambda: self.expr(raw["teams"]))
+        equal = sec(lambda: self.expr(raw["equal_trumps"]))
         deal = sec(lambda: self.deal(raw["deal"]))
         bidding = sec(lambda: self.bidding(raw["bidding"], bid_names))
         phases = sec(lambda: tuple(p for p in (self.phase(k, v) for k, v in raw["phases"] or []) if p is not None)) or ()
@@ -356,17 +358,17 @@ class _Semantics:
 
     def deal(self, raw: dict) -> DealSpec:
         node: Node = raw["__node__"]
-        return DealSpec(self.expr(raw["hand_size"], INT, "static"), tuple(raw["packets"]) if raw["packets"] else None,
-                        raw["rest"], self.expr(raw["redeal_if"], BOOL, "redeal"), self.loc(node))
+        return DealSpec(self.expr(raw["hand_size"]), tuple(raw["packets"]) if raw["packets"] else None,
+                        raw["rest"], self.expr(raw["redeal_if"]), self.loc(node))
 
     def bidding(self, raw: dict, names: dict[str, int]) -> BiddingSpec:
         node: Node = raw["__node__"]
         if raw["all_pass"] == "set_back" and raw["set_back"] is None:
             self.err(node, "all_pass: set_back needs `set_back: N` (how much the dealer loses)")
-        return BiddingSpec(self.expr(raw["min"], INT, "static"), self.expr(raw["max"], INT, "static"),
-                           tuple(names.items()), raw["rounds"], self.expr(raw["ends_at"], INT, "static"),
-                           self.expr(raw["may_match"], BOOL, "bid"), raw["all_pass"],
-                           self.expr(raw["set_back"], INT, "static"), self.loc(node))
+        return BiddingSpec(self.expr(raw["min"]), self.expr(raw["max"]),
+                           tuple(names.items()), raw["rounds"], self.expr(raw["ends_at"]),
+                           self.expr(raw["may_match"]), raw["all_pass"],
+                           self.expr(raw["set_back"]), self.loc(node))
 
     def phase(self, kind: str, raw: dict) -> PhaseSpec | None:
         node: Node = raw["__node__"]
@@ -377,15 +379,15 @@ class _Semantics:
                 self.err(node, "a discard has `count` or `min`/`max`, not both")
         if kind == "name_trump" and raw["who"] != "bidder":
             self.err(node.value["who"], "trump is named by the bidder", "write `who: bidder`")
-        return PhaseSpec(kind, raw["who"], self.expr(raw.get("count"), INT, "phase"), self.expr(raw.get("min"), INT, "phase"),
-                         self.expr(raw.get("max"), INT, "phase"), self.expr(raw.get("allowed"), BOOL, "discard_card"),
-                         self.expr(raw.get("valid_if"), BOOL, "discard_set"), raw.get("credit") or "nobody",
-                         self.expr(raw.get("to"), INT, "phase"), self.loc(node))
+        return PhaseSpec(kind, raw["who"], self.expr(raw.get("count")), self.expr(raw.get("min")),
+                         self.expr(raw.get("max")), self.expr(raw.get("allowed")),
+                         self.expr(raw.get("valid_if")), raw.get("credit") or "nobody",
+                         self.expr(raw.get("to")), self.loc(node))
 
     def play(self, raw: dict) -> PlaySpec:
         rules = []
         for r in raw["lead_rules"] or []:
-            f = self.expr(r["forbid"], BOOL, "lead")
+            f = self.expr(r["forbid"])
             if f is not None:
                 rules.append(LeadRule(f, r["code"], r["message"] or "this lead is not allowed"))
         return PlaySpec(raw["leader"], raw["follow"], tuple(rules))
@@ -401,17 +403,17 @@ class _Semantics:
                     self.err(node, f"point `{name}`: `most` points take no `card` or `to`")
             elif p["card"] is None or p["to"] is None:
                 self.err(node, f"point `{name}` needs `card` and `to` (or `most: true` for a Game point)")
-            out.append(PointSpec(name, self.expr(p["value"], INT, "static"), self.expr(p["card"], "card?", "point"),
+            out.append(PointSpec(name, self.expr(p["value"]), self.expr(p["card"]),
                                  p["to"], bool(p["most"]), p["tie"] or "none", self.loc(kn)))
         return tuple(out)
 
     def scoring(self, raw: dict) -> ScoringSpec:
         cap = raw["cap"]
-        return ScoringSpec(self.expr(raw["made"], BOOL, "made"), self.expr(raw["bidder"], INT, "scoring"),
-                           self.expr(raw["others"], INT, "scoring"),
-                           self.expr(cap["when"], BOOL, "scoring") if cap else None,
-                           self.expr(cap["at"], INT, "scoring") if cap else None)
+        return ScoringSpec(self.expr(raw["made"]), self.expr(raw["bidder"]),
+                           self.expr(raw["others"]),
+                           self.expr(cap["when"]) if cap else None,
+                           self.expr(cap["at"]) if cap else None)
 
     def end(self, raw: dict) -> EndSpec:
-        return EndSpec(self.expr(raw["target"], INT, "static"), self.expr(raw["win_if"], BOOL, "end"),
+        return EndSpec(self.expr(raw["target"]), self.expr(raw["win_if"]),
                        tuple(raw["tie_break"] or ()))

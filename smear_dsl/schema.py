@@ -23,6 +23,8 @@ class Src:
     line: int
     col: int
     quoted: bool = False
+    want: str = ""     # the type the rule file's schema declares for this field (rulefile.py)
+    context: str = ""  # and the context it is written in (contexts.py): declared once, there
 
 
 class Ctx:
@@ -148,7 +150,7 @@ class Expr(Schema):
             return MISSING
         v = node.value
         text = ("true" if v else "false") if isinstance(v, bool) else str(v)
-        return Src(text, node.path, node.line, node.col, node.quoted)
+        return Src(text, node.path, node.line, node.col, node.quoted, self.type, self.context)
 
     def json(self):
         t = {"int": ["integer", "string"], "bool": ["boolean", "string"]}.get(self.type, "string")
