@@ -231,7 +231,7 @@ class Map(Schema):
                     bad = True
                 elif isinstance(f.schema, Expr) and f.default is not None:
                     out[key] = Src(str(f.default).lower() if isinstance(f.default, bool) else str(f.default),
-                                   node.path, node.line, node.col)
+                                   node.path, node.line, node.col, False, f.schema.type, f.schema.context)
                 else:
                     out[key] = f.default
         if bad:
