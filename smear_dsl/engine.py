@@ -49,7 +49,7 @@ class Game:
         self.results: list[HandResult] = []
         self.record_hands: list[dict[str, Any]] = []
         self.auto_deal = auto_deal
-        self._lead_memo: tuple | None = None
+        self._new_hand([0] * self.n, [])
         self._compacted = self._compacted_results = 0  # hands and results compact_history has frozen
         # Set before each use (a lead, the phases, the start of play), so a new hand need not reset them.
         self.trick_leader = -1
@@ -66,6 +66,28 @@ class Game:
             self.start_hand()
 
     # ------------------------------------------------------------------ dealing
+    def _new_hand(self, hands: list[int], stock: list[int]) -> None:
+        """Every per-hand attribute, set whole: for each deal, and (empty) when the game is created,
+        so a game before its first deal has them too and nothing needs to ask whether they exist."""
+        n = self.n
+        self.hands = hands  # each seat's cards, a bitset
+        self.dealt = list(hands)
+        self.stock = stock
+        self.bids: list[tuple[int, int]] = []  # (seat, value or 0 for pass)
+        self.high = 0
+        self.bidder = -1
+        self.passed = [False] * n
+        self.spoken = 0
+        self.discarded = [0] * n
+        self.credit = [0] * self.rules.n_sides
+        self.trump = -1
+        self.trick: list[int] = []  # cards of the trick in progress, in play order from `trick_leader`
+        self.lead_free = False  # True once any card may be led without checks (trump known, no lead rule left)
+        self.trick_no = 0
+        self.tricks: list[tuple[int, int, list[int]]] = []  # (leader, winner, cards in play order)
+        self.hand_moves: list[tuple[int, int]] = []  # (seat, move code); names are made on export
+        self._lead_memo: tuple | None = None  # ((seat, hand, discarded, trick, trump), mask) of the last lead mask found
+
     def start_hand(self, deal: tuple[list[list[int]], list[int]] | None = None) -> None:
         """Begin the next hand with the given deal (card ids) or a fresh shuffle."""
         if self.finished:
@@ -77,24 +99,8 @@ class Game:
         else:
             hands, stock = self.deal_source(len(self.record_hands)) if deal is None else deal
             hands, stock = [list(h) for h in hands], list(stock)
-        self.hands = [C.mask_of(h) for h in hands]
+        self._new_hand([C.mask_of(h) for h in hands], stock)
         n = self.n
-        self.dealt = list(self.hands)
-        self.stock = stock
-        self.bids: list[tuple[int, int]] = []  # (seat, value or 0 for pass)
-        self.high = 0
-        self.bidder = -1
-        self.passed = [False] * n
-        self.spoken = 0
-        self.discarded = [0] * n
-        self.credit = [0] * r.n_sides
-        self.trump = -1
-        self.trick: list[int] = []  # cards of the trick in progress, in play order from `trick_leader`
-        self.lead_free = False  # True once any card may be led without checks (trump known, no lead rule left)
-        self.trick_no = 0
-        self.tricks: list[tuple[int, int, list[int]]] = []  # (leader, winner, cards in play order)
-        self.hand_moves: list[tuple[int, int]] = []  # (seat, move code); names are made on export
-        self._lead_memo: tuple | None = None  # ((seat, hand, discarded, trick, trump), mask) of the last lead mask found
         # The record keeps the stock as dealt; a copy only if phases will draw from it.
         self.record_hands.append((self.dealer, hands, list(stock) if r.draws_stock else stock, self.hand_moves))
         self.phase = BIDDING
@@ -120,7 +126,7 @@ class Game:
             d["rng"] = random.Random()
             d["rng"].setstate(self.rng.getstate())
         g.__dict__.update(d)
-        if getattr(self, "hand_moves", None) is not None and self.record_hands:
+        if self.record_hands:
             g.hand_moves = list(self.hand_moves)
             dealer, hands, stock, _moves = self.record_hands[-1]
             g.record_hands[-1] = (dealer, hands, stock, g.hand_moves)

@@ -11,7 +11,7 @@ def seat_view(game, seat: int | None) -> dict[str, Any]:
     """Own hand and own discards, public bidding and play, scores; never another hand, the stock or the seed."""
     r = game.rules
     name = r.card_name
-    in_hand = getattr(game, "hands", None) is not None and not game.hand_over
+    in_hand = not game.hand_over
     view: dict[str, Any] = {
         "rules": r.stem,
         "players": game.n,
