@@ -16,8 +16,7 @@ from . import cards as C
 from . import moves as M
 from .errors import Diagnostic, OptionError, RuleError, clip
 from .expr import ast as A
-from .expr.check import trump_runs
-from .expr.emit import Tables, emit
+from .expr.emit import Tables, emit, trump_runs
 from .shuffle import ShufflePlan, shuffle_plan
 from .spec import ExprSpec, Loc, RuleSpec
 

@@ -7,7 +7,7 @@ from typing import TYPE_CHECKING, Any, NamedTuple
 
 from . import cards as C
 from .compiler import POINT_BY_TRUMP, POINT_EXPR, POINT_MOST, POINT_SCAN_PLAYED
-from .expr.check import first_in
+from .expr.emit import first_in
 
 if TYPE_CHECKING:  # the engine imports this module
     from .engine import Game
