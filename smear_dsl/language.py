@@ -14,7 +14,7 @@ from . import cards as C
 from .errors import Diagnostic, RuleError
 from .contexts import CONTEXTS
 from .expr import ast as A
-from .expr.check import (BOOL, CARD, CARDS, FUNCTIONS, INT, KEYWORDS, RANK_CONSTS, STR, SUIT, SUIT_CONSTS, Env,
+from .expr.check import (BOOL, CARD, FUNCTIONS, INT, KEYWORDS, RANK_CONSTS, STR, SUIT_CONSTS, Env,
                          ExprTypeError, check)
 from .expr.parse import ExprSyntaxError, parse_expr
 from .paths import rule_file, rule_names

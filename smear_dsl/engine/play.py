@@ -1,0 +1,129 @@
+"""The play of the cards: legal leads and follows, the first leader, tricks and who took what."""
+from __future__ import annotations
+
+from typing import Any
+
+from .. import cards as C
+from ..errors import MoveError
+from .constants import PLAY
+
+
+class Play:
+    """A part of Game, the play of the cards: legal leads and follows, the first leader, tricks and who took what; its methods read and set the game's state."""
+
+    # ---- play
+    def _start_play(self) -> None:
+        self.phase = PLAY
+        self.lead_free = self.trump >= 0 and not self.rules.lead_checks
+        self.held = list(self.hands)
+        self.turn = self._first_leader()
+        self.trick_no = 1
+
+    def _first_leader(self) -> int:
+        """Who leads the first trick once the phases are done."""
+        return self.bidder if self.rules.leader == "bidder" else (self.dealer + 1) % self.n
+
+    def _lead_mask(self, seat: int, hand: int, discarded: int, trick_no: int) -> int:
+        """Cards `seat` may lead from `hand` under the lead rules (the last answer is kept: see `_lead_memo`).
+
+        Rules that read the lead only as `lead.suit` are tested once per suit held, not once per card."""
+        if self.trump < 0 and not self.rules.trump_named:
+            hand &= C.SUITED_MASK  # a joker cannot fix trump
+        if not self.rules.lead_checks:  # only an open trump restricts the lead
+            return hand
+        key = (seat, hand, discarded, trick_no, self.trump)
+        memo = self._lead_memo
+        if memo is not None and memo[0] == key:
+            return memo[1]  # e.g. found when the leader's discard was checked, then again to lead, then in apply
+        checks = self._active_checks(hand, discarded, trick_no)
+        if not checks:
+            return hand
+        env = self._lead_env(seat, hand, discarded, trick_no)
+        r = self.rules
+        t1 = self.trump + 1
+        eff, same_suit = r.eff_suit[t1], r.tables.suit_masks[t1]  # [effective suit + 1]; -1: jokers before trump
+        # (cards led, the lead's suit): a rule that reads the lead only as `lead.suit` is tested once per suit held.
+        if all(chk.by_suit for chk in checks):
+            groups = [(hand & sm, sm) for sm in same_suit if hand & sm]
+        else:
+            groups = [(1 << c, same_suit[eff[c] + 1]) for c in C.bits(hand)]
+        out = 0
+        for g, sm in groups:
+            env["lead"] = (g & -g).bit_length() - 1
+            for chk in checks:
+                # A rule that needs a discarded card of the lead's suit cannot fire without one.
+                if (discarded & sm or not chk.needs_discard_of_lead_suit) and chk.forbid(env):
+                    break
+            else:
+                out |= g
+        self._lead_memo = (key, out)
+        return out
+
+    def _lead_env(self, seat: int, hand: int, discarded: int, trick_no: int) -> dict[str, Any]:
+        """The names a lead rule sees (all but `lead`, which the caller sets per card)."""
+        return {"hand": hand, "discarded": discarded, "trick": trick_no, "trump": self.trump,
+                "trump_known": self.trump >= 0, "is_bidder": seat == self.bidder, "bid": self.high}
+
+    def _active_checks(self, hand: int, discarded: int, trick_no: int) -> list:
+        out = []
+        for chk in self.rules.lead_checks:
+            if chk.trick is not None and chk.trick != trick_no:
+                continue
+            if ("discarded" in chk.needs and not discarded) or ("hand" in chk.needs and not hand):
+                continue
+            out.append(chk)
+        return out
+
+    def _legal_play_mask(self, seat: int) -> int:
+        hand = self.hands[seat]
+        if not self.trick:
+            return hand if self.lead_free else self._lead_mask(seat, hand, self.discarded[seat], self.trick_no)
+        if hand & self.led_mask:
+            return hand & self.follow_ok
+        return hand
+
+    def _lead(self, seat: int, c: int, hand: int) -> None:
+        """Check a lead against the lead rules, then fix trump (if open), the led suit and the trick's order."""
+        r = self.rules
+        if r.lead_checks and (self.trick_no == 1 or r.lead_checks_later) \
+                and not (self._lead_mask(seat, hand, self.discarded[seat], self.trick_no) >> c) & 1:
+            # Refused: find the first rule that forbids it, for its code (a joker is refused below).
+            checks = self._active_checks(hand, self.discarded[seat], self.trick_no)
+            if checks:
+                env = self._lead_env(seat, hand, self.discarded[seat], self.trick_no)
+                env["lead"] = c
+                for chk in checks:
+                    if chk.forbid(env):
+                        raise MoveError(chk.code, chk.message)
+        trump = self.trump
+        if trump < 0:
+            if c >= C.N_SUITED:
+                raise MoveError("WRONG_PHASE", "a joker cannot fix trump: lead a suited card")
+            self.trump = trump = c // 13
+        self.led, self.led_mask, self.follow_ok, self.trick_key = r.lead_info[trump][c]
+        self.trick_leader = seat
+        # Trump is known from here on; only rules that apply after the first trick can restrict a later lead.
+        self.lead_free = not r.lead_checks_later
+
+    # ---- derived state (cheap to compute when asked, so play does not maintain it)
+    @property
+    def trick_seats(self) -> list[int]:
+        """Seats that played to the trick in progress, in play order."""
+        return [(self.trick_leader + i) % self.n for i in range(len(self.trick))] if self.trick else []
+
+    @property
+    def played_mask(self) -> int:
+        """Every card in a completed trick this hand."""
+        out = 0
+        for _l, _w, cards in self.tricks:
+            for c in cards:
+                out |= 1 << c
+        return out
+
+    def taken(self) -> list[int]:
+        """Cards each seat has won in tricks this hand (a mask per seat)."""
+        out = [0] * self.n
+        for _l, w, cards in self.tricks:
+            for c in cards:
+                out[w] |= 1 << c
+        return out

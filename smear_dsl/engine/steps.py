@@ -1,0 +1,167 @@
+"""The phases between bidding and play: takes from the stock, discards, refills, naming trump."""
+from __future__ import annotations
+
+import itertools
+from typing import Any
+
+from .. import cards as C
+from .. import moves as M
+from ..errors import MoveError
+from .constants import _BIT
+
+
+class Steps:
+    """A part of Game, the phases between bidding and play: takes from the stock, discards, refills, naming trump; its methods read and set the game's state."""
+
+    # ---- phases between bidding and play
+    def _step_env(self, seat: int) -> dict[str, Any]:
+        return {"hand": self.hands[seat], "stock": C.mask_of(self.stock), "is_bidder": seat == self.bidder,
+                "is_dealer": seat == self.dealer, "bid": self.high, "trump": self.trump}
+
+    def _seats_for(self, who: str) -> list[int]:
+        if who == "bidder":
+            return [self.bidder]
+        if who == "dealer":
+            return [self.dealer]
+        order = [(self.dealer + i) % self.n for i in range(1, self.n + 1)]
+        if who == "non_dealers":
+            return [s for s in order if s != self.dealer]
+        if who == "non_bidders":
+            return [s for s in order if s != self.bidder]
+        return order
+
+    def _discard_range(self, seat: int, env: dict[str, Any] | None = None) -> tuple[int, int]:
+        step = self.rules.steps[self.step]
+        if step.fixed_range is not None:
+            return step.fixed_range
+        if env is None:
+            env = self._step_env(seat)
+        if step.count is not None:
+            k = step.count(env)
+            return k, k
+        return step.min(env), step.max(env)
+
+    def _advance_steps(self) -> None:
+        """Run automatic steps and skip empty discards until a seat must act, then start play."""
+        steps = self.rules.steps
+        while self.step < len(steps):
+            step = steps[self.step]
+            if self.queue is None:
+                self.queue = self._seats_for(step.who)
+            while self.queue:
+                seat = self.queue[0]
+                if step.kind == "take":
+                    k = step.fixed_range[0] if step.fixed_range is not None else step.count(self._step_env(seat))
+                    k = max(0, min(k, len(self.stock)))
+                    self.hands[seat] |= sum(map(_BIT, self.stock[:k]))  # stock cards are distinct
+                    del self.stock[:k]
+                elif step.kind == "refill":
+                    need = max(0, step.to(self._step_env(seat)) - self.hands[seat].bit_count())
+                    need = min(need, len(self.stock))
+                    self.hands[seat] |= C.mask_of(self.stock[:need])
+                    del self.stock[:need]
+                elif step.kind == "name_trump":
+                    self.turn = seat
+                    return
+                else:
+                    lo, hi = self._discard_range(seat)
+                    if hi > 0 and self.hands[seat]:
+                        self.turn = seat
+                        return
+                self.queue.pop(0)
+            self.step += 1
+            self.queue = None
+        self._start_play()
+
+    def _name_trump(self, seat: int, suit: int) -> None:
+        self._log(seat, M.TRUMP_BASE + suit)
+        self.trump = suit
+        self.queue.pop(0)
+        self._advance_steps()
+
+    def _discard_error(self, seat: int, mask: int) -> str | None:
+        """Why a discard of `mask` is refused, or None if it is legal."""
+        step = self.rules.steps[self.step]
+        hand = self.hands[seat]
+        env = self._step_env(seat) if step.fixed_range is None or step.allowed or step.valid_if else None
+        lo, hi = self._discard_range(seat, env)
+        k = mask.bit_count()
+        if not lo <= k <= hi:
+            return f"discard {lo} card(s)" if lo == hi else f"discard {lo} to {hi} cards"
+        if mask & ~hand:
+            return "you can only discard cards in your hand"
+        if step.allowed is not None:
+            for c in C.bits(mask):
+                env["card"] = c
+                if not step.allowed(env):
+                    return f"{self.rules.card_name(c)} may not be discarded"
+        if step.valid_if is not None:
+            env["discard"], env["kept"] = mask, hand & ~mask
+            if not step.valid_if(env):
+                return "this discard breaks the discard rule"
+        if self.step == len(self.rules.steps) - 1 and len(self.queue) == 1 and self._first_leader() == seat:
+            # The last action before play, by the first leader: the discard must leave a legal lead.
+            if not self._can_lead(seat, hand & ~mask, self.discarded[seat] | mask):
+                return "after this discard you would have no legal first lead"
+        return None
+
+    def _can_lead(self, seat: int, hand: int, discarded: int) -> bool:
+        """Whether `seat` would have any legal first lead from `hand`."""
+        return bool(self._lead_mask(seat, hand, discarded, 1))  # the whole mask: the first lead reuses it
+
+    def discard_options(self, seat: int) -> tuple[int, int, int]:
+        """(fewest, most, mask of the cards that may go) for the discard `seat` must make now."""
+        lo, hi = self._discard_range(seat)
+        mask = self._discardable(seat)
+        return lo, min(hi, mask.bit_count()), mask
+
+    def discard_error(self, seat: int, mask: int) -> str | None:
+        """Why discarding `mask` now would be refused (None: it is legal)."""
+        return self._discard_error(seat, mask)
+
+    def _discardable(self, seat: int) -> int:
+        """The cards of `seat`'s hand that the step's `allowed` lets go (all of them without one)."""
+        step = self.rules.steps[self.step]
+        hand = self.hands[seat]
+        if step.allowed is None:
+            return hand
+        env = self._step_env(seat)
+        out = 0
+        for c in C.bits(hand):
+            env["card"] = c
+            if step.allowed(env):
+                out |= 1 << c
+        return out
+
+    def _legal_discards(self, seat: int) -> list[int]:
+        lo, hi = self._discard_range(seat)
+        cards = list(C.bits(self._discardable(seat)))
+        out = []
+        for k in range(lo, hi + 1):
+            for combo in itertools.combinations(cards, k):
+                m = C.mask_of(combo)
+                if self._discard_error(seat, m) is None:
+                    out.append(m)
+        return out
+
+    def discard_cards(self, seat: int, cards: list[int]) -> None:
+        """Discard a list of card ids (a repeated card is a BAD_DISCARD)."""
+        self.check_turn(seat, "discard")
+        if len(set(cards)) != len(cards):
+            raise MoveError("BAD_DISCARD", "a card is repeated in the discard")
+        self._discard(seat, C.mask_of(cards))
+
+    def _discard(self, seat: int, mask: int) -> None:
+        err = self._discard_error(seat, mask)
+        if err:
+            raise MoveError("BAD_DISCARD", err)
+        self.hand_moves.append((seat, M.DISCARD_FLAG | mask))
+        step = self.rules.steps[self.step]
+        self.hands[seat] &= ~mask
+        self.discarded[seat] |= mask
+        if step.credit == "bidder":
+            self.credit[self.rules.side_of[self.bidder]] |= mask
+        elif step.credit == "own":
+            self.credit[self.rules.side_of[seat]] |= mask
+        self.queue.pop(0)
+        self._advance_steps()
