@@ -278,7 +278,7 @@ class Tables:
         A table that cannot be rebuilt is reported and kept out; every other table is served."""
         for st in self.store.load():
             for h, role, seat in st.tokens:
-                self._remember(h, Identity(st.id, role, seat))
+                self.remember_token(h, Identity(st.id, role, seat))
             if st.seal:
                 self.seals[st.seal].append(st.id)
             try:
@@ -351,7 +351,8 @@ class Tables:
         return True
 
     # ---- auth
-    def _remember(self, h: str, ident: Identity) -> None:
+    def remember_token(self, h: str, ident: Identity) -> None:
+        """Know a token (by its SHA-256) as `ident` from now on (a table's, or a tournament director's)."""
         self.tokens.setdefault(h[:16], []).append((h, ident))
 
     def identify(self, token: str) -> Identity | None:
@@ -430,7 +431,7 @@ class Tables:
             self.seals[seal].append(table_id)
         if address is not None:
             self.by_address[address][table_id] = rules_text is not None
-        self._remember(token_hash(host), Identity(table_id, "host", None))
+        self.remember_token(token_hash(host), Identity(table_id, "host", None))
         return t, host
 
     async def join(self, table_id: str, seat: int | None) -> tuple[Table, str]:
@@ -455,7 +456,7 @@ class Tables:
                 t.seats_taken[seat] = True
             else:
                 t.spectators += 1
-            self._remember(token_hash(token), Identity(table_id, role, seat))
+            self.remember_token(token_hash(token), Identity(table_id, role, seat))
         return t, token
 
     async def submit(self, t: Table, who: Identity, move: pb.Move, expected_version: int, key: str) -> bool:

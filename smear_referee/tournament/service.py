@@ -63,7 +63,7 @@ class Tournaments:
         for tid, config, rounds, audit, directors in self.store.load_tournaments():
             self.all[tid] = Tourney(tid, config, [Round(r, seed, tables) for r, seed, tables in rounds], audit)
             for h in directors:
-                self.tables._remember(h, Identity(tid, "director", None))
+                self.tables.remember_token(h, Identity(tid, "director", None))
 
     # ---- state read from the tables
     def finished(self, rnd: Round) -> list[bool]:
@@ -148,7 +148,7 @@ class TournamentService(pb_grpc.TournamentServicer):
         await self.t.store.write(Store.create_tournament(tid, config, time.time(), token_hash(director)))
         self.t.all[tid] = Tourney(tid, config)
         self.t.by_address[address] += 1
-        self.t.tables._remember(token_hash(director), Identity(tid, "director", None))
+        self.t.tables.remember_token(token_hash(director), Identity(tid, "director", None))
         return pb.CreateTournamentResponse(tournament_id=tid, director_token=director)
 
     @guard
