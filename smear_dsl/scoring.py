@@ -110,24 +110,32 @@ def score_hand(game: Game) -> tuple[HandResult, int | None]:
            "target": r.target, "points": pts[bside], "tricks": tricks_won[bside], "score": old[bside],
            "dealer": bside == dside, "bidder": True}
     made = env["made"] = bool(r.made(env))
+    cap_when, win_if, bidder_delta, others_delta = r.cap_when, r.win_if, r.bidder_delta, r.others_delta
     new, cands = [], []
-    for s in range(ns):
-        env["points"], env["score"], env["bidder"] = pts[s], old[s], s == bside
+    for s in range(ns):  # once per side of every hand: the rules' closures are read into locals above
+        was = old[s]
+        env["points"] = pts[s]
+        env["score"] = was
         if each_tricks:
             env["tricks"] = tricks_won[s]
         if each_dealer:
             env["dealer"] = s == dside
-        v = old[s] + (r.bidder_delta(env) if s == bside else r.others_delta(env))
-        if r.cap_when is not None and r.cap_when(env):
-            v = min(v, max(old[s], r.cap_at(env)))
+        if s == bside:
+            env["bidder"] = True
+            v = was + bidder_delta(env)
+        else:
+            env["bidder"] = False
+            v = was + others_delta(env)
+        if cap_when is not None and cap_when(env):
+            v = min(v, max(was, r.cap_at(env)))
         new.append(v)
         # Whether this side wins reads only its own figures, so it is decided here too.
         env["score"] = v
         if each_previous:
-            env["previous"] = old[s]
+            env["previous"] = was
         if each_delta:
-            env["delta"] = v - old[s]
-        if r.win_if(env):
+            env["delta"] = v - was
+        if win_if(env):
             cands.append(s)
     result = HandResult(game.dealer, game.bidder, game.high, game.trump, dict(zip(r.point_names, got)), game_points,
                         made, [v - w for v, w in zip(new, old)], list(new))

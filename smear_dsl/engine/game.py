@@ -18,7 +18,7 @@ from ..errors import MoveError
 from ..scoring import HandResult, award, score_hand
 from ..shuffle import keyed_shuffle
 from .bidding import Bidding
-from .constants import _BID_BASE, _PASS, _TRUMP_BASE, BIDDING, HAND_DONE, PLAY, STEP
+from .constants import _BID_BASE, _BIT, _PASS, _TRUMP_BASE, BIDDING, HAND_DONE, PLAY, STEP
 from .play import Play
 from .steps import Steps
 
@@ -92,10 +92,12 @@ class Game(Bidding, Steps, Play):
         if deal is None and self.deal_source is None:
             # Shuffle (shuffle.py's keyed shuffle) and deal in packets clockwise from the dealer's left.
             hands, stock = r.split_deal(keyed_shuffle(self.rng, r.deck, r.shuffle_plan), self.dealer)
+            masks = [sum(map(_BIT, h)) for h in hands]  # a shuffled deal has no repeated card: sum is union
         else:
             hands, stock = self.deal_source(len(self.record_hands)) if deal is None else deal
             hands, stock = [list(h) for h in hands], list(stock)
-        self._new_hand([C.mask_of(h) for h in hands], stock)
+            masks = [C.mask_of(h) for h in hands]
+        self._new_hand(masks, stock)
         n = self.n
         # The record keeps the stock as dealt; a copy only if phases will draw from it.
         self.record_hands.append((self.dealer, hands, list(stock) if r.draws_stock else stock, self.hand_moves))

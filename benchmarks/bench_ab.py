@@ -1,0 +1,80 @@
+"""The engine now against the engine at another commit, on a machine whose speed drifts.
+
+bench_engine.py prints absolute speeds, which on a shared machine swing by tens of percent from
+one minute to the next. This compares two versions of the engine by alternating short rounds of
+each (every round a fresh process, so both pay the same start-up), many times, and reports for
+each seed setup the median of the per-pair ratios (this checkout / REV) with its spread: a drift
+that slows a pair of rounds slows both.
+
+Usage: python benchmarks/bench_ab.py REV [--pairs 10] [--seconds 1.5]
+"""
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import statistics
+import subprocess
+import sys
+import tempfile
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+SETUPS = [("four_point_ne_wisconsin", 4, {"widow": 0}), ("four_point_ne_wisconsin", 4, {"widow": 2}),
+          ("cutthroat_canadian", 2, {}), ("cutthroat_canadian", 3, {})]
+ROUND = """
+import json, random, sys, time
+from smear_dsl.compiler import compile_rules
+from smear_dsl.engine import Game
+from smear_dsl.language import load_spec
+name, players, options, seconds = json.loads(sys.argv[1])
+rules = compile_rules(load_spec(name), players, options)
+rng, moves, seed = random.Random(1), 0, 0
+t0 = time.perf_counter()
+while time.perf_counter() - t0 < seconds:
+    game = Game(rules, seed=seed, hand_limit=200)
+    apply, random_move = game.apply, game.random_move
+    while not game.finished:
+        apply(game.turn, random_move(rng))
+    moves += game.moves_played
+    seed += 1
+print(moves / (time.perf_counter() - t0))
+"""
+
+
+def one_round(tree: Path, setup: tuple, seconds: float) -> float:
+    env = dict(os.environ, PYTHONPATH=str(tree))
+    out = subprocess.run([sys.executable, "-c", ROUND, json.dumps([*setup, seconds])], cwd=tree, env=env,
+                         capture_output=True, text=True, check=True)
+    return float(out.stdout)
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser()
+    ap.add_argument("rev", help="the commit to compare with (e.g. the last one before a refactor)")
+    ap.add_argument("--pairs", type=int, default=10)
+    ap.add_argument("--seconds", type=float, default=1.5, help="time per round")
+    args = ap.parse_args()
+    with tempfile.TemporaryDirectory() as tmp:
+        other = Path(tmp) / "other"
+        subprocess.run(["git", "worktree", "add", "--detach", "-q", str(other), args.rev], cwd=ROOT, check=True)
+        try:
+            print(f"this checkout / {args.rev}: moves per second, median of {args.pairs} alternating pairs of "
+                  f"{args.seconds:g} s rounds")
+            for setup in SETUPS:
+                ratios, mine = [], []
+                for i in range(args.pairs):
+                    order = (ROOT, other) if i % 2 == 0 else (other, ROOT)  # who goes first alternates too
+                    speed = {tree: one_round(tree, setup, args.seconds) for tree in order}
+                    ratios.append(speed[ROOT] / speed[other])
+                    mine.append(speed[ROOT])
+                q = statistics.quantiles(ratios, n=4)
+                opts = ",".join(f"{k}={v}" for k, v in setup[2].items()) or "-"
+                print(f"{setup[0]:<26}{setup[1]:>3}{opts:>10}  ratio {statistics.median(ratios):.3f} "
+                      f"(middle half {q[0]:.3f}..{q[2]:.3f}); this checkout {statistics.median(mine):,.0f} moves/s")
+        finally:
+            subprocess.run(["git", "worktree", "remove", "--force", str(other)], cwd=ROOT, check=False)
+
+
+if __name__ == "__main__":
+    main()
