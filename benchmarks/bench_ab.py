@@ -6,7 +6,7 @@ each (every round a fresh process, so both pay the same start-up), many times, a
 each seed setup the median of the per-pair ratios (this checkout / REV) with its spread: a drift
 that slows a pair of rounds slows both.
 
-Usage: python benchmarks/bench_ab.py REV [--pairs 10] [--seconds 1.5]
+Usage: python benchmarks/bench_ab.py REV [--pairs 10] [--seconds 1.5] [--rules NAME] [--players N]
 """
 from __future__ import annotations
 
@@ -54,14 +54,17 @@ def main() -> None:
     ap.add_argument("rev", help="the commit to compare with (e.g. the last one before a refactor)")
     ap.add_argument("--pairs", type=int, default=10)
     ap.add_argument("--seconds", type=float, default=1.5, help="time per round")
+    ap.add_argument("--players", type=int, default=None, help="only the setups with this many players")
+    ap.add_argument("--rules", default=None, help="only the setups of this rule file")
     args = ap.parse_args()
+    setups = [s for s in SETUPS if (args.players is None or s[1] == args.players) and args.rules in (None, s[0])]
     with tempfile.TemporaryDirectory() as tmp:
         other = Path(tmp) / "other"
         subprocess.run(["git", "worktree", "add", "--detach", "-q", str(other), args.rev], cwd=ROOT, check=True)
         try:
             print(f"this checkout / {args.rev}: moves per second, median of {args.pairs} alternating pairs of "
                   f"{args.seconds:g} s rounds")
-            for setup in SETUPS:
+            for setup in setups:
                 ratios, mine = [], []
                 for i in range(args.pairs):
                     order = (ROOT, other) if i % 2 == 0 else (other, ROOT)  # who goes first alternates too
