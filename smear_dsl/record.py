@@ -60,7 +60,7 @@ def rules_for(record: dict[str, Any], allow_paths: bool = True) -> CompiledRules
         if not isinstance(text, str):
             raise RecordError("`rules_text` must be the text of a rule file")
         digest = record.get("rules_sha256")
-        if digest is not None and digest != hashlib.sha256(text.encode("utf-8")).hexdigest():
+        if digest is not None and digest != rules_fields(text)["rules_sha256"]:
             raise RecordError("`rules_sha256` is not the SHA-256 of `rules_text`")
         source, label = text, f"rules_text ({clip(name)})"
     else:
@@ -90,7 +90,11 @@ def carried_rules(spec: RuleSpec) -> dict[str, str]:
     path = Path(spec.path)
     if not path.is_file() or path.resolve().parent == shipped_dir().resolve():
         return {}
-    text = path.read_text(encoding="utf-8", errors="replace")
+    return rules_fields(path.read_text(encoding="utf-8", errors="replace"))
+
+
+def rules_fields(text: str) -> dict[str, str]:
+    """A record's `rules_text` and its `rules_sha256` (RECORD_FORMAT.md)."""
     return {"rules_text": text, "rules_sha256": hashlib.sha256(text.encode("utf-8")).hexdigest()}
 
 

@@ -169,19 +169,17 @@ class Referee(pb_grpc.RefereeServicer):
             raise RefereeError("RESOURCE_EXHAUSTED", "BUSY", "your address has as many rule files and records being "
                                "checked as it may: wait for their answers")
         if self.sandbox.full():
-            raise RefereeError("RESOURCE_EXHAUSTED", "BUSY", "the server is checking other rule files and records: "
-                               "try again shortly")
+            raise _server_busy()
         return address
 
-    async def sandboxed(self, context, job: str, *args, seconds: float, too_slow: str) -> dict:
-        """Run a job (smear_referee/jobs.py) in the sandbox, at most `sandbox_per_address` per address."""
-        address = self.admit(context)
+    async def sandboxed(self, address: str, job: str, *args, seconds: float, too_slow: str) -> dict:
+        """Run a job (smear_referee/jobs.py) in the sandbox for a caller `admit` let in, counted
+        against its address while it runs."""
         self.jobs_by_address[address] += 1
         try:
             return await self.sandbox.run(job, *args, seconds=seconds)
         except SandboxBusy:
-            raise RefereeError("RESOURCE_EXHAUSTED", "BUSY", "the server is checking other rule files and records: "
-                               "try again shortly") from None
+            raise _server_busy() from None
         except SandboxTimeout:
             raise RefereeError("RESOURCE_EXHAUSTED", too_slow, f"stopped after {seconds:g} s") from None
         except SandboxFailed:
@@ -193,8 +191,8 @@ class Referee(pb_grpc.RefereeServicer):
 
     async def checked(self, context, text: str, name: str) -> dict:
         """An uploaded rule file checked in the sandbox: {"info", "seconds"} or {"diagnostics"}."""
-        self.admit(context)
-        done = await self.sandboxed(context, "check_rules", self.limited_text(text), name[:100],
+        address = self.admit(context)
+        done = await self.sandboxed(address, "check_rules", self.limited_text(text), name[:100],
                                     seconds=self.limits.compile_seconds, too_slow="RULES_TOO_COMPLEX")
         if "error" in done:
             raise RefereeError("INVALID_ARGUMENT", "BAD_RULES", done["error"])
@@ -229,12 +227,16 @@ class Referee(pb_grpc.RefereeServicer):
                                      message=f"... and {len(rows) - self.limits.diagnostics} more problems"))
         return out
 
-    def check_options(self, options) -> dict[str, str]:
+    def check_options(self, request) -> dict[str, str]:
+        """The options (and seed) of a CreateTable or CreateTournament request, within their limits."""
         lim = self.limits
+        options = request.options
         if len(options) > lim.options or any(len(k) > lim.option_chars or len(v) > lim.option_chars
                                              for k, v in options.items()):
             raise RefereeError("INVALID_ARGUMENT", "BAD_OPTION",
                                f"at most {lim.options} options, each name and value at most {lim.option_chars} characters")
+        if request.HasField("seed") and len(request.seed) > lim.seed_chars:
+            raise RefereeError("INVALID_ARGUMENT", "BAD_OPTION", f"a seed is at most {lim.seed_chars} characters")
         return dict(options)
 
     # ---- rules
@@ -262,8 +264,8 @@ class Referee(pb_grpc.RefereeServicer):
             raise RefereeError("INVALID_ARGUMENT", "BAD_FORMAT", "format is md or html")
         if request.WhichOneof("source") != "text":
             return pb.ExplainRulesResponse(text=render(known_spec(known_rules(request.name)), fmt))
-        self.admit(context)
-        done = await self.sandboxed(context, "explain_rules", self.limited_text(request.text), fmt,
+        address = self.admit(context)
+        done = await self.sandboxed(address, "explain_rules", self.limited_text(request.text), fmt,
                                     seconds=self.limits.compile_seconds, too_slow="RULES_TOO_COMPLEX")
         if "text" not in done:
             raise RefereeError("INVALID_ARGUMENT", "BAD_RULES", done.get("error") or
@@ -278,12 +280,9 @@ class Referee(pb_grpc.RefereeServicer):
             raise RefereeError("INVALID_ARGUMENT", "BAD_RULES", "name the rules (rules_name) or upload them (rules_text)")
         if request.players < 0 or request.players > 8:
             raise RefereeError("INVALID_ARGUMENT", "BAD_PLAYERS", "players is 2..8 (0: the rules' first count)")
-        options = self.check_options(request.options)
-        if request.HasField("seed") and len(request.seed) > self.limits.seed_chars:
-            raise RefereeError("INVALID_ARGUMENT", "BAD_OPTION", f"a seed is at most {self.limits.seed_chars} characters")
+        options = self.check_options(request)
         address = address_of(context.peer())
         if which == "rules_text":
-            self.admit(context)
             self.tables.check_quota(address, True)  # before the compile, which is the costly part
             await self.check_upload(context, request.rules_text)
             text, name = request.rules_text, None
@@ -441,12 +440,18 @@ class Referee(pb_grpc.RefereeServicer):
         if len(request.record_json) > self.limits.record_bytes:
             raise RefereeError("RESOURCE_EXHAUSTED", "BAD_RECORD",
                                f"records are limited to {self.limits.record_bytes:,} characters")
-        done = await self.sandboxed(context, "verify_record", request.record_json, seconds=self.limits.verify_seconds,
+        done = await self.sandboxed(self.admit(context), "verify_record", request.record_json,
+                                    seconds=self.limits.verify_seconds,
                                     too_slow="RECORD_TOO_COMPLEX")
         if "unreadable" in done:
             raise RefereeError("INVALID_ARGUMENT", "BAD_RECORD", done["unreadable"])
         verdict = done["verdict"]
         return pb.VerifyRecordResponse(verdict_json=json.dumps(verdict), valid=bool(verdict.get("valid")))
+
+
+def _server_busy() -> RefereeError:
+    return RefereeError("RESOURCE_EXHAUSTED", "BUSY", "the server is checking other rule files and records: "
+                        "try again shortly")
 
 
 async def _first(request_iterator):

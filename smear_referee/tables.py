@@ -24,7 +24,7 @@ from smear_dsl.duplicate import boards, first_dealer
 from smear_dsl.engine import Game
 from smear_dsl.errors import MoveError, OptionError, RuleError, clip
 from smear_dsl.language import load_spec, spec_from_text
-from smear_dsl.record import apply_parsed
+from smear_dsl.record import apply_parsed, rules_fields
 from smear_dsl.spec import RuleSpec
 
 from .api import referee_pb2 as pb
@@ -150,8 +150,7 @@ class Table:
     # ---- events
     def _marks(self):
         g = self.game
-        return (len(g.record_hands), len(g.results), g.tricks if g.record_hands else [],
-                len(g.tricks) if g.record_hands else 0, g.finished)
+        return len(g.record_hands), len(g.results), g.tricks, len(g.tricks), g.finished
 
     def publish(self, before, seat: int | None = None, code: int | None = None) -> None:
         """Append the events of what changed since `before` (the game's `_marks()`; None: from the start)."""
@@ -221,8 +220,7 @@ class Table:
         and their discards are left out. An uploaded rule file travels in `rules_text`."""
         rec = self.game.to_record()
         if self.rules_text is not None:
-            rec["rules_text"] = self.rules_text
-            rec["rules_sha256"] = hashlib.sha256(self.rules_text.encode("utf-8")).hexdigest()
+            rec.update(rules_fields(self.rules_text))
         if self.game.finished and not sealed:
             rec["seed"] = self.seed
             return rec, True
@@ -281,11 +279,19 @@ class Tables:
                 self.remember_token(h, Identity(st.id, role, seat))
             if st.seal:
                 self.seals[st.seal].append(st.id)
-            try:
-                self._add(self._rebuild(st))
-            except Damaged as e:
-                self._damage(st.id, e)
+            self._restore(st)
         return len(self.tables) + len(self.retired)
+
+    def _restore(self, st: StoredTable) -> Table | None:
+        """The stored table rebuilt and kept (None: it is damaged, which is reported and remembered)."""
+        try:
+            t = self._rebuild(st)
+        except Damaged as e:
+            self.retired.pop(st.id, None)
+            self._damage(st.id, e)
+            return None
+        self._add(t)
+        return t
 
     def _damage(self, table_id: str, e: Damaged) -> None:
         self.damaged[table_id] = e
@@ -368,13 +374,7 @@ class Tables:
         if t is None and table_id in self.retired:
             st = self.store.load(table_id)
             if st:
-                try:
-                    t = self._rebuild(st[0])
-                except Damaged as e:
-                    self.retired.pop(table_id, None)
-                    self._damage(table_id, e)
-                else:
-                    self._add(t)
+                t = self._restore(st[0])
         if t is None and table_id in self.damaged:
             e = self.damaged[table_id]
             raise RefereeError("DATA_LOSS", "TABLE_DAMAGED",
@@ -386,10 +386,13 @@ class Tables:
         return t
 
     # ---- creation and seats
-    def check_quota(self, address: str, uploaded: bool) -> None:
+    def check_quota(self, address: str | None, uploaded: bool) -> None:
+        """Room for one more table on the server, and (unless `address` is None) in that address's budget."""
         lim = self.limits
         if len(self.tables) >= lim.max_tables:
             raise RefereeError("RESOURCE_EXHAUSTED", "TOO_MANY_TABLES", "this server holds as many tables as it can")
+        if address is None:
+            return
         mine = self.by_address[address]
         for tid in [tid for tid in mine if tid not in self.tables or self.tables[tid].game.finished]:
             del mine[tid]  # finished (or gone): no longer counted
@@ -407,11 +410,7 @@ class Tables:
                      address: str | None = "local") -> tuple[Table, str]:
         """A new table. `address` is the creator's, whose budget it counts against; None for the tables
         a tournament opens (bounded by its entrants instead)."""
-        if address is None:
-            if len(self.tables) >= self.limits.max_tables:
-                raise RefereeError("RESOURCE_EXHAUSTED", "TOO_MANY_TABLES", "this server holds as many tables as it can")
-        else:
-            self.check_quota(address, rules_text is not None)
+        self.check_quota(address, rules_text is not None)
         if rules_text is not None:
             rules_text, spec = await asyncio.to_thread(upload_spec, rules_text)
         else:

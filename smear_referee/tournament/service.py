@@ -106,7 +106,6 @@ class TournamentService(pb_grpc.TournamentServicer):
         if text is None:
             name = known_rules(request.rules_name)
         else:
-            self.referee.admit(context)
             name = "".join(ch for ch in request.rules_name if ch.isalnum() or ch in "_-")[:lim.name_chars] or "upload"
         address = address_of(context.peer())
         if len(self.t.all) >= lim.max_tournaments:
@@ -118,11 +117,7 @@ class TournamentService(pb_grpc.TournamentServicer):
                 or len(request.name) > lim.name_chars:
             raise RefereeError("INVALID_ARGUMENT", "BAD_TOURNAMENT", f"at most {lim.entrants} entrants; names are at "
                                f"most {lim.name_chars} characters")
-        if len(request.options) > lim.options or any(len(k) > lim.option_chars or len(v) > lim.option_chars
-                                                     for k, v in request.options.items()) \
-                or request.HasField("seed") and len(request.seed) > lim.seed_chars:
-            raise RefereeError("INVALID_ARGUMENT", "BAD_OPTION", f"at most {lim.options} options of at most "
-                               f"{lim.option_chars} characters; a seed of at most {lim.seed_chars}")
+        self.referee.check_options(request)
         if text is not None:
             await self.referee.check_upload(context, text)
         spec = rules_spec(name, text)
