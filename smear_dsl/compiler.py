@@ -487,7 +487,7 @@ class _Compiler:
             card = self.fn(pt.card, tables)
             by_trump = None
             if card is not None and not any(A.mentions(pt.card.ast, v) for v in ("played", "dealt", "held", "bid")):
-                by_trump = tuple(card({**self.static, "trump": t}) for t in range(4))
+                by_trump = tuple(card({"trump": t}) for t in range(4))  # options are folded in already
             scan = _trump_scan(pt.card.ast, tables) if card is not None else None
             points.append(CompiledPoint(pt.name, self.static_int(pt.value, tables), card, pt.to,
                                         pt.most, pt.tie, by_trump, scan))
