@@ -34,19 +34,16 @@ def cmd_verify(args: argparse.Namespace) -> int:
     worst = 0
     for path in args.records:
         try:
-            verdict = verify(read_json(path))
+            try:
+                verdict = verify(read_json(path))
+            except RecursionError:
+                raise RecordError("record nests too deeply") from None
             status = 0 if verdict["valid"] else 1
         except RecordError as e:
             if fmt == "json":
                 print(f"{path}: {e}", file=sys.stderr)
             verdict = {"valid": False, "finished": False, "winner": None, "scores": [], "hands": [],
                        "error": {"hand": None, "move": None, "code": "BAD_RECORD", "message": str(e)}}
-            status = 2
-        except RecursionError:
-            if fmt == "json":
-                print(f"{path}: record nests too deeply", file=sys.stderr)
-            verdict = {"valid": False, "finished": False, "winner": None, "scores": [], "hands": [],
-                       "error": {"hand": None, "move": None, "code": "BAD_RECORD", "message": "record nests too deeply"}}
             status = 2
         if fmt == "text":
             print(_verdict_line(path, verdict, status))
