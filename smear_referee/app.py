@@ -21,6 +21,7 @@ from .service import SERVICE, AuthInterceptor, Referee
 from .store import Store
 from .tables import Tables
 from .tournament.service import Tournaments, TournamentService
+from .web import WebServer, web_server
 
 MAX_MESSAGE_BYTES = 4 * 1024 * 1024
 
@@ -49,6 +50,22 @@ def _can_bind(host: str, port: int) -> bool:
     return True
 
 
+@dataclass(frozen=True)
+class Listen:
+    """Where the referee listens: gRPC on `port`, browsers on `web` (None: no web port), with TLS
+    on both when a certificate and key are given."""
+
+    host: str = "127.0.0.1"
+    port: int = 0
+    web: int | None = None
+    tls_cert: str | None = None
+    tls_key: str | None = None
+
+    @property
+    def tls(self) -> tuple[str, str] | None:
+        return (self.tls_cert, self.tls_key) if self.tls_cert and self.tls_key else None
+
+
 @dataclass
 class Running:
     server: grpc.aio.Server
@@ -56,16 +73,23 @@ class Running:
     tables: Tables
     store: Store
     sandbox: Sandbox
+    web: WebServer | None = None
+
+    @property
+    def web_port(self) -> int | None:
+        return self.web.port if self.web else None
 
     async def stop(self, grace: float = 2.0) -> None:
+        if self.web:
+            await self.web.stop()
         await self.server.stop(grace)
         await self.sandbox.aclose()
         self.store.close()
 
 
-async def start(host: str = "127.0.0.1", port: int = 0, db: str = "smear-referee.sqlite3",
-                limits: Limits | None = None) -> Running:
+async def start(where: Listen = Listen(), db: str = "smear-referee.sqlite3", limits: Limits | None = None) -> Running:
     """Open the store, rebuild every table from its log, and start serving; port 0 picks a free port."""
+    host, port = where.host, where.port
     limits = limits or Limits()
     store = Store(db)
     tables = Tables(store, limits)
@@ -82,30 +106,43 @@ async def start(host: str = "127.0.0.1", port: int = 0, db: str = "smear-referee
                  ("grpc.so_reuseport", 0)])  # a port another process listens on is an error, not shared
     referee = Referee(tables, sandbox)
     pb_grpc.add_RefereeServicer_to_server(referee, server)
-    pb_grpc.add_TournamentServicer_to_server(TournamentService(tournaments, referee), server)
+    pb_grpc.add_TournamentServicer_to_server(tournament := TournamentService(tournaments, referee), server)
     health_servicer = health.aio.HealthServicer()
     health_pb2_grpc.add_HealthServicer_to_server(health_servicer, server)
     names = (pb.DESCRIPTOR.services_by_name["Referee"].full_name, pb.DESCRIPTOR.services_by_name["Tournament"].full_name,
              health.SERVICE_NAME, reflection.SERVICE_NAME)
     reflection.enable_server_reflection(names, server)
     try:
-        bound = server.add_insecure_port(f"{host}:{port}") if _can_bind(host, port) else 0
-    except RuntimeError:
+        bound = _add_port(server, host, port, where.tls) if _can_bind(host, port) else 0
+        web = None if where.web is None else \
+            web_server(referee, tournament, tables, host, where.web, MAX_MESSAGE_BYTES, where.tls)
+    except (RuntimeError, OSError):
         bound = 0
     if not bound:
         sandbox.close()
         store.close()
-        raise PortInUse(f"cannot listen on {host}:{port}: the port is in use (is another `smear-dsl serve` running?) "
-                        "or the address is not this machine's")
+        raise PortInUse(f"cannot listen on {host}:{port}" + (f" and {where.web}" if where.web is not None else "") +
+                        ": a port is in use (is another `smear-dsl serve` running?) or the address is not this machine's")
     await server.start()
+    if web is not None:
+        await web.start()
+    referee.bots.start_all()
     await health_servicer.set(SERVICE, health_pb2.HealthCheckResponse.SERVING)
     await health_servicer.set("", health_pb2.HealthCheckResponse.SERVING)
-    return Running(server, bound, tables, store, sandbox)
+    return Running(server, bound, tables, store, sandbox, web)
 
 
-async def serve(host: str, port: int, db: str, ready=None, limits: Limits | None = None) -> None:
+def _add_port(server: grpc.aio.Server, host: str, port: int, tls: tuple[str, str] | None) -> int:
+    if tls is None:
+        return server.add_insecure_port(f"{host}:{port}")
+    from pathlib import Path
+    cert, key = Path(tls[0]).read_bytes(), Path(tls[1]).read_bytes()
+    return server.add_secure_port(f"{host}:{port}", grpc.ssl_server_credentials([(key, cert)]))
+
+
+async def serve(where: Listen, db: str, ready=None, limits: Limits | None = None) -> None:
     """Run until SIGINT/SIGTERM, then stop gracefully (in-flight calls get a moment to finish)."""
-    running = await start(host, port, db, limits)
+    running = await start(where, db, limits)
     # What start-up built (modules, rules, restored tables) stays for the process's life: keep it
     # out of the full collections (gc.freeze's purpose). The live calls' coroutines, tasks and
     # futures make up most of what is left, so a full collection (~40 ms at 100 busy tables) is
@@ -130,8 +167,9 @@ async def serve(host: str, port: int, db: str, ready=None, limits: Limits | None
 class ServerThread:
     """The server on its own event loop in a background thread (demos, tests, tournaments)."""
 
-    def __init__(self, db: str, host: str = "127.0.0.1", port: int = 0, limits: Limits | None = None):
-        self.db, self.host, self.limits = db, host, limits
+    def __init__(self, db: str, host: str = "127.0.0.1", port: int = 0, limits: Limits | None = None,
+                 web: int | None = None):
+        self.db, self.host, self.limits, self.web = db, host, limits, web
         self.loop = asyncio.new_event_loop()
         self._ready = threading.Event()
         self._error: BaseException | None = None
@@ -143,7 +181,7 @@ class ServerThread:
     def _run(self, port: int) -> None:
         asyncio.set_event_loop(self.loop)
         try:
-            self.running = self.loop.run_until_complete(start(self.host, port, self.db, self.limits))
+            self.running = self.loop.run_until_complete(start(Listen(self.host, port, self.web), self.db, self.limits))
         except BaseException as e:  # reported to the starting thread
             self._error = e
             self._ready.set()
@@ -156,13 +194,18 @@ class ServerThread:
     def target(self) -> str:
         return f"{self.host}:{self.port}"
 
+    @property
+    def url(self) -> str:
+        """The web client's address (a server started with `web`)."""
+        return f"http://{self.host}:{self.running.web_port}/"
+
     def stop(self) -> None:
         asyncio.run_coroutine_threadsafe(self.running.stop(0.5), self.loop).result(15)
         self.loop.call_soon_threadsafe(self.loop.stop)
         self.thread.join(15)
 
 
-def fresh_server(directory: str, limits: Limits | None = None) -> ServerThread:
+def fresh_server(directory: str, limits: Limits | None = None, web: int | None = None) -> ServerThread:
     """A referee on a new SQLite file `referee.sqlite3` in `directory` (an old one is removed)."""
     from pathlib import Path
     out = Path(directory)
@@ -170,4 +213,4 @@ def fresh_server(directory: str, limits: Limits | None = None) -> ServerThread:
     db = out / "referee.sqlite3"
     for suffix in ("", "-wal", "-shm"):
         Path(f"{db}{suffix}").unlink(missing_ok=True)
-    return ServerThread(str(db), limits=limits)
+    return ServerThread(str(db), limits=limits, web=web)

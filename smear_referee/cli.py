@@ -4,6 +4,7 @@ language package never imports the referee."""
 from __future__ import annotations
 
 import argparse
+import os
 import sys
 
 from smear_dsl.cli import parse_options, read_json
@@ -12,9 +13,13 @@ from smear_dsl.errors import OptionError
 
 def register(sub) -> None:
     """Add the referee's subcommands to `smear-dsl`'s subparsers."""
-    sv = sub.add_parser("serve", help="run the gRPC referee (tables persist in SQLite)")
+    sv = sub.add_parser("serve", help="run the referee: gRPC, and the web client with --web (tables persist in SQLite)")
     sv.add_argument("--host", default="127.0.0.1")
     sv.add_argument("--port", type=int, default=50051, help="0 picks a free port (printed on the first line)")
+    sv.add_argument("--web", type=int, metavar="PORT", default=None,
+                    help="also serve browsers on PORT: the web client and the same API over the Connect protocol")
+    sv.add_argument("--tls-cert", metavar="PEM", help="serve gRPC and the web port over TLS with this certificate chain")
+    sv.add_argument("--tls-key", metavar="PEM", help="the certificate's private key")
     sv.add_argument("--db", default="smear-referee.sqlite3", help="the SQLite file holding every table")
     sv.add_argument("--limit", action="append", metavar="NAME=VALUE",
                     help="change one of the limits in docs/security.md (repeatable), e.g. tables_per_address=200")
@@ -57,21 +62,30 @@ def cmd_serve(args: argparse.Namespace) -> int:
     import asyncio
     import logging
 
-    from .app import PortInUse, serve
+    from .app import Listen, PortInUse, serve
     from .limits import Limits
     from .store import StoreInUse
     try:
         limits = Limits.parse(args.limit or [])
     except ValueError as e:
         raise OptionError(str(e)) from None
+    if bool(args.tls_cert) != bool(args.tls_key):
+        raise OptionError("--tls-cert and --tls-key go together")
+    for path in filter(None, (args.tls_cert, args.tls_key)):
+        if not os.path.isfile(path):
+            raise OptionError(f"no file {path}")
+    where = Listen(args.host, args.port, args.web, args.tls_cert, args.tls_key)
     logging.basicConfig(level=logging.INFO, format="%(levelname)s %(name)s: %(message)s", stream=sys.stderr)
 
     def ready(running) -> None:
         print(f"smear-dsl referee listening on {args.host}:{running.port}", flush=True)
+        if running.web_port is not None:
+            scheme = "https" if where.tls else "http"
+            print(f"web client: {scheme}://{args.host}:{running.web_port}/", flush=True)
         n = len(running.tables.tables) + len(running.tables.retired)
         print(f"tables: {n} restored from {args.db}", file=sys.stderr, flush=True)
     try:
-        asyncio.run(serve(args.host, args.port, args.db, ready, limits))
+        asyncio.run(serve(where, args.db, ready, limits))
     except (PortInUse, StoreInUse) as e:
         print(f"smear-dsl serve: {e}", file=sys.stderr)
         return 1

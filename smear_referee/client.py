@@ -88,8 +88,8 @@ class Client:
             req.seed = seed
         return self.stub.CreateTable(req)
 
-    def join(self, table_id: str, seat: int | None = None) -> pb.JoinTableResponse:
-        req = pb.JoinTableRequest(table_id=table_id)
+    def join(self, table_id: str, seat: int | None = None, name: str = "") -> pb.JoinTableResponse:
+        req = pb.JoinTableRequest(table_id=table_id, name=name)
         if seat is None:
             req.spectator = True
         else:
@@ -98,6 +98,16 @@ class Client:
 
     def view(self, table_id: str) -> pb.View:
         return self.stub.GetView(pb.GetViewRequest(table_id=table_id), metadata=self._md())
+
+    def list_tables(self, include_finished: bool = False, limit: int = 0) -> list[pb.TableInfo]:
+        return list(self.stub.ListTables(pb.ListTablesRequest(include_finished=include_finished, limit=limit)).tables)
+
+    def table(self, table_id: str) -> pb.TableInfo:
+        return self.stub.GetTable(pb.GetTableRequest(table_id=table_id))
+
+    def add_bots(self, table_id: str, kind: str = "heuristic") -> pb.AddBotsResponse:
+        """Fill the free seats with bots the server plays (this client's token must be the host's)."""
+        return self.stub.AddBots(pb.AddBotsRequest(table_id=table_id, kind=kind), metadata=self._md())
 
     def submit(self, table_id: str, move: pb.Move, expected_version: int, key: str = "") -> pb.SubmitMoveResponse:
         return self.stub.SubmitMove(pb.SubmitMoveRequest(table_id=table_id, move=move, expected_version=expected_version,

@@ -32,6 +32,9 @@ class Limits:
     tournaments_per_address: int = 20     # tournaments created from one address
     entrants: int = 1_000                 # entrants of one tournament
     name_chars: int = 100                 # an entrant's or a tournament's name
+    player_name_chars: int = 40           # the name a player gives when taking a seat
+    list_tables: int = 200                # tables one ListTables answer lists
+    bot_seconds: float = 0.6              # a bot the server plays waits this long before each move, so people can follow
     options: int = 50                     # options given to a table or tournament
     option_chars: int = 100               # an option's name or value
     seed_chars: int = 200                 # a seed a caller chooses

@@ -25,11 +25,13 @@ from .convert import rule_info
 from .jobs import diagnostic
 from .limits import Limits, address_of
 from .sandbox import Sandbox, SandboxBusy, SandboxFailed, SandboxTimeout
-from .tables import Identity, RefereeError, Tables, known_spec
+from .house_bots import HouseBots
+from .tables import Identity, RefereeError, Table, Tables, known_spec
 
 SERVICE = "smear.referee.v1.Referee"
 TOURNAMENT = "smear.referee.v1.Tournament"
-NEEDS_TOKEN = {f"/{SERVICE}/{m}" for m in ("GetView", "SubmitMove", "WatchTable", "WatchTurns", "Play", "GetRecord")} | \
+NEEDS_TOKEN = {f"/{SERVICE}/{m}" for m in ("GetView", "SubmitMove", "WatchTable", "WatchTurns", "Play", "GetRecord",
+                                           "AddBots")} | \
     {f"/{TOURNAMENT}/{m}" for m in ("StartRound", "Act", "ExportTournament")}
 CALLER: contextvars.ContextVar[Identity | None] = contextvars.ContextVar("caller", default=None)
 MESSAGE_CHARS = Limits.message_chars
@@ -61,14 +63,22 @@ class AuthInterceptor(grpc.aio.ServerInterceptor):
         if handler is None or details.method not in NEEDS_TOKEN:
             return handler
         meta = dict(details.invocation_metadata or ())
-        auth = meta.get("authorization", "")
-        token = auth[7:].strip() if auth.lower().startswith("bearer ") else ""
-        who = self.tables.identify(token) if token else None
-        if who is None:
-            reason, msg = ("UNAUTHENTICATED", "send `authorization: Bearer <token>` metadata") if not token else \
-                ("UNAUTHENTICATED", "unknown token")
-            return _deny(handler, reason, msg)
+        try:
+            who = caller_of(self.tables, meta.get("authorization", ""))
+        except RefereeError as e:
+            return _deny(handler, e.reason, e.message)
         return _with_caller(handler, who)
+
+
+def caller_of(tables: Tables, authorization: str) -> Identity:
+    """Who `authorization: Bearer <token>` speaks for (UNAUTHENTICATED if nobody): for gRPC
+    metadata and the web's HTTP header alike."""
+    token = authorization[7:].strip() if authorization[:7].lower() == "bearer " else ""
+    who = tables.identify(token) if token else None
+    if who is None:
+        raise RefereeError("UNAUTHENTICATED", "UNAUTHENTICATED", "unknown token" if token else
+                           "send `authorization: Bearer <token>` metadata")
+    return who
 
 
 def _deny(handler, reason: str, message: str):
@@ -159,6 +169,7 @@ class Referee(pb_grpc.RefereeServicer):
         self.tables = tables
         self.limits = tables.limits
         self.sandbox = sandbox
+        self.bots = HouseBots(tables)
         self.jobs_by_address: Counter[str] = Counter()
 
     def admit(self, context) -> str:
@@ -295,18 +306,42 @@ class Referee(pb_grpc.RefereeServicer):
                                                    address=address)
         except RecursionError:
             raise RefereeError("INVALID_ARGUMENT", "BAD_RULES", "the rule file nests too deeply") from None
-        return pb.CreateTableResponse(table_id=table.id, host_token=host, table=table.info())
+        return pb.CreateTableResponse(table_id=table.id, host_token=host, table=self.info(table))
 
     @guard
     async def JoinTable(self, request, context):
         seat = request.seat if request.WhichOneof("role") == "seat" else None
         if request.WhichOneof("role") is None:
             raise RefereeError("INVALID_ARGUMENT", "BAD_SEAT", "ask for a seat or to watch (spectator: true)")
-        table, token = await self.tables.join(request.table_id, seat)
-        out = pb.JoinTableResponse(token=token, table=table.info())
+        table, token = await self.tables.join(request.table_id, seat, request.name)
+        out = pb.JoinTableResponse(token=token, table=self.info(table))
         if seat is not None:
             out.seat = seat
         return out
+
+    def info(self, t: Table) -> pb.TableInfo:
+        return t.info(spectators_allowed=t.seal is None and t.spectators < self.limits.spectators_per_table)
+
+    @guard
+    async def ListTables(self, request, context):
+        limit = min(request.limit or 100, self.limits.list_tables)
+        if limit < 0:
+            raise RefereeError("INVALID_ARGUMENT", "BAD_LIMIT", "limit is 0 (the default) or more")
+        return pb.ListTablesResponse(tables=[self.info(t) for t in self.tables.lobby(request.include_finished, limit)])
+
+    @guard
+    async def GetTable(self, request, context):
+        return self.info(self.tables.table_for(request.table_id, None))
+
+    @guard
+    async def AddBots(self, request, context):
+        who = CALLER.get()
+        t = self.tables.table_for(request.table_id, who)
+        if who.role != "host":
+            raise RefereeError("PERMISSION_DENIED", "NOT_THE_HOST", "only the table's host token can seat bots")
+        seats = await self.tables.add_bots(t, request.kind or "heuristic")
+        self.bots.watch(t)
+        return pb.AddBotsResponse(table=self.info(t), seats=seats)
 
     @guard
     async def GetView(self, request, context):

@@ -23,7 +23,7 @@ CREATE TABLE IF NOT EXISTS tables (
     options_json TEXT NOT NULL, seed TEXT NOT NULL, first_dealer INTEGER NOT NULL, created REAL NOT NULL,
     duplicate INTEGER NOT NULL DEFAULT 0, hand_limit INTEGER NOT NULL DEFAULT 0, seal TEXT);
 CREATE TABLE IF NOT EXISTS tokens (
-    hash TEXT PRIMARY KEY, table_id TEXT NOT NULL, role TEXT NOT NULL, seat INTEGER);
+    hash TEXT PRIMARY KEY, table_id TEXT NOT NULL, role TEXT NOT NULL, seat INTEGER, name TEXT);
 CREATE TABLE IF NOT EXISTS moves (
     table_id TEXT NOT NULL, version INTEGER NOT NULL, seat INTEGER NOT NULL, code TEXT NOT NULL, idem TEXT,
     digest TEXT, PRIMARY KEY (table_id, version));
@@ -36,7 +36,7 @@ CREATE TABLE IF NOT EXISTS audit (
     tournament_id TEXT NOT NULL, seq INTEGER NOT NULL, entry_json TEXT NOT NULL, PRIMARY KEY (tournament_id, seq));
 """
 # Columns added since the first schema: (table, column, declaration), added to older files at open.
-ADDED_COLUMNS = (("tables", "seal", "TEXT"), ("moves", "digest", "TEXT"))
+ADDED_COLUMNS = (("tables", "seal", "TEXT"), ("moves", "digest", "TEXT"), ("tokens", "name", "TEXT"))
 
 
 @dataclass
@@ -49,7 +49,7 @@ class StoredTable:
     seed: str
     first_dealer: int
     created: float
-    tokens: list[tuple[str, str, int | None]]  # (hash, role, seat)
+    tokens: list[tuple[str, str, int | None, str]]  # (hash, role, seat, name); role host | seat | bot | spectator
     moves: list[tuple[int, int, int, str | None, str | None]]  # (version, seat, code, idempotency key, digest)
     duplicate: bool = False
     hand_limit: int = 0
@@ -163,12 +163,12 @@ class Store:
                 "duplicate, hand_limit, seal) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
                 (t.id, t.rules_name, t.rules_text, t.players, json.dumps(t.options), t.seed, t.first_dealer, t.created,
                  int(t.duplicate), t.hand_limit, t.seal))]
-        out += [("INSERT INTO tokens VALUES (?, ?, ?, ?)", (h, t.id, role, seat)) for h, role, seat in t.tokens]
-        return out
+        return out + [s for h, role, seat, name in t.tokens for s in Store.add_token(t.id, h, role, seat, name)]
 
     @staticmethod
-    def add_token(table_id: str, token_hash: str, role: str, seat: int | None) -> list[tuple[str, tuple]]:
-        return [("INSERT INTO tokens VALUES (?, ?, ?, ?)", (token_hash, table_id, role, seat))]
+    def add_token(table_id: str, token_hash: str, role: str, seat: int | None, name: str = "") -> list[tuple[str, tuple]]:
+        return [("INSERT INTO tokens (hash, table_id, role, seat, name) VALUES (?, ?, ?, ?, ?)",
+                 (token_hash, table_id, role, seat, name))]
 
     @staticmethod
     def add_move(table_id: str, version: int, seat: int, code: int, idem: str | None,
@@ -219,9 +219,10 @@ class Store:
                                     f"created, duplicate, hand_limit, seal FROM tables {where} ORDER BY created", args):
                 tables[row[0]] = StoredTable(row[0], row[1], row[2], row[3], json.loads(row[4]), row[5], row[6], row[7],
                                              [], [], bool(row[8]), row[9], row[10])
-            for h, tid, role, seat in conn.execute(f"SELECT hash, table_id, role, seat FROM tokens {where_t}", args):
+            for h, tid, role, seat, name in conn.execute(
+                    f"SELECT hash, table_id, role, seat, name FROM tokens {where_t}", args):
                 if tid in tables:
-                    tables[tid].tokens.append((h, role, seat))
+                    tables[tid].tokens.append((h, role, seat, name or ""))
             for tid, version, seat, code, idem, digest in conn.execute(
                     f"SELECT table_id, version, seat, code, idem, digest FROM moves {where_t} ORDER BY table_id, version",
                     args):

@@ -33,6 +33,7 @@ from .limits import Limits
 from .store import Store, StoredTable
 
 log = logging.getLogger("smear_dsl.referee")
+BOT_KINDS = ("heuristic", "random")
 
 
 def token_hash(token: str) -> str:
@@ -53,7 +54,7 @@ class Identity:
     """Who a token speaks for: a table's host, one of its seats, or a spectator."""
 
     table_id: str
-    role: str  # host | seat | spectator
+    role: str  # host | seat | spectator (a bot the server plays speaks as a seat)
     seat: int | None
 
 
@@ -90,6 +91,8 @@ class Table:
     log: list[tuple[int, int]] = field(default_factory=list)  # accepted (seat, code)
     idem: dict[str, tuple[int, str | None]] = field(default_factory=dict)  # key -> (seat, move digest)
     seats_taken: list[bool] = field(default_factory=list)
+    seat_names: list[str] = field(default_factory=list)  # as each seat's player gave it ("bot" for the server's bots)
+    bots: dict[int, str] = field(default_factory=dict)  # seat -> kind, for the seats the server plays
     spectators: int = 0
     events: list[Event] = field(default_factory=list)
     lock: asyncio.Lock = field(default_factory=asyncio.Lock)
@@ -100,6 +103,7 @@ class Table:
 
     def __post_init__(self) -> None:
         self.seats_taken = [False] * self.rules.players
+        self.seat_names = [""] * self.rules.players
         self.turn_waiters = [set() for _ in range(self.rules.players)]
         self.game = self._new_game()
         self.publish(None)
@@ -113,10 +117,24 @@ class Table:
     def version(self) -> int:
         return len(self.log)
 
-    def info(self) -> pb.TableInfo:
+    def info(self, spectators_allowed: bool = True) -> pb.TableInfo:
+        """What anyone may know of the table (a lobby's line): nothing hidden."""
         return pb.TableInfo(table_id=self.id, rules=self.rules_name, title=self.spec.name, players=self.rules.players,
                             options={k: _text(v) for k, v in self.rules.options.items()},
-                            seat_taken=self.seats_taken, finished=self.game.finished)
+                            seat_taken=self.seats_taken, finished=self.game.finished, seat_names=self.seat_names,
+                            started=self.version > 0, spectators=self.spectators,
+                            spectators_allowed=spectators_allowed, house_rules=self.rules_text is not None,
+                            created=self.created, version=self.version, scores=self.game.scores)
+
+    def take_seat(self, role: str, seat: int | None, name: str) -> None:
+        """Count a token handed out (or read back from the store)."""
+        if role in ("seat", "bot") and seat is not None and 0 <= seat < self.rules.players:
+            self.seats_taken[seat] = True
+            self.seat_names[seat] = name
+            if role == "bot":
+                self.bots[seat] = name.partition(":")[2] or "heuristic"
+        elif role == "spectator":
+            self.spectators += 1
 
     # ---- moves
     def check_and_apply(self, seat: int, move: pb.Move) -> tuple[int, tuple]:
@@ -275,8 +293,8 @@ class Tables:
         """Rebuild every table from the store (finished ones beyond KEEP_FINISHED are then let go).
         A table that cannot be rebuilt is reported and kept out; every other table is served."""
         for st in self.store.load():
-            for h, role, seat in st.tokens:
-                self.remember_token(h, Identity(st.id, role, seat))
+            for h, role, seat, _name in st.tokens:
+                self.remember_token(h, Identity(st.id, "seat" if role == "bot" else role, seat))
             if st.seal:
                 self.seals[st.seal].append(st.id)
             self._restore(st)
@@ -307,11 +325,8 @@ class Tables:
             raise Damaged(0, f"its rules no longer compile: {str(e).splitlines()[0][:200]}") from None
         t = Table(st.id, st.rules_name, st.rules_text, spec, rules, st.options, st.seed, st.first_dealer, st.created,
                   st.duplicate, st.hand_limit, st.seal)
-        for _h, role, seat in st.tokens:
-            if role == "seat" and seat is not None and 0 <= seat < rules.players:
-                t.seats_taken[seat] = True
-            elif role == "spectator":
-                t.spectators += 1
+        for _h, role, seat, name in st.tokens:
+            t.take_seat(role, seat, name)
         for version, seat, code, idem, digest in st.moves:
             if version != t.version + 1:
                 raise Damaged(version, f"the log jumps from version {t.version} to {version}")
@@ -423,7 +438,7 @@ class Tables:
                   first, time.time(), duplicate, hand_limit, seal)
         host = new_token()
         stored = StoredTable(table_id, t.rules_name, rules_text, rules.players, t.options, seed, first, t.created,
-                             [(token_hash(host), "host", None)], [], duplicate, hand_limit, seal)
+                             [(token_hash(host), "host", None, "")], [], duplicate, hand_limit, seal)
         await self.store.write(Store.create_table(stored))
         self.tables[table_id] = t
         if seal:
@@ -433,15 +448,13 @@ class Tables:
         self.remember_token(token_hash(host), Identity(table_id, "host", None))
         return t, host
 
-    async def join(self, table_id: str, seat: int | None) -> tuple[Table, str]:
+    async def join(self, table_id: str, seat: int | None, name: str = "") -> tuple[Table, str]:
         t = self.table_for(table_id, None)
         token = new_token()
+        name = " ".join(name.split())[:self.limits.player_name_chars]
         async with t.lock:
             if seat is not None:
-                if not 0 <= seat < t.rules.players:
-                    raise RefereeError("INVALID_ARGUMENT", "BAD_SEAT", f"seats are 0..{t.rules.players - 1}, not {seat}")
-                if t.seats_taken[seat]:
-                    raise RefereeError("ALREADY_EXISTS", "SEAT_TAKEN", f"seat {seat} is taken")
+                self._check_free(t, seat)
             else:
                 if self.sealed(t):
                     raise RefereeError("FAILED_PRECONDITION", "ROUND_SEALED",
@@ -450,13 +463,44 @@ class Tables:
                     raise RefereeError("RESOURCE_EXHAUSTED", "TOO_MANY_SPECTATORS",
                                        f"this table has {t.spectators} spectators already")
             role = "seat" if seat is not None else "spectator"
-            await self.store.write(Store.add_token(table_id, token_hash(token), role, seat))
-            if seat is not None:
-                t.seats_taken[seat] = True
-            else:
-                t.spectators += 1
+            await self.store.write(Store.add_token(table_id, token_hash(token), role, seat, name))
+            t.take_seat(role, seat, name)
             self.remember_token(token_hash(token), Identity(table_id, role, seat))
         return t, token
+
+    @staticmethod
+    def _check_free(t: Table, seat: int) -> None:
+        if not 0 <= seat < t.rules.players:
+            raise RefereeError("INVALID_ARGUMENT", "BAD_SEAT", f"seats are 0..{t.rules.players - 1}, not {seat}")
+        if t.seats_taken[seat]:
+            raise RefereeError("ALREADY_EXISTS", "SEAT_TAKEN", f"seat {seat} is taken")
+
+    async def add_bots(self, t: Table, kind: str) -> list[int]:
+        """Seat a bot the server plays (smear_referee/house_bots.py) in every free seat; their tokens are
+        stored (so the bots play on after a restart) and never shown."""
+        if kind not in BOT_KINDS:
+            raise RefereeError("INVALID_ARGUMENT", "BAD_BOT", f"bots are {' or '.join(BOT_KINDS)}, not {clip(kind)}")
+        if t.game.finished:
+            raise RefereeError("FAILED_PRECONDITION", "GAME_OVER", "the game is over")
+        async with t.lock:
+            free = [s for s, taken in enumerate(t.seats_taken) if not taken]
+            tokens = [(token_hash(new_token()), seat) for seat in free]
+            await self.store.write([row for h, seat in tokens for row in
+                                    Store.add_token(t.id, h, "bot", seat, f"bot:{kind}")])
+            for h, seat in tokens:
+                t.take_seat("bot", seat, f"bot:{kind}")
+                self.remember_token(h, Identity(t.id, "seat", seat))
+        return free
+
+    def lobby(self, include_finished: bool, limit: int) -> list[Table]:
+        """The tables a lobby lists: unfinished first, each group newest first; never a duplicate
+        round's (their seats belong to a tournament's entrants)."""
+        live = [t for t in self.tables.values() if t.seal is None and not t.game.finished]
+        live.sort(key=lambda t: t.created, reverse=True)
+        if include_finished and len(live) < limit:
+            done = [self.tables[tid] for tid in reversed(self.finished) if tid in self.tables]
+            live += [t for t in done if t.seal is None][:limit - len(live)]
+        return live[:limit]
 
     async def submit(self, t: Table, who: Identity, move: pb.Move, expected_version: int, key: str) -> bool:
         """Apply, persist, publish. Returns True when `key` had already been used for this move

@@ -60,3 +60,55 @@ def fails(call, status, reason):
     assert e.value.code() == status, (e.value.code(), e.value.details())
     assert error_reason(e.value) == reason, (error_reason(e.value), e.value.details())
     return e.value
+
+
+def connect_call(base: str, method: str, body: dict, token: str | None = None, service: str = "Referee",
+                 timeout: float = 30) -> tuple[int, dict]:
+    """A unary Connect-protocol call (JSON) as a browser makes it: (HTTP status, JSON body)."""
+    import json
+    import urllib.error
+    import urllib.request
+    headers = {"content-type": "application/json", **({"authorization": f"Bearer {token}"} if token else {})}
+    req = urllib.request.Request(f"{base}/smear.referee.v1.{service}/{method}", data=json.dumps(body).encode(),
+                                 headers=headers)
+    try:
+        with urllib.request.urlopen(req, timeout=timeout) as r:
+            return r.status, json.loads(r.read())
+    except urllib.error.HTTPError as e:
+        return e.code, json.loads(e.read())
+
+
+def connect_stream(base: str, method: str, body: dict, token: str | None = None, stop=lambda msg: False,
+                   timeout: float = 60) -> list[dict]:
+    """A server-streaming Connect call (JSON envelopes): every message until `stop(message)` is true or
+    the stream ends; the end-of-stream message's error, if any, is returned as {"error": ...}."""
+    import http.client
+    import json
+    import struct
+    from urllib.parse import urlsplit
+    u = urlsplit(base)
+    conn = http.client.HTTPConnection(u.hostname, u.port, timeout=timeout)
+    payload = json.dumps(body).encode()
+    headers = {"content-type": "application/connect+json", "connect-protocol-version": "1",
+               **({"authorization": f"Bearer {token}"} if token else {})}
+    conn.request("POST", f"/smear.referee.v1.Referee/{method}", body=struct.pack(">BI", 0, len(payload)) + payload,
+                 headers=headers)
+    resp = conn.getresponse()
+    out: list[dict] = []
+    try:
+        while True:
+            head = resp.read(5)
+            if len(head) < 5:
+                break
+            flags, n = struct.unpack(">BI", head)
+            msg = json.loads(resp.read(n) or b"{}")
+            if flags & 2:  # end of stream
+                if "error" in msg:
+                    out.append({"error": msg["error"]})
+                break
+            out.append(msg)
+            if stop(msg):
+                break
+    finally:
+        conn.close()
+    return out

@@ -124,7 +124,7 @@ class CreateTableRequest(_message.Message):
     def __init__(self, rules_name: _Optional[str] = ..., rules_text: _Optional[str] = ..., options: _Optional[_Mapping[str, str]] = ..., players: _Optional[int] = ..., seed: _Optional[str] = ..., duplicate: _Optional[bool] = ..., hand_limit: _Optional[int] = ...) -> None: ...
 
 class TableInfo(_message.Message):
-    __slots__ = ("table_id", "rules", "title", "players", "options", "seat_taken", "finished")
+    __slots__ = ("table_id", "rules", "title", "players", "options", "seat_taken", "finished", "seat_names", "started", "spectators", "spectators_allowed", "house_rules", "created", "version", "scores")
     class OptionsEntry(_message.Message):
         __slots__ = ("key", "value")
         KEY_FIELD_NUMBER: _ClassVar[int]
@@ -139,6 +139,14 @@ class TableInfo(_message.Message):
     OPTIONS_FIELD_NUMBER: _ClassVar[int]
     SEAT_TAKEN_FIELD_NUMBER: _ClassVar[int]
     FINISHED_FIELD_NUMBER: _ClassVar[int]
+    SEAT_NAMES_FIELD_NUMBER: _ClassVar[int]
+    STARTED_FIELD_NUMBER: _ClassVar[int]
+    SPECTATORS_FIELD_NUMBER: _ClassVar[int]
+    SPECTATORS_ALLOWED_FIELD_NUMBER: _ClassVar[int]
+    HOUSE_RULES_FIELD_NUMBER: _ClassVar[int]
+    CREATED_FIELD_NUMBER: _ClassVar[int]
+    VERSION_FIELD_NUMBER: _ClassVar[int]
+    SCORES_FIELD_NUMBER: _ClassVar[int]
     table_id: str
     rules: str
     title: str
@@ -146,7 +154,51 @@ class TableInfo(_message.Message):
     options: _containers.ScalarMap[str, str]
     seat_taken: _containers.RepeatedScalarFieldContainer[bool]
     finished: bool
-    def __init__(self, table_id: _Optional[str] = ..., rules: _Optional[str] = ..., title: _Optional[str] = ..., players: _Optional[int] = ..., options: _Optional[_Mapping[str, str]] = ..., seat_taken: _Optional[_Iterable[bool]] = ..., finished: _Optional[bool] = ...) -> None: ...
+    seat_names: _containers.RepeatedScalarFieldContainer[str]
+    started: bool
+    spectators: int
+    spectators_allowed: bool
+    house_rules: bool
+    created: float
+    version: int
+    scores: _containers.RepeatedScalarFieldContainer[int]
+    def __init__(self, table_id: _Optional[str] = ..., rules: _Optional[str] = ..., title: _Optional[str] = ..., players: _Optional[int] = ..., options: _Optional[_Mapping[str, str]] = ..., seat_taken: _Optional[_Iterable[bool]] = ..., finished: _Optional[bool] = ..., seat_names: _Optional[_Iterable[str]] = ..., started: _Optional[bool] = ..., spectators: _Optional[int] = ..., spectators_allowed: _Optional[bool] = ..., house_rules: _Optional[bool] = ..., created: _Optional[float] = ..., version: _Optional[int] = ..., scores: _Optional[_Iterable[int]] = ...) -> None: ...
+
+class ListTablesRequest(_message.Message):
+    __slots__ = ("include_finished", "limit")
+    INCLUDE_FINISHED_FIELD_NUMBER: _ClassVar[int]
+    LIMIT_FIELD_NUMBER: _ClassVar[int]
+    include_finished: bool
+    limit: int
+    def __init__(self, include_finished: _Optional[bool] = ..., limit: _Optional[int] = ...) -> None: ...
+
+class ListTablesResponse(_message.Message):
+    __slots__ = ("tables",)
+    TABLES_FIELD_NUMBER: _ClassVar[int]
+    tables: _containers.RepeatedCompositeFieldContainer[TableInfo]
+    def __init__(self, tables: _Optional[_Iterable[_Union[TableInfo, _Mapping]]] = ...) -> None: ...
+
+class GetTableRequest(_message.Message):
+    __slots__ = ("table_id",)
+    TABLE_ID_FIELD_NUMBER: _ClassVar[int]
+    table_id: str
+    def __init__(self, table_id: _Optional[str] = ...) -> None: ...
+
+class AddBotsRequest(_message.Message):
+    __slots__ = ("table_id", "kind")
+    TABLE_ID_FIELD_NUMBER: _ClassVar[int]
+    KIND_FIELD_NUMBER: _ClassVar[int]
+    table_id: str
+    kind: str
+    def __init__(self, table_id: _Optional[str] = ..., kind: _Optional[str] = ...) -> None: ...
+
+class AddBotsResponse(_message.Message):
+    __slots__ = ("table", "seats")
+    TABLE_FIELD_NUMBER: _ClassVar[int]
+    SEATS_FIELD_NUMBER: _ClassVar[int]
+    table: TableInfo
+    seats: _containers.RepeatedScalarFieldContainer[int]
+    def __init__(self, table: _Optional[_Union[TableInfo, _Mapping]] = ..., seats: _Optional[_Iterable[int]] = ...) -> None: ...
 
 class CreateTableResponse(_message.Message):
     __slots__ = ("table_id", "host_token", "table")
@@ -159,14 +211,16 @@ class CreateTableResponse(_message.Message):
     def __init__(self, table_id: _Optional[str] = ..., host_token: _Optional[str] = ..., table: _Optional[_Union[TableInfo, _Mapping]] = ...) -> None: ...
 
 class JoinTableRequest(_message.Message):
-    __slots__ = ("table_id", "seat", "spectator")
+    __slots__ = ("table_id", "seat", "spectator", "name")
     TABLE_ID_FIELD_NUMBER: _ClassVar[int]
     SEAT_FIELD_NUMBER: _ClassVar[int]
     SPECTATOR_FIELD_NUMBER: _ClassVar[int]
+    NAME_FIELD_NUMBER: _ClassVar[int]
     table_id: str
     seat: int
     spectator: bool
-    def __init__(self, table_id: _Optional[str] = ..., seat: _Optional[int] = ..., spectator: _Optional[bool] = ...) -> None: ...
+    name: str
+    def __init__(self, table_id: _Optional[str] = ..., seat: _Optional[int] = ..., spectator: _Optional[bool] = ..., name: _Optional[str] = ...) -> None: ...
 
 class JoinTableResponse(_message.Message):
     __slots__ = ("token", "seat", "table")

@@ -59,6 +59,21 @@ class RefereeStub:
                 request_serializer=smear_dot_referee_dot_v1_dot_referee__pb2.JoinTableRequest.SerializeToString,
                 response_deserializer=smear_dot_referee_dot_v1_dot_referee__pb2.JoinTableResponse.FromString,
                 _registered_method=True)
+        self.ListTables = channel.unary_unary(
+                '/smear.referee.v1.Referee/ListTables',
+                request_serializer=smear_dot_referee_dot_v1_dot_referee__pb2.ListTablesRequest.SerializeToString,
+                response_deserializer=smear_dot_referee_dot_v1_dot_referee__pb2.ListTablesResponse.FromString,
+                _registered_method=True)
+        self.GetTable = channel.unary_unary(
+                '/smear.referee.v1.Referee/GetTable',
+                request_serializer=smear_dot_referee_dot_v1_dot_referee__pb2.GetTableRequest.SerializeToString,
+                response_deserializer=smear_dot_referee_dot_v1_dot_referee__pb2.TableInfo.FromString,
+                _registered_method=True)
+        self.AddBots = channel.unary_unary(
+                '/smear.referee.v1.Referee/AddBots',
+                request_serializer=smear_dot_referee_dot_v1_dot_referee__pb2.AddBotsRequest.SerializeToString,
+                response_deserializer=smear_dot_referee_dot_v1_dot_referee__pb2.AddBotsResponse.FromString,
+                _registered_method=True)
         self.GetView = channel.unary_unary(
                 '/smear.referee.v1.Referee/GetView',
                 request_serializer=smear_dot_referee_dot_v1_dot_referee__pb2.GetViewRequest.SerializeToString,
@@ -129,6 +144,29 @@ class RefereeServicer:
 
     def JoinTable(self, request, context):
         """Take a seat (or watch); the response carries the seat token, shown only here.
+        """
+        context.set_code(grpc.StatusCode.UNIMPLEMENTED)
+        context.set_details('Method not implemented!')
+        raise NotImplementedError('Method not implemented!')
+
+    def ListTables(self, request, context):
+        """The tables a lobby shows: unfinished ones first, newest first (duplicate-round tables are not
+        listed). Needs no token; shows nothing hidden.
+        """
+        context.set_code(grpc.StatusCode.UNIMPLEMENTED)
+        context.set_details('Method not implemented!')
+        raise NotImplementedError('Method not implemented!')
+
+    def GetTable(self, request, context):
+        """One table as a lobby lists it (any table, listed or not). Needs no token.
+        """
+        context.set_code(grpc.StatusCode.UNIMPLEMENTED)
+        context.set_details('Method not implemented!')
+        raise NotImplementedError('Method not implemented!')
+
+    def AddBots(self, request, context):
+        """Seat a bot the server plays in every free seat (host token only). The bots move through the
+        same checks as any client.
         """
         context.set_code(grpc.StatusCode.UNIMPLEMENTED)
         context.set_details('Method not implemented!')
@@ -213,6 +251,21 @@ def add_RefereeServicer_to_server(servicer, server):
                     servicer.JoinTable,
                     request_deserializer=smear_dot_referee_dot_v1_dot_referee__pb2.JoinTableRequest.FromString,
                     response_serializer=smear_dot_referee_dot_v1_dot_referee__pb2.JoinTableResponse.SerializeToString,
+            ),
+            'ListTables': grpc.unary_unary_rpc_method_handler(
+                    servicer.ListTables,
+                    request_deserializer=smear_dot_referee_dot_v1_dot_referee__pb2.ListTablesRequest.FromString,
+                    response_serializer=smear_dot_referee_dot_v1_dot_referee__pb2.ListTablesResponse.SerializeToString,
+            ),
+            'GetTable': grpc.unary_unary_rpc_method_handler(
+                    servicer.GetTable,
+                    request_deserializer=smear_dot_referee_dot_v1_dot_referee__pb2.GetTableRequest.FromString,
+                    response_serializer=smear_dot_referee_dot_v1_dot_referee__pb2.TableInfo.SerializeToString,
+            ),
+            'AddBots': grpc.unary_unary_rpc_method_handler(
+                    servicer.AddBots,
+                    request_deserializer=smear_dot_referee_dot_v1_dot_referee__pb2.AddBotsRequest.FromString,
+                    response_serializer=smear_dot_referee_dot_v1_dot_referee__pb2.AddBotsResponse.SerializeToString,
             ),
             'GetView': grpc.unary_unary_rpc_method_handler(
                     servicer.GetView,
@@ -385,6 +438,87 @@ class Referee:
             '/smear.referee.v1.Referee/JoinTable',
             smear_dot_referee_dot_v1_dot_referee__pb2.JoinTableRequest.SerializeToString,
             smear_dot_referee_dot_v1_dot_referee__pb2.JoinTableResponse.FromString,
+            options,
+            channel_credentials,
+            insecure,
+            call_credentials,
+            compression,
+            wait_for_ready,
+            timeout,
+            metadata,
+            _registered_method=True)
+
+    @staticmethod
+    def ListTables(request,
+            target,
+            options=(),
+            channel_credentials=None,
+            call_credentials=None,
+            insecure=False,
+            compression=None,
+            wait_for_ready=None,
+            timeout=None,
+            metadata=None):
+        return grpc.experimental.unary_unary(
+            request,
+            target,
+            '/smear.referee.v1.Referee/ListTables',
+            smear_dot_referee_dot_v1_dot_referee__pb2.ListTablesRequest.SerializeToString,
+            smear_dot_referee_dot_v1_dot_referee__pb2.ListTablesResponse.FromString,
+            options,
+            channel_credentials,
+            insecure,
+            call_credentials,
+            compression,
+            wait_for_ready,
+            timeout,
+            metadata,
+            _registered_method=True)
+
+    @staticmethod
+    def GetTable(request,
+            target,
+            options=(),
+            channel_credentials=None,
+            call_credentials=None,
+            insecure=False,
+            compression=None,
+            wait_for_ready=None,
+            timeout=None,
+            metadata=None):
+        return grpc.experimental.unary_unary(
+            request,
+            target,
+            '/smear.referee.v1.Referee/GetTable',
+            smear_dot_referee_dot_v1_dot_referee__pb2.GetTableRequest.SerializeToString,
+            smear_dot_referee_dot_v1_dot_referee__pb2.TableInfo.FromString,
+            options,
+            channel_credentials,
+            insecure,
+            call_credentials,
+            compression,
+            wait_for_ready,
+            timeout,
+            metadata,
+            _registered_method=True)
+
+    @staticmethod
+    def AddBots(request,
+            target,
+            options=(),
+            channel_credentials=None,
+            call_credentials=None,
+            insecure=False,
+            compression=None,
+            wait_for_ready=None,
+            timeout=None,
+            metadata=None):
+        return grpc.experimental.unary_unary(
+            request,
+            target,
+            '/smear.referee.v1.Referee/AddBots',
+            smear_dot_referee_dot_v1_dot_referee__pb2.AddBotsRequest.SerializeToString,
+            smear_dot_referee_dot_v1_dot_referee__pb2.AddBotsResponse.FromString,
             options,
             channel_credentials,
             insecure,

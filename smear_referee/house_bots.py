@@ -1,0 +1,77 @@
+"""Bots the server plays in the seats a host filled with `AddBots`.
+
+A bot is woken like any other seat (a callback in the table's turn_waiters), waits
+`Limits.bot_seconds` so people at the table can follow, then submits its move through
+`Tables.submit`: the same checks, the same durable write, the same events as a person's move.
+"""
+from __future__ import annotations
+
+import asyncio
+import hashlib
+import logging
+import random
+
+from smear_dsl.bots import HeuristicBot, RandomBot
+
+from .convert import move_to_proto
+from .tables import Identity, RefereeError, Table, Tables
+
+log = logging.getLogger("smear_dsl.referee")
+KINDS = {"heuristic": HeuristicBot, "random": RandomBot}
+
+
+class HouseBots:
+    """Drives every bot seat of every table of `tables`."""
+
+    def __init__(self, tables: Tables):
+        self.tables = tables
+        self.delay = tables.limits.bot_seconds
+        self.pending: dict[tuple[str, int], asyncio.Task] = {}
+        self.players: dict[tuple[str, int], HeuristicBot | RandomBot] = {}
+
+    def start_all(self) -> None:
+        """After start-up: the bots of every unfinished table play on."""
+        for t in list(self.tables.tables.values()):
+            if t.bots and not t.game.finished:
+                self.watch(t)
+
+    def watch(self, t: Table) -> None:
+        """Wake this table's bots when their turn comes (and now, if it is one's turn already)."""
+        for seat, kind in t.bots.items():
+            key = (t.id, seat)
+            if key in self.players:
+                continue
+            rng = random.Random(hashlib.sha256(f"{t.seed}:{seat}".encode()).digest())
+            self.players[key] = KINDS.get(kind, HeuristicBot)(rng)
+            t.turn_waiters[seat].add(lambda t=t, seat=seat: self._wake(t, seat))
+            self._wake(t, seat)
+
+    def _wake(self, t: Table, seat: int) -> None:
+        key = (t.id, seat)
+        if t.game.finished:
+            self._forget(t, seat)
+            return
+        if t.game.turn == seat and key not in self.pending:
+            self.pending[key] = asyncio.get_running_loop().create_task(self._move(t, seat))
+
+    async def _move(self, t: Table, seat: int) -> None:
+        key = (t.id, seat)
+        try:
+            await asyncio.sleep(self.delay)
+            g = t.game
+            if g.finished or g.turn != seat:
+                return
+            version = t.version
+            code = self.players[key].choose(g)
+            move = move_to_proto(t.rules, code)
+            await self.tables.submit(t, Identity(t.id, "seat", seat), move, version, f"bot:{version}")
+        except RefereeError as e:  # another move landed first: the next wake-up tries again
+            log.debug("bot at %s seat %d: %s", t.id, seat, e.message)
+        finally:
+            self.pending.pop(key, None)
+        if not t.game.finished and t.game.turn == seat:
+            self._wake(t, seat)  # its turn again (it won the trick, or the next hand is its lead)
+
+    def _forget(self, t: Table, seat: int) -> None:
+        self.players.pop((t.id, seat), None)
+        t.turn_waiters[seat].clear()

@@ -1,0 +1,186 @@
+"""The referee over the Connect protocol (what the browser speaks), the lobby calls and the
+server's bots: a real server on 127.0.0.1 with its web port, called over real HTTP."""
+from __future__ import annotations
+
+import json
+import random
+import subprocess
+import sys
+import time
+import urllib.request
+
+import grpc
+import pytest
+
+from smear_dsl.record import verify
+from smear_referee.api import referee_pb2 as pb
+from smear_referee.limits import Limits
+
+from conftest import ROOT
+from referee_harness import ServerThread, connect_call, connect_stream, fails
+
+FAST_BOTS = Limits(bot_seconds=0.001)
+
+
+@pytest.fixture
+def web(tmp_path):
+    srv = ServerThread(str(tmp_path / "referee.sqlite3"), limits=FAST_BOTS, web=0)
+    yield srv
+    srv.stop()
+
+
+def base(srv) -> str:
+    return srv.url.rstrip("/")
+
+
+def wait_for(pred, seconds=30.0):
+    end = time.monotonic() + seconds
+    while time.monotonic() < end:
+        got = pred()
+        if got:
+            return got
+        time.sleep(0.02)
+    raise AssertionError("timed out")
+
+
+def test_the_web_port_serves_the_client_and_its_routes(web):
+    for path in ("/", "/t/0123abcd"):
+        with urllib.request.urlopen(base(web) + path) as r:
+            page = r.read().decode()
+        assert '<main id="app">' in page and "/app.js" in page
+    with urllib.request.urlopen(base(web) + "/app.js") as r:
+        assert r.headers["content-type"].startswith(("text/javascript", "application/javascript"))
+
+
+def test_a_refusal_is_the_same_over_connect_and_grpc(web):
+    """One implementation of every check: the same illegal move gets the same code and words both ways."""
+    made = web.client().create_table("four_point_ne_wisconsin", {"widow": 2}, seed="same")
+    first = web.client(made.host_token).view(made.table_id).turn
+    seat = web.client().join(made.table_id, first)
+    view = web.client(seat.token).view(made.table_id)
+    assert view.phase == "bidding" and view.legal_moves
+    card = view.hand[0]
+    err = fails(lambda: web.client(seat.token).submit(made.table_id, pb.Move(play=card), view.version),
+                grpc.StatusCode.FAILED_PRECONDITION, "WRONG_PHASE")
+    status, body = connect_call(base(web), "SubmitMove", {"tableId": made.table_id, "move": {"play": card},
+                                                          "expectedVersion": str(view.version)}, seat.token)
+    assert status == 400 and body["code"] == "failed_precondition"
+    assert body["message"] == err.details()
+    assert [d["debug"]["reason"] for d in body["details"]] == ["WRONG_PHASE"]
+    # No token, a wrong token: the gRPC interceptor's answers, over HTTP.
+    status, body = connect_call(base(web), "GetView", {"tableId": made.table_id})
+    assert status == 401 and body["details"][0]["debug"]["reason"] == "UNAUTHENTICATED"
+    status, body = connect_call(base(web), "GetView", {"tableId": made.table_id}, "forged")
+    assert status == 401 and body["message"] == "unknown token"
+    # A legal move over Connect lands in the same table gRPC sees.
+    status, body = connect_call(base(web), "SubmitMove", {"tableId": made.table_id, "move": {"pass": True},
+                                                          "expectedVersion": "0"}, seat.token)
+    assert status == 200, body
+    assert web.client(seat.token).view(made.table_id).version == 1
+
+
+def test_the_lobby_lists_tables_with_names_and_free_seats(web):
+    c = web.client()
+    a = c.create_table("four_point_ne_wisconsin", {"widow": 2})
+    b = c.create_table("cutthroat_canadian", players=3)
+    c.join(a.table_id, 2, name="  Ann   Lee ")
+    c.join(a.table_id, None)
+    listed = c.list_tables()
+    assert [t.table_id for t in listed] == [b.table_id, a.table_id]  # newest first
+    info = listed[1]
+    assert list(info.seat_names) == ["", "", "Ann Lee", ""] and list(info.seat_taken) == [False, False, True, False]
+    assert info.spectators == 1 and info.spectators_allowed and not info.started and not info.house_rules
+    assert info.options["widow"] == "2" and info.title.startswith("Four Point")
+    assert c.table(b.table_id).players == 3
+    # The same list over Connect, as the lobby page reads it.
+    status, body = connect_call(base(web), "ListTables", {})
+    assert status == 200 and [t["tableId"] for t in body["tables"]] == [b.table_id, a.table_id]
+    assert body["tables"][1]["seatNames"][2] == "Ann Lee"
+    long = c.join(b.table_id, 0, name="x" * 500)
+    assert len(long.table.seat_names[0]) == Limits.player_name_chars
+
+
+def test_add_bots_takes_the_host_token_and_fills_only_free_seats(web):
+    c = web.client()
+    made = c.create_table("four_point_ne_wisconsin", {"widow": 2}, seed="bots")
+    me = c.join(made.table_id, 0, name="Me")
+    fails(lambda: web.client(me.token).add_bots(made.table_id), grpc.StatusCode.PERMISSION_DENIED, "NOT_THE_HOST")
+    fails(lambda: web.client(made.host_token).add_bots(made.table_id, "genius"), grpc.StatusCode.INVALID_ARGUMENT,
+          "BAD_BOT")
+    added = web.client(made.host_token).add_bots(made.table_id)
+    assert list(added.seats) == [1, 2, 3] and list(added.table.seat_names) == ["Me"] + ["bot:heuristic"] * 3
+    fails(lambda: c.join(made.table_id, 2), grpc.StatusCode.ALREADY_EXISTS, "SEAT_TAKEN")
+
+
+def play_against_bots(srv, table_id: str, token: str, rng: random.Random, stop_at: int | None = None) -> pb.View:
+    """Play seat `token`'s legal moves (chosen by `rng`) whenever it must act, until the game ends
+    (or the table reaches version `stop_at`)."""
+    me = srv.client(token)
+    while True:
+        view = wait_for(lambda: (lambda v: v if v.finished or v.legal_moves or
+                                 (stop_at is not None and v.version >= stop_at) else None)(me.view(table_id)))
+        if view.finished or (stop_at is not None and view.version >= stop_at):
+            return view
+        me.submit(table_id, rng.choice(list(view.legal_moves)), view.version)
+
+
+def test_a_person_plays_a_whole_game_against_the_servers_bots(web, tmp_path):
+    made = web.client().create_table("four_point_ne_wisconsin", {"widow": 2}, seed="person-vs-bots")
+    me = web.client().join(made.table_id, 0, name="Me")
+    web.client(made.host_token).add_bots(made.table_id)
+    view = play_against_bots(web, made.table_id, me.token, random.Random(3))
+    assert view.finished and max(view.scores) >= 11
+    record = web.client(me.token).record(made.table_id)[0]
+    verdict = verify(record)
+    assert verdict["valid"], verdict
+    seats = {m["seat"] for h in record["hands"] for m in h["moves"]}
+    assert seats == {0, 1, 2, 3}
+
+
+def test_bots_play_on_after_a_restart(tmp_path):
+    db = str(tmp_path / "referee.sqlite3")
+    srv = ServerThread(db, limits=FAST_BOTS)
+    made = srv.client().create_table("cutthroat_canadian", players=3, seed="restart-bots")
+    me = srv.client().join(made.table_id, 0)
+    srv.client(made.host_token).add_bots(made.table_id)
+    mid = play_against_bots(srv, made.table_id, me.token, random.Random(1), stop_at=20)
+    srv.stop()
+    srv = ServerThread(db, limits=FAST_BOTS)
+    try:
+        assert srv.client().table(made.table_id).seat_names[1] == "bot:heuristic"
+        view = play_against_bots(srv, made.table_id, me.token, random.Random(2))
+        assert view.finished and view.version > mid.version
+    finally:
+        srv.stop()
+
+
+def test_a_spectator_stream_over_connect_holds_no_hidden_card(web):
+    made = web.client().create_table("four_point_ne_wisconsin", {"widow": 2}, seed="watch-web")
+    me = web.client().join(made.table_id, 0)
+    watcher = web.client().join(made.table_id, None)
+    web.client(made.host_token).add_bots(made.table_id)
+    view = play_against_bots(web, made.table_id, me.token, random.Random(5), stop_at=30)
+    events = connect_stream(base(web), "WatchTable", {"tableId": made.table_id}, watcher.token,
+                            stop=lambda m: int(m.get("seq", 0)) >= 25)
+    assert events[0]["snapshot"]["tableId"] == made.table_id and int(events[-1]["seq"]) >= 25
+    played = set()
+    for ev in events:
+        assert "hand" not in ev.get("snapshot", {}) and "yourCards" not in ev.get("handStarted", {})
+        move = ev.get("move", {}).get("move", {})
+        assert not move.get("discard", {}).get("cards"), "a spectator saw discarded cards"
+        played |= set(ev.get("trickWon", {}).get("cards", []))
+        if "move" in ev and "play" in move:
+            played.add(move["play"])
+    snapshot = json.loads(events[0]["snapshot"]["detailJson"])
+    assert "hand" not in snapshot and "discarded" not in snapshot
+    # A seat's stream carries its own cards.
+    mine = connect_stream(base(web), "WatchTable", {"tableId": made.table_id}, me.token,
+                          stop=lambda m: "handStarted" in m)
+    assert mine[-1]["handStarted"]["yourCards"]
+    assert view.version >= 30
+
+
+def test_the_generated_code_is_current():
+    """smear_referee/api (gRPC and Connect) is what scripts/gen_proto.py makes of the proto now."""
+    out = subprocess.run([sys.executable, "scripts/gen_proto.py", "--check"], cwd=ROOT, capture_output=True, text=True)
+    assert out.returncode == 0, out.stderr
