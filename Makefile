@@ -4,8 +4,9 @@ VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 NODE_STAMP := clients/node/node_modules/.installed
+WEB_STAMP := clients/web/node_modules/.installed
 
-.PHONY: demo test venv bench conformance clean
+.PHONY: demo test venv bench conformance clean browser
 
 $(STAMP): pyproject.toml
 	$(PY) -m venv $(VENV)
@@ -17,13 +18,27 @@ $(STAMP): pyproject.toml
 $(NODE_STAMP): clients/node/package.json clients/node/package-lock.json
 	if command -v npm >/dev/null; then npm ci --prefix clients/node --no-audit --no-fund --loglevel=error && touch $(NODE_STAMP); fi
 
+# The web client's build tools (its built files are checked in; this is for the test that they are current).
+$(WEB_STAMP): clients/web/package.json clients/web/package-lock.json
+	if command -v npm >/dev/null; then npm ci --prefix clients/web --no-audit --no-fund --loglevel=error && touch $(WEB_STAMP); fi
+
+# The browser tests drive Debian's chromium; install it where we may (root with apt), else they skip.
+browser:
+	@command -v chromium >/dev/null || command -v chromium-browser >/dev/null || { \
+	  if [ "$$(id -u)" = 0 ] && command -v apt-get >/dev/null; then \
+	    export DEBIAN_FRONTEND=noninteractive; \
+	    apt-get install -y -q --no-install-recommends chromium >/dev/null 2>&1 || \
+	    { apt-get update -q >/dev/null && apt-get install -y -q --no-install-recommends chromium >/dev/null; } || \
+	    echo "note: could not install chromium; the browser tests will skip"; \
+	  else echo "note: no chromium (apt-get install chromium as root); the browser tests will skip"; fi; }
+
 venv: $(STAMP)
 
 demo: $(STAMP)
 	$(BIN)/python -m smear_dsl demo --game four_point_ne_wisconsin:widow=2@4 --game cutthroat_canadian@3
 	$(BIN)/python -m smear_dsl tournament run --rules four_point_ne_wisconsin --entrants 8 --rounds 2 --duplicate --seed demo --out demo-out/tournament
 
-test: $(STAMP) $(NODE_STAMP)
+test: $(STAMP) $(NODE_STAMP) $(WEB_STAMP) browser
 	$(BIN)/python -m pytest
 
 conformance: $(STAMP)
@@ -34,4 +49,4 @@ bench: $(STAMP)
 	$(BIN)/python benchmarks/bench_referee.py
 
 clean:
-	rm -rf $(VENV) build *.egg-info clients/node/node_modules
+	rm -rf $(VENV) build *.egg-info clients/node/node_modules clients/web/node_modules

@@ -1,0 +1,33 @@
+// The referee's own API (proto/smear/referee/v1/referee.proto) over the Connect protocol: the same
+// services, checks and error codes as gRPC; no second, hand-written API.
+import { createClient, ConnectError, Code } from "@connectrpc/connect";
+import { createConnectTransport } from "@connectrpc/connect-web";
+import { Referee } from "./gen/smear/referee/v1/referee_pb.js";
+
+const transport = createConnectTransport({ baseUrl: window.location.origin });
+export const referee = createClient(Referee, transport);
+
+/** Call options carrying a token as `authorization: Bearer`. */
+export function auth(token, signal) {
+  return { headers: { authorization: `Bearer ${token}` }, signal };
+}
+
+/** The referee's reason code (google.rpc.ErrorInfo) and message of a failed call. */
+export function refusal(err) {
+  const e = ConnectError.from(err);
+  let reason = Code[e.code] || "UNKNOWN";
+  for (const d of e.details) {
+    if (d.type === "google.rpc.ErrorInfo" && d.debug && d.debug.reason) reason = d.debug.reason;
+  }
+  return { reason, message: e.rawMessage, code: e.code };
+}
+
+export { Code, ConnectError };
+
+// Tokens stay in this browser (localStorage), so a reload or a dropped connection keeps the seat.
+export const tokens = {
+  get: (tableId) => JSON.parse(localStorage.getItem(`smear:table:${tableId}`) || "{}"),
+  set(tableId, patch) {
+    localStorage.setItem(`smear:table:${tableId}`, JSON.stringify({ ...this.get(tableId), ...patch }));
+  },
+};

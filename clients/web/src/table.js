@@ -1,0 +1,342 @@
+// The table: a seat's (or a spectator's) live view, moves, refusals in words, results, the record.
+import { auth, referee, refusal, tokens } from "./api.js";
+import { cardEl, cardLabel, h, moveLabel, sortHand, SUITS } from "./ui.js";
+
+export async function tablePage(root, tableId, go) {
+  const page = new TablePage(root, tableId, go);
+  await page.open();
+  return () => page.close();
+}
+
+class TablePage {
+  constructor(root, tableId, go) {
+    Object.assign(this, { root, tableId, go });
+    this.abort = new AbortController();
+    this.selected = new Set();
+    this.log = [];
+    this.results = [];
+    this.message = null;
+    this.afterSeq = 0n;
+  }
+
+  close() { this.abort.abort(); }
+
+  get token() {
+    const t = tokens.get(this.tableId);
+    return t.seat ?? t.spectator ?? null;
+  }
+
+  async open() {
+    this.info = await referee.getTable({ tableId: this.tableId });
+    if (!this.token) return this.renderJoin();
+    this.watch();
+  }
+
+  // ---- joining
+  renderJoin() {
+    const name = h("input#name", { placeholder: "your name", maxlength: 40, value: localStorage.getItem("smear:name") || "" });
+    const info = this.info;
+    const seatButtons = info.seatTaken.map((taken, seat) => h("button.seat", {
+      disabled: taken || info.finished, "data-seat": seat,
+      onclick: () => this.join({ case: "seat", value: seat }, name.value),
+    }, taken ? `Seat ${seat}: ${info.seatNames[seat] || "taken"}` : `Sit in seat ${seat}`));
+    this.root.replaceChildren(...[
+      this.header(),
+      h("section.panel", {}, h("h2", {}, "Take a seat"), h("label", {}, "Name ", name), h("div.seats", {}, seatButtons),
+        h("p", {}, h("button#watch", { onclick: () => this.join({ case: "spectator", value: true }, ""),
+          disabled: !info.spectatorsAllowed }, "Watch as a spectator"))),
+      this.hostPanel(),
+      this.messageEl()].filter(Boolean));
+  }
+
+  async join(role, name) {
+    try {
+      if (name) localStorage.setItem("smear:name", name);
+      const r = await referee.joinTable({ tableId: this.tableId, role, name });
+      tokens.set(this.tableId, role.case === "seat" ? { seat: r.token, seatNo: role.value } : { spectator: r.token });
+      this.info = r.table;
+      this.watch();
+    } catch (err) {
+      this.refused(err);
+      this.renderJoin();
+    }
+  }
+
+  hostPanel() {
+    const host = tokens.get(this.tableId).host;
+    if (!host || this.info.finished || this.info.seatTaken.every(Boolean)) return null;
+    return h("section.panel.host", {}, h("button#bots", {
+      onclick: async () => {
+        try {
+          const r = await referee.addBots({ tableId: this.tableId, kind: "heuristic" }, auth(host));
+          this.info = r.table;
+        } catch (err) { this.refused(err); }
+        this.token ? this.render() : this.renderJoin();
+      },
+    }, "Fill empty seats with bots"), h("span.muted", {}, " the server plays them"));
+  }
+
+  // ---- the live table
+  async watch() {
+    let delay = 500;
+    while (!this.abort.signal.aborted) {
+      try {
+        const stream = referee.watchTable({ tableId: this.tableId, afterSeq: this.afterSeq }, auth(this.token, this.abort.signal));
+        for await (const ev of stream) {
+          delay = 500;
+          await this.onEvent(ev);
+        }
+      } catch (err) {
+        if (this.abort.signal.aborted) return;
+        const r = refusal(err);
+        if (r.reason === "UNAUTHENTICATED" || r.reason === "NOT_FOUND") {
+          this.message = { text: `${r.reason}: ${r.message}`, bad: true };
+          tokens.set(this.tableId, { seat: undefined, spectator: undefined });
+          return this.renderJoin();
+        }
+        this.message = { text: "connection lost: reconnecting…", bad: true };
+        this.render();
+      }
+      await new Promise((ok) => setTimeout(ok, delay));
+      delay = Math.min(delay * 2, 8000);
+    }
+  }
+
+  async onEvent(ev) {
+    const k = ev.kind;
+    if (ev.seq > this.afterSeq) this.afterSeq = ev.seq;
+    if (k.case === "heartbeat") return;
+    if (k.case === "snapshot") {
+      this.setView(k.value);
+      if (this.message?.text?.startsWith("connection lost")) this.message = null;
+      return this.render();
+    }
+    if (k.case === "move") this.note(`${this.seatName(k.value.seat)} ${moveLabel(k.value.move)}`);
+    if (k.case === "trickWon") this.note(`${this.seatName(k.value.winner)} takes the trick (${k.value.cards.map(cardLabel).join(" ")})`);
+    if (k.case === "handScored") this.results.push({ hand: k.value.hand, ...JSON.parse(k.value.resultJson) });
+    if (k.case === "handStarted") {
+      this.note(`hand ${k.value.hand + 1}: ${this.seatName(k.value.dealer)} deals`);
+      this.info = await referee.getTable({ tableId: this.tableId });
+    }
+    if (k.case === "gameOver") this.gameOver = k.value;
+    this.refreshSoon();
+  }
+
+  /** Fetch the view again after events, one call at a time (a late answer never overwrites a newer view). */
+  refreshSoon() {
+    this.wanted = true;
+    if (this.refreshing) return;
+    this.refreshing = true;
+    (async () => {
+      try {
+        await new Promise((ok) => setTimeout(ok, 30));
+        while (this.wanted && !this.abort.signal.aborted) {
+          this.wanted = false;
+          this.setView(await referee.getView({ tableId: this.tableId }, auth(this.token, this.abort.signal)));
+        }
+        this.render();
+      } catch (err) {
+        if (!this.abort.signal.aborted) this.refused(err);
+      } finally {
+        this.refreshing = false;
+      }
+    })();
+  }
+
+  setView(v) {
+    if (this.view && v.version < this.view.version) return;
+    this.view = v;
+    this.detail = JSON.parse(v.detailJson);
+  }
+
+  note(text) {
+    this.log.push(text);
+    if (this.log.length > 40) this.log.shift();
+  }
+
+  seatName(seat) {
+    const n = this.info?.seatNames?.[seat];
+    const me = this.view?.seat === seat ? " (you)" : "";
+    return `${n ? n.replace(/^bot:.*/, `Bot ${seat}`) : `Seat ${seat}`}${me}`;
+  }
+
+  refused(err) {
+    const r = refusal(err);
+    this.message = { text: `Refused: ${r.message}`, reason: r.reason, bad: true };
+    if (this.view) this.render();
+  }
+
+  async submit(move) {
+    this.message = null;
+    try {
+      const r = await referee.submitMove({ tableId: this.tableId, move, expectedVersion: this.view.version,
+        idempotencyKey: `${this.tableId}:${this.view.version}:${crypto.randomUUID?.() ?? Math.random()}` },
+      auth(this.token));
+      this.selected.clear();
+      this.setView(r.view);
+    } catch (err) {
+      this.refused(err);
+    }
+    this.render();
+  }
+
+  // ---- drawing
+  header() {
+    const info = this.info;
+    const link = `${location.origin}/t/${this.tableId}`;
+    return h("header", {},
+      h("a.back", { href: "/", onclick: (e) => { e.preventDefault(); this.go("/"); } }, "← lobby"),
+      h("h1", {}, info.title),
+      h("div.muted", {}, Object.entries(info.options).map(([k, v]) => `${k}=${v}`).join(", ")),
+      h("div.invite", {}, "Invite: ", h("a#invite", { href: link }, link)));
+  }
+
+  messageEl() {
+    const m = this.message;
+    return h("div#message", { class: m?.bad ? "refusal" : "", "data-reason": m?.reason }, m ? m.text : "");
+  }
+
+  render() {
+    if (!this.view) return;
+    const v = this.view;
+    const mine = v.seat;
+    Object.assign(this.root.dataset, { phase: v.phase, myTurn: String(v.legalMoves.length > 0), version: String(v.version) });
+    this.root.replaceChildren(...[
+      this.header(),
+      this.hostPanel(),
+      h("section.board", {}, this.seatsEl(), this.trickEl()),
+      h("section.status", {}, this.statusEl()),
+      this.messageEl(),
+      mine !== undefined ? h("section.hand", {}, this.handEl(), this.actionsEl()) : h("p.muted#spectating", {}, "You are watching: only public play is shown."),
+      v.finished ? this.overEl() : null,
+      h("section.panel.results", {}, h("h2", {}, "Hands"), this.resultsEl()),
+      h("section.panel.log", {}, h("h2", {}, "Play so far"), h("ol", {}, this.log.slice(-12).map((t) => h("li", {}, t)))),
+      this.rulesEl(),
+    ].filter(Boolean));
+  }
+
+  seatsEl() {
+    const d = this.detail;
+    return h("div.seats-row", {}, Array.from({ length: d.players }, (_, s) => {
+      const bid = (d.bids || []).filter((b) => b.seat === s).map((b) => (b.bid ? `bid ${b.bid}` : "pass")).pop();
+      return h("div.seat", { class: ["seat", d.turn === s && "to-act", this.view.seat === s && "me"].filter(Boolean).join(" "), "data-seat": s },
+        h("b", {}, this.seatName(s)), d.dealer === s ? h("span.tag", {}, "dealer") : null,
+        h("div.muted", {}, d.hand_sizes ? `${d.hand_sizes[s]} cards` : ""), bid ? h("div", {}, bid) : null,
+        d.turn === s ? h("div.turn", {}, "to act") : null);
+    }));
+  }
+
+  trickEl() {
+    const d = this.detail;
+    let cards = d.trick || [];
+    let caption = "trick";
+    if (!cards.length && d.tricks?.length) {
+      const last = d.tricks[d.tricks.length - 1];
+      cards = last.cards.map((c, i) => ({ seat: (last.leader + i) % d.players, card: c }));
+      caption = `last trick: ${this.seatName(last.winner)} took it`;
+    }
+    return h("div#trick.trick", {}, h("div.muted", {}, caption),
+      h("div.trick-cards", {}, cards.map((t) => h("div.played", {}, cardEl(t.card), h("small", {}, this.seatName(t.seat))))));
+  }
+
+  statusEl() {
+    const d = this.detail, v = this.view;
+    const side = d.side;
+    const scores = d.scores.map((s, i) => h("span.score", {}, `${d.players === d.scores.length ? this.seatName(i) : `Side ${i + 1}`}${side === i ? " (yours)" : ""}: ${s}`));
+    return h("div", {},
+      h("div#phase", {}, `Phase: ${v.phase}`, d.turn !== null && d.turn !== undefined && !v.finished ? ` · ${this.seatName(d.turn)} to act` : ""),
+      h("div", {}, [d.trump ? `Trump: ${SUITS[d.trump]}` : "", d.bid ? `high bid ${d.bid} by ${this.seatName(d.bidder)}` : ""]
+        .filter(Boolean).join(" · ")),
+      h("div.scores", {}, scores));
+  }
+
+  handEl() {
+    const v = this.view, d = this.detail;
+    const legal = v.legalMoves;
+    const plays = new Set(legal.filter((m) => m.action.case === "play").map((m) => m.action.value));
+    const discarding = legal.some((m) => m.action.case === "discard");
+    const playing = v.phase === "play" && d.turn === v.seat;
+    const cards = sortHand(v.hand, d.trump);
+    return h("div#hand.cards", {}, cards.map((c) => cardEl(c, {
+      legal: !playing || plays.has(c),
+      selected: this.selected.has(c),
+      onclick: () => {
+        if (discarding) {
+          this.selected.has(c) ? this.selected.delete(c) : this.selected.add(c);
+          return this.render();
+        }
+        // An unavailable card is still sent: the referee says why it cannot be played.
+        this.submit({ action: { case: "play", value: c } });
+      },
+    })));
+  }
+
+  actionsEl() {
+    const legal = this.view.legalMoves;
+    const out = [];
+    const bids = legal.filter((m) => m.action.case === "bid" || m.action.case === "pass");
+    for (const m of bids) {
+      out.push(h("button.bid", { "data-move": moveLabel(m), onclick: () => this.submit(m) }, moveLabel(m)));
+    }
+    for (const m of legal.filter((x) => x.action.case === "trump")) {
+      out.push(h("button.trump", { "data-move": moveLabel(m), onclick: () => this.submit(m) }, `${SUITS[m.action.value]} trump`));
+    }
+    const discards = legal.filter((m) => m.action.case === "discard");
+    if (discards.length) {
+      const need = discards[0].action.value.cards.length;
+      out.push(h("button#discard", {
+        onclick: () => this.submit({ action: { case: "discard", value: { cards: [...this.selected], count: this.selected.size } } }),
+        disabled: this.selected.size !== need,
+      }, `Discard ${need} selected card${need === 1 ? "" : "s"} (${this.selected.size} chosen)`));
+    }
+    if (!legal.length && !this.view.finished) out.push(h("span.muted", {}, "waiting for the others…"));
+    return h("div#actions.actions", {}, out);
+  }
+
+  resultsEl() {
+    if (!this.results.length) return h("p.muted", {}, "No hand finished yet.");
+    const d = this.detail;
+    const who = (side) => (side === null || side === undefined ? "nobody" : d.players === d.scores.length ? this.seatName(side) : `Side ${side + 1}`);
+    return h("ol.results", {}, this.results.map((r) => h("li", {},
+      `bid ${r.bid ?? "-"} by ${r.bidder === null ? "-" : this.seatName(r.bidder)}${r.made === false ? " (set)" : ""}: `,
+      Object.entries(r.points || {}).map(([name, side]) => `${name} → ${who(side)}`).join(", "),
+      ` · scores ${r.scores.join("–")}`)));
+  }
+
+  overEl() {
+    const v = this.view, d = this.detail;
+    const winner = v.winner === undefined ? "nobody" : d.players === d.scores.length ? this.seatName(v.winner) : `Side ${v.winner + 1}`;
+    return h("section.panel.over#game-over", {}, h("h2", {}, "Game over"), h("p", {}, `Winner: ${winner} · scores ${d.scores.join("–")}`),
+      h("button#download", { onclick: () => this.download() }, "Download the record"));
+  }
+
+  async download() {
+    try {
+      const r = await referee.getRecord({ tableId: this.tableId }, auth(this.token));
+      const blob = new Blob([r.recordJson], { type: "application/json" });
+      const a = h("a", { href: URL.createObjectURL(blob), download: `smear-${this.tableId}.json` });
+      document.body.append(a);
+      a.click();
+      a.remove();
+    } catch (err) { this.refused(err); }
+  }
+
+  rulesEl() {
+    // Kept across redraws, so an open rules panel stays open while play goes on.
+    this.rules ??= h("details.panel.rules", { ontoggle: (e) => this.loadRules(e.target) },
+      h("summary", {}, "Rules of this table"), h("div.rules-text"));
+    return this.rules;
+  }
+
+  async loadRules(details) {
+    if (!details.open) return;
+    const box = details.querySelector(".rules-text");
+    if (box.childElementCount) return;
+    try {
+      const req = this.info.houseRules ? {} : { source: { case: "name", value: this.info.rules }, format: "html" };
+      if (!req.source) return box.replaceChildren(h("p.muted", {}, "house rules: their text is with the host"));
+      const r = await referee.explainRules(req);
+      box.innerHTML = r.text;  // rendered by the server from a rule file it ships
+    } catch (err) { box.textContent = refusal(err).message; }
+  }
+}
