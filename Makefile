@@ -1,4 +1,5 @@
 # Two commands on a fresh clone: `make demo` and `make test`. Each sets up .venv itself.
+# `make demo` at a terminal keeps its referee serving the web client (the URL it prints) until Ctrl-C.
 PY ?= python3
 VENV := .venv
 BIN := $(VENV)/bin
@@ -35,8 +36,9 @@ browser:
 venv: $(STAMP)
 
 demo: $(STAMP)
-	$(BIN)/python -m smear_dsl demo --game four_point_ne_wisconsin:widow=2@4 --game cutthroat_canadian@3
 	$(BIN)/python -m smear_dsl tournament run --rules four_point_ne_wisconsin --entrants 8 --rounds 2 --duplicate --seed demo --out demo-out/tournament
+	$(BIN)/python -m smear_dsl demo --game four_point_ne_wisconsin:widow=2@4 --game cutthroat_canadian@3 --web 8080 \
+	  $$( [ -t 0 ] && [ -z "$$CI" ] && echo --serve )
 
 test: $(STAMP) $(NODE_STAMP) $(WEB_STAMP) browser
 	$(BIN)/python -m pytest

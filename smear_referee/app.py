@@ -176,6 +176,8 @@ class ServerThread:
         self.thread = threading.Thread(target=self._run, args=(port,), name="smear-referee", daemon=True)
         self.thread.start()
         if not self._ready.wait(30) or self._error:
+            if isinstance(self._error, SmearError):  # a busy port, a store in use: the caller's to report
+                raise self._error
             raise RuntimeError(f"the referee did not start: {self._error}")
 
     def _run(self, port: int) -> None:

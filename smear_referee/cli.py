@@ -1,9 +1,10 @@
-"""The referee's commands in the one `smear-dsl` CLI: serve, bot, tournament run, verify-tournament
+"""The referee's commands in the one `smear-dsl` CLI: serve, play, bot, tournament run, verify-tournament
 and demo. smear_dsl.cli finds `register` through the `smear_dsl.commands` entry point, so the
 language package never imports the referee."""
 from __future__ import annotations
 
 import argparse
+import json
 import os
 import sys
 
@@ -32,6 +33,21 @@ def register(sub) -> None:
     b.add_argument("--style", choices=["random", "heuristic"], default="heuristic")
     b.add_argument("--seed", type=int, default=None)
     b.set_defaults(fn=cmd_bot, parser=b)
+    pl = sub.add_parser("play", help="sit at a table of a referee and play from this terminal")
+    pl.add_argument("--server", required=True, help="HOST[:PORT] of the referee (port 50051 when not given)")
+    where = pl.add_mutually_exclusive_group(required=True)
+    where.add_argument("--table", help="a table's id (its seat token, if you sat there before, is remembered)")
+    where.add_argument("--create", metavar="RULES", help="open a table playing RULES (a rule name of the server, "
+                       "or a path to your own rule file)")
+    pl.add_argument("--option", action="append", metavar="K=V", help="an option of the rules (with --create)")
+    pl.add_argument("--players", type=int, default=0, help="seats at the new table (with --create)")
+    pl.add_argument("--bots", action="store_true", help="fill the other seats with bots the server plays (with --create)")
+    pl.add_argument("--seat", type=int, default=None, help="the seat to take (default: the first free one)")
+    pl.add_argument("--watch", action="store_true", help="watch as a spectator instead of playing")
+    pl.add_argument("--name", default=os.environ.get("USER", ""), help="your name at the table")
+    pl.add_argument("--record", metavar="FILE", help="write the game's record here when it ends")
+    pl.add_argument("--tls-ca", metavar="PEM", help="connect over TLS, trusting this certificate (or CA)")
+    pl.set_defaults(fn=cmd_play, parser=pl)
     tn = sub.add_parser("tournament", help="bot tournaments through a local referee")
     tsub = tn.add_subparsers(dest="tcmd", required=True)
     tr = tsub.add_parser("run", help="run a whole bot tournament and write its archive and standings")
@@ -55,7 +71,69 @@ def register(sub) -> None:
                    help="a game to play (repeatable), e.g. RULES:widow=2@4")
     d.add_argument("--out", default="demo-out", help="where to write the records")
     d.add_argument("--seed", type=int, default=2026)
+    d.add_argument("--web", type=int, metavar="PORT", default=None,
+                   help="serve the web client on PORT meanwhile (a free port if PORT is taken)")
+    d.add_argument("--serve", action="store_true", help="keep the referee serving after the games, until Ctrl-C")
     d.set_defaults(fn=cmd_demo, parser=d)
+
+
+def cmd_play(args: argparse.Namespace) -> int:
+    import grpc
+    from rich.console import Console
+
+    from .client import Client, error_reason, target
+    from .terminal import TerminalTable, save_seat, saved_seat
+
+    where = target(args.server)
+    if args.tls_ca:
+        if not os.path.isfile(args.tls_ca):
+            raise OptionError(f"no file {args.tls_ca}")
+        with open(args.tls_ca, "rb") as f:
+            creds = grpc.ssl_channel_credentials(root_certificates=f.read())
+        channel = grpc.secure_channel(where, creds, options=[("grpc.max_receive_message_length", 128 << 20)])
+        lobby = Client(where, channel=channel)
+    else:
+        lobby = Client(where)
+    console = Console(highlight=False)
+    try:
+        if args.create:
+            text = None
+            if os.path.isfile(args.create):
+                with open(args.create, encoding="utf-8") as f:
+                    text = f.read()
+            made = lobby.create_table(None if text else args.create, parse_options(args.option or []),
+                                      args.players, rules_text=text)
+            table_id, host = made.table_id, made.host_token
+            console.print(f"table {table_id} opened: {made.table.title}")
+        else:
+            table_id, host = args.table, None
+        seat = saved_seat(where, table_id) if not args.watch and args.seat is None else None
+        if seat is None:
+            info = lobby.table(table_id)
+            chosen = None if args.watch else args.seat if args.seat is not None else \
+                next((i for i, taken in enumerate(info.seat_taken) if not taken), None)
+            if chosen is None and not args.watch:
+                raise OptionError(f"table {table_id} has no free seat: --watch it instead")
+            joined = lobby.join(table_id, chosen, name=args.name)
+            seat = {"token": joined.token, "seat": chosen}
+            if chosen is not None:
+                save_seat(where, table_id, seat)
+        console.print(f"you are {'watching' if seat['seat'] is None else 'seat ' + str(seat['seat'])} at table "
+                      f"{table_id}")
+        if host and args.bots:
+            lobby.with_token(host).add_bots(table_id)
+        final = TerminalTable(lobby.with_token(seat["token"]), table_id, console).run()
+        if args.record:
+            record, _complete = lobby.with_token(seat["token"]).record(table_id)
+            with open(args.record, "w", encoding="utf-8") as f:
+                json.dump(record, f, indent=1)
+            console.print(f"record written to {args.record}")
+        console.print(f"winner: {final.winner if final.HasField('winner') else 'nobody'}, scores {list(final.scores)}")
+    except grpc.RpcError as e:
+        if e.code() == grpc.StatusCode.UNAVAILABLE:
+            raise OptionError(f"cannot reach the referee at {where} (is `smear-dsl serve` running there?)") from None
+        raise OptionError(f"the referee refused ({error_reason(e) or e.code().name}): {e.details()}") from None
+    return 0
 
 
 def cmd_serve(args: argparse.Namespace) -> int:
@@ -156,4 +234,4 @@ def cmd_demo(args: argparse.Namespace) -> int:
     from .demo import parse_game, run_demo
     if not args.game:
         raise OptionError("name the games to play: --game RULES[:k=v,...][@PLAYERS] (repeatable); `make demo` does")
-    return run_demo([parse_game(g) for g in args.game], args.out, args.seed)
+    return run_demo([parse_game(g) for g in args.game], args.out, args.seed, args.web, args.serve)

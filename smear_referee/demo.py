@@ -59,14 +59,24 @@ def narrate_event(ev) -> str | None:
     return None
 
 
-def run_demo(games: list[tuple[str, int | None, dict[str, str]]], out_dir: str = "demo-out", seed: int = 2026) -> int:
-    from .app import fresh_server
+def run_demo(games: list[tuple[str, int | None, dict[str, str]]], out_dir: str = "demo-out", seed: int = 2026,
+             web: int | None = None, serve: bool = False) -> int:
+    """Play and narrate the games through a fresh referee; with `web`, browsers can watch and play on
+    its web port meanwhile (and, with `serve`, after the games until Ctrl-C)."""
+    from .app import PortInUse, fresh_server
     from .client import Client, play_seat
 
     console = Console(highlight=False)
     out = Path(out_dir)
-    server = fresh_server(out_dir)
+    try:
+        server = fresh_server(out_dir, web=web)
+    except PortInUse:
+        if not web:
+            raise
+        server = fresh_server(out_dir, web=0)  # the asked-for web port is taken: any free one
     console.print(f"referee listening on {server.target} (tables in {server.db})")
+    if web is not None:
+        console.print(f"[bold]web client: {server.url}[/bold] (open it to watch these tables, or to play)")
     status = 0
     try:
         lobby = Client(server.target)
@@ -108,6 +118,19 @@ def run_demo(games: list[tuple[str, int | None, dict[str, str]]], out_dir: str =
                           f"finished={local['finished']} winner={local['winner']} scores={local['scores']} -> "
                           + ("[green]matches the game[/green]" if same else "[red]DOES NOT MATCH[/red]"))
             status = status or (0 if same else 1)
+        if serve and web is not None:
+            console.print(f"[bold]the referee keeps serving at {server.url}[/bold]: open a table in the lobby and "
+                          "fill it with bots; Ctrl-C stops it")
+            _wait_for_ctrl_c()
     finally:
         server.stop()
     return status
+
+
+def _wait_for_ctrl_c() -> None:
+    import time
+    try:
+        while True:
+            time.sleep(3600)
+    except KeyboardInterrupt:
+        pass

@@ -1,0 +1,110 @@
+"""`smear-dsl play`, the terminal client, driven as a person would: a real process whose prompts are
+answered on its standard input, against a real referee and the server's bots."""
+from __future__ import annotations
+
+import json
+import os
+import queue
+import random
+import re
+import subprocess
+import sys
+import threading
+import time
+
+import pytest
+
+from smear_dsl.record import verify
+from smear_referee.limits import Limits
+
+from conftest import ROOT
+from referee_harness import ServerThread
+
+
+class Person:
+    """The client process; `read_until` collects its output up to a pattern."""
+
+    def __init__(self, args: list[str], home: str):
+        env = dict(os.environ, XDG_CONFIG_HOME=home, PYTHONUNBUFFERED="1", COLUMNS="100")
+        self.proc = subprocess.Popen([sys.executable, "-m", "smear_dsl", "play", *args], cwd=ROOT, env=env,
+                                     stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
+                                     text=True, bufsize=0)
+        self.out: queue.Queue[str] = queue.Queue()
+        self.seen = ""
+        threading.Thread(target=self._pump, daemon=True).start()
+
+    def _pump(self) -> None:
+        while ch := self.proc.stdout.read(1):
+            self.out.put(ch)
+        self.out.put("")
+
+    def read_until(self, *patterns: str, seconds: float = 60) -> str:
+        """Output up to the first of `patterns`; which one matched."""
+        end = time.monotonic() + seconds
+        while time.monotonic() < end:
+            for p in patterns:
+                if re.search(p, self.seen):
+                    return p
+            try:
+                ch = self.out.get(timeout=0.5)
+            except queue.Empty:
+                continue
+            if ch == "":
+                for p in patterns:
+                    if re.search(p, self.seen):
+                        return p
+                raise AssertionError(f"the client exited:\n{self.seen[-2000:]}")
+            self.seen += ch
+        raise AssertionError(f"timed out waiting for {patterns}:\n{self.seen[-2000:]}")
+
+    def say(self, line: str) -> None:
+        self.seen = ""
+        self.proc.stdin.write(line + "\n")
+
+
+@pytest.fixture
+def server(tmp_path):
+    srv = ServerThread(str(tmp_path / "referee.sqlite3"), limits=Limits(bot_seconds=0.01))
+    yield srv
+    srv.stop()
+
+
+def test_a_person_plays_a_whole_game_at_the_terminal(server, tmp_path):
+    record = tmp_path / "record.json"
+    person = Person(["--server", server.target, "--create", "cutthroat_canadian", "--players", "3", "--bots",
+                     "--name", "Ann", "--record", str(record)], str(tmp_path))
+    rng, refused, moves = random.Random(11), False, 0
+    while person.read_until(r"move> $", r"record written to") == r"move> $":
+        menu = re.findall(r"(\d+) (pass|bid \d+|trump \S|discard[^\n]*?|play \S+)(?=\s{2}|\n|$)",
+                          person.seen.rsplit("your move:", 1)[1])
+        assert menu, person.seen
+        if not refused and "play" in menu[0][1]:
+            person.say("bid 9")  # not a play: the referee says why, in words, and asks again
+            assert person.read_until(r"refused \(WRONG_PHASE\): the hand is waiting for playing a card, not a bid")
+            assert person.read_until(r"move> $")
+            refused = True
+        person.say(str(rng.randrange(len(menu)) + 1))
+        moves += 1
+    person.read_until(r"winner: ")
+    assert person.proc.wait(30) == 0
+    assert refused and moves > 5
+    verdict = verify(json.loads(record.read_text()))
+    assert verdict["valid"] and verdict["finished"], verdict
+
+
+def test_the_terminal_client_takes_its_seat_back(server, tmp_path):
+    made = server.client().create_table("four_point_ne_wisconsin", {"widow": 0}, seed="terminal-seat")
+    first = server.client(made.host_token).view(made.table_id).turn
+    person = Person(["--server", server.target, "--table", made.table_id, "--seat", str(first)], str(tmp_path))
+    person.read_until(r"move> $")
+    person.proc.kill()  # the terminal is closed mid-game
+    person.proc.wait(10)
+    again = Person(["--server", server.target, "--table", made.table_id], str(tmp_path))
+    again.read_until(r"move> $")
+    assert f"you are seat {first}" in again.seen or "your hand" in again.seen
+    again.say("pass")
+    assert again.read_until(r"\(you\): pass", r"refused") == r"\(you\): pass"
+    again.proc.kill()
+    assert list(server.client().table(made.table_id).seat_taken).count(True) == 1
+    saved = json.loads((tmp_path / "smear-dsl" / "seats.json").read_text())
+    assert oct((tmp_path / "smear-dsl" / "seats.json").stat().st_mode & 0o777) == "0o600" and len(saved) == 1
