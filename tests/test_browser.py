@@ -3,12 +3,16 @@ real referee on 127.0.0.1. `make test` installs the browser where it can (apt); 
 these tests skip and say why, unless SMEAR_REQUIRE_BROWSER=1 (CI) makes that a failure."""
 from __future__ import annotations
 
+import base64
 import json
 import os
 import random
+import re
 import shutil
+import struct
 import subprocess
 import sys
+import time
 
 import pytest
 
@@ -134,3 +138,126 @@ def test_house_rules_show_located_errors_then_play(browser, server):
     assert my_turn_or_over(page) in ("bidding", "play", "discard", "trump")
     info = server.client().list_tables()[0]
     assert info.house_rules and info.title == "Our house"
+
+
+class Received:
+    """Every response body a page received from the referee, read off Chromium's network layer
+    (CDP), streams included chunk by chunk: what the page got, whatever its code did with it."""
+
+    def __init__(self, context, page):
+        self.cdp = context.new_cdp_session(page)
+        self.bodies: dict[str, bytearray] = {}
+        self.urls: dict[str, str] = {}
+        self.unary: list[str] = []
+        self.cdp.on("Network.responseReceived", self._response)
+        self.cdp.on("Network.dataReceived", self._data)
+        self.cdp.on("Network.loadingFinished", self._finished)
+        self.cdp.send("Network.enable")
+
+    def _response(self, ev) -> None:
+        url = ev["response"]["url"]
+        if "/smear.referee.v1." not in url:
+            return
+        rid = ev["requestId"]
+        self.urls[rid] = url
+        self.bodies[rid] = bytearray()
+        if ev["response"]["mimeType"].startswith("application/connect"):  # a stream: have its bytes as they come
+            got = self.cdp.send("Network.streamResourceContent", {"requestId": rid})
+            self.bodies[rid] += base64.b64decode(got.get("bufferedData", ""))
+
+    def _data(self, ev) -> None:
+        if ev["requestId"] in self.bodies and ev.get("data"):
+            self.bodies[ev["requestId"]] += base64.b64decode(ev["data"])
+
+    def _finished(self, ev) -> None:
+        rid = ev["requestId"]
+        if rid in self.urls and not self.bodies[rid]:
+            try:
+                body = self.cdp.send("Network.getResponseBody", {"requestId": rid})
+            except Exception:  # a stream's body is not kept: it came through dataReceived
+                return
+            self.bodies[rid] += base64.b64decode(body["body"]) if body["base64Encoded"] else body["body"].encode()
+
+    def messages(self) -> list[dict]:
+        """Every message: unary JSON bodies, and each JSON envelope of the streams."""
+        out = []
+        for rid, raw in self.bodies.items():
+            if not raw:
+                continue
+            if raw[:1] in (b"{", b"["):
+                out.append(json.loads(raw))
+                continue
+            i = 0
+            while i + 5 <= len(raw):
+                flags, n = struct.unpack(">BI", bytes(raw[i:i + 5]))
+                out.append(json.loads(bytes(raw[i + 5:i + 5 + n]) or b"{}"))
+                i += 5 + n
+        return out
+
+
+CARD = re.compile(r"^(?:[2-9TJQKA][SHDC]|[A-Z]{1,3}J\w*)$")
+
+
+def cards_in(value) -> set[str]:
+    """Every card name anywhere in a message (detail_json parsed too)."""
+    found: set[str] = set()
+    if isinstance(value, dict):
+        for k, v in value.items():
+            if k == "detailJson":
+                v = json.loads(v)
+            found |= cards_in(v)
+    elif isinstance(value, list):
+        for v in value:
+            found |= cards_in(v)
+    elif isinstance(value, str) and CARD.match(value):
+        found.add(value)
+    return found
+
+
+def test_four_people_play_while_a_spectator_sees_only_public_cards(browser, server):
+    made = server.client().create_table("four_point_ne_wisconsin", {"widow": 2}, seed="four-browsers",
+                                        hand_limit=2)
+    url = f"{server.url}t/{made.table_id}"
+    players = []
+    for seat in range(4):
+        page = browser.new_context().new_page()
+        page.goto(url)
+        page.fill("#name", f"P{seat}")
+        page.click(f"button.seat[data-seat='{seat}']")
+        players.append(page)
+    context = browser.new_context()
+    watcher = context.new_page()
+    received = Received(context, watcher)
+    watcher.goto(url)
+    watcher.click("#watch")
+    watcher.wait_for_selector("#spectating")
+
+    rng = random.Random(4)
+    end = time.monotonic() + 300
+    while not watcher.query_selector("#game-over") and time.monotonic() < end:
+        for page in players:
+            if page.get_attribute("main", "data-my-turn") == "true" and not page.query_selector("#game-over"):
+                act(page, rng)
+        time.sleep(0.05)
+    watcher.wait_for_selector("#game-over")
+    assert "P0" in watcher.inner_text(".seats-row")
+
+    record, complete = server.client(made.host_token).record(made.table_id)
+    assert complete and len(record["hands"]) == 2
+    # The cards played publicly by each version of the table (a version counts every move).
+    played_by: list[set[str]] = [set()]
+    for hand in record["hands"]:
+        for m in hand["moves"]:
+            played_by.append(played_by[-1] | ({m["card"]} if m["action"] == "play" else set()))
+    public = played_by[-1]
+    messages = received.messages()
+    assert len(messages) > 50  # the stream's events and the views fetched after them
+    assert any("snapshot" in m for m in messages) and sum("move" in m for m in messages) >= 40  # the stream itself
+    for m in messages:
+        view = m.get("snapshot") or (m if "detailJson" in m else None)
+        version = int(view.get("version", 0)) if view else int(m["move"]["version"]) if "move" in m else None
+        known = played_by[version] if version is not None else public
+        assert cards_in(m) <= known, f"the spectator received {sorted(cards_in(m) - known)} before they were played"
+        detail = json.loads(view["detailJson"]) if view else {}
+        assert "hand" not in detail and "discarded" not in detail and "legal" not in detail
+        assert not m.get("hand") and not m.get("handStarted", {}).get("yourCards")
