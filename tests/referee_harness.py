@@ -26,15 +26,16 @@ class ServerThread(_ServerThread):
 class ServerProcess:
     """`smear-dsl serve` as a child process; it prints the port it bound."""
 
-    def __init__(self, db: str):
+    def __init__(self, db: str, *args: str):
         env = dict(os.environ, PYTHONUNBUFFERED="1")
-        self.proc = subprocess.Popen([sys.executable, "-m", "smear_dsl", "serve", "--port", "0", "--db", db],
+        self.proc = subprocess.Popen([sys.executable, "-m", "smear_dsl", "serve", "--port", "0", "--db", db, *args],
                                      cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=env)
         line = self.proc.stdout.readline()
         if "listening on" not in line:
             raise RuntimeError(f"server did not start: {line!r} {self.proc.stderr.read() if self.proc.poll() else ''}")
         self.port = int(line.strip().rsplit(":", 1)[1])
         self.target = f"127.0.0.1:{self.port}"
+        self.url = self.proc.stdout.readline().split()[-1] if "--web" in args else None  # "web client: URL"
 
     def client(self, token: str | None = None) -> Client:
         return Client(self.target, token)

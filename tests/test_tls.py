@@ -1,0 +1,54 @@
+"""`serve --tls-cert --tls-key`: gRPC and the web port both over TLS (a self-signed certificate made
+with openssl for the test), and nothing in plain text."""
+from __future__ import annotations
+
+import json
+import shutil
+import ssl
+import subprocess
+import urllib.request
+
+import grpc
+import pytest
+
+from smear_referee.api import referee_pb2 as pb
+from smear_referee.api import referee_pb2_grpc as pb_grpc
+
+from referee_harness import ServerProcess
+
+
+@pytest.fixture(scope="module")
+def cert(tmp_path_factory):
+    if not shutil.which("openssl"):
+        pytest.skip("openssl is not installed")
+    d = tmp_path_factory.mktemp("tls")
+    subprocess.run(["openssl", "req", "-x509", "-newkey", "rsa:2048", "-nodes", "-days", "2", "-subj", "/CN=localhost",
+                    "-addext", "subjectAltName=DNS:localhost,IP:127.0.0.1", "-keyout", str(d / "key.pem"),
+                    "-out", str(d / "cert.pem")], check=True, capture_output=True)
+    return d / "cert.pem", d / "key.pem"
+
+
+def test_grpc_and_the_web_port_speak_tls_only(cert, tmp_path):
+    srv = ServerProcess(str(tmp_path / "r.sqlite3"), "--web", "0", "--tls-cert", str(cert[0]), "--tls-key", str(cert[1]))
+    try:
+        assert srv.url.startswith("https://")
+        creds = grpc.ssl_channel_credentials(root_certificates=cert[0].read_bytes())
+        with grpc.secure_channel(f"localhost:{srv.port}", creds) as ch:
+            names = [r.name for r in pb_grpc.RefereeStub(ch).ListRules(pb.ListRulesRequest(), timeout=10).rules]
+        assert "four_point_ne_wisconsin" in names
+        with grpc.insecure_channel(srv.target) as ch:  # plain text is refused
+            with pytest.raises(grpc.RpcError) as e:
+                pb_grpc.RefereeStub(ch).ListRules(pb.ListRulesRequest(), timeout=5)
+            assert e.value.code() == grpc.StatusCode.UNAVAILABLE
+        trusted = ssl.create_default_context(cafile=str(cert[0]))
+        base = srv.url.replace("127.0.0.1", "localhost").rstrip("/")
+        with urllib.request.urlopen(base + "/", context=trusted, timeout=10) as r:
+            assert b'<main id="app">' in r.read()
+        req = urllib.request.Request(base + "/smear.referee.v1.Referee/ListTables", data=b"{}",
+                                     headers={"content-type": "application/json"})
+        with urllib.request.urlopen(req, context=trusted, timeout=10) as r:
+            assert json.loads(r.read()) == {}
+        with pytest.raises(OSError):  # no answer in plain text (RemoteDisconnected, reset, ...)
+            urllib.request.urlopen(base.replace("https://", "http://") + "/", timeout=5).read()
+    finally:
+        srv.stop()
