@@ -4,7 +4,7 @@ from __future__ import annotations
 import hashlib
 import json
 from functools import lru_cache
-from typing import Any
+from typing import Any, Callable
 
 from . import cards as C
 from . import moves as M
@@ -183,8 +183,12 @@ def apply_parsed(game: Game, seat: int, action: str, payload: Any) -> None:
         game.apply(seat, payload)
 
 
-def verify(record: Any, allow_paths: bool = True) -> dict[str, Any]:
-    """The verdict for a parsed record; RecordError if it cannot be read at all (see `rules_for`)."""
+Observer = Callable[[Game, int, "int | None"], None]
+
+
+def verify(record: Any, allow_paths: bool = True, observe: Observer | None = None) -> dict[str, Any]:
+    """The verdict for a parsed record; RecordError if it cannot be read at all (see `rules_for`).
+    `observe(game, hand, move)` (if given) sees the game after each deal (move None) and each move."""
     rules = rules_for(record, allow_paths)
     first = record.get("first_dealer")
     if not isinstance(first, int) or isinstance(first, bool) or not 0 <= first < rules.players:
@@ -195,7 +199,7 @@ def verify(record: Any, allow_paths: bool = True) -> dict[str, Any]:
     game = Game(rules, seed=0, first_dealer=first, auto_deal=False)
     error = None
     for h, hand in enumerate(hands):
-        error = _replay_hand(game, h, hand, last=h == len(hands) - 1)
+        error = _replay_hand(game, h, hand, h == len(hands) - 1, observe)
         if error:
             break
     results = game.results
@@ -215,7 +219,7 @@ def verify(record: Any, allow_paths: bool = True) -> dict[str, Any]:
     }
 
 
-def _replay_hand(game: Game, h: int, hand: Any, last: bool) -> dict[str, Any] | None:
+def _replay_hand(game: Game, h: int, hand: Any, last: bool, observe: Observer | None) -> dict[str, Any] | None:
     """Deal and play hand `h` of a record on `game`; the verdict's error for it, if any (in
     RECORD_FORMAT.md's order: the entry, the deal, a hand after the end, each move, completeness)."""
     rules = game.rules
@@ -236,12 +240,16 @@ def _replay_hand(game: Game, h: int, hand: Any, last: bool) -> dict[str, Any] | 
                 return _err(h, 0, e.code, e.message)
         return _err(h, 0, "GAME_OVER", "a hand starts after the game has ended")
     game.start_hand(deal)
+    if observe:
+        observe(game, h, None)
     for m, move in enumerate(moves):
         try:
             seat, action, payload = parse_move(rules, move)
             apply_parsed(game, seat, action, payload)
         except MoveError as e:
             return _err(h, m, e.code, e.message)
+        if observe:
+            observe(game, h, m)
     if not game.hand_over and not last:
         return _err(h, len(moves), "HAND_INCOMPLETE", "this hand stops before it is over")
     return None

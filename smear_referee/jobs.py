@@ -64,12 +64,22 @@ def explain_rules(text: str, fmt: str) -> dict[str, Any]:
 def verify_record(record_json: str) -> dict[str, Any]:
     """{"verdict": ...} or {"unreadable": why}: the record's rules are a name of rules/ or its `rules_text`."""
     from smear_dsl.record import verify
+    return _on_record(record_json, "verdict", lambda record: verify(record, allow_paths=False))
+
+
+def replay_record(record_json: str) -> dict[str, Any]:
+    """{"replay": every position (smear_dsl/replay.py)} or {"unreadable": why}; rules as for verify_record."""
+    from smear_dsl.replay import replay
+    return _on_record(record_json, "replay", lambda record: replay(record, allow_paths=False))
+
+
+def _on_record(record_json: str, key: str, fn) -> dict[str, Any]:
     try:
         record = json.loads(record_json)
     except (json.JSONDecodeError, RecursionError):
         return {"unreadable": "record_json is not JSON"}
     try:
-        return {"verdict": verify(record, allow_paths=False)}
+        return {key: fn(record)}
     except RecordError as e:
         return {"unreadable": str(e)}
     except RecursionError:

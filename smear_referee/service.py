@@ -472,16 +472,35 @@ class Referee(pb_grpc.RefereeServicer):
 
     @guard
     async def VerifyRecord(self, request, context):
-        if len(request.record_json) > self.limits.record_bytes:
+        verdict = await self.on_record(context, "verify_record", request.record_json, "verdict")
+        return pb.VerifyRecordResponse(verdict_json=json.dumps(verdict), valid=bool(verdict.get("valid")))
+
+    @guard
+    async def ReplayRecord(self, request, context):
+        if request.WhichOneof("source") == "table_id":
+            t = self.tables.table_for(request.table_id, None)
+            if not t.game.finished:
+                raise RefereeError("FAILED_PRECONDITION", "GAME_NOT_OVER", "a table is replayed once its game is over")
+            if self.tables.sealed(t):
+                raise RefereeError("FAILED_PRECONDITION", "ROUND_SEALED",
+                                   "this table's duplicate round is still being played")
+            record_json = json.dumps(t.record(Identity(t.id, "host", None))[0])
+        else:
+            record_json = request.record_json
+        done = await self.on_record(context, "replay_record", record_json, "replay")
+        return pb.ReplayRecordResponse(replay_json=json.dumps(done), valid=bool(done["verdict"].get("valid")),
+                                       record_json=record_json)
+
+    async def on_record(self, context, job: str, record_json: str, key: str) -> dict:
+        """A record job (smear_referee/jobs.py) in the sandbox, within the record limits."""
+        if len(record_json) > self.limits.record_bytes:
             raise RefereeError("RESOURCE_EXHAUSTED", "BAD_RECORD",
                                f"records are limited to {self.limits.record_bytes:,} characters")
-        done = await self.sandboxed(self.admit(context), "verify_record", request.record_json,
-                                    seconds=self.limits.verify_seconds,
+        done = await self.sandboxed(self.admit(context), job, record_json, seconds=self.limits.verify_seconds,
                                     too_slow="RECORD_TOO_COMPLEX")
         if "unreadable" in done:
             raise RefereeError("INVALID_ARGUMENT", "BAD_RECORD", done["unreadable"])
-        verdict = done["verdict"]
-        return pb.VerifyRecordResponse(verdict_json=json.dumps(verdict), valid=bool(verdict.get("valid")))
+        return done[key]
 
 
 def _server_busy() -> RefereeError:

@@ -261,3 +261,38 @@ def test_four_people_play_while_a_spectator_sees_only_public_cards(browser, serv
         detail = json.loads(view["detailJson"]) if view else {}
         assert "hand" not in detail and "discarded" not in detail and "legal" not in detail
         assert not m.get("hand") and not m.get("handStarted", {}).get("yourCards")
+
+
+def test_the_replay_viewer_steps_through_a_finished_game_face_up(browser, server, tmp_path):
+    made = server.client().create_table("four_point_ne_wisconsin", {"widow": 2}, seed="replay", hand_limit=2)
+    me = server.client().join(made.table_id, 0)
+    server.client(made.host_token).add_bots(made.table_id)
+    from test_web_api import play_against_bots
+    play_against_bots(server, made.table_id, me.token, random.Random(9))
+    record, _ = server.client(made.host_token).record(made.table_id)
+    first = record["hands"][0]
+
+    page = browser.new_page()
+    page.goto(server.url)
+    page.click(f"tr[data-table='{made.table_id}'] a")  # a finished table's lobby line opens its replay
+    page.wait_for_selector("#where")
+    assert "hand 1 of 2" in page.inner_text("#where") and "the deal" in page.inner_text("#where")
+    for seat, dealt in enumerate(first["deal"]["hands"]):  # every seat's cards, face up
+        shown = page.locator(f".seat[data-seat='{seat}'] .card").evaluate_all("cs => cs.map(c => c.dataset.card)")
+        assert sorted(shown) == sorted(dealt)
+    page.click("#next")
+    m0 = first["moves"][0]
+    assert f"Seat {m0['seat']}" in page.inner_text("#last")
+    page.click("#next-hand")
+    assert "hand 2 of 2" in page.inner_text("#where")
+    page.keyboard.press("ArrowLeft")
+    assert "hand 1 of 2" in page.inner_text("#where")
+    page.wait_for_selector("#hand-result")
+
+    # A record file opened from disk replays too.
+    path = tmp_path / "game.json"
+    path.write_text(json.dumps(record))
+    page.goto(server.url + "replay")
+    page.set_input_files("#record-file", str(path))
+    page.wait_for_selector("#where")
+    assert "Verdict: valid" in page.inner_text("main")

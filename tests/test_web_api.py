@@ -184,3 +184,42 @@ def test_the_generated_code_is_current():
     """smear_referee/api (gRPC and Connect) is what scripts/gen_proto.py makes of the proto now."""
     out = subprocess.run([sys.executable, "scripts/gen_proto.py", "--check"], cwd=ROOT, capture_output=True, text=True)
     assert out.returncode == 0, out.stderr
+
+
+def test_replay_positions_follow_the_record(web):
+    """ReplayRecord's positions against the record itself: each move's seat and card, cards conserved
+    (held + discarded + played + stock = the deck), and the last scores are the verdict's."""
+    made = web.client().create_table("four_point_ne_wisconsin", {"widow": 2}, seed="replay-api", hand_limit=3)
+    me = web.client().join(made.table_id, 2)
+    fails(lambda: web.client().stub.ReplayRecord(pb.ReplayRecordRequest(table_id=made.table_id)),
+          grpc.StatusCode.FAILED_PRECONDITION, "GAME_NOT_OVER")
+    web.client(made.host_token).add_bots(made.table_id)
+    play_against_bots(web, made.table_id, me.token, random.Random(8))
+    got = web.client().stub.ReplayRecord(pb.ReplayRecordRequest(table_id=made.table_id))
+    replay, record = json.loads(got.replay_json), json.loads(got.record_json)
+    assert got.valid and record["seed"]
+    steps = replay["steps"]
+    moves = [(h, m) for h, hand in enumerate(record["hands"]) for m in hand["moves"]]
+    assert len(steps) == len(moves) + len(record["hands"])
+    deck = len(record["hands"][0]["deal"]["stock"]) + sum(map(len, record["hands"][0]["deal"]["hands"]))
+    played: list[str] = []
+    it = iter(moves)
+    for s in steps:
+        if s["move"] is None:
+            played = []
+            continue
+        h, move = next(it)
+        assert s["hand"] == h and s["last"] == move
+        if move["action"] == "play":
+            played.append(move["card"])
+        held = sum(map(len, s["hands"])) + sum(map(len, s["discarded"]))
+        assert held + len(played) + s["stock"] == deck
+        assert not set(played) & {c for hand in s["hands"] for c in hand}
+    assert steps[-1]["scores"] == replay["verdict"]["scores"] == record_scores(web, made.table_id)
+    # The same from the record sent whole, over Connect as the viewer's file picker does.
+    status, body = connect_call(base(web), "ReplayRecord", {"recordJson": got.record_json})
+    assert status == 200 and json.loads(body["replayJson"])["steps"] == steps
+
+
+def record_scores(srv, table_id: str) -> list[int]:
+    return list(srv.client().table(table_id).scores)

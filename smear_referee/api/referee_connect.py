@@ -62,6 +62,9 @@ class Referee(Protocol):
     async def verify_record(self, request: smear_dot_referee_dot_v1_dot_referee__pb2.VerifyRecordRequest, ctx: RequestContext) -> smear_dot_referee_dot_v1_dot_referee__pb2.VerifyRecordResponse:
         raise ConnectError(Code.UNIMPLEMENTED, "Not implemented")
 
+    async def replay_record(self, request: smear_dot_referee_dot_v1_dot_referee__pb2.ReplayRecordRequest, ctx: RequestContext) -> smear_dot_referee_dot_v1_dot_referee__pb2.ReplayRecordResponse:
+        raise ConnectError(Code.UNIMPLEMENTED, "Not implemented")
+
 
 class RefereeASGIApplication(ConnectASGIApplication[Referee]):
     def __init__(self, service: Referee | AsyncGenerator[Referee], *, interceptors: Iterable[Interceptor]=(), read_max_bytes: int | None = None, compressions: Iterable[Compression] | None = None) -> None:
@@ -217,6 +220,16 @@ class RefereeASGIApplication(ConnectASGIApplication[Referee]):
                         idempotency_level=IdempotencyLevel.UNKNOWN,
                     ),
                     function=svc.verify_record,
+                ),
+                "/smear.referee.v1.Referee/ReplayRecord": Endpoint.unary(
+                    method=MethodInfo(
+                        name="ReplayRecord",
+                        service_name="smear.referee.v1.Referee",
+                        input=smear_dot_referee_dot_v1_dot_referee__pb2.ReplayRecordRequest,
+                        output=smear_dot_referee_dot_v1_dot_referee__pb2.ReplayRecordResponse,
+                        idempotency_level=IdempotencyLevel.UNKNOWN,
+                    ),
+                    function=svc.replay_record,
                 ),
             },
             interceptors=interceptors,
@@ -531,6 +544,26 @@ class RefereeClient(ConnectClient):
             timeout_ms=timeout_ms,
         )
 
+    async def replay_record(
+        self,
+        request: smear_dot_referee_dot_v1_dot_referee__pb2.ReplayRecordRequest,
+        *,
+        headers: Headers | Mapping[str, str] | None = None,
+        timeout_ms: int | None = None,
+    ) -> smear_dot_referee_dot_v1_dot_referee__pb2.ReplayRecordResponse:
+        return await self.execute_unary(
+            request=request,
+            method=MethodInfo(
+                name="ReplayRecord",
+                service_name="smear.referee.v1.Referee",
+                input=smear_dot_referee_dot_v1_dot_referee__pb2.ReplayRecordRequest,
+                output=smear_dot_referee_dot_v1_dot_referee__pb2.ReplayRecordResponse,
+                idempotency_level=IdempotencyLevel.UNKNOWN,
+            ),
+            headers=headers,
+            timeout_ms=timeout_ms,
+        )
+
 
 
 class Tournament(Protocol):
@@ -750,6 +783,8 @@ class RefereeSync(Protocol):
         raise ConnectError(Code.UNIMPLEMENTED, "Not implemented")
     def verify_record(self, request: smear_dot_referee_dot_v1_dot_referee__pb2.VerifyRecordRequest, ctx: RequestContext) -> smear_dot_referee_dot_v1_dot_referee__pb2.VerifyRecordResponse:
         raise ConnectError(Code.UNIMPLEMENTED, "Not implemented")
+    def replay_record(self, request: smear_dot_referee_dot_v1_dot_referee__pb2.ReplayRecordRequest, ctx: RequestContext) -> smear_dot_referee_dot_v1_dot_referee__pb2.ReplayRecordResponse:
+        raise ConnectError(Code.UNIMPLEMENTED, "Not implemented")
 
 
 class RefereeWSGIApplication(ConnectWSGIApplication):
@@ -905,6 +940,16 @@ class RefereeWSGIApplication(ConnectWSGIApplication):
                         idempotency_level=IdempotencyLevel.UNKNOWN,
                     ),
                     function=service.verify_record,
+                ),
+                "/smear.referee.v1.Referee/ReplayRecord": EndpointSync.unary(
+                    method=MethodInfo(
+                        name="ReplayRecord",
+                        service_name="smear.referee.v1.Referee",
+                        input=smear_dot_referee_dot_v1_dot_referee__pb2.ReplayRecordRequest,
+                        output=smear_dot_referee_dot_v1_dot_referee__pb2.ReplayRecordResponse,
+                        idempotency_level=IdempotencyLevel.UNKNOWN,
+                    ),
+                    function=service.replay_record,
                 ),
             },
             interceptors=interceptors,
@@ -1213,6 +1258,26 @@ class RefereeClientSync(ConnectClientSync):
                 service_name="smear.referee.v1.Referee",
                 input=smear_dot_referee_dot_v1_dot_referee__pb2.VerifyRecordRequest,
                 output=smear_dot_referee_dot_v1_dot_referee__pb2.VerifyRecordResponse,
+                idempotency_level=IdempotencyLevel.UNKNOWN,
+            ),
+            headers=headers,
+            timeout_ms=timeout_ms,
+        )
+
+    def replay_record(
+        self,
+        request: smear_dot_referee_dot_v1_dot_referee__pb2.ReplayRecordRequest,
+        *,
+        headers: Headers | Mapping[str, str] | None = None,
+        timeout_ms: int | None = None,
+    ) -> smear_dot_referee_dot_v1_dot_referee__pb2.ReplayRecordResponse:
+        return self.execute_unary(
+            request=request,
+            method=MethodInfo(
+                name="ReplayRecord",
+                service_name="smear.referee.v1.Referee",
+                input=smear_dot_referee_dot_v1_dot_referee__pb2.ReplayRecordRequest,
+                output=smear_dot_referee_dot_v1_dot_referee__pb2.ReplayRecordResponse,
                 idempotency_level=IdempotencyLevel.UNKNOWN,
             ),
             headers=headers,

@@ -461,6 +461,24 @@ class VerifyRecordResponse(_message.Message):
     valid: bool
     def __init__(self, verdict_json: _Optional[str] = ..., valid: _Optional[bool] = ...) -> None: ...
 
+class ReplayRecordRequest(_message.Message):
+    __slots__ = ("table_id", "record_json")
+    TABLE_ID_FIELD_NUMBER: _ClassVar[int]
+    RECORD_JSON_FIELD_NUMBER: _ClassVar[int]
+    table_id: str
+    record_json: str
+    def __init__(self, table_id: _Optional[str] = ..., record_json: _Optional[str] = ...) -> None: ...
+
+class ReplayRecordResponse(_message.Message):
+    __slots__ = ("replay_json", "valid", "record_json")
+    REPLAY_JSON_FIELD_NUMBER: _ClassVar[int]
+    VALID_FIELD_NUMBER: _ClassVar[int]
+    RECORD_JSON_FIELD_NUMBER: _ClassVar[int]
+    replay_json: str
+    valid: bool
+    record_json: str
+    def __init__(self, replay_json: _Optional[str] = ..., valid: _Optional[bool] = ..., record_json: _Optional[str] = ...) -> None: ...
+
 class CreateTournamentRequest(_message.Message):
     __slots__ = ("rules_name", "rules_text", "options", "players", "entrants", "teams", "pairing", "rounds", "duplicate", "seed", "name", "hands_per_round")
     class OptionsEntry(_message.Message):

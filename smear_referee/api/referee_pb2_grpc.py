@@ -109,6 +109,11 @@ class RefereeStub:
                 request_serializer=smear_dot_referee_dot_v1_dot_referee__pb2.VerifyRecordRequest.SerializeToString,
                 response_deserializer=smear_dot_referee_dot_v1_dot_referee__pb2.VerifyRecordResponse.FromString,
                 _registered_method=True)
+        self.ReplayRecord = channel.unary_unary(
+                '/smear.referee.v1.Referee/ReplayRecord',
+                request_serializer=smear_dot_referee_dot_v1_dot_referee__pb2.ReplayRecordRequest.SerializeToString,
+                response_deserializer=smear_dot_referee_dot_v1_dot_referee__pb2.ReplayRecordResponse.FromString,
+                _registered_method=True)
 
 
 class RefereeServicer:
@@ -224,6 +229,14 @@ class RefereeServicer:
         context.set_details('Method not implemented!')
         raise NotImplementedError('Method not implemented!')
 
+    def ReplayRecord(self, request, context):
+        """Every position of a finished game, all cards face up, for a replay viewer: a table of this
+        server once its game (and its duplicate round) is over, or a record sent whole. Needs no token.
+        """
+        context.set_code(grpc.StatusCode.UNIMPLEMENTED)
+        context.set_details('Method not implemented!')
+        raise NotImplementedError('Method not implemented!')
+
 
 def add_RefereeServicer_to_server(servicer, server):
     rpc_method_handlers = {
@@ -301,6 +314,11 @@ def add_RefereeServicer_to_server(servicer, server):
                     servicer.VerifyRecord,
                     request_deserializer=smear_dot_referee_dot_v1_dot_referee__pb2.VerifyRecordRequest.FromString,
                     response_serializer=smear_dot_referee_dot_v1_dot_referee__pb2.VerifyRecordResponse.SerializeToString,
+            ),
+            'ReplayRecord': grpc.unary_unary_rpc_method_handler(
+                    servicer.ReplayRecord,
+                    request_deserializer=smear_dot_referee_dot_v1_dot_referee__pb2.ReplayRecordRequest.FromString,
+                    response_serializer=smear_dot_referee_dot_v1_dot_referee__pb2.ReplayRecordResponse.SerializeToString,
             ),
     }
     generic_handler = grpc.method_handlers_generic_handler(
@@ -708,6 +726,33 @@ class Referee:
             '/smear.referee.v1.Referee/VerifyRecord',
             smear_dot_referee_dot_v1_dot_referee__pb2.VerifyRecordRequest.SerializeToString,
             smear_dot_referee_dot_v1_dot_referee__pb2.VerifyRecordResponse.FromString,
+            options,
+            channel_credentials,
+            insecure,
+            call_credentials,
+            compression,
+            wait_for_ready,
+            timeout,
+            metadata,
+            _registered_method=True)
+
+    @staticmethod
+    def ReplayRecord(request,
+            target,
+            options=(),
+            channel_credentials=None,
+            call_credentials=None,
+            insecure=False,
+            compression=None,
+            wait_for_ready=None,
+            timeout=None,
+            metadata=None):
+        return grpc.experimental.unary_unary(
+            request,
+            target,
+            '/smear.referee.v1.Referee/ReplayRecord',
+            smear_dot_referee_dot_v1_dot_referee__pb2.ReplayRecordRequest.SerializeToString,
+            smear_dot_referee_dot_v1_dot_referee__pb2.ReplayRecordResponse.FromString,
             options,
             channel_credentials,
             insecure,

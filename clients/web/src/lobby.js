@@ -7,7 +7,8 @@ export async function lobbyPage(root, go) {
   const list = h("div#tables");
   const form = createForm(rules, go);
   root.replaceChildren(
-    h("header", {}, h("h1", {}, "Smear tables")),
+    h("header", {}, h("h1", {}, "Smear tables"),
+      h("a#replay-file", { href: "/replay", onclick: (e) => { e.preventDefault(); go("/replay"); } }, "replay a record file")),
     h("section.panel", {}, h("h2", {}, "Open a table"), form),
     h("section.panel", {}, h("h2", {}, "Tables"), list),
   );
@@ -31,9 +32,12 @@ function tableList(rows, go) {
         h("td.muted", {}, Object.entries(t.options).map(([k, v]) => `${k}=${v}`).join(", ")),
         h("td", {}, t.seatNames.map((n, i) => n || (t.seatTaken[i] ? "taken" : "free")).join(" · ")),
         h("td", {}, state, free && !t.finished ? ` (${free} free)` : "", t.spectators ? ` · ${t.spectators} watching` : ""),
-        h("td", {}, h("a", { href: `/t/${t.tableId}`, onclick: (e) => { e.preventDefault(); go(`/t/${t.tableId}`); } },
-          t.finished ? "see" : free ? "join" : "watch")));
+        h("td", {}, t.finished ? link(`/replay/${t.tableId}`, "replay", go) : link(`/t/${t.tableId}`, free ? "join" : "watch", go)));
     }));
+}
+
+function link(href, text, go) {
+  return h("a", { href, onclick: (e) => { e.preventDefault(); go(href); } }, text);
 }
 
 function createForm(rules, go) {

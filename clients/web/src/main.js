@@ -1,5 +1,6 @@
-// The web client's entry: a lobby at /, a table at /t/ID (history API; the server serves this page for both).
+// The web client's entry: a lobby at /, a table at /t/ID, replays at /replay[/ID] (history API; the server serves this page for both).
 import { lobbyPage } from "./lobby.js";
+import { replayPage } from "./replay.js";
 import { tablePage } from "./table.js";
 import { h } from "./ui.js";
 
@@ -9,9 +10,13 @@ let leave = null;
 async function route() {
   if (leave) leave();
   leave = null;
-  const m = location.pathname.match(/^\/t\/([0-9a-f]{1,64})$/);
+  const path = location.pathname;
+  const table = path.match(/^\/t\/([0-9a-f]{1,64})$/);
+  const replay = path.match(/^\/replay(?:\/([0-9a-f]{1,64}))?$/);
   try {
-    leave = m ? await tablePage(root, m[1], go) : await lobbyPage(root, go);
+    if (table) leave = await tablePage(root, table[1], go);
+    else if (replay) leave = await replayPage(root, replay[1], go);
+    else leave = await lobbyPage(root, go);
   } catch (err) {
     root.replaceChildren(h("p.refusal", {}, String(err.rawMessage || err.message || err)),
       h("a", { href: "/" }, "back to the lobby"));

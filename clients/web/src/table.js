@@ -307,7 +307,8 @@ class TablePage {
     const v = this.view, d = this.detail;
     const winner = v.winner === undefined ? "nobody" : d.players === d.scores.length ? this.seatName(v.winner) : `Side ${v.winner + 1}`;
     return h("section.panel.over#game-over", {}, h("h2", {}, "Game over"), h("p", {}, `Winner: ${winner} · scores ${d.scores.join("–")}`),
-      h("button#download", { onclick: () => this.download() }, "Download the record"));
+      h("button#download", { onclick: () => this.download() }, "Download the record"),
+      h("button#replay", { onclick: () => this.go(`/replay/${this.tableId}`) }, "Replay the game"));
   }
 
   async download() {
