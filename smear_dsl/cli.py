@@ -151,7 +151,11 @@ def _emit(text: str, out: str | None) -> int:
 def cmd_explain(args: argparse.Namespace) -> int:
     from .explain import render
     from .language import load_spec
-    return _emit(render(load_spec(args.rules), args.format), args.out)
+    spec = load_spec(args.rules)
+    table = args.option is not None or args.players is not None
+    if args.players is not None and args.players not in spec.players:
+        raise OptionError(f"{spec.name} is for {' or '.join(map(str, spec.players))} players, not {args.players}")
+    return _emit(render(spec, args.format, parse_options(args.option) if table else None, args.players), args.out)
 
 
 def cmd_schema(args: argparse.Namespace) -> int:
@@ -259,6 +263,9 @@ def main(argv: list[str] | None = None) -> int:
     e.add_argument("rules", help="a rule name in rules/ or a path to a rule file")
     e.add_argument("--format", choices=["md", "html"], default="md", help="Markdown (default) or a standalone HTML page")
     e.add_argument("--out", default=None, help="write to this file instead of standard output")
+    e.add_argument("--option", action="append", metavar="K=V",
+                   help="a table's option: the sheet then reads that table's values (repeatable)")
+    e.add_argument("--players", type=int, default=None, help="a table's seat count: the sheet is for that table")
     e.set_defaults(fn=cmd_explain, parser=e)
     sc = sub.add_parser("schema", help="print the JSON Schema of rule files (rules/rules.schema.json)")
     sc.add_argument("--out", default=None, help="write it to this file instead of standard output")

@@ -7,6 +7,7 @@ valid expression gets a sentence. `explain` prints the source formula beside it.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from typing import Any
 
 from .expr import ast as A
 
@@ -46,6 +47,11 @@ class Reader:
     options: set[str] = field(default_factory=set)
     bid_names: dict[str, int] = field(default_factory=dict)
     jokers: tuple[str, ...] = ()
+    values: dict[str, Any] = field(default_factory=dict)  # a table's option values, read in place of their names
+
+    def filled(self, e: A.Expr) -> A.Expr:
+        """`e` as a table with `values` plays it (itself when there are none)."""
+        return A.with_values(e, self.values) if self.values else e
 
     # ---- entry points
     def clause(self, e: A.Expr, negate: bool = False) -> str:
@@ -53,7 +59,7 @@ class Reader:
         if isinstance(e, A.Not):
             return self.clause(e.x, not negate)
         if isinstance(e, A.Const) and e.type == "bool":
-            return "never" if e.value != negate else "always"
+            return "always" if e.value != negate else "never"
         if isinstance(e, A.Name):
             if e.name in CLAUSES:
                 return CLAUSES[e.name][negate]

@@ -10,10 +10,12 @@ from __future__ import annotations
 import html
 import re
 from dataclasses import dataclass, field
+from typing import Any
 
 from . import cards as C
 from .compiler import CompiledRules, compile_rules
 from .english import Reader
+from .expr import ast as A
 from .expr.emit import emit
 from .spec import ExprSpec, RuleSpec
 
@@ -43,21 +45,27 @@ class Document:
     sections: list[Section]
 
 
-def explain(spec: RuleSpec) -> Document:
-    """The rules of `spec` with default options, for every seat count it allows."""
-    tables = {n: compile_rules(spec, n, {}) for n in spec.players}
-    r = tables[spec.players[0]]
+def explain(spec: RuleSpec, options: dict[str, Any] | None = None, players: int | None = None) -> Document:
+    """The rules of `spec` with default options, for every seat count it allows; or, given a table's
+    `options` (and seat count), the rules of that table, its option values read in place of their names."""
+    counts = [players] if players else spec.players
+    tables = {n: compile_rules(spec, n, options or {}) for n in counts}
+    r = tables[counts[0]]
     rd = Reader({o.name for o in spec.options if o.type == "bool"}, {o.name for o in spec.options},
-                dict(spec.bidding.names), spec.deck.jokers)
+                dict(spec.bidding.names), spec.deck.jokers, dict(r.options) if options is not None else {})
     intro = [spec.description] if spec.description else []
     origin = f"Rule file `{spec.stem}`"
     if spec.extends:
         origin += ", a variant of " + " of ".join(f"`{p}`" for p in spec.extends)
-    intro.append(origin + ". Table options are shown at their defaults; see the last section.")
+    if options is None:
+        intro.append(origin + ". Table options are shown at their defaults; see the last section.")
+    else:
+        chosen = ", ".join(f"{k}={_option_text(v)}" for k, v in r.options.items())
+        intro.append(origin + f", as this table plays it ({r.players} players" + (f"; {chosen}" if chosen else "") + ").")
     return Document(spec.name, intro, [
         _players(spec, tables), _cards(spec, r), _deal(spec, tables), _bidding(spec, r, rd),
         *([_phases(spec, rd)] if spec.phases else []), _play(spec, r, rd), _points(spec, r, rd),
-        _scoring(spec, rd), _end(spec, r, rd), _options(spec)])
+        _scoring(spec, rd), _end(spec, r, rd), _options(spec, r.options if options is not None else None)])
 
 
 # ---------------------------------------------------------------- sections
@@ -249,7 +257,8 @@ def _scoring(spec: RuleSpec, rd: Reader) -> Section:
     items = [f"The bidding side makes its bid when {_read(rd, s.made, True)}.",
              f"The bidding side scores {_read(rd, s.bidder, False)}.",
              f"Every other side scores {_read(rd, s.others, False)}."]
-    if s.cap_when is not None and s.cap_at is not None:
+    never = (lambda e: rd.filled(e.ast) == A.Const(e.ast.pos, False, "bool"))  # off at this table
+    if s.cap_when is not None and s.cap_at is not None and not never(s.cap_when):
         items.append(f"In a hand where {_read(rd, s.cap_when, True)}, a side's score cannot rise above "
                      f"{_read(rd, s.cap_at, False)} (a score already higher stays).")
     return Section("Scoring", [items, "Here \u201cits\u201d means the side being scored; its point total is the "
@@ -269,7 +278,11 @@ def _end(spec: RuleSpec, r: CompiledRules, rd: Reader) -> Section:
     return Section("End of the game", [items])
 
 
-def _options(spec: RuleSpec) -> Section:
+def _option_text(v: Any) -> str:
+    return ("on" if v else "off") if isinstance(v, bool) else str(v)
+
+
+def _options(spec: RuleSpec, chosen: dict[str, Any] | None = None) -> Section:
     if not spec.options:
         return Section("Table options", ["These rules have no table options."])
     rows = []
@@ -280,8 +293,12 @@ def _options(spec: RuleSpec) -> Section:
             kind = "on/off"
         else:
             kind = "one of " + ", ".join(o.choices)
-        default = ("on" if o.default else "off") if o.type == "bool" else str(o.default)
-        rows.append([f"`{o.name}`", kind, default, o.description])
+        default = _option_text(o.default) if o.type == "bool" else str(o.default)
+        rows.append([f"`{o.name}`", kind, default, o.description] +
+                    ([_option_text(chosen[o.name])] if chosen is not None else []))
+    if chosen is not None:
+        return Section("Table options", ["This table's choices:",
+                                         Table(["option", "values", "default", "what it does", "this table"], rows)])
     return Section("Table options", ["Chosen when a table is created (`--option name=value`).",
                                      Table(["option", "values", "default", "what it does"], rows)])
 
@@ -289,10 +306,12 @@ def _options(spec: RuleSpec) -> Section:
 # ---------------------------------------------------------------- helpers
 
 def _read(rd: Reader, e: ExprSpec, clause: bool) -> str:
-    """English for an expression, with the formula itself after it unless they are the same."""
-    words = rd.clause(e.ast) if clause else rd.noun(e.ast)
+    """English for an expression, with the formula itself after it unless they are the same (or a
+    table's option values were read into it, which the formula would not show)."""
+    ast = rd.filled(e.ast)
+    words = rd.clause(ast) if clause else rd.noun(ast)
     code = e.text.strip()
-    if words == code or f"`{code}`" in words:
+    if words == code or f"`{code}`" in words or ast != e.ast:
         return words
     return f"{words} (`{code}`)"
 
@@ -303,14 +322,15 @@ def _amount(rd: Reader, e: ExprSpec | None, unit: str = "cards", letter: str = "
     if e is None:
         return "any number of cards", ""
     text = e.text.strip()
-    if re.fullmatch(r"\d+", text):
-        n = int(text)
+    ast = rd.filled(e.ast)
+    if re.fullmatch(r"\d+", text) or isinstance(ast, A.Const) and ast.type == "int":
+        n = int(text) if re.fullmatch(r"\d+", text) else ast.value
         return (f"{n}{unit_sp}" if n != 1 or unit != "cards" else "1 card"), ""
     return f"{letter}{unit_sp}", f", {letter} being {_read(rd, e, False)}"
 
 
 def _static_int(e: ExprSpec, r: CompiledRules) -> int:
-    """A value fixed for the table (options at their defaults), e.g. a point's worth."""
+    """A value fixed for the table (its options, or their defaults), e.g. a point's worth."""
     return int(emit(e.checked, r.tables)({}))
 
 
@@ -382,6 +402,6 @@ def to_html(doc: Document) -> str:
     return "\n".join(out) + "\n"
 
 
-def render(spec: RuleSpec, fmt: str = "md") -> str:
-    doc = explain(spec)
+def render(spec: RuleSpec, fmt: str = "md", options: dict[str, Any] | None = None, players: int | None = None) -> str:
+    doc = explain(spec, options, players)
     return to_html(doc) if fmt == "html" else to_markdown(doc)

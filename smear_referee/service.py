@@ -273,6 +273,10 @@ class Referee(pb_grpc.RefereeServicer):
         fmt = request.format or "md"
         if fmt not in ("md", "html"):
             raise RefereeError("INVALID_ARGUMENT", "BAD_FORMAT", "format is md or html")
+        if request.WhichOneof("source") == "table_id":
+            t = self.tables.table_for(request.table_id, None)
+            text = await asyncio.to_thread(render, t.spec, fmt, dict(t.rules.options), t.rules.players)
+            return pb.ExplainRulesResponse(text=text)
         if request.WhichOneof("source") != "text":
             return pb.ExplainRulesResponse(text=render(known_spec(known_rules(request.name)), fmt))
         address = self.admit(context)

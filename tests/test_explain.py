@@ -98,3 +98,29 @@ def test_explain_cli_writes_a_file(tmp_path):
     bad = subprocess.run([sys.executable, "-m", "smear_dsl", "explain", "no_such_rules"], capture_output=True, text=True,
                          cwd=ROOT)
     assert bad.returncode != 0 and "Traceback" not in bad.stderr and "no_such_rules" in bad.stderr
+
+
+def test_a_tables_sheet_reads_its_option_values_in_place_of_their_names():
+    from smear_dsl.explain import render
+    from smear_dsl.language import load_spec
+    spec = load_spec("four_point_ne_wisconsin")
+    sheet = render(spec, "md")
+    assert "N being the `widow` option" in sheet and "defense_cap" in sheet.split("## Scoring")[1]
+    for widow in (2, 3):
+        table = render(spec, "md", {"widow": widow}, 4)
+        assert f"The bidder takes {widow} cards from the front of the stock." in table
+        assert "`widow` option" not in table.split("## Table options")[0]
+    off = render(spec, "md", {"defense_cap": False}, 4)
+    assert "cannot rise above" not in off.split("## Table options")[0]  # the cap is off here: no sentence on it
+    on = render(spec, "md", {"defense_cap": True, "win_only_on_bid": True}, 4)
+    assert "In a hand where it is not the bidding side, a side's score cannot rise above" in on
+    assert "a side wins when its score is at least the target, it is the bidding side and the bid was made" in on
+    assert "| `defense_cap` | on/off | off |" in on and on.rstrip().endswith("| on |")
+
+
+def test_constant_clauses_read_the_right_way_round():
+    from smear_dsl.english import Reader
+    from smear_dsl.expr import ast as A
+    assert Reader().clause(A.Const(0, True, "bool")) == "always"
+    assert Reader().clause(A.Const(0, False, "bool")) == "never"
+    assert Reader().clause(A.Not(0, A.Const(0, True, "bool"))) == "never"

@@ -223,3 +223,11 @@ def test_replay_positions_follow_the_record(web):
 
 def record_scores(srv, table_id: str) -> list[int]:
     return list(srv.client().table(table_id).scores)
+
+
+def test_a_tables_rules_are_explained_with_its_options(web):
+    made = web.client().create_table("four_point_ne_wisconsin", {"widow": 2})
+    text = web.client().stub.ExplainRules(pb.ExplainRulesRequest(table_id=made.table_id)).text
+    assert "The bidder takes 2 cards from the front of the stock." in text and "widow=2" in text
+    status, body = connect_call(base(web), "ExplainRules", {"tableId": made.table_id, "format": "html"})
+    assert status == 200 and "<html" in body["text"] and "takes 2 cards" in body["text"]

@@ -124,3 +124,44 @@ def used_only_as(e: Expr, name: str, attr: str) -> bool:
     if isinstance(e, Name):
         return e.name != name
     return all(used_only_as(x, name, attr) for x in children(e))
+
+
+def with_values(e: Expr, values: dict[str, Any]) -> Expr:
+    """`e` with the names in `values` (a table's options) replaced by their values and what that
+    makes constant folded, so `widow` at a table of widow 2 reads "2", not "the widow option"."""
+    kids = {k: with_values(v, values) if isinstance(v, Expr) else
+            tuple(with_values(x, values) if isinstance(x, Expr) else x for x in v) if isinstance(v, tuple) else v
+            for k, v in vars(e).items()}
+    if isinstance(e, Name) and e.name in values:
+        v = values[e.name]
+        return Const(e.pos, v, "bool" if isinstance(v, bool) else "int" if isinstance(v, int) else "str")
+    e = type(e)(**kids)
+    return _folded(e)
+
+
+_ARITH = {"+": lambda a, b: a + b, "-": lambda a, b: a - b, "*": lambda a, b: a * b,
+          "//": lambda a, b: a // b if b else None, "%": lambda a, b: a % b if b else None}
+_CMP = {"==": lambda a, b: a == b, "!=": lambda a, b: a != b, "<": lambda a, b: a < b, "<=": lambda a, b: a <= b,
+        ">": lambda a, b: a > b, ">=": lambda a, b: a >= b}
+
+
+def _folded(e: Expr) -> Expr:
+    """One node folded when its operands are constants (or an and/or is decided by one side)."""
+    const = (lambda x: isinstance(x, Const))
+    if isinstance(e, BinOp) and const(e.a) and const(e.b) and e.a.type == e.b.type == "int" and e.op in _ARITH:
+        v = _ARITH[e.op](e.a.value, e.b.value)
+        return e if v is None else Const(e.pos, v, "int")
+    if isinstance(e, Neg) and const(e.x) and e.x.type == "int":
+        return Const(e.pos, -e.x.value, "int")
+    if isinstance(e, Compare) and const(e.a) and const(e.b) and e.a.type == e.b.type and e.op in _CMP:
+        return Const(e.pos, _CMP[e.op](e.a.value, e.b.value), "bool")
+    if isinstance(e, Not) and const(e.x) and e.x.type == "bool":
+        return Const(e.pos, not e.x.value, "bool")
+    if isinstance(e, BoolOp):
+        for side, other in ((e.a, e.b), (e.b, e.a)):
+            if const(side) and side.type == "bool":
+                decides = side.value == (e.op == "or")  # True decides an or, False an and
+                return side if decides else other
+    if isinstance(e, IfElse) and const(e.cond) and e.cond.type == "bool":
+        return e.then if e.cond.value else e.other
+    return e

@@ -334,10 +334,9 @@ class TablePage {
     const box = details.querySelector(".rules-text");
     if (box.childElementCount) return;
     try {
-      const req = this.info.houseRules ? {} : { source: { case: "name", value: this.info.rules }, format: "html" };
-      if (!req.source) return box.replaceChildren(h("p.muted", {}, "house rules: their text is with the host"));
-      const r = await referee.explainRules(req);
-      box.innerHTML = r.text;  // rendered by the server from a rule file it ships
+      const r = await referee.explainRules({ source: { case: "tableId", value: this.tableId }, format: "html" });
+      // The server's rules sheet (its HTML escapes every text of the rule file), in a frame of its own.
+      box.replaceChildren(h("iframe.rules-frame", { sandbox: "", srcdoc: r.text, title: "rules" }));
     } catch (err) { box.textContent = refusal(err).message; }
   }
 }
