@@ -282,7 +282,8 @@ def test_the_replay_viewer_steps_through_a_finished_game_face_up(browser, server
         assert sorted(shown) == sorted(dealt)
     page.click("#next")
     m0 = first["moves"][0]
-    assert f"Seat {m0['seat']}" in page.inner_text("#last")
+    named = server.client().table(made.table_id).seat_names[m0["seat"]]
+    assert (f"Bot {m0['seat']}" if named.startswith("bot:") else named or f"Seat {m0['seat']}") in page.inner_text("#last")
     page.click("#next-hand")
     assert "hand 2 of 2" in page.inner_text("#where")
     page.keyboard.press("ArrowLeft")

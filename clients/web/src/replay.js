@@ -6,7 +6,10 @@ import { cardEl, cardLabel, h, SUITS } from "./ui.js";
 
 export async function replayPage(root, tableId, go) {
   const page = new ReplayPage(root, go);
-  if (tableId) await page.load({ case: "tableId", value: tableId }, `table ${tableId}`);
+  if (tableId) {
+    page.names = (await referee.getTable({ tableId })).seatNames.map((n, i) => (n.startsWith("bot:") ? `Bot ${i}` : n));
+    await page.load({ case: "tableId", value: tableId }, `table ${tableId}`);
+  }
   else page.renderPicker();
   const keys = (e) => page.key(e);
   window.addEventListener("keydown", keys);
@@ -67,7 +70,7 @@ class ReplayPage {
     this.render();
   }
 
-  seatName(s) { return `Seat ${s}`; }
+  seatName(s) { return this.names?.[s] || `Seat ${s}`; }
 
   render() {
     const d = this.data, s = d.steps[this.at];
@@ -77,11 +80,11 @@ class ReplayPage {
       h("header", {}, h("a.back", { href: "/", onclick: (e) => { e.preventDefault(); this.go("/"); } }, "← lobby"),
         h("h1", {}, `Replay: ${d.rules}`), h("span.muted", {}, this.label)),
       h("section.panel.controls", {},
-        h("button#prev-hand", { onclick: () => this.hand(-1) }, "⏮ hand"),
+        h("button#prev-hand", { onclick: () => this.hand(-1) }, "« hand"),
         h("button#prev", { onclick: () => this.step(-1) }, "◀ move"),
         h("span#where", {}, ` hand ${s.hand + 1} of ${hands} · ${s.move === null ? "the deal" : `move ${s.move + 1}`} `),
         h("button#next", { onclick: () => this.step(1) }, "move ▶"),
-        h("button#next-hand", { onclick: () => this.hand(1) }, "hand ⏭"),
+        h("button#next-hand", { onclick: () => this.hand(1) }, "hand »"),
         h("input#slider", { type: "range", min: 0, max: d.steps.length - 1, value: this.at,
           oninput: (e) => { this.at = Number(e.target.value); this.render(); } })),
       h("div#last.last", {}, s.last ? `${this.seatName(s.last.seat)} ${moveText(s.last)}` : `${this.seatName(s.dealer)} deals`),

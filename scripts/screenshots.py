@@ -1,0 +1,109 @@
+"""Take the README's screenshots of the web client (docs/img/*.png) in headless Chromium.
+
+Usage: python scripts/screenshots.py [--chromium /usr/bin/chromium]
+A referee is started on a temporary SQLite file; a few tables are opened and played by the
+server's bots so the lobby, a table mid-hand, a refusal and the replay viewer have something to show.
+"""
+from __future__ import annotations
+
+import argparse
+import shutil
+import tempfile
+import time
+from pathlib import Path
+
+from playwright.sync_api import sync_playwright
+
+from smear_referee.app import ServerThread
+from smear_referee.client import Client
+from smear_referee.limits import Limits
+
+ROOT = Path(__file__).resolve().parent.parent
+OUT = ROOT / "docs" / "img"
+ARGS = ["--no-sandbox", "--disable-gpu", "--no-first-run", "--disable-background-networking",
+        "--disable-component-update", "--disable-sync", "--hide-scrollbars"]
+
+
+def finished_table(srv: ServerThread) -> str:
+    """A short game played to its end by bots (for the replay viewer and the lobby)."""
+    lobby = Client(srv.target)
+    made = lobby.create_table("cutthroat_canadian", players=3, seed="screenshot-replay", hand_limit=2)
+    Client(srv.target, made.host_token).add_bots(made.table_id)
+    while not lobby.table(made.table_id).finished:
+        time.sleep(0.05)
+    return made.table_id
+
+
+def wait_for_turn(page) -> None:
+    page.wait_for_selector("main[data-my-turn='true']", timeout=60_000)
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--chromium", default=shutil.which("chromium") or "/usr/bin/chromium")
+    args = ap.parse_args()
+    OUT.mkdir(parents=True, exist_ok=True)
+    with tempfile.TemporaryDirectory() as tmp:
+        srv = ServerThread(str(Path(tmp) / "referee.sqlite3"), limits=Limits(bot_seconds=0.05), web=0)
+        try:
+            replayed = finished_table(srv)
+            lobby = Client(srv.target)
+            waiting = lobby.create_table("auction_pitch", players=4)
+            lobby.join(waiting.table_id, 1, name="Marie")
+            with sync_playwright() as p:
+                browser = p.chromium.launch(executable_path=args.chromium, args=ARGS)
+                page = browser.new_context(viewport={"width": 1100, "height": 900}).new_page()
+                page.goto(srv.url)
+                page.select_option("#rules", "four_point_ne_wisconsin")
+                page.fill("#opt-widow", "2")
+                page.screenshot(path=OUT / "lobby.png", full_page=True)
+                page.click("#create")
+                page.fill("#name", "Ann")
+                page.click("button.seat[data-seat='0']")
+                page.click("#bots")
+                wait_for_turn(page)
+                while page.get_attribute("main", "data-phase") != "play":  # bid and discard through to play
+                    phase = page.get_attribute("main", "data-phase")
+                    version = page.get_attribute("main", "data-version")
+                    if phase == "bidding":
+                        bids = page.locator("#actions button.bid")
+                        bids.nth(bids.count() - 1).click()
+                    elif phase == "discard":
+                        need = int(page.inner_text("#discard").split()[1])
+                        for i in range(need):
+                            page.locator("#hand .card").nth(i).click()
+                        page.click("#discard")
+                    else:
+                        page.locator("#actions button").first.click()
+                    page.wait_for_function("v => document.querySelector('main').dataset.version !== v", arg=version)
+                    wait_for_turn(page)
+                # Play on until this seat must follow suit and cannot play everything (a card to refuse).
+                for _ in range(40):
+                    if page.locator("#hand .card.unavailable").count() and page.locator("#trick .card").count():
+                        break
+                    version = page.get_attribute("main", "data-version")
+                    page.locator("#hand .card:not(.unavailable)").first.click()
+                    page.wait_for_function("v => document.querySelector('main').dataset.version !== v", arg=version)
+                    wait_for_turn(page)
+                page.screenshot(path=OUT / "table.png", full_page=True)
+                page.locator("#hand .card.unavailable").first.click()
+                page.wait_for_selector("#message.refusal")
+                page.locator("#message").screenshot(path=OUT / "refusal.png")
+                phone = page.context.new_page()  # the same browser profile: it holds the seat's token
+                phone.set_viewport_size({"width": 390, "height": 844})
+                phone.goto(page.url)
+                phone.wait_for_selector("#hand .card")
+                phone.screenshot(path=OUT / "phone.png", full_page=False)
+                page.goto(f"{srv.url}replay/{replayed}")
+                page.wait_for_selector("#where")
+                for _ in range(9):
+                    page.click("#next")
+                page.screenshot(path=OUT / "replay.png", full_page=True)
+                browser.close()
+        finally:
+            srv.stop()
+    print(f"screenshots written to {OUT.relative_to(ROOT)}")
+
+
+if __name__ == "__main__":
+    main()
