@@ -341,9 +341,10 @@ class Referee(pb_grpc.RefereeServicer):
     async def AddBots(self, request, context):
         who = CALLER.get()
         t = self.tables.table_for(request.table_id, who)
-        if who.role != "host":
-            raise RefereeError("PERMISSION_DENIED", "NOT_THE_HOST", "only the table's host token can seat bots")
-        seats = await self.tables.add_bots(t, request.kind or "heuristic")
+        if who.role not in ("host", "seat"):
+            raise RefereeError("PERMISSION_DENIED", "NOT_THE_HOST", "the host seats bots in the free seats, and a "
+                               "seat's token hands that seat to a bot; a spectator does neither")
+        seats = await self.tables.add_bots(t, request.kind or "heuristic", who.seat if who.role == "seat" else None)
         self.bots.watch(t)
         return pb.AddBotsResponse(table=self.info(t), seats=seats)
 

@@ -475,15 +475,17 @@ class Tables:
         if t.seats_taken[seat]:
             raise RefereeError("ALREADY_EXISTS", "SEAT_TAKEN", f"seat {seat} is taken")
 
-    async def add_bots(self, t: Table, kind: str) -> list[int]:
-        """Seat a bot the server plays (smear_referee/house_bots.py) in every free seat; their tokens are
-        stored (so the bots play on after a restart) and never shown."""
+    async def add_bots(self, t: Table, kind: str, seat: int | None = None) -> list[int]:
+        """Seat a bot the server plays (smear_referee/house_bots.py) in every free seat, or in `seat`
+        (its player hands it over: a bot stands in); their tokens are stored (so the bots play on
+        after a restart) and never shown."""
         if kind not in BOT_KINDS:
             raise RefereeError("INVALID_ARGUMENT", "BAD_BOT", f"bots are {' or '.join(BOT_KINDS)}, not {clip(kind)}")
         if t.game.finished:
             raise RefereeError("FAILED_PRECONDITION", "GAME_OVER", "the game is over")
         async with t.lock:
-            free = [s for s, taken in enumerate(t.seats_taken) if not taken]
+            free = [s for s, taken in enumerate(t.seats_taken) if not taken] if seat is None else \
+                [] if seat in t.bots else [seat]
             tokens = [(token_hash(new_token()), seat) for seat in free]
             await self.store.write([row for h, seat in tokens for row in
                                     Store.add_token(t.id, h, "bot", seat, f"bot:{kind}")])

@@ -119,7 +119,7 @@ class _App:
                         if e.code != Code.CANCELED:
                             raise
                         return None
-            if path.startswith("/t/") or path.startswith("/replay"):  # the client's own routes: its page
+            if path.startswith(("/t/", "/replay", "/tournament")):  # the client's own routes: its page
                 scope = dict(scope, path="/")
         try:
             return await self.files(scope, receive, send)

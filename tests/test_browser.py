@@ -297,3 +297,39 @@ def test_the_replay_viewer_steps_through_a_finished_game_face_up(browser, server
     page.set_input_files("#record-file", str(path))
     page.wait_for_selector("#where")
     assert "Verdict: valid" in page.inner_text("main")
+
+
+def test_a_director_runs_a_tournament_round_with_a_person_and_stand_in_bots(browser, server):
+    director = browser.new_context().new_page()
+    director.goto(server.url)
+    director.click("text=run a tournament")
+    director.fill("#t-name", "Thursday club")
+    director.select_option("#t-rules", "four_point_ne_wisconsin")
+    director.fill("#t-entrants", "Ann\nBea\nCal\nDee")
+    director.fill("#t-rounds", "1")
+    director.fill("#t-hands", "1")
+    director.click("#t-create")
+    director.wait_for_selector("#start-round")
+    assert "Thursday club" in director.inner_text("h1")
+    director.click("#start-round")
+    slip = director.wait_for_selector(".slip")
+    names = slip.inner_text()
+    assert all(n in names for n in ("Ann", "Bea", "Cal", "Dee")) and "playing" in names
+
+    # Ann opens her seat slip's link; bots stand in for the three others.
+    rows = director.locator(".slip li")
+    ann = next(i for i in range(rows.count()) if rows.nth(i).inner_text().startswith("Ann"))
+    link = rows.nth(ann).locator("a.seat-link").get_attribute("href")
+    for i in range(rows.count()):
+        if i != ann:
+            rows.nth(i).locator("button.stand-in").click()
+            director.wait_for_selector("#t-message")
+    player = browser.new_context().new_page()
+    player.goto(link)
+    assert "#seat=" not in player.url  # the token left the address bar for the browser's storage
+    rng = random.Random(1)
+    while my_turn_or_over(player) != "over":
+        act(player, rng)
+    director.wait_for_selector(".slip .tag:text('finished')", timeout=30_000)
+    director.wait_for_selector("#standings td:text('Ann')")
+    assert "1 of 1 tables finished" in director.inner_text(".round")

@@ -104,12 +104,17 @@ def test_add_bots_takes_the_host_token_and_fills_only_free_seats(web):
     c = web.client()
     made = c.create_table("four_point_ne_wisconsin", {"widow": 2}, seed="bots")
     me = c.join(made.table_id, 0, name="Me")
-    fails(lambda: web.client(me.token).add_bots(made.table_id), grpc.StatusCode.PERMISSION_DENIED, "NOT_THE_HOST")
+    watcher = c.join(made.table_id, None)
+    fails(lambda: web.client(watcher.token).add_bots(made.table_id), grpc.StatusCode.PERMISSION_DENIED, "NOT_THE_HOST")
     fails(lambda: web.client(made.host_token).add_bots(made.table_id, "genius"), grpc.StatusCode.INVALID_ARGUMENT,
           "BAD_BOT")
     added = web.client(made.host_token).add_bots(made.table_id)
     assert list(added.seats) == [1, 2, 3] and list(added.table.seat_names) == ["Me"] + ["bot:heuristic"] * 3
     fails(lambda: c.join(made.table_id, 2), grpc.StatusCode.ALREADY_EXISTS, "SEAT_TAKEN")
+    # A seat's own token hands that seat to a bot (a bot stands in): the whole game then plays itself.
+    stand_in = web.client(me.token).add_bots(made.table_id)
+    assert list(stand_in.seats) == [0] and stand_in.table.seat_names[0] == "bot:heuristic"
+    assert wait_for(lambda: web.client().table(made.table_id).finished, 120)
 
 
 def play_against_bots(srv, table_id: str, token: str, rng: random.Random, stop_at: int | None = None) -> pb.View:

@@ -559,28 +559,50 @@ class GetStandingsRequest(_message.Message):
     def __init__(self, tournament_id: _Optional[str] = ...) -> None: ...
 
 class RoundState(_message.Message):
-    __slots__ = ("round", "commitment", "seed", "tables", "finished_tables")
+    __slots__ = ("round", "commitment", "seed", "tables", "finished_tables", "table_states")
     ROUND_FIELD_NUMBER: _ClassVar[int]
     COMMITMENT_FIELD_NUMBER: _ClassVar[int]
     SEED_FIELD_NUMBER: _ClassVar[int]
     TABLES_FIELD_NUMBER: _ClassVar[int]
     FINISHED_TABLES_FIELD_NUMBER: _ClassVar[int]
+    TABLE_STATES_FIELD_NUMBER: _ClassVar[int]
     round: int
     commitment: str
     seed: str
     tables: int
     finished_tables: int
-    def __init__(self, round: _Optional[int] = ..., commitment: _Optional[str] = ..., seed: _Optional[str] = ..., tables: _Optional[int] = ..., finished_tables: _Optional[int] = ...) -> None: ...
+    table_states: _containers.RepeatedCompositeFieldContainer[RoundTableState]
+    def __init__(self, round: _Optional[int] = ..., commitment: _Optional[str] = ..., seed: _Optional[str] = ..., tables: _Optional[int] = ..., finished_tables: _Optional[int] = ..., table_states: _Optional[_Iterable[_Union[RoundTableState, _Mapping]]] = ...) -> None: ...
+
+class RoundTableState(_message.Message):
+    __slots__ = ("table", "table_id", "seats", "finished")
+    TABLE_FIELD_NUMBER: _ClassVar[int]
+    TABLE_ID_FIELD_NUMBER: _ClassVar[int]
+    SEATS_FIELD_NUMBER: _ClassVar[int]
+    FINISHED_FIELD_NUMBER: _ClassVar[int]
+    table: int
+    table_id: str
+    seats: _containers.RepeatedScalarFieldContainer[int]
+    finished: bool
+    def __init__(self, table: _Optional[int] = ..., table_id: _Optional[str] = ..., seats: _Optional[_Iterable[int]] = ..., finished: _Optional[bool] = ...) -> None: ...
 
 class GetStandingsResponse(_message.Message):
-    __slots__ = ("standings_json", "rounds", "audit_json")
+    __slots__ = ("standings_json", "rounds", "audit_json", "name", "rules", "rounds_planned", "entrants")
     STANDINGS_JSON_FIELD_NUMBER: _ClassVar[int]
     ROUNDS_FIELD_NUMBER: _ClassVar[int]
     AUDIT_JSON_FIELD_NUMBER: _ClassVar[int]
+    NAME_FIELD_NUMBER: _ClassVar[int]
+    RULES_FIELD_NUMBER: _ClassVar[int]
+    ROUNDS_PLANNED_FIELD_NUMBER: _ClassVar[int]
+    ENTRANTS_FIELD_NUMBER: _ClassVar[int]
     standings_json: str
     rounds: _containers.RepeatedCompositeFieldContainer[RoundState]
     audit_json: _containers.RepeatedScalarFieldContainer[str]
-    def __init__(self, standings_json: _Optional[str] = ..., rounds: _Optional[_Iterable[_Union[RoundState, _Mapping]]] = ..., audit_json: _Optional[_Iterable[str]] = ...) -> None: ...
+    name: str
+    rules: str
+    rounds_planned: int
+    entrants: _containers.RepeatedScalarFieldContainer[str]
+    def __init__(self, standings_json: _Optional[str] = ..., rounds: _Optional[_Iterable[_Union[RoundState, _Mapping]]] = ..., audit_json: _Optional[_Iterable[str]] = ..., name: _Optional[str] = ..., rules: _Optional[str] = ..., rounds_planned: _Optional[int] = ..., entrants: _Optional[_Iterable[str]] = ...) -> None: ...
 
 class ActRequest(_message.Message):
     __slots__ = ("tournament_id", "reason", "forfeit", "replace", "adjust")

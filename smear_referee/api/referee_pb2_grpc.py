@@ -170,8 +170,8 @@ class RefereeServicer:
         raise NotImplementedError('Method not implemented!')
 
     def AddBots(self, request, context):
-        """Seat a bot the server plays in every free seat (host token only). The bots move through the
-        same checks as any client.
+        """Seat a bot the server plays in every free seat (a host token), or hand the caller's seat to a
+        bot (a seat token: a bot stands in). The bots move through the same checks as any client.
         """
         context.set_code(grpc.StatusCode.UNIMPLEMENTED)
         context.set_details('Method not implemented!')

@@ -196,10 +196,14 @@ class TournamentService(pb_grpc.TournamentServicer):
         rounds = []
         for rnd in t.rounds:
             done = self.t.finished(rnd)
+            states = [pb.RoundTableState(table=tab["table"], table_id=tab["table_id"], seats=tab["seats"], finished=f)
+                      for tab, f in zip(rnd.tables, done)]
             rounds.append(pb.RoundState(round=rnd.number, commitment=commitment(rnd.seed), tables=len(done),
-                                        finished_tables=sum(done), seed=rnd.seed if all(done) else ""))
+                                        finished_tables=sum(done), seed=rnd.seed if all(done) else "",
+                                        table_states=states))
         return pb.GetStandingsResponse(standings_json=json.dumps(self.t.standings(t)), rounds=rounds,
-                                       audit_json=[json.dumps(e) for e in t.audit])
+                                       audit_json=[json.dumps(e) for e in t.audit], name=t.config["name"],
+                                       rules=t.config["rules"], rounds_planned=t.config["rounds"], entrants=t.names())
 
     @guard
     async def Act(self, request, context):

@@ -8,7 +8,7 @@ export async function lobbyPage(root, go) {
   const form = createForm(rules, go);
   root.replaceChildren(
     h("header", {}, h("h1", {}, "Smear tables"),
-      h("a#replay-file", { href: "/replay", onclick: (e) => { e.preventDefault(); go("/replay"); } }, "replay a record file")),
+      link("/replay", "replay a record file", go), link("/tournament", "run a tournament", go)),
     h("section.panel", {}, h("h2", {}, "Open a table"), form),
     h("section.panel", {}, h("h2", {}, "Tables"), list),
   );
@@ -110,7 +110,7 @@ function createForm(rules, go) {
   return form;
 }
 
-function optionInput(o) {
+export function optionInput(o) {
   const id = `opt-${o.name}`;
   let input;
   if (o.type === "bool") input = h("input", { type: "checkbox", id, "data-option": o.name, checked: o.defaultValue === "true" });

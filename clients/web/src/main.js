@@ -1,7 +1,8 @@
-// The web client's entry: a lobby at /, a table at /t/ID, replays at /replay[/ID] (history API; the server serves this page for both).
+// The web client's entry: a lobby at /, a table at /t/ID, replays at /replay[/ID], tournaments at /tournament[/ID] (history API; the server serves this page for both).
 import { lobbyPage } from "./lobby.js";
 import { replayPage } from "./replay.js";
 import { tablePage } from "./table.js";
+import { newTournamentPage, tournamentPage } from "./tournament.js";
 import { h } from "./ui.js";
 
 const root = document.getElementById("app");
@@ -13,9 +14,11 @@ async function route() {
   const path = location.pathname;
   const table = path.match(/^\/t\/([0-9a-f]{1,64})$/);
   const replay = path.match(/^\/replay(?:\/([0-9a-f]{1,64}))?$/);
+  const tourney = path.match(/^\/tournament(?:\/([0-9a-f]{1,64}))?$/);
   try {
     if (table) leave = await tablePage(root, table[1], go);
     else if (replay) leave = await replayPage(root, replay[1], go);
+    else if (tourney) leave = tourney[1] ? await tournamentPage(root, tourney[1], go) : await newTournamentPage(root, go);
     else leave = await lobbyPage(root, go);
   } catch (err) {
     root.replaceChildren(h("p.refusal", {}, String(err.rawMessage || err.message || err)),

@@ -27,6 +27,12 @@ class TablePage {
   }
 
   async open() {
+    // A seat slip's link carries the seat token in the fragment (never sent to the server): keep it here.
+    const slip = location.hash.match(/^#seat=([\w-]+)$/);
+    if (slip) {
+      tokens.set(this.tableId, { seat: slip[1] });
+      history.replaceState(null, "", location.pathname);
+    }
     this.info = await referee.getTable({ tableId: this.tableId });
     if (!this.token) return this.renderJoin();
     this.watch();
