@@ -121,15 +121,21 @@ def test_one_person_plays_a_whole_game_against_bots_in_the_browser(browser, serv
     assert out.returncode == 0, out.stdout + out.stderr
 
 
-def test_house_rules_show_located_errors_then_play(browser, server):
+def test_house_rules_show_located_errors_then_play(browser, server, tmp_path):
     page = browser.new_page()
     page.goto(server.url)
     page.select_option("#rules", "")
     page.fill("#house", "extends: four_point_ne_wisconsin\nname: Our house\nwinning_score: eleven\n")
+    diag = page.wait_for_selector(".diagnostic")  # checked as it is typed, before any table exists
+    assert "house.yaml:3:1" in diag.inner_text() and "unknown key `winning_score`" in diag.inner_text()
+    assert "winning_score: eleven\n^" in diag.inner_text() and "hint:" in diag.inner_text()
     page.click("#create")
-    diag = page.wait_for_selector(".diagnostic")
-    assert "house.yaml:3:" in diag.inner_text()
-    page.fill("#house", "extends: four_point_ne_wisconsin\nname: Our house\n")
+    page.wait_for_selector(".diagnostic")
+    assert server.client().list_tables() == []
+    fixed = tmp_path / "house.yaml"
+    fixed.write_text("extends: four_point_ne_wisconsin\nname: Our house\n")
+    page.set_input_files("#house-file", str(fixed))  # or uploaded from a file
+    page.wait_for_selector("p.ok")
     page.click("#create")
     page.wait_for_selector("button.seat")
     assert "/t/" in page.url
@@ -333,3 +339,34 @@ def test_a_director_runs_a_tournament_round_with_a_person_and_stand_in_bots(brow
     director.wait_for_selector(".slip .tag:text('finished')", timeout=30_000)
     director.wait_for_selector("#standings td:text('Ann')")
     assert "1 of 1 tables finished" in director.inner_text(".round")
+
+
+def test_a_dropped_connection_comes_back_to_the_same_seat(browser, tmp_path):
+    """The referee goes away mid-hand and comes back on the same ports: the page says it is
+    reconnecting, then shows the same seat and hand, and play goes on."""
+    import socket
+    ports = []
+    for _ in range(2):
+        with socket.socket() as s:
+            s.bind(("127.0.0.1", 0))
+            ports.append(s.getsockname()[1])
+    db = str(tmp_path / "referee.sqlite3")
+    srv = ServerThread(db, port=ports[0], limits=Limits(bot_seconds=0.02), web=ports[1])
+    made = srv.client().create_table("four_point_ne_wisconsin", {"widow": 0}, seed="dropped")
+    page = browser.new_page()
+    page.goto(f"{srv.url}t/{made.table_id}")
+    page.fill("#name", "Ann")
+    page.click("button.seat[data-seat='0']")
+    srv.client(made.host_token).add_bots(made.table_id)
+    my_turn_or_over(page)
+    hand = page.inner_text("#hand")
+    srv.stop()
+    page.wait_for_selector("#message.refusal:has-text('reconnecting')", timeout=30_000)
+    srv = ServerThread(db, port=ports[0], limits=Limits(bot_seconds=0.02), web=ports[1])
+    try:
+        page.wait_for_selector("#message:not(.refusal)", state="attached", timeout=30_000)
+        my_turn_or_over(page)
+        assert page.inner_text("#hand") == hand and "Ann (you)" in page.inner_text(".seats-row")
+        act(page, random.Random(1))
+    finally:
+        srv.stop()

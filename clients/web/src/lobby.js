@@ -46,7 +46,13 @@ function createForm(rules, go) {
   const players = h("select#players", { name: "players" });
   const options = h("div.options");
   const house = h("textarea#house", { rows: 10, placeholder: "extends: four_point_ne_wisconsin\nname: Our house rules\n...", spellcheck: "false" });
-  const houseBox = h("div.house", { hidden: true }, h("label", { for: "house" }, "Your rule file (YAML)"), house);
+  const upload = h("input#house-file", { type: "file", accept: ".yaml,.yml,text/yaml,text/plain",
+    onchange: async () => {
+      house.value = await upload.files[0].text();
+      house.dispatchEvent(new Event("input"));
+    } });
+  const houseBox = h("div.house", { hidden: true }, h("label", { for: "house" }, "Your rule file (YAML): paste it, or "),
+    upload, house);
   const errors = h("div#errors.errors");
   const show = (r) => {
     players.replaceChildren(...(r ? r.players : []).map((n) => h("option", { value: n }, `${n} players`)));
