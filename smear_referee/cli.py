@@ -14,6 +14,15 @@ from smear_dsl.errors import OptionError
 
 def register(sub) -> None:
     """Add the referee's subcommands to `smear-dsl`'s subparsers."""
+    _add_serve(sub)
+    _add_bot(sub)
+    _add_play(sub)
+    _add_tournament(sub)
+    _add_verify_tournament(sub)
+    _add_demo(sub)
+
+
+def _add_serve(sub) -> None:
     sv = sub.add_parser("serve", help="run the referee: gRPC, and the web client with --web (tables persist in SQLite)")
     sv.add_argument("--host", default="127.0.0.1")
     sv.add_argument("--port", type=int, default=50051, help="0 picks a free port (printed on the first line)")
@@ -25,6 +34,8 @@ def register(sub) -> None:
     sv.add_argument("--limit", action="append", metavar="NAME=VALUE",
                     help="change one of the limits in docs/security.md (repeatable), e.g. tables_per_address=200")
     sv.set_defaults(fn=cmd_serve, parser=sv)
+
+def _add_bot(sub) -> None:
     b = sub.add_parser("bot", help="play one seat of a table through the referee")
     b.add_argument("--server", required=True, help="HOST[:PORT] of the referee (port 50051 when not given)")
     b.add_argument("--table", required=True)
@@ -33,6 +44,8 @@ def register(sub) -> None:
     b.add_argument("--style", choices=["random", "heuristic"], default="heuristic")
     b.add_argument("--seed", type=int, default=None)
     b.set_defaults(fn=cmd_bot, parser=b)
+
+def _add_play(sub) -> None:
     pl = sub.add_parser("play", help="sit at a table of a referee and play from this terminal")
     pl.add_argument("--server", required=True, help="HOST[:PORT] of the referee (port 50051 when not given)")
     where = pl.add_mutually_exclusive_group(required=True)
@@ -48,6 +61,8 @@ def register(sub) -> None:
     pl.add_argument("--record", metavar="FILE", help="write the game's record here when it ends")
     pl.add_argument("--tls-ca", metavar="PEM", help="connect over TLS, trusting this certificate (or CA)")
     pl.set_defaults(fn=cmd_play, parser=pl)
+
+def _add_tournament(sub) -> None:
     tn = sub.add_parser("tournament", help="bot tournaments through a local referee")
     tsub = tn.add_subparsers(dest="tcmd", required=True)
     tr = tsub.add_parser("run", help="run a whole bot tournament and write its archive and standings")
@@ -63,9 +78,13 @@ def register(sub) -> None:
     tr.add_argument("--hands", type=int, default=0, help="play N hands per round instead of a whole game")
     tr.add_argument("--out", default="tournament-out")
     tr.set_defaults(fn=cmd_tournament_run, parser=tr)
+
+def _add_verify_tournament(sub) -> None:
     vt = sub.add_parser("verify-tournament", help="re-derive every deal, re-referee every game, recompute the standings")
     vt.add_argument("archive")
     vt.set_defaults(fn=cmd_verify_tournament, parser=vt)
+
+def _add_demo(sub) -> None:
     d = sub.add_parser("demo", help="play and narrate bot games, then write and verify their records")
     d.add_argument("--game", action="append", metavar="RULES[:k=v,...][@PLAYERS]",
                    help="a game to play (repeatable), e.g. RULES:widow=2@4")
@@ -75,7 +94,6 @@ def register(sub) -> None:
                    help="serve the web client on PORT meanwhile (a free port if PORT is taken)")
     d.add_argument("--serve", action="store_true", help="keep the referee serving after the games, until Ctrl-C")
     d.set_defaults(fn=cmd_demo, parser=d)
-
 
 def cmd_play(args: argparse.Namespace) -> int:
     import grpc

@@ -64,7 +64,6 @@ def run_demo(games: list[tuple[str, int | None, dict[str, str]]], out_dir: str =
     """Play and narrate the games through a fresh referee; with `web`, browsers can watch and play on
     its web port meanwhile (and, with `serve`, after the games until Ctrl-C)."""
     from .app import PortInUse, fresh_server
-    from .client import Client, play_seat
 
     console = Console(highlight=False)
     out = Path(out_dir)
@@ -79,45 +78,8 @@ def run_demo(games: list[tuple[str, int | None, dict[str, str]]], out_dir: str =
         console.print(f"[bold]web client: {server.url}[/bold] (open it to watch these tables, or to play)")
     status = 0
     try:
-        lobby = Client(server.target)
         for i, (name, players, options) in enumerate(games):
-            spec = load_spec(name)
-            problems = check_all_setups(spec)
-            players = players or spec.players[0]
-            created = lobby.create_table(name, options, players, seed=f"{seed}-{i}")
-            tid = created.table_id
-            console.rule(f"[bold]{spec.name}[/bold] - table {tid}, {players} bots, options {dict(created.table.options) or 'none'}")
-            console.print(f"compiled {spec.stem}: {len(spec.points)} points, "
-                          f"{'no problems' if not problems else str(len(problems)) + ' problems'} in every table setup")
-            seats = [lobby.join(tid, s).token for s in range(players)]
-            watcher = Client(server.target, lobby.join(tid).token)
-            finals: dict[int, object] = {}
-
-            def run_seat(s: int) -> None:
-                finals[s] = play_seat(Client(server.target, seats[s]), tid, "heuristic", seed=seed + 10 * i + s)
-            threads = [threading.Thread(target=run_seat, args=(s,), daemon=True) for s in range(players)]
-            for th in threads:
-                th.start()
-            for ev in watcher.watch(tid, after_seq=0):
-                line = narrate_event(ev)
-                if line:
-                    console.print(line)
-                if ev.WhichOneof("kind") == "game_over":
-                    break
-            for th in threads:
-                th.join(60)
-            record, complete = Client(server.target, created.host_token).record(tid)
-            path = out / f"{spec.stem}.json"
-            path.write_text(json.dumps(record, indent=1))
-            served = lobby.verify(record)
-            local = verify(json.loads(path.read_text()))
-            final = finals.get(0)
-            same = (complete and served == local and local["valid"] and final is not None
-                    and local["scores"] == list(final.scores))
-            console.print(f"record written to {path}; VerifyRecord and smear-dsl verify: valid={local['valid']} "
-                          f"finished={local['finished']} winner={local['winner']} scores={local['scores']} -> "
-                          + ("[green]matches the game[/green]" if same else "[red]DOES NOT MATCH[/red]"))
-            status = status or (0 if same else 1)
+            status = _play_game(console, server, out, name, players, options, f"{seed}-{i}", seed + 10 * i) or status
         if serve and web is not None:
             console.print(f"[bold]the referee keeps serving at {server.url}[/bold]: open a table in the lobby and "
                           "fill it with bots; Ctrl-C stops it")
@@ -134,3 +96,47 @@ def _wait_for_ctrl_c() -> None:
             time.sleep(3600)
     except KeyboardInterrupt:
         pass
+
+
+def _play_game(console: Console, server, out: Path, name: str, players: int | None, options: dict[str, str],
+               table_seed: str, bot_seed: int) -> int:
+    """One narrated bot game through the referee, its record written and verified twice; 1 if they disagree."""
+    from .client import Client, play_seat
+    lobby = Client(server.target)
+    spec = load_spec(name)
+    problems = check_all_setups(spec)
+    players = players or spec.players[0]
+    created = lobby.create_table(name, options, players, seed=table_seed)
+    tid = created.table_id
+    console.rule(f"[bold]{spec.name}[/bold] - table {tid}, {players} bots, options {dict(created.table.options) or 'none'}")
+    console.print(f"compiled {spec.stem}: {len(spec.points)} points, "
+                  f"{'no problems' if not problems else str(len(problems)) + ' problems'} in every table setup")
+    seats = [lobby.join(tid, s).token for s in range(players)]
+    watcher = Client(server.target, lobby.join(tid).token)
+    finals: dict[int, object] = {}
+
+    def run_seat(s: int) -> None:
+        finals[s] = play_seat(Client(server.target, seats[s]), tid, "heuristic", seed=bot_seed + s)
+    threads = [threading.Thread(target=run_seat, args=(s,), daemon=True) for s in range(players)]
+    for th in threads:
+        th.start()
+    for ev in watcher.watch(tid, after_seq=0):
+        line = narrate_event(ev)
+        if line:
+            console.print(line)
+        if ev.WhichOneof("kind") == "game_over":
+            break
+    for th in threads:
+        th.join(60)
+    record, complete = Client(server.target, created.host_token).record(tid)
+    path = out / f"{spec.stem}.json"
+    path.write_text(json.dumps(record, indent=1))
+    served = lobby.verify(record)
+    local = verify(json.loads(path.read_text()))
+    final = finals.get(0)
+    same = (complete and served == local and local["valid"] and final is not None
+            and local["scores"] == list(final.scores))
+    console.print(f"record written to {path}; VerifyRecord and smear-dsl verify: valid={local['valid']} "
+                  f"finished={local['finished']} winner={local['winner']} scores={local['scores']} -> "
+                  + ("[green]matches the game[/green]" if same else "[red]DOES NOT MATCH[/red]"))
+    return 0 if same else 1
