@@ -370,3 +370,36 @@ def test_a_dropped_connection_comes_back_to_the_same_seat(browser, tmp_path):
         act(page, random.Random(1))
     finally:
         srv.stop()
+
+
+def test_the_client_works_against_the_referee_make_demo_starts(browser, tmp_path):
+    """`make demo` at a terminal: the demo prints the web client's URL and keeps serving; its
+    finished games are in the lobby and replay, and a new table can be opened and played."""
+    import signal
+    proc = subprocess.Popen([sys.executable, "-m", "smear_dsl", "demo", "--game", "cutthroat_canadian@3",
+                             "--web", "0", "--serve", "--out", str(tmp_path / "demo")],
+                            cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True,
+                            env=dict(os.environ, COLUMNS="200", PYTHONUNBUFFERED="1"))
+    try:
+        url = None
+        for line in proc.stdout:
+            if line.startswith("web client: "):
+                url = line.split()[2]
+            if "keeps serving" in line:
+                break
+        assert url and url.startswith("http://127.0.0.1:")
+        page = browser.new_page()
+        page.goto(url)
+        page.wait_for_selector("#tables tr[data-table]")
+        page.click("#tables tr[data-table] a:text('replay')")
+        page.wait_for_selector("#where")
+        assert "Verdict: valid" in page.inner_text("main")
+        page.goto(url)
+        page.select_option("#rules", "cutthroat_canadian")
+        page.click("#create")
+        page.click("button.seat[data-seat='0']")
+        page.click("#bots")
+        assert my_turn_or_over(page) in ("bidding", "play", "discard", "trump")
+    finally:
+        proc.send_signal(signal.SIGINT)
+        assert proc.wait(30) == 0
