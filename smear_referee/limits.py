@@ -35,6 +35,7 @@ class Limits:
     player_name_chars: int = 40           # the name a player gives when taking a seat
     list_tables: int = 200                # tables one ListTables answer lists
     bot_seconds: float = 0.6              # a bot the server plays waits this long before each move, so people can follow
+    web_connections: int = 2_000          # open connections on the web port, the one being answered included
     options: int = 50                     # options given to a table or tournament
     option_chars: int = 100               # an option's name or value
     seed_chars: int = 200                 # a seed a caller chooses

@@ -275,8 +275,9 @@ class Referee(pb_grpc.RefereeServicer):
             raise RefereeError("INVALID_ARGUMENT", "BAD_FORMAT", "format is md or html")
         if request.WhichOneof("source") == "table_id":
             t = self.tables.table_for(request.table_id, None)
-            text = await asyncio.to_thread(render, t.spec, fmt, dict(t.rules.options), t.rules.players)
-            return pb.ExplainRulesResponse(text=text)
+            if fmt not in t.sheets:  # made once per table and format: a flood of these costs nothing more
+                t.sheets[fmt] = await asyncio.to_thread(render, t.spec, fmt, dict(t.rules.options), t.rules.players)
+            return pb.ExplainRulesResponse(text=t.sheets[fmt])
         if request.WhichOneof("source") != "text":
             return pb.ExplainRulesResponse(text=render(known_spec(known_rules(request.name)), fmt))
         address = self.admit(context)

@@ -93,6 +93,7 @@ class Table:
     seats_taken: list[bool] = field(default_factory=list)
     seat_names: list[str] = field(default_factory=list)  # as each seat's player gave it ("bot" for the server's bots)
     bots: dict[int, str] = field(default_factory=dict)  # seat -> kind, for the seats the server plays
+    sheets: dict[str, str] = field(default_factory=dict)  # format -> this table's rules sheet, once asked for
     spectators: int = 0
     events: list[Event] = field(default_factory=list)
     lock: asyncio.Lock = field(default_factory=asyncio.Lock)

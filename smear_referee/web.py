@@ -131,10 +131,11 @@ class WebServer:
     """The web port: uvicorn on the referee's event loop (so a browser's call and a gRPC call meet
     the same tables under the same locks)."""
 
-    def __init__(self, app: _App, sock: socket.socket, tls: tuple[str, str] | None):
+    def __init__(self, app: _App, sock: socket.socket, tls: tuple[str, str] | None, connections: int):
         kw = {"ssl_certfile": tls[0], "ssl_keyfile": tls[1]} if tls else {}
         config = uvicorn.Config(app, lifespan="off", log_level="warning", access_log=False,
-                                timeout_graceful_shutdown=1, ws="none", **kw)
+                                timeout_graceful_shutdown=1, ws="none", limit_concurrency=connections,
+                                h11_max_incomplete_event_size=64 * 1024, **kw)
         config.load()
         self.server = uvicorn.Server(config)
         self.server.lifespan = config.lifespan_class(config)
@@ -173,4 +174,5 @@ def listen(host: str, port: int) -> socket.socket:
 
 def web_server(referee: Any, tournament: Any, tables: Tables, host: str, port: int, read_max_bytes: int,
                tls: tuple[str, str] | None = None) -> WebServer:
-    return WebServer(_App(referee, tournament, tables, read_max_bytes), listen(host, port), tls)
+    return WebServer(_App(referee, tournament, tables, read_max_bytes), listen(host, port), tls,
+                     tables.limits.web_connections)

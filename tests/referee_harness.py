@@ -76,7 +76,11 @@ def connect_call(base: str, method: str, body: dict, token: str | None = None, s
         with urllib.request.urlopen(req, timeout=timeout) as r:
             return r.status, json.loads(r.read())
     except urllib.error.HTTPError as e:
-        return e.code, json.loads(e.read())
+        raw = e.read()
+        try:
+            return e.code, json.loads(raw)
+        except ValueError:  # not a Connect error: the HTTP server's own (a 503 past the connection limit)
+            return e.code, {"text": raw.decode(errors="replace")}
 
 
 def connect_stream(base: str, method: str, body: dict, token: str | None = None, stop=lambda msg: False,

@@ -236,3 +236,28 @@ def test_a_tables_rules_are_explained_with_its_options(web):
     assert "The bidder takes 2 cards from the front of the stock." in text and "widow=2" in text
     status, body = connect_call(base(web), "ExplainRules", {"tableId": made.table_id, "format": "html"})
     assert status == 200 and "<html" in body["text"] and "takes 2 cards" in body["text"]
+
+
+def test_the_web_port_bounds_its_open_connections(tmp_path):
+    """Past `web_connections`, a new call is turned away (HTTP 503) instead of queueing without end."""
+    import http.client
+    import struct
+    srv = ServerThread(str(tmp_path / "referee.sqlite3"), limits=Limits(web_connections=3), web=0)
+    try:
+        made = srv.client().create_table("four_point_ne_wisconsin")
+        watcher = srv.client().join(made.table_id, None).token
+        port = srv.running.web_port
+        held = []
+        for _ in range(2):  # two browsers watching the table hold two connections; a third is one too many
+            conn = http.client.HTTPConnection("127.0.0.1", port, timeout=10)
+            body = json.dumps({"tableId": made.table_id}).encode()
+            conn.request("POST", "/smear.referee.v1.Referee/WatchTable", body=struct.pack(">BI", 0, len(body)) + body,
+                         headers={"content-type": "application/connect+json", "authorization": f"Bearer {watcher}"})
+            assert conn.getresponse().status == 200
+            held.append(conn)
+        assert connect_call(base(srv), "ListTables", {})[0] == 503
+        for conn in held:
+            conn.close()
+        assert wait_for(lambda: connect_call(base(srv), "ListTables", {})[0] == 200, 10)
+    finally:
+        srv.stop()
