@@ -134,6 +134,8 @@ def _load_merged(text: str, path: str, sources: SourceCache, chain: list[str],
         return None, [sources.diag(path, ext.line, ext.col, f"the parent rule file `{ext.value}` has errors (below)"), *pdiags]
     merged = _merge(parent, node)
     merged.value.pop("extends", None)
+    if "description" not in node.value:  # the parent's would describe the parent (its target, its deck...)
+        merged.value.pop("description", None)
     return merged, []
 
 

@@ -124,3 +124,17 @@ def test_constant_clauses_read_the_right_way_round():
     assert Reader().clause(A.Const(0, True, "bool")) == "always"
     assert Reader().clause(A.Const(0, False, "bool")) == "never"
     assert Reader().clause(A.Not(0, A.Const(0, True, "bool"))) == "never"
+
+
+def test_a_child_file_does_not_inherit_its_parents_description(tmp_path):
+    """A parent's description speaks of the parent (its target, its deck): a child that changes the
+    target must not print it; a child states its own or has none."""
+    from smear_dsl.explain import render
+    from smear_dsl.language import load_spec
+    child = tmp_path / "short.yaml"
+    child.write_text("extends: four_point_ne_wisconsin\nname: Short game\nend:\n  target: 7\n")
+    assert load_spec(str(child)).description == ""
+    assert "game to 15" not in render(load_spec(str(child)))
+    child.write_text("extends: four_point_ne_wisconsin\nname: Short game\ndescription: Four Point to 7.\n"
+                     "end:\n  target: 7\n")
+    assert load_spec(str(child)).description == "Four Point to 7."
