@@ -160,7 +160,7 @@ class CompiledRules:
     value_by_jokers: tuple[int, ...] = field(init=False)  # ... and of each set of jokers (bits 52 up)
     lead_info: tuple[tuple[tuple[int, int, int, Any], ...], ...] = field(init=False)
     # Names the scoring and end formulas read, of those scoring computes per hand or per side: it skips the others.
-    score_reads: frozenset[str] = frozenset({"tricks", "dealer", "previous", "delta", "total_tricks"})
+    score_reads: frozenset[str] = frozenset({"tricks", "dealer", "previous", "delta", "total_tricks", "bidder_tricks"})
     score_flags: tuple[bool, bool, bool, bool] = field(init=False)  # tricks, dealer, previous, delta: read or not
     reads_total_tricks: bool = field(init=False)
 
@@ -344,7 +344,7 @@ class _Compiler:
             points=tuple(points), made=self.fn(sc.made, tables), bidder_delta=self.fn(sc.bidder, tables),
             others_delta=self.fn(sc.others, tables), cap_when=_unless_never(self.fn(sc.cap_when, tables)),
             cap_at=self.fn(sc.cap_at, tables), target=target, win_if=self.fn(spec.end.win_if, tables),
-            score_reads=frozenset(v for v in ("tricks", "dealer", "previous", "delta", "total_tricks")
+            score_reads=frozenset(v for v in ("tricks", "dealer", "previous", "delta", "total_tricks", "bidder_tricks")
                                   if any(A.mentions(e.ast, v) for e in formulas)),
             tie_break=spec.end.tie_break, redeal_if=self.fn(spec.deal.redeal_if, tables), name_of=name_of, id_of=id_of)
 

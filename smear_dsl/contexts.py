@@ -12,8 +12,8 @@ from __future__ import annotations
 from .expr.check import BOOL, CARD, CARDS, INT, SUIT
 
 _PHASE_VARS = {"hand": CARDS, "stock": CARDS, "is_bidder": BOOL, "is_dealer": BOOL, "bid": INT, "trump": SUIT}
-_MADE_VARS = {"bid": INT, "points": INT, "tricks": INT, "total_tricks": INT, "score": INT, "target": INT,
-              "dealer": BOOL, "bidder": BOOL}
+_MADE_VARS = {"bid": INT, "points": INT, "tricks": INT, "total_tricks": INT, "bidder_tricks": INT, "score": INT,
+              "target": INT, "dealer": BOOL, "bidder": BOOL}
 # context -> (name -> type, where it is written)
 CONTEXTS: dict[str, tuple[dict[str, str], str]] = {
     "static": ({}, "in a setting fixed before the game (only options and `players`)"),

@@ -20,6 +20,7 @@ NOUNS = {
     "points": "its point total", "bid": "the bid", "high": "the highest bid so far", "score": "its score",
     "previous": "its score before the hand", "delta": "its score change this hand", "target": "the target",
     "tricks": "the number of tricks it took", "total_tricks": "the number of tricks in the hand",
+    "bidder_tricks": "the number of tricks the bidder took personally",
     "trick": "the trick number", "players": "the number of players", "trump": "trump",
     "lead": "the card led", "card": "the card",
 }
@@ -166,6 +167,9 @@ class Reader:
             return "it is the first trick" if e.b.value == 1 else f"it is trick {e.b.value}"
         if e.op in ("==", ">=") and {getattr(e.a, "name", None), getattr(e.b, "name", None)} == {"tricks", "total_tricks"}:
             return "it did not take every trick" if negate else "it took every trick"
+        if e.op in ("==", ">=") and {getattr(e.a, "name", None), getattr(e.b, "name", None)} == \
+                {"bidder_tricks", "total_tricks"}:
+            return "the bidder did not take every trick personally" if negate else "the bidder took every trick personally"
         op = e.op
         if negate:
             op = {"==": "!=", "!=": "==", "<": ">=", "<=": ">", ">": "<=", ">=": "<"}[op]

@@ -106,7 +106,9 @@ def score_hand(game: Game) -> tuple[HandResult, int | None]:
     bside, dside = side_of[game.bidder], side_of[game.dealer]
     old = game.scores
     # One env, updated per side: the closures read it and keep nothing.
+    bidder_tricks = sum(w == game.bidder for _l, w, _c in game.tricks) if "bidder_tricks" in r.score_reads else None
     env = {"bid": game.high, "total_tricks": max(map(int.bit_count, game.held)) if r.reads_total_tricks else None,
+           "bidder_tricks": bidder_tricks,
            "target": r.target, "points": pts[bside], "tricks": tricks_won[bside], "score": old[bside],
            "dealer": bside == dside, "bidder": True}
     made = env["made"] = bool(r.made(env))

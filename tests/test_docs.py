@@ -15,7 +15,7 @@ COOKBOOK = DOC[DOC.index("## Cookbook"):]
 def _snippets():
     out = []
     for section in re.split(r"\n### ", COOKBOOK)[1:]:
-        m = re.match(r"[^\n]*\(`([a-z_]+)`\)", section)
+        m = re.match(r"[^\n]*\(`([a-z_/]+?)(?:\.yaml)?`\)", section)
         if not m:
             continue
         for block in re.findall(r"```yaml\n(.*?)```", section, re.S):
@@ -54,7 +54,8 @@ def test_the_cookbook_covers_every_rule_file():
 
 @pytest.mark.parametrize("name,block", SNIPPETS, ids=[f"{n}-{i}" for i, (n, _) in enumerate(SNIPPETS)])
 def test_cookbook_snippet_is_part_of_its_rule_file(name, block):
-    whole = yaml.safe_load((ROOT / "rules" / f"{name}.yaml").read_text())
+    path = ROOT / f"{name}.yaml" if "/" in name else ROOT / "rules" / f"{name}.yaml"  # a feature's example file
+    whole = yaml.safe_load(path.read_text())
     _is_part(yaml.safe_load(block), whole)
 
 

@@ -213,3 +213,66 @@ def test_lead_mask_shortcuts_agree_with_every_rule_tested_card_by_card(stem):
                     leads += 1
                 g.apply(g.turn, g.random_move(rng))
         assert leads > 100
+
+
+MOON = str(ROOT / "tests" / "rules_extra" / "moon_alone.yaml")
+
+
+def _play_hand(rules_, hands: list[list[str]], stock: list[str], bids: list[dict], plays: list[list[str]]) -> Game:
+    """Deal these cards (dealer 0), play these bids, then each seat's cards in the order given
+    (the bidder leads); every move goes through the engine's checks."""
+    from smear_dsl.record import apply_parsed, parse_deal, parse_move
+    g = Game(rules_, seed=0, first_dealer=0, auto_deal=False)
+    g.start_hand(parse_deal(rules_, {"hands": hands, "stock": stock}))
+    for b in bids:
+        apply_parsed(g, *parse_move(rules_, b))
+    order = [list(p) for p in plays]
+    while not g.hand_over:
+        seat = g.turn
+        apply_parsed(g, *parse_move(rules_, {"seat": seat, "action": "play", "card": order[seat].pop(0)}))
+    return g
+
+
+MOON_BIDS = [{"seat": 1, "action": "bid", "value": 4}]  # the top bid: the bidding ends there
+MOON_STOCK = ["JD", "TD", "9D", "8D", "7D", "9C", "8C", "7C"]
+
+
+def test_tricks_per_player_the_bidder_alone_takes_every_trick():
+    """bidder_tricks counts the bidding player's own tricks: a bid of 4 in moon_alone is made only
+    when the bidder (seat 1) takes all six tricks alone, even though the partner's trick counts for
+    the side (and plain Four Point calls the same hand made)."""
+    moon = compile_rules(load_spec(MOON), 4, {})
+    alone = _play_hand(moon, [["AD", "AC", "KC", "QC", "JC", "TC"], ["AS", "KS", "QS", "JS", "TS", "9S"],
+                              ["TH", "9H", "8H", "7H", "KD", "QD"], ["8S", "7S", "AH", "KH", "QH", "JH"]], MOON_STOCK,
+                       MOON_BIDS, [["AD", "AC", "KC", "QC", "JC", "TC"], ["AS", "KS", "QS", "JS", "TS", "9S"],
+                                   ["TH", "9H", "8H", "7H", "KD", "QD"], ["8S", "7S", "AH", "KH", "QH", "JH"]])
+    assert [w for _l, w, _c in alone.tricks] == [1] * 6
+    assert alone.results[-1].made and alone.results[-1].scores == [0, 8]
+    helped_deal = [["AD", "AC", "KC", "QC", "JC", "TC"], ["AS", "KS", "QS", "JS", "TS", "7H"],
+                   ["KH", "QH", "JH", "TH", "9H", "8H"], ["9S", "8S", "7S", "KD", "QD", "AH"]]
+    helped_plays = [["AD", "AC", "KC", "QC", "JC", "TC"], ["AS", "KS", "QS", "JS", "TS", "7H"],
+                    ["8H", "9H", "TH", "JH", "QH", "KH"], ["9S", "8S", "7S", "KD", "QD", "AH"]]
+    helped = _play_hand(moon, helped_deal, MOON_STOCK, MOON_BIDS, helped_plays)
+    assert [w for _l, w, _c in helped.tricks] == [1, 1, 1, 1, 1, 3]  # the partner took the last trick
+    assert not helped.results[-1].made and helped.results[-1].scores == [0, -4]
+    plain = _play_hand(rules("four_point_ne_wisconsin", 4), helped_deal, MOON_STOCK, MOON_BIDS, helped_plays)
+    assert plain.results[-1].made  # the side took every point: made in plain Four Point
+
+
+def test_moon_alone_games_score_by_the_bidders_own_tricks():
+    """Random games under moon_alone: on every hand bid at 4, `made` is exactly whether the bidder's
+    own tricks are all the tricks (counted here from the hand's tricks)."""
+    moon = compile_rules(load_spec(MOON), 4, {})
+    rng, checked = random.Random(5), 0
+    for seed in range(40):
+        g = Game(moon, seed=seed, auto_deal=False, hand_limit=12)
+        while not g.finished:
+            g.start_hand()
+            while not g.hand_over:
+                g.apply(g.turn, g.random_move(rng))
+            r = g.results[-1]
+            if r.bid == 4 and g.tricks:
+                mine = sum(w == g.bidder for _l, w, _c in g.tricks)
+                assert r.made == (mine == len(g.tricks)), (seed, mine)
+                checked += 1
+    assert checked >= 20
