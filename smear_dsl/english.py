@@ -49,6 +49,7 @@ class Reader:
     bid_names: dict[str, int] = field(default_factory=dict)
     jokers: tuple[str, ...] = ()
     values: dict[str, Any] = field(default_factory=dict)  # a table's option values, read in place of their names
+    defined: frozenset[str] = frozenset()  # `define:` names: read by name (explain defines them once)
 
     def filled(self, e: A.Expr) -> A.Expr:
         """`e` as a table with `values` plays it (itself when there are none)."""
@@ -62,6 +63,8 @@ class Reader:
         if isinstance(e, A.Const) and e.type == "bool":
             return "always" if e.value != negate else "never"
         if isinstance(e, A.Name):
+            if e.name in self.defined:
+                return f"{'not ' if negate else ''}*{e.name.replace('_', ' ')}*"
             if e.name in CLAUSES:
                 return CLAUSES[e.name][negate]
             if e.name in self.bool_options:
@@ -131,6 +134,8 @@ class Reader:
 
     # ---- helpers
     def _name(self, n: str) -> str:
+        if n in self.defined:
+            return f"*{n.replace('_', ' ')}*"
         if n in NOUNS:
             return NOUNS[n]
         if n in SETS:

@@ -52,7 +52,8 @@ def explain(spec: RuleSpec, options: dict[str, Any] | None = None, players: int 
     tables = {n: compile_rules(spec, n, options or {}) for n in counts}
     r = tables[counts[0]]
     rd = Reader({o.name for o in spec.options if o.type == "bool"}, {o.name for o in spec.options},
-                dict(spec.bidding.names), spec.deck.jokers, dict(r.options) if options is not None else {})
+                dict(spec.bidding.names), spec.deck.jokers, dict(r.options) if options is not None else {},
+                frozenset(name for name, _t, _a in spec.definitions))
     intro = [spec.description] if spec.description else []
     origin = f"Rule file `{spec.stem}`"
     if spec.extends:
@@ -65,7 +66,8 @@ def explain(spec: RuleSpec, options: dict[str, Any] | None = None, players: int 
     return Document(spec.name, intro, [
         _players(spec, tables), _cards(spec, r), _deal(spec, tables), _bidding(spec, r, rd),
         *([_phases(spec, rd)] if spec.phases else []), _play(spec, r, rd), _points(spec, r, rd),
-        _scoring(spec, rd), _end(spec, r, rd), _options(spec, r.options if options is not None else None)])
+        _scoring(spec, rd), _end(spec, r, rd), *([_definitions(spec, rd)] if spec.definitions else []),
+        _options(spec, r.options if options is not None else None)])
 
 
 # ---------------------------------------------------------------- sections
@@ -278,6 +280,22 @@ def _end(spec: RuleSpec, r: CompiledRules, rd: Reader) -> Section:
     return Section("End of the game", [items])
 
 
+def _definitions(spec: RuleSpec, rd: Reader) -> Section:
+    """`define:` names, each read once, as the rules above use them."""
+    items = []
+    for name, text, ast in spec.definitions:
+        filled = rd.filled(ast)
+        words = rd.clause(filled) if _looks_true_false(filled) else rd.noun(filled)
+        items.append(f"*{name.replace('_', ' ')}*: {words} (`{text.strip()}`)")
+    return Section("Definitions", ["The rules above use these names:", items])
+
+
+def _looks_true_false(e: A.Expr) -> bool:
+    """Whether a definition is a condition (read as a clause) rather than a number, card or set."""
+    return isinstance(e, (A.Compare, A.BoolOp, A.Not, A.Member)) or isinstance(e, A.Call) and e.fn == "any" or \
+        isinstance(e, A.Attr) and e.name in ("trump", "joker") or isinstance(e, A.Const) and e.type == "bool"
+
+
 def _option_text(v: Any) -> str:
     return ("on" if v else "off") if isinstance(v, bool) else str(v)
 
@@ -308,10 +326,10 @@ def _options(spec: RuleSpec, chosen: dict[str, Any] | None = None) -> Section:
 def _read(rd: Reader, e: ExprSpec, clause: bool) -> str:
     """English for an expression, with the formula itself after it unless they are the same (or a
     table's option values were read into it, which the formula would not show)."""
-    ast = rd.filled(e.ast)
+    ast = rd.filled(e.source)
     words = rd.clause(ast) if clause else rd.noun(ast)
     code = e.text.strip()
-    if words == code or f"`{code}`" in words or ast != e.ast:
+    if words == code or f"`{code}`" in words or ast != e.source:
         return words
     return f"{words} (`{code}`)"
 
@@ -322,7 +340,7 @@ def _amount(rd: Reader, e: ExprSpec | None, unit: str = "cards", letter: str = "
     if e is None:
         return "any number of cards", ""
     text = e.text.strip()
-    ast = rd.filled(e.ast)
+    ast = rd.filled(e.source)
     if re.fullmatch(r"\d+", text) or isinstance(ast, A.Const) and ast.type == "int":
         n = int(text) if re.fullmatch(r"\d+", text) else ast.value
         return (f"{n}{unit_sp}" if n != 1 or unit != "cards" else "1 card"), ""

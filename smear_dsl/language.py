@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import dataclasses
 import os
+import re
 from pathlib import Path
 from typing import Any
 
@@ -171,20 +172,51 @@ class _Semantics:
             self.ctx.error(node_or_src, message, hint)
 
     def expr(self, src: Src | None) -> ExprSpec | None:
-        """The checked expression of a field, of the type and in the context the schema declares for it."""
+        """The checked expression of a field, of the type and in the context the schema declares for it
+        (named definitions expanded where they are used, and checked there)."""
         if src is None:
             return None
         want, context = src.want, src.context
         try:
-            ast = parse_expr(src.text)
+            written = parse_expr(src.text)
+            ast = A.expand(written, {k: v for k, (_s, v) in self.defs.items()}) if self.defs else written
             checked = check(ast, self.envs[context], want)
         except (ExprSyntaxError, ExprTypeError) as e:
-            self.err(src, e.message if isinstance(e, ExprTypeError) else f"bad expression: {e.message}", e.hint, e.offset)
+            hint = e.hint
+            used = [n for n in self.defs if A.mentions(written, n)] if isinstance(e, ExprTypeError) else []
+            if used:
+                where = ", ".join(f"`{n}` (line {self.defs[n][0].line})" for n in used)
+                hint = f"{hint + '; ' if hint else ''}this uses the definition {where}, checked here {self.envs[context].descr}"
+            self.err(src, e.message if isinstance(e, ExprTypeError) else f"bad expression: {e.message}", hint, e.offset)
+            return None
+        except ValueError as e:  # a definition that uses itself (reported at the definition too)
+            self.err(src, f"the definitions used here go round in a circle: {e}")
             return None
         if context == "static" and A.mentions(ast, "card"):
             self.err(src, "this setting cannot depend on cards")
         return ExprSpec(src.text, Loc(src.path, src.line, src.col, self.ctx.sources.line(src.path, src.line)), ast,
-                        checked)
+                        checked, written if written is not ast else None)
+
+    def definitions(self, raw: dict, known: set[str]) -> dict[str, tuple[Src, A.Expr]]:
+        """`define:`: each name's parsed expression (checked where it is used: its names depend on where)."""
+        out: dict[str, tuple[Src, A.Expr]] = {}
+        for name, (src, kn) in raw.items():
+            if not re.fullmatch(r"[a-z][a-z0-9_]*", name):
+                self.err(kn, f"a definition's name is lower case letters, digits and _, not `{name}`")
+            elif name in RESERVED or name in known:
+                self.err(kn, f"`{name}` is already a name of the language (or of an option, bid or joker)",
+                         "choose another name for the definition")
+            else:
+                try:
+                    out[name] = (src, parse_expr(src.text))
+                except ExprSyntaxError as e:
+                    self.err(src, f"bad expression: {e.message}", e.hint, e.offset)
+        for name, (src, ast) in out.items():
+            try:
+                A.expand(ast, {k: v for k, (_s, v) in out.items()}, (name,))
+            except ValueError as e:
+                self.err(src, f"definition `{name}` uses itself: {e}")
+        return out
 
     def loc(self, node: Node) -> Loc:
         return Loc(node.path, node.line, node.col, self.ctx.sources.line(node.path, node.line))
@@ -217,6 +249,7 @@ class _Semantics:
             consts[k] = (INT, v)
         for name, (vars_, descr) in CONTEXTS.items():
             self.envs[name] = Env(dict(vars_), consts, statics, descr)
+        self.defs = self.definitions(raw.get("define") or {}, set(consts) | set(statics))
         sec = self.section
         trump_order = sec(lambda: self.trump_order(raw.get("trump_order"), deck, root))
         teams = sec(lambda: self.expr(raw["teams"]))
@@ -241,7 +274,8 @@ class _Semantics:
             stem=Path(self.path).stem, path=self.path, name=raw["name"], description=raw["description"] or "",
             players=players_t, teams=teams, options=options, deck=deck, trump_order=trump_order, equal_trumps=equal,
             deal=deal, bidding=bidding, phases=phases, trump_named=bool(named), play=play, points=points,
-            scoring=scoring, end=end, loc=self.loc(root))
+            scoring=scoring, end=end, loc=self.loc(root),
+            definitions=tuple((name, src.text, ast) for name, (src, ast) in self.defs.items()))
 
     def options(self, raw: dict) -> tuple[OptionSpec, ...]:
         out = []

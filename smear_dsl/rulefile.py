@@ -103,6 +103,9 @@ RULES = Map({
                  doc="how many players: a number or a list"),
     "teams": F(Expr("int", "static"), doc="number of partnerships (seat mod teams); leave out for each for themselves"),
     "options": F(Dict(OPTION), default={}, doc="table options players choose before the game"),
+    "define": F(Dict(Expr("any", "define")), default={},
+                doc="named expressions, e.g. {buried_suit: any(discarded where card.suit == lead.suit)}: other "
+                    "expressions use the name, which `explain` reads instead of the formula"),
     "deck": F(DECK, required=True),
     "trump_order": F(ListOf(OneOf(("scalar", Any_()), ("list", ListOf(Any_(), min_items=2)))),
                      doc="the trump suit high to low: ranks, jick, jokers; a [list] ranks equal"),

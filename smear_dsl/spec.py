@@ -30,8 +30,13 @@ class ExprSpec:
 
     text: str
     loc: Loc
-    ast: ExprAst
+    ast: ExprAst  # with named definitions expanded: what is checked, analysed and run
     checked: Checked
+    written: ExprAst | None = None  # as written, definitions by name (what explain reads); None: the same
+
+    @property
+    def source(self) -> ExprAst:
+        return self.written if self.written is not None else self.ast
 
     @property
     def type(self) -> str:
@@ -205,6 +210,7 @@ class RuleSpec:
     end: EndSpec
     loc: Loc
     extends: tuple[str, ...] = ()  # the parent's stem, its parent's, ... (empty without `extends:`)
+    definitions: tuple[tuple[str, str, ExprAst], ...] = ()  # `define:`: (name, text, AST as written)
 
     def option(self, name: str) -> OptionSpec | None:
         for o in self.options:

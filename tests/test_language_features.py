@@ -276,3 +276,55 @@ def test_moon_alone_games_score_by_the_bidders_own_tricks():
                 assert r.made == (mine == len(g.tricks)), (seed, mine)
                 checked += 1
     assert checked >= 20
+
+
+DEFS = str(ROOT / "tests" / "rules_extra" / "named_definitions.yaml")
+
+
+def test_named_definitions_play_exactly_as_the_expressions_they_name():
+    """named_definitions.yaml says Four Point's lead rule through `define:` names: on the same deals
+    and the same random moves, every legal-move list and every hand result is Four Point's."""
+    said = compile_rules(load_spec(DEFS), 4, {"widow": 2})
+    plain = rules("four_point_ne_wisconsin", 4, widow=2)
+    refused = 0
+    for seed in range(30):
+        a, b = Game(said, seed=seed, hand_limit=6), Game(plain, seed=seed, hand_limit=6)
+        rng = random.Random(seed)
+        while not a.finished:
+            legal = a.legal_moves()
+            assert legal == b.legal_moves()
+            refused += a.phase == 2 and not a.trick and len(legal) < bin(a.hands[a.turn]).count("1")
+            move = rng.choice(legal)
+            a.apply(a.turn, move)
+            b.apply(b.turn, move)
+        assert [r.to_json() for r in a.results] == [r.to_json() for r in b.results]
+    assert refused  # the defined rule did refuse some leads
+
+
+def test_definitions_are_read_by_name_and_defined_once_in_explain():
+    from smear_dsl.explain import render
+    text = render(load_spec(DEFS))
+    assert "when *trump lead refused* (`trump_lead_refused`)" in text
+    defs = text.split("## Definitions")[1]
+    assert "*buried suit*: the player discarded a card of the suit led" in defs
+    assert "*trump lead refused*: it is the first trick, *buried suit* and *something else*" in defs
+
+
+@pytest.mark.parametrize("define,use,message,where", [
+    ("buried: any(discarded where card.suit == lead.suit)", "made: buried", "unknown name `discarded` in scoring.made",
+     "this uses the definition `buried` (line 4)"),
+    ("a: b and true\n  b: a", "made: points >= bid", "definition `a` uses itself: a -> b -> a", None),
+    ("widow: 3", "made: points >= bid", "`widow` is already a name", None),
+    ("Bad: 1", "made: points >= bid", "a definition's name is lower case", None),
+    ("half: bid //", "made: points >= half", "bad expression", None),
+])
+def test_definition_mistakes_are_located(tmp_path, define, use, message, where):
+    from smear_dsl.errors import RuleError
+    f = tmp_path / "house.yaml"
+    f.write_text(f"extends: four_point_ne_wisconsin\nname: House\ndefine:\n  {define}\nscoring:\n  {use}\n")
+    with pytest.raises(RuleError) as e:
+        load_spec(str(f))
+    shown = "\n".join(d.format() for d in e.value.diagnostics)
+    assert message in shown and "house.yaml:" in shown
+    if where:
+        assert where in shown

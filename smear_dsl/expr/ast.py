@@ -165,3 +165,25 @@ def _folded(e: Expr) -> Expr:
     if isinstance(e, IfElse) and const(e.cond) and e.cond.type == "bool":
         return e.then if e.cond.value else e.other
     return e
+
+
+def expand(e: Expr, defs: dict[str, Expr], _using: tuple[str, ...] = ()) -> Expr:
+    """`e` with each defined name replaced by its definition (itself expanded), every node of a
+    definition placed at the name's position, so an error in it points at the use.
+    ValueError names a definition that uses itself."""
+    if isinstance(e, Name) and e.name in defs:
+        if e.name in _using:
+            raise ValueError(" -> ".join((*_using, e.name)))
+        return _at(expand(defs[e.name], defs, (*_using, e.name)), e.pos)
+    kids = {k: expand(v, defs, _using) if isinstance(v, Expr) else
+            tuple(expand(x, defs, _using) if isinstance(x, Expr) else x for x in v) if isinstance(v, tuple) else v
+            for k, v in vars(e).items()}
+    return type(e)(**kids)
+
+
+def _at(e: Expr, pos: int) -> Expr:
+    kids = {k: _at(v, pos) if isinstance(v, Expr) else
+            tuple(_at(x, pos) if isinstance(x, Expr) else x for x in v) if isinstance(v, tuple) else v
+            for k, v in vars(e).items()}
+    kids["pos"] = pos
+    return type(e)(**kids)
