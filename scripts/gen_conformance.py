@@ -284,6 +284,47 @@ def _trump_discarded() -> tuple:
     raise SystemExit("no seed gives a TRUMP_DISCARDED case")
 
 
+FOLLOW_RULES = {  # a house rule per follow-rule code (play.follow_rules), on Cutthroat for 3
+    "MUST_TRUMP": "not play.trump and play.suit != lead.suit and any(legal where card.trump)",
+    "MUST_OVERTRUMP": "play.trump and winning.trump and not wins and can_win",
+    "MUST_HEAD_TRICK": "not wins and can_win",
+    "PLAY_FORBIDDEN": "trick == 1 and play.rank == A",
+}
+
+
+def follow_rule_cases(corpus: Corpus) -> None:
+    """Records of games under house rules with a follow rule (carried in `rules_text`): one valid
+    game each, and the same game with a card the rule forbids played at the first chance."""
+    from smear_dsl.language import spec_from_text
+    for code, forbid in FOLLOW_RULES.items():
+        stem = f"follow_{code.lower()}"
+        text = (f"extends: cutthroat_canadian\nname: Cutthroat with {code}\nplay:\n  follow_rules:\n"
+                f"    - forbid: {forbid}\n      code: {code}\n")
+        rules = compile_rules(spec_from_text(text, f"{stem}.yaml", known_parents_only=True), 3, {})
+        for seed in range(200):
+            game, rng, broken = Game(rules, seed=seed, hand_limit=6), random.Random(seed), None
+            while not game.finished:
+                hand = game.hands[game.turn]
+                if broken is None and game.phase == 2 and game.trick:
+                    base = hand & game.follow_ok if hand & game.led_mask else hand
+                    forbidden = base & ~sum(1 << c for c in game.legal_moves())
+                    if forbidden:
+                        rec = json.loads(json.dumps(game.to_record()))
+                        h = len(rec["hands"]) - 1
+                        card = rules.card_name(next(iter(C.bits(forbidden))))
+                        rec["hands"][h]["moves"].append({"seat": game.turn, "action": "play", "card": card})
+                        broken = (rec, h, len(rec["hands"][h]["moves"]) - 1)
+                game.apply(game.turn, game.random_move(rng))
+            if broken is not None:
+                break
+        assert broken is not None, f"no game breaks {code}"
+        valid = game.to_record()
+        for rec in (valid, broken[0]):
+            rec["rules"], rec["rules_text"] = stem, text
+        corpus.add(f"valid_{stem}", valid, None)  # ended by the hand limit, which a record does not carry
+        corpus.add(f"{stem}", broken[0], code, broken[1], broken[2])
+
+
 def main() -> None:
     ap = argparse.ArgumentParser()
     ap.add_argument("--out", default=str(ROOT / "tests" / "conformance"))
@@ -291,6 +332,7 @@ def main() -> None:
     corpus = Corpus()
     valid_cases(corpus)
     broken_cases(corpus)
+    follow_rule_cases(corpus)
     covered = {v["error"]["code"] for _w, _r, v in corpus.cases if v["error"]}
     missing = set(ERROR_CODES) - covered
     assert not missing, f"no case for {sorted(missing)}"

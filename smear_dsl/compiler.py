@@ -135,6 +135,7 @@ class CompiledRules:
     leader: str
     follow_suit_only: bool
     lead_checks: tuple[LeadCheck, ...]
+    follow_checks: tuple[LeadCheck, ...]  # play.follow_rules (only `forbid`, `code`, `message` are used)
     points: tuple[CompiledPoint, ...]
     made: Fn
     bidder_delta: Fn
@@ -341,6 +342,8 @@ class _Compiler:
             trump_named=spec.trump_named, leader=spec.play.leader, follow_suit_only=spec.play.follow == "suit",
             lead_checks=tuple(LeadCheck(emit(r.forbid.checked, tables), r.code, r.message, *_guards(r.forbid.ast))
                               for r in spec.play.lead_rules),
+            follow_checks=tuple(LeadCheck(emit(r.forbid.checked, tables), r.code, r.message)
+                                for r in spec.play.follow_rules),
             points=tuple(points), made=self.fn(sc.made, tables), bidder_delta=self.fn(sc.bidder, tables),
             others_delta=self.fn(sc.others, tables), cap_when=_unless_never(self.fn(sc.cap_when, tables)),
             cap_at=self.fn(sc.cap_at, tables), target=target, win_if=self.fn(spec.end.win_if, tables),

@@ -23,6 +23,7 @@ NOUNS = {
     "bidder_tricks": "the number of tricks the bidder took personally",
     "trick": "the trick number", "players": "the number of players", "trump": "trump",
     "lead": "the card led", "card": "the card",
+    "play": "the card played", "winning": "the card winning the trick so far",
 }
 CLAUSES = {
     "made": ("the bid was made", "the bid was not made"),
@@ -31,11 +32,14 @@ CLAUSES = {
     "is_dealer": ("the player is the dealer", "the player is not the dealer"),
     "is_bidder": ("the player is the bidder", "the player is not the bidder"),
     "trump_known": ("trump is already fixed", "trump is not yet fixed"),
+    "wins": ("the card would take the trick so far", "the card would not take the trick so far"),
+    "can_win": ("the player has a card that could take the trick", "no card of the player could take the trick"),
 }
 # Card sets: how "cards of the set" reads, and where its cards are.
 SETS = {
     "hand": "in the hand", "played": "played", "dealt": "dealt", "held": "held when play began",
     "discarded": "discarded", "stock": "in the stock", "kept": "kept", "discard": "in the discard",
+    "legal": "the player may play under the following rule", "trick_cards": "in the trick so far",
 }
 OPS = {"==": "is", "!=": "is not", "<": "is less than", "<=": "is at most", ">": "is more than", ">=": "is at least"}
 

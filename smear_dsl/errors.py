@@ -80,4 +80,9 @@ ERROR_CODES: tuple[str, ...] = (
     "CARD_NOT_IN_HAND",
     "TRUMP_DISCARDED",
     "MUST_FOLLOW_SUIT",
+    # For a rule file's play.follow_rules (not used by the family's seed variants):
+    "MUST_TRUMP",
+    "MUST_OVERTRUMP",
+    "MUST_HEAD_TRICK",
+    "PLAY_FORBIDDEN",
 )

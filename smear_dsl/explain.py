@@ -232,6 +232,9 @@ def _play(spec: RuleSpec, r: CompiledRules, rd: Reader) -> Section:
     for rule in spec.play.lead_rules:
         items.append(f"A lead is refused ({rule.code}: \u201c{rule.message}\u201d) when "
                      f"{_read(rd, rule.forbid, True)}.")
+    for rule in spec.play.follow_rules:
+        items.append(f"A card played to a trick someone else led is refused ({rule.code}: \u201c{rule.message}\u201d) "
+                     f"when {_read(rd, rule.forbid, True)}.")
     return Section("Play", [items])
 
 

@@ -421,12 +421,15 @@ class _Semantics:
                          self.expr(raw.get("to")), self.loc(node))
 
     def play(self, raw: dict) -> PlaySpec:
-        rules = []
-        for r in raw["lead_rules"] or []:
-            f = self.expr(r["forbid"])
-            if f is not None:
-                rules.append(LeadRule(f, r["code"], r["message"] or "this lead is not allowed"))
-        return PlaySpec(raw["leader"], raw["follow"], tuple(rules))
+        def rules(key: str, default: str) -> tuple[LeadRule, ...]:
+            out = []
+            for r in raw.get(key) or []:
+                f = self.expr(r["forbid"])
+                if f is not None:
+                    out.append(LeadRule(f, r["code"], r["message"] or default))
+            return tuple(out)
+        return PlaySpec(raw["leader"], raw["follow"], rules("lead_rules", "this lead is not allowed"),
+                        rules("follow_rules", "this card may not be played now"))
 
     def points(self, raw: dict) -> tuple[PointSpec, ...]:
         out = []

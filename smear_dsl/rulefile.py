@@ -66,11 +66,20 @@ LEAD_RULE = Map({
     "message": F(Str(), default="this lead is not allowed", doc="what the player is told"),
 }, name="a lead rule")
 
+FOLLOW_RULE = Map({
+    "forbid": F(Expr("bool", "follow"), required=True,
+                doc="a card that may not be played to a trick another player led (`play` is the card)"),
+    "code": F(Enum(*ERROR_CODES), required=True, doc="the error code a refused card gets, e.g. MUST_TRUMP"),
+    "message": F(Str(), default="this card may not be played now", doc="what the player is told"),
+}, name="a follow rule")
+
 PLAY = Map({
     "leader": F(Enum("bidder", "left_of_dealer"), default="bidder", doc="who leads the first trick"),
     "follow": F(Enum("suit_or_trump", "suit"), default="suit_or_trump",
                 doc="suit_or_trump: follow the led suit or trump; suit: follow suit when you can"),
     "lead_rules": F(ListOf(LEAD_RULE), default=[], doc="restrictions on leading"),
+    "follow_rules": F(ListOf(FOLLOW_RULE), default=[],
+                      doc="restrictions on every other card played to a trick, on top of `follow`"),
 }, name="play")
 
 POINT = Map({

@@ -157,6 +157,7 @@ class PlaySpec:
     leader: str  # 'bidder' | 'left_of_dealer'
     follow: str  # 'suit_or_trump' | 'suit'
     lead_rules: tuple[LeadRule, ...]
+    follow_rules: tuple[LeadRule, ...] = ()  # the same shape: a forbidden card, its code and message
 
 
 @dataclass(frozen=True)

@@ -49,6 +49,9 @@ play:
     - forbid: {uses("lead")} and trick == 1 and any(discarded where card.suit == lead.suit) and any(hand where card.suit != lead.suit)
       code: TRUMP_DISCARDED
       message: you discarded a card of this suit
+  follow_rules:
+    - forbid: not {uses("follow")}
+      code: PLAY_FORBIDDEN
 points:
   high: {{card: "if {uses('point')} then highest(played where card.trump) else highest(dealt where card.trump)", to: player}}
 scoring:

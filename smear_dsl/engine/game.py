@@ -52,6 +52,7 @@ class Game(Bidding, Steps, Play):
         self.led = -1
         self.led_mask = 0
         self.follow_ok = 0
+        self.follow_checked = bool(rules.follow_checks)  # play.follow_rules: each follow is judged by them too
         self.trick_key = None  # the led suit's trick strength lookup (card -> key), set by each lead
         self.step = 0
         self.queue: list[int] | None = None
@@ -167,8 +168,11 @@ class Game(Bidding, Steps, Play):
             if not self.trick:
                 if not self.lead_free:
                     m = self._lead_mask(self.turn, m, self.discarded[self.turn], self.trick_no)
-            elif m & self.led_mask:
-                m &= self.follow_ok
+            else:
+                if m & self.led_mask:
+                    m &= self.follow_ok
+                if self.follow_checked:
+                    m = self._follow_mask(self.turn, m)
             k = int(rng.random() * m.bit_count())  # drop the k lowest cards, take the next
             while k:
                 m &= m - 1
@@ -218,6 +222,8 @@ class Game(Bidding, Steps, Play):
                 elif hand & self.led_mask and not bit & self.follow_ok:
                     raise MoveError("MUST_FOLLOW_SUIT", f"you must follow {C.SUIT_WORDS[self.led]}"
                                     + ("" if self.rules.follow_suit_only else " or play a trump"))
+                elif self.follow_checked:
+                    self._follow(seat, code, hand)
                 self.hand_moves.append((seat, code))
                 hands[seat] = hand ^ bit
                 trick.append(code)
