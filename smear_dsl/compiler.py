@@ -318,6 +318,7 @@ class _Compiler:
         tables = Tables(eff_suit, trump_mask, order_key, tuple(values), self.static, suit_masks)
         n_sides, side_of = self.sides(tables)
         hand_size, packets = self.deal(tables, len(deck))
+        self._hand_size = hand_size
         bmin, bmax, ends_at = self.bidding(tables)
         equal_last = self.equal_last(tables)
         steps = self.steps(tables, len(deck) - hand_size * n)
@@ -479,9 +480,57 @@ class _Compiler:
                 k = self.static_int(p.count, tables)
                 if k is not None and (k < 0 or k > stock_size):
                     self.fail(p.count.loc, f"takes {k} cards but the stock has {stock_size}")
+        if stock_size >= 0 and not self.diags:
+            self.card_counts(list(zip(spec.phases, steps)), stock_size)
         # A take or discard whose count is fixed at 0 for this table can never act: drop it, so the
         # engine does not evaluate it every hand (e.g. `widow: 0`).
         return [st for st in steps if not _never_acts(st)]
+
+    def card_counts(self, phases: list, stock_size: int) -> None:
+        """The phases' takes, discards and refills, played out for every bidder (the dealer is seat 0):
+        none may need a card the stock or a hand does not have, and every hand must start the play
+        with as many cards as the others. Checked where every count is fixed for the table; a count
+        that depends on the hand is the engine's to bound at play."""
+        n = self.players
+        for bidder in range(n):
+            hands, stock = [self._hand_size] * n, stock_size
+            for p, st in phases:
+                seats = _seats(st.who, n, bidder, dealer=0)
+                if st.kind == "take" or (st.kind == "discard" and st.fixed_range is not None
+                                         and st.fixed_range[0] == st.fixed_range[1]):
+                    if st.fixed_range is None:
+                        return
+                    k = st.fixed_range[0]
+                    for s in seats:
+                        if st.kind == "take":
+                            if k > stock:
+                                return self.fail(p.loc, f"the takes can need more cards than the stock holds: with "
+                                                 f"{n} players only {stock} are left when seat {s} takes {k}",
+                                                 "take fewer, or deal fewer cards (the stock is what the deal leaves)")
+                            stock -= k
+                            hands[s] += k
+                        else:
+                            if k > hands[s]:
+                                return self.fail(p.loc, f"discards {k} cards from a hand of {hands[s]}")
+                            hands[s] -= k
+                elif st.kind == "refill":
+                    t = getattr(st.to, "const", None)
+                    if t is None:
+                        return
+                    for s in seats:
+                        need = max(0, t - hands[s])
+                        if need > stock:
+                            return self.fail(p.loc, f"the refills can need more cards than the stock holds: with "
+                                             f"{n} players only {stock} are left when seat {s} refills to {t}",
+                                             "refill to fewer cards, or deal fewer")
+                        stock -= need
+                        hands[s] += need
+                elif st.kind == "discard":
+                    return  # a range of discard sizes: hand sizes are the engine's to keep
+            if len(set(hands)) > 1:
+                return self.fail(self.spec.phases[-1].loc, "the hands would start the play with different numbers "
+                                 f"of cards ({', '.join(f'seat {s}: {h}' for s, h in enumerate(hands))}, seat 0 "
+                                 f"dealing, seat {bidder} bidding)", "every player must hold as many cards when play begins")
 
     def points(self, tables: Tables) -> list[CompiledPoint]:
         """Each point's card selector, with its value per trump when that is all it depends on."""
@@ -557,3 +606,10 @@ def _unless_never(f: Fn | None) -> Fn | None:
 
 def _uses_runtime(e: ExprSpec) -> bool:
     return any(A.mentions(e.ast, v) for v in ("hand", "stock", "is_bidder", "is_dealer", "bid", "trump"))
+
+
+def _seats(who: str, n: int, bidder: int, dealer: int) -> list[int]:
+    """The seats a phase's `who` names, from the dealer's left."""
+    order = [(dealer + 1 + i) % n for i in range(n)]
+    return {"bidder": [bidder], "dealer": [dealer], "each": order,
+            "non_dealers": [s for s in order if s != dealer], "non_bidders": [s for s in order if s != bidder]}[who]

@@ -26,6 +26,12 @@ from .steps import Steps
 class Game(Bidding, Steps, Play):
     """One game at one table. `Game(rules, seed=...)` deals itself; `auto_deal=False` waits for `start_hand(deal)`."""
 
+    def __new__(cls, rules=None, *args, **kwargs):
+        """A game under rules with `play.follow_rules` is a FollowRulesGame (below)."""
+        if cls is Game and rules is not None and rules.follow_checks:
+            cls = FollowRulesGame
+        return super().__new__(cls)
+
     def __init__(self, rules: CompiledRules, seed: int | str | None = None, first_dealer: int | None = None,
                  auto_deal: bool = True, deal_source=None, hand_limit: int | None = None):
         """`deal_source(k)`, if given, supplies hand k's deal (duplicate boards) instead of the shuffle;
@@ -52,7 +58,6 @@ class Game(Bidding, Steps, Play):
         self.led = -1
         self.led_mask = 0
         self.follow_ok = 0
-        self.follow_checked = bool(rules.follow_checks)  # play.follow_rules: each follow is judged by them too
         self.trick_key = None  # the led suit's trick strength lookup (card -> key), set by each lead
         self.step = 0
         self.queue: list[int] | None = None
@@ -114,7 +119,7 @@ class Game(Bidding, Steps, Play):
 
     def clone(self) -> "Game":
         """An independent copy (for search and perft): lists are copied, immutable parts shared."""
-        g = Game.__new__(Game)
+        g = Game.__new__(type(self))
         d = dict(self.__dict__)
         for k, v in d.items():
             if isinstance(v, list):
@@ -168,11 +173,8 @@ class Game(Bidding, Steps, Play):
             if not self.trick:
                 if not self.lead_free:
                     m = self._lead_mask(self.turn, m, self.discarded[self.turn], self.trick_no)
-            else:
-                if m & self.led_mask:
-                    m &= self.follow_ok
-                if self.follow_checked:
-                    m = self._follow_mask(self.turn, m)
+            elif m & self.led_mask:
+                m &= self.follow_ok
             k = int(rng.random() * m.bit_count())  # drop the k lowest cards, take the next
             while k:
                 m &= m - 1
@@ -222,8 +224,6 @@ class Game(Bidding, Steps, Play):
                 elif hand & self.led_mask and not bit & self.follow_ok:
                     raise MoveError("MUST_FOLLOW_SUIT", f"you must follow {C.SUIT_WORDS[self.led]}"
                                     + ("" if self.rules.follow_suit_only else " or play a trump"))
-                elif self.follow_checked:
-                    self._follow(seat, code, hand)
                 self.hand_moves.append((seat, code))
                 hands[seat] = hand ^ bit
                 trick.append(code)
@@ -372,3 +372,25 @@ def _random_subset(mask: int, size: int, k: int, rng: random.Random) -> int:
         mask ^= low
         size -= 1
     return out
+
+
+class FollowRulesGame(Game):
+    """A game whose rules have `play.follow_rules`: every follow is also judged by them. A class of
+    its own, so games without such rules keep the inlined play path untouched."""
+
+    def apply(self, seat: int, code: int) -> None:
+        if self.phase == PLAY and self.trick and seat == self.turn and 0 <= code < 64 and (self.hands[seat] >> code) & 1:
+            hand = self.hands[seat]
+            if not (hand & self.led_mask and not (1 << code) & self.follow_ok):  # the following rule speaks first
+                self._follow(seat, code, hand)
+        super().apply(seat, code)
+
+    def random_move(self, rng: random.Random) -> int:
+        if self.phase == PLAY and self.trick:
+            m = self._legal_play_mask(self.turn)
+            k = int(rng.random() * m.bit_count())
+            while k:
+                m &= m - 1
+                k -= 1
+            return (m & -m).bit_length() - 1
+        return super().random_move(rng)

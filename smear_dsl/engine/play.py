@@ -79,7 +79,7 @@ class Play:
         if not self.trick:
             return hand if self.lead_free else self._lead_mask(seat, hand, self.discarded[seat], self.trick_no)
         base = hand & self.follow_ok if hand & self.led_mask else hand
-        return self._follow_mask(seat, base) if self.follow_checked else base
+        return self._follow_mask(seat, base) if self.rules.follow_checks else base
 
     # ---- follow rules (play.follow_rules): judged card by card, on top of the following rule
     def _follow_env(self, seat: int, base: int) -> dict[str, Any]:
