@@ -383,3 +383,22 @@ def test_follow_rules_judge_every_card_played(players):
 
 def M_bits(mask: int) -> list[int]:
     return [c for c in range(64) if mask >> c & 1]
+
+
+def test_hands_of_unequal_size_end_when_the_first_player_runs_out(tmp_path):
+    """A count that depends on the hand can leave hands of different sizes at play (here the
+    dealer takes the whole stock): the hand ends when the first player runs out, never stuck."""
+    f = tmp_path / "rob.yaml"
+    f.write_text("extends: four_point_ne_wisconsin\nname: Dealer robs\nphases:\n"
+                 "  - take: {who: dealer, count: count(stock)}\n")
+    r = compile_rules(load_spec(str(f)), 4, {})
+    rng = random.Random(2)
+    for seed in range(20):
+        g = Game(r, seed=seed, auto_deal=False, hand_limit=10)
+        while not g.finished:
+            g.start_hand()
+            while not g.hand_over:
+                g.apply(g.turn, g.random_move(rng))
+            if g.tricks:
+                assert len(g.tricks) == min(map(int.bit_count, g.held)) == 6
+                assert sorted(map(int.bit_count, g.held)) == [6, 6, 6, 14]  # the dealer robbed the stock

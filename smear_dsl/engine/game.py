@@ -247,7 +247,7 @@ class Game(Bidding, Steps, Play):
                 self.trick = []
                 self.turn = winner
                 self.trick_no += 1
-                if not any(hands):
+                if not all(hands):  # hands of unequal size (a count that depends on the hand): the first to run out ends it
                     self._score_hand()
                 return
             if phase == BIDDING:

@@ -18,6 +18,8 @@ class Play:
         self.held = list(self.hands)
         self.turn = self._first_leader()
         self.trick_no = 1
+        if not all(self.hands):  # a seat holds nothing (the phases took it all): no trick can be played
+            self._score_hand()
 
     def _first_leader(self) -> int:
         """Who leads the first trick once the phases are done."""
