@@ -495,38 +495,23 @@ class _Compiler:
         for bidder in range(n):
             hands, stock = [self._hand_size] * n, stock_size
             for p, st in phases:
-                seats = _seats(st.who, n, bidder, dealer=0)
-                if st.kind == "take" or (st.kind == "discard" and st.fixed_range is not None
-                                         and st.fixed_range[0] == st.fixed_range[1]):
-                    if st.fixed_range is None:
-                        return
-                    k = st.fixed_range[0]
-                    for s in seats:
-                        if st.kind == "take":
-                            if k > stock:
-                                return self.fail(p.loc, f"the takes can need more cards than the stock holds: with "
-                                                 f"{n} players only {stock} are left when seat {s} takes {k}",
-                                                 "take fewer, or deal fewer cards (the stock is what the deal leaves)")
-                            stock -= k
-                            hands[s] += k
-                        else:
-                            if k > hands[s]:
-                                return self.fail(p.loc, f"discards {k} cards from a hand of {hands[s]}")
-                            hands[s] -= k
-                elif st.kind == "refill":
-                    t = getattr(st.to, "const", None)
-                    if t is None:
-                        return
-                    for s in seats:
-                        need = max(0, t - hands[s])
-                        if need > stock:
-                            return self.fail(p.loc, f"the refills can need more cards than the stock holds: with "
-                                             f"{n} players only {stock} are left when seat {s} refills to {t}",
-                                             "refill to fewer cards, or deal fewer")
-                        stock -= need
-                        hands[s] += need
-                elif st.kind == "discard":
-                    return  # a range of discard sizes: hand sizes are the engine's to keep
+                if st.kind == "name_trump":
+                    continue
+                k = getattr(st.to, "const", None) if st.kind == "refill" else \
+                    st.fixed_range[0] if st.fixed_range and st.fixed_range[0] == st.fixed_range[1] else None
+                if k is None:
+                    return  # a count that depends on the hand: the engine's to bound
+                for s in _seats(st.who, n, bidder, dealer=0):
+                    draw = k if st.kind == "take" else max(0, k - hands[s]) if st.kind == "refill" else 0
+                    if draw > stock:
+                        return self.fail(p.loc, f"the {st.kind}s can need more cards than the stock holds: with {n} "
+                                         f"players only {stock} are left when seat {s} "
+                                         f"{'takes' if st.kind == 'take' else 'refills to'} {k}",
+                                         "ask for fewer cards, or deal fewer (the stock is what the deal leaves)")
+                    if st.kind == "discard" and k > hands[s]:
+                        return self.fail(p.loc, f"discards {k} cards from a hand of {hands[s]}")
+                    stock -= draw
+                    hands[s] += draw - (k if st.kind == "discard" else 0)
             if len(set(hands)) > 1:
                 return self.fail(self.spec.phases[-1].loc, "the hands would start the play with different numbers "
                                  f"of cards ({', '.join(f'seat {s}: {h}' for s, h in enumerate(hands))}, seat 0 "
