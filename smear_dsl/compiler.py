@@ -18,7 +18,7 @@ from .errors import Diagnostic, OptionError, RuleError, clip
 from .expr import ast as A
 from .expr.emit import Tables, emit, trump_runs
 from .shuffle import ShufflePlan, shuffle_plan
-from .spec import ExprSpec, Loc, RuleSpec
+from .spec import ExprSpec, Loc, RuleSpec, phase_seats
 
 Fn = Callable[[dict], Any]
 N_TABLE = 64  # card ids are below this
@@ -318,10 +318,9 @@ class _Compiler:
         tables = Tables(eff_suit, trump_mask, order_key, tuple(values), self.static, suit_masks)
         n_sides, side_of = self.sides(tables)
         hand_size, packets = self.deal(tables, len(deck))
-        self._hand_size = hand_size
         bmin, bmax, ends_at = self.bidding(tables)
         equal_last = self.equal_last(tables)
-        steps = self.steps(tables, len(deck) - hand_size * n)
+        steps = self.steps(tables, hand_size, len(deck) - hand_size * n)
         points = self.points(tables)
         target = self.static_int(spec.end.target, tables)
         if self.diags:
@@ -460,7 +459,7 @@ class _Compiler:
             self.fail(e.loc, f'equal_trumps is "first" or "last", not {v!r}')
         return v == "last"
 
-    def steps(self, tables: Tables, stock_size: int) -> list[CompiledStep]:
+    def steps(self, tables: Tables, hand_size: int, stock_size: int) -> list[CompiledStep]:
         """The phases between bidding and play that can act at this table."""
         spec = self.spec
         steps = []
@@ -481,19 +480,19 @@ class _Compiler:
                 if k is not None and (k < 0 or k > stock_size):
                     self.fail(p.count.loc, f"takes {k} cards but the stock has {stock_size}")
         if stock_size >= 0 and not self.diags:
-            self.card_counts(list(zip(spec.phases, steps)), stock_size)
+            self.card_counts(list(zip(spec.phases, steps)), hand_size, stock_size)
         # A take or discard whose count is fixed at 0 for this table can never act: drop it, so the
         # engine does not evaluate it every hand (e.g. `widow: 0`).
         return [st for st in steps if not _never_acts(st)]
 
-    def card_counts(self, phases: list, stock_size: int) -> None:
+    def card_counts(self, phases: list, hand_size: int, stock_size: int) -> None:
         """The phases' takes, discards and refills, played out for every bidder (the dealer is seat 0):
         none may need a card the stock or a hand does not have, and every hand must start the play
         with as many cards as the others. Checked where every count is fixed for the table; a count
         that depends on the hand is the engine's to bound at play."""
         n = self.players
         for bidder in range(n):
-            hands, stock = [self._hand_size] * n, stock_size
+            hands, stock = [hand_size] * n, stock_size
             for p, st in phases:
                 if st.kind == "name_trump":
                     continue
@@ -501,7 +500,7 @@ class _Compiler:
                     st.fixed_range[0] if st.fixed_range and st.fixed_range[0] == st.fixed_range[1] else None
                 if k is None:
                     return  # a count that depends on the hand: the engine's to bound
-                for s in _seats(st.who, n, bidder, dealer=0):
+                for s in phase_seats(st.who, n, bidder, dealer=0):
                     draw = k if st.kind == "take" else max(0, k - hands[s]) if st.kind == "refill" else 0
                     if draw > stock:
                         return self.fail(p.loc, f"the {st.kind}s can need more cards than the stock holds: with {n} "
@@ -592,9 +591,3 @@ def _unless_never(f: Fn | None) -> Fn | None:
 def _uses_runtime(e: ExprSpec) -> bool:
     return any(A.mentions(e.ast, v) for v in ("hand", "stock", "is_bidder", "is_dealer", "bid", "trump"))
 
-
-def _seats(who: str, n: int, bidder: int, dealer: int) -> list[int]:
-    """The seats a phase's `who` names, from the dealer's left."""
-    order = [(dealer + 1 + i) % n for i in range(n)]
-    return {"bidder": [bidder], "dealer": [dealer], "each": order,
-            "non_dealers": [s for s in order if s != dealer], "non_bidders": [s for s in order if s != bidder]}[who]

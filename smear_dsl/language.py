@@ -179,7 +179,7 @@ class _Semantics:
         want, context = src.want, src.context
         try:
             written = parse_expr(src.text)
-            ast = A.expand(written, {k: v for k, (_s, v) in self.defs.items()}) if self.defs else written
+            ast = A.expand(written, self.def_asts) if self.defs else written
             checked = check(ast, self.envs[context], want)
         except (ExprSyntaxError, ExprTypeError) as e:
             hint = e.hint
@@ -211,9 +211,10 @@ class _Semantics:
                     out[name] = (src, parse_expr(src.text))
                 except ExprSyntaxError as e:
                     self.err(src, f"bad expression: {e.message}", e.hint, e.offset)
+        asts = {name: ast for name, (_src, ast) in out.items()}
         for name, (src, ast) in out.items():
             try:
-                A.expand(ast, {k: v for k, (_s, v) in out.items()}, (name,))
+                A.expand(ast, asts, (name,))
             except ValueError as e:
                 self.err(src, f"definition `{name}` uses itself: {e}")
         return out
@@ -250,6 +251,7 @@ class _Semantics:
         for name, (vars_, descr) in CONTEXTS.items():
             self.envs[name] = Env(dict(vars_), consts, statics, descr)
         self.defs = self.definitions(raw.get("define") or {}, set(consts) | set(statics))
+        self.def_asts = {name: ast for name, (_src, ast) in self.defs.items()}
         sec = self.section
         trump_order = sec(lambda: self.trump_order(raw.get("trump_order"), deck, root))
         teams = sec(lambda: self.expr(raw["teams"]))

@@ -145,6 +145,21 @@ class PhaseSpec:
     loc: Loc
 
 
+def phase_seats(who: str, n: int, bidder: int, dealer: int) -> list[int]:
+    """The seats a phase's `who` names, in order from the dealer's left (the engine's and the
+    compiler's card-count check's one reading of it)."""
+    order = [(dealer + i) % n for i in range(1, n + 1)]
+    if who == "bidder":
+        return [bidder]
+    if who == "dealer":
+        return [dealer]
+    if who == "non_dealers":
+        return [s for s in order if s != dealer]
+    if who == "non_bidders":
+        return [s for s in order if s != bidder]
+    return order
+
+
 @dataclass(frozen=True)
 class LeadRule:
     forbid: ExprSpec

@@ -84,8 +84,9 @@ class Play:
         return self._follow_mask(seat, base) if self.rules.follow_checks else base
 
     # ---- follow rules (play.follow_rules): judged card by card, on top of the following rule
-    def _follow_env(self, seat: int, base: int) -> dict[str, Any]:
-        """The names a follow rule sees (all but `play` and `wins`, set per card), and who wins so far."""
+    def _follow_env(self, seat: int, base: int) -> tuple[dict[str, Any], Any]:
+        """The names a follow rule sees (all but `play` and `wins`, set per card), and `beats(card)`:
+        whether a card would take the trick so far."""
         key, trick = self.trick_key, self.trick
         win = trick[0]
         for c in trick[1:]:  # as a completed trick is judged: a higher key wins; equal keys by equal_last
@@ -94,33 +95,34 @@ class Play:
         wk = key(win)
         last = self.rules.equal_last
         beats = (lambda c: key(c) > wk or (last and key(c) == wk))
-        return {"lead": trick[0], "winning": win, "legal": base, "hand": self.hands[seat],
+        env = {"lead": trick[0], "winning": win, "legal": base, "hand": self.hands[seat],
                 "trick_cards": sum(1 << c for c in trick), "trick": self.trick_no, "trump": self.trump,
-                "is_bidder": seat == self.bidder, "bid": self.high, "can_win": any(beats(c) for c in C.bits(base)),
-                "_beats": beats}
+                "is_bidder": seat == self.bidder, "bid": self.high, "can_win": any(beats(c) for c in C.bits(base))}
+        return env, beats
+
+    def _forbidding(self, env: dict[str, Any], beats, c: int):
+        """The first follow rule that forbids playing `c` (None: none does)."""
+        env["play"], env["wins"] = c, beats(c)
+        return next((chk for chk in self.rules.follow_checks if chk.forbid(env)), None)
 
     def _follow_mask(self, seat: int, base: int) -> int:
         """The cards of `base` no follow rule forbids; if the rules would forbid them all, none applies
         (a player always has a card to play)."""
-        env = self._follow_env(seat, base)
-        beats, checks = env["_beats"], self.rules.follow_checks
+        env, beats = self._follow_env(seat, base)
         out = 0
         for c in C.bits(base):
-            env["play"], env["wins"] = c, beats(c)
-            if not any(chk.forbid(env) for chk in checks):
+            if self._forbidding(env, beats, c) is None:
                 out |= 1 << c
         return out or base
 
     def _follow(self, seat: int, c: int, hand: int) -> None:
-        """Refuse a follow that a follow rule forbids, with that rule's code and message."""
+        """Refuse a follow that a follow rule forbids, with that rule's code and message (unless
+        the rules forbid every card the seat may play, when none applies)."""
         base = hand & self.follow_ok if hand & self.led_mask else hand
-        if (self._follow_mask(seat, base) >> c) & 1:
-            return
-        env = self._follow_env(seat, base)
-        env["play"], env["wins"] = c, env["_beats"](c)
-        for chk in self.rules.follow_checks:
-            if chk.forbid(env):
-                raise MoveError(chk.code, chk.message)
+        env, beats = self._follow_env(seat, base)
+        refusal = self._forbidding(env, beats, c)
+        if refusal is not None and any(self._forbidding(env, beats, x) is None for x in C.bits(base)):
+            raise MoveError(refusal.code, refusal.message)
 
     def _lead(self, seat: int, c: int, hand: int) -> None:
         """Check a lead against the lead rules, then fix trump (if open), the led suit and the trick's order."""

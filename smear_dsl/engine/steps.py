@@ -7,6 +7,7 @@ from typing import Any
 from .. import cards as C
 from .. import moves as M
 from ..errors import MoveError
+from ..spec import phase_seats
 from .constants import _BIT
 
 
@@ -17,18 +18,6 @@ class Steps:
     def _step_env(self, seat: int) -> dict[str, Any]:
         return {"hand": self.hands[seat], "stock": C.mask_of(self.stock), "is_bidder": seat == self.bidder,
                 "is_dealer": seat == self.dealer, "bid": self.high, "trump": self.trump}
-
-    def _seats_for(self, who: str) -> list[int]:
-        if who == "bidder":
-            return [self.bidder]
-        if who == "dealer":
-            return [self.dealer]
-        order = [(self.dealer + i) % self.n for i in range(1, self.n + 1)]
-        if who == "non_dealers":
-            return [s for s in order if s != self.dealer]
-        if who == "non_bidders":
-            return [s for s in order if s != self.bidder]
-        return order
 
     def _discard_range(self, seat: int, env: dict[str, Any] | None = None) -> tuple[int, int]:
         step = self.rules.steps[self.step]
@@ -47,7 +36,7 @@ class Steps:
         while self.step < len(steps):
             step = steps[self.step]
             if self.queue is None:
-                self.queue = self._seats_for(step.who)
+                self.queue = phase_seats(step.who, self.n, self.bidder, self.dealer)
             while self.queue:
                 seat = self.queue[0]
                 if step.kind == "take":

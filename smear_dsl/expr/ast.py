@@ -126,17 +126,22 @@ def used_only_as(e: Expr, name: str, attr: str) -> bool:
     return all(used_only_as(x, name, attr) for x in children(e))
 
 
+def _rebuilt(e: Expr, f, **fields: Any) -> Expr:
+    """`e` with `f` applied to each sub-expression (and `fields` replaced): the one tree rebuild
+    behind with_values, expand and _at."""
+    kids = {k: f(v) if isinstance(v, Expr) else
+            tuple(f(x) if isinstance(x, Expr) else x for x in v) if isinstance(v, tuple) else v
+            for k, v in vars(e).items()}
+    return type(e)(**{**kids, **fields})
+
+
 def with_values(e: Expr, values: dict[str, Any]) -> Expr:
     """`e` with the names in `values` (a table's options) replaced by their values and what that
     makes constant folded, so `widow` at a table of widow 2 reads "2", not "the widow option"."""
-    kids = {k: with_values(v, values) if isinstance(v, Expr) else
-            tuple(with_values(x, values) if isinstance(x, Expr) else x for x in v) if isinstance(v, tuple) else v
-            for k, v in vars(e).items()}
     if isinstance(e, Name) and e.name in values:
         v = values[e.name]
         return Const(e.pos, v, "bool" if isinstance(v, bool) else "int" if isinstance(v, int) else "str")
-    e = type(e)(**kids)
-    return _folded(e)
+    return _folded(_rebuilt(e, lambda x: with_values(x, values)))
 
 
 _ARITH = {"+": lambda a, b: a + b, "-": lambda a, b: a - b, "*": lambda a, b: a * b,
@@ -175,15 +180,8 @@ def expand(e: Expr, defs: dict[str, Expr], _using: tuple[str, ...] = ()) -> Expr
         if e.name in _using:
             raise ValueError(" -> ".join((*_using, e.name)))
         return _at(expand(defs[e.name], defs, (*_using, e.name)), e.pos)
-    kids = {k: expand(v, defs, _using) if isinstance(v, Expr) else
-            tuple(expand(x, defs, _using) if isinstance(x, Expr) else x for x in v) if isinstance(v, tuple) else v
-            for k, v in vars(e).items()}
-    return type(e)(**kids)
+    return _rebuilt(e, lambda x: expand(x, defs, _using))
 
 
 def _at(e: Expr, pos: int) -> Expr:
-    kids = {k: _at(v, pos) if isinstance(v, Expr) else
-            tuple(_at(x, pos) if isinstance(x, Expr) else x for x in v) if isinstance(v, tuple) else v
-            for k, v in vars(e).items()}
-    kids["pos"] = pos
-    return type(e)(**kids)
+    return _rebuilt(e, lambda x: _at(x, pos), pos=pos)
