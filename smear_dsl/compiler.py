@@ -148,6 +148,11 @@ class CompiledRules:
     redeal_if: Fn | None
     name_of: dict[int, str] = field(default_factory=dict)
     id_of: dict[str, int] = field(default_factory=dict)
+    # False when the compiler proved every hand starts the play with as many cards (counts fixed for the
+    # table); True when a count depends on the hand, so the engine must watch for the first empty hand.
+    uneven_hands: bool = False
+    # `tie_break: [count_out]`: the point indices in the order they are counted (None: not counted out here).
+    count_plan: tuple[int, ...] | None = None
     # True when some lead rule can apply after the first trick (the engine skips them otherwise).
     lead_checks_later: bool = field(init=False)
     draws_stock: bool = field(init=False)  # a take or refill phase takes cards from the stock
@@ -294,6 +299,7 @@ class _Compiler:
     def __init__(self, spec: RuleSpec, players: int, opts: dict[str, Any], static: dict[str, Any]):
         self.spec, self.players, self.opts, self.static = spec, players, opts, static
         self.diags: list[Diagnostic] = []
+        self.uneven = False  # set by steps(): whether hands may start the play with different sizes
 
     def fail(self, loc: Loc, message: str, hint: str | None = None) -> None:
         self.diags.append(_diag(loc, message, hint))
@@ -330,6 +336,7 @@ class _Compiler:
         name_of.update({C.JOKER_BASE + j: name for j, name in enumerate(jokers)})
         id_of = {v: k for k, v in name_of.items()}
         sc = spec.scoring
+        tie_break, count_plan = self.count_out(tables)
         formulas = [e for e in (sc.made, sc.bidder, sc.others, sc.cap_when, sc.cap_at, spec.end.win_if) if e is not None]
         return CompiledRules(
             spec=spec, players=n, options=dict(self.opts), n_sides=n_sides, side_of=side_of, deck=tuple(deck),
@@ -349,7 +356,8 @@ class _Compiler:
             cap_at=self.fn(sc.cap_at, tables), target=target, win_if=self.fn(spec.end.win_if, tables),
             score_reads=frozenset(v for v in ("tricks", "dealer", "previous", "delta", "total_tricks", "bidder_tricks")
                                   if any(A.mentions(e.ast, v) for e in formulas)),
-            tie_break=spec.end.tie_break, redeal_if=self.fn(spec.deal.redeal_if, tables), name_of=name_of, id_of=id_of)
+            tie_break=tie_break, count_plan=count_plan, redeal_if=self.fn(spec.deal.redeal_if, tables), name_of=name_of, id_of=id_of,
+            uneven_hands=self.uneven)
 
     def deck(self) -> tuple[list[int], list[int]]:
         """The deck's card ids (suits high to low, then jokers) and each card's value for Game."""
@@ -480,16 +488,17 @@ class _Compiler:
                 if k is not None and (k < 0 or k > stock_size):
                     self.fail(p.count.loc, f"takes {k} cards but the stock has {stock_size}")
         if stock_size >= 0 and not self.diags:
-            self.card_counts(list(zip(spec.phases, steps)), hand_size, stock_size)
+            self.uneven = not self.card_counts(list(zip(spec.phases, steps)), hand_size, stock_size)
         # A take or discard whose count is fixed at 0 for this table can never act: drop it, so the
         # engine does not evaluate it every hand (e.g. `widow: 0`).
         return [st for st in steps if not _never_acts(st)]
 
-    def card_counts(self, phases: list, hand_size: int, stock_size: int) -> None:
+    def card_counts(self, phases: list, hand_size: int, stock_size: int) -> bool:
         """The phases' takes, discards and refills, played out for every bidder (the dealer is seat 0):
         none may need a card the stock or a hand does not have, and every hand must start the play
         with as many cards as the others. Checked where every count is fixed for the table; a count
-        that depends on the hand is the engine's to bound at play."""
+        that depends on the hand is the engine's to bound at play. True: every count was fixed and
+        the hands start the play even."""
         n = self.players
         for bidder in range(n):
             hands, stock = [hand_size] * n, stock_size
@@ -499,22 +508,37 @@ class _Compiler:
                 k = getattr(st.to, "const", None) if st.kind == "refill" else \
                     st.fixed_range[0] if st.fixed_range and st.fixed_range[0] == st.fixed_range[1] else None
                 if k is None:
-                    return  # a count that depends on the hand: the engine's to bound
+                    return False  # a count that depends on the hand: the engine's to bound
                 for s in phase_seats(st.who, n, bidder, dealer=0):
                     draw = k if st.kind == "take" else max(0, k - hands[s]) if st.kind == "refill" else 0
                     if draw > stock:
-                        return self.fail(p.loc, f"the {st.kind}s can need more cards than the stock holds: with {n} "
+                        self.fail(p.loc, f"the {st.kind}s can need more cards than the stock holds: with {n} "
                                          f"players only {stock} are left when seat {s} "
                                          f"{'takes' if st.kind == 'take' else 'refills to'} {k}",
                                          "ask for fewer cards, or deal fewer (the stock is what the deal leaves)")
+                        return False
                     if st.kind == "discard" and k > hands[s]:
-                        return self.fail(p.loc, f"discards {k} cards from a hand of {hands[s]}")
+                        self.fail(p.loc, f"discards {k} cards from a hand of {hands[s]}")
+                        return False
                     stock -= draw
                     hands[s] += draw - (k if st.kind == "discard" else 0)
             if len(set(hands)) > 1:
-                return self.fail(self.spec.phases[-1].loc, "the hands would start the play with different numbers "
+                self.fail(self.spec.phases[-1].loc, "the hands would start the play with different numbers "
                                  f"of cards ({', '.join(f'seat {s}: {h}' for s, h in enumerate(hands))}, seat 0 "
                                  f"dealing, seat {bidder} bidding)", "every player must hold as many cards when play begins")
+                return False
+        return True
+
+    def count_out(self, tables: Tables) -> tuple[tuple[str, ...], tuple[int, ...] | None]:
+        """The tie-breaks that apply at this table, and the order points are counted out in: those
+        `count_out.order` names first, then the rest as the file lists them."""
+        end = self.spec.end
+        names = [p.name for p in self.spec.points]
+        on = "count_out" in end.tie_break and (end.count_out_when is None or bool(self.fn(end.count_out_when, tables)({})))
+        if not on:
+            return tuple(t for t in end.tie_break if t != "count_out"), None
+        first = [names.index(n) for n in end.count_order]
+        return end.tie_break, tuple(first + [i for i in range(len(names)) if i not in first])
 
     def points(self, tables: Tables) -> list[CompiledPoint]:
         """Each point's card selector, with its value per trump when that is all it depends on."""

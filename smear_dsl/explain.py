@@ -171,6 +171,8 @@ def _bidding(spec: RuleSpec, r: CompiledRules, rd: Reader) -> Section:
         "next_dealer": "If everyone passes, the deal passes to the next dealer.",
         "dealer_bids": f"If everyone else passes, the dealer may not pass and must bid at least {r.bid_min}.",
         "set_back": f"If everyone passes, the dealer's side loses {r.set_back} and the deal passes on.",
+        "eldest_pitches": "If everyone passes, the player left of the dealer plays as the bidder with no "
+                          "contract (a bid of 0, which any score makes).",
     }[b.all_pass])
     items.append("The highest bidder is the bidder; the bidder's side must make the bid (see Scoring).")
     return Section("Bidding", [items])
@@ -274,9 +276,12 @@ def _end(spec: RuleSpec, r: CompiledRules, rd: Reader) -> Section:
     e = spec.end
     items = [f"The target is {r.target}.",
              f"After each scored hand, a side wins when {_read(rd, e.win_if, True)}."]
-    if e.tie_break:
-        steps = {"bidder": "the bidding side wins if it is one of them", "highest": "the highest score wins"}
-        items.append("If several sides could win: " + "; then ".join(steps[t] for t in e.tie_break)
+    if r.tie_break:
+        order = ", ".join(r.point_names[i].replace("_", " ").title() for i in r.count_plan or ())
+        steps = {"bidder": "the bidding side wins if it is one of them", "highest": "the highest score wins",
+                 "count_out": f"the hand's points are counted out in the order {order}, each added to its side's "
+                              "score from before the hand, and the first of them to reach the target wins"}
+        items.append("If several sides could win: " + "; then ".join(steps[t] for t in r.tie_break)
                      + "; if still tied, play goes on.")
     else:
         items.append("If several sides could win at once, play goes on.")

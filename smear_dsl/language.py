@@ -265,7 +265,7 @@ class _Semantics:
         play = sec(lambda: self.play(raw["play"] or {"leader": "bidder", "follow": "suit_or_trump", "lead_rules": []}))
         points = sec(lambda: self.points(raw["points"]))
         scoring = sec(lambda: self.scoring(raw["scoring"]))
-        end = sec(lambda: self.end(raw["end"]))
+        end = sec(lambda: self.end(raw["end"], points))
         if deck.jokers and not named and play is not None:
             if not any(A.mentions(r.forbid.ast, "joker") for r in play.lead_rules):
                 self.err(root.value["deck"], "with jokers and trump fixed by the first lead, a lead rule must say when a "
@@ -455,6 +455,20 @@ class _Semantics:
                            self.expr(cap["when"]) if cap else None,
                            self.expr(cap["at"]) if cap else None)
 
-    def end(self, raw: dict) -> EndSpec:
-        return EndSpec(self.expr(raw["target"]), self.expr(raw["win_if"]),
-                       tuple(raw["tie_break"] or ()))
+    def end(self, raw: dict, points: tuple[PointSpec, ...] | None) -> EndSpec:
+        co = raw.get("count_out") or {}
+        order = tuple(co.get("order") or ())
+        names = [p.name for p in points or ()]
+        node = raw["__node__"]
+        for i, name in enumerate(order):
+            if points is not None and name not in names:
+                self.err(node.value["count_out"].value["order"].value[i], f"`{name}` is not a point of this file",
+                         did_you_mean(name, names) or f"the points are {', '.join(names)}")
+            elif name in order[:i]:
+                self.err(node.value["count_out"].value["order"].value[i], f"`{name}` is counted twice")
+        tie_break = tuple(raw["tie_break"] or ())
+        if co and "count_out" not in tie_break:
+            self.err(node.value["count_out"], "`count_out` says how to count out, but `tie_break` does not use it",
+                     "add count_out to tie_break, e.g. `tie_break: [bidder, count_out]`")
+        return EndSpec(self.expr(raw["target"]), self.expr(raw["win_if"]), tie_break,
+                       order, self.expr(co.get("when")))

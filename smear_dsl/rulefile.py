@@ -39,8 +39,9 @@ BIDDING = Map({
     "rounds": F(Enum("one", "open"), default="one", doc="one: each player speaks once; open: round and round until all but one pass"),
     "ends_at": F(Expr("int", "static"), doc="a bid that ends the bidding at once (default: max)"),
     "may_match": F(Expr("bool", "bid"), doc="when a bid equal to the highest so far is allowed (and takes it), e.g. `is_dealer`"),
-    "all_pass": F(Enum("redeal", "next_dealer", "dealer_bids", "set_back"), default="redeal",
-                  doc="when everyone passes: the same dealer redeals, the next dealer deals, the dealer must bid, or the dealer is set back"),
+    "all_pass": F(Enum("redeal", "next_dealer", "dealer_bids", "set_back", "eldest_pitches"), default="redeal",
+                  doc="when everyone passes: the same dealer redeals, the next dealer deals, the dealer must bid, the dealer "
+                      "is set back, or the player left of the dealer becomes the bidder with no contract (a bid of 0)"),
     "set_back": F(Expr("int", "static"), doc="with all_pass: set_back, how much the dealer loses"),
 }, name="bidding")
 
@@ -101,7 +102,13 @@ SCORING = Map({
 END = Map({
     "target": F(Expr("int", "static"), required=True, doc="the score to reach"),
     "win_if": F(Expr("bool", "end"), required=True, doc="checked for each side after each scored hand"),
-    "tie_break": F(ListOf(Enum("bidder", "highest")), default=[], doc="how to choose when several sides may win; if still tied, play on"),
+    "tie_break": F(ListOf(Enum("bidder", "count_out", "highest")), default=[],
+                   doc="how to choose when several sides may win (the bidder's side; the first to reach the target "
+                       "as the points are counted out; the highest score); if still tied, play on"),
+    "count_out": F(Map({
+        "order": F(ListOf(Str(), min_items=1), doc="the points in the order they are counted, e.g. [high, low, jack, game]"),
+        "when": F(Expr("bool", "static"), doc="a condition on the table's options: counting out applies only when it holds"),
+    }, name="count_out"), doc="how `tie_break: [count_out]` counts: the order of the points (the rest follow as listed)"),
 }, name="end")
 
 RULES = Map({

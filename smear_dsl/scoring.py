@@ -141,12 +141,15 @@ def score_hand(game: Game) -> tuple[HandResult, int | None]:
             cands.append(s)
     result = HandResult(game.dealer, game.bidder, game.high, game.trump, dict(zip(r.point_names, got)), game_points,
                         made, [v - w for v, w in zip(new, old)], list(new))
-    return result, _winner(r.tie_break, cands, new, bside)
+    if len(cands) > 1:
+        cands = _tie_break(r, cands, new, old, got, bside)
+    return result, cands[0] if len(cands) == 1 else None
 
 
-def _winner(tie_break: tuple[str, ...], cands: list[int], scores: list[int], bidder_side: int) -> int | None:
-    """Of the sides that reached a win this hand, the one the tie-breaks leave (None: none, or a tie)."""
-    for rule in tie_break:
+def _tie_break(r, cands: list[int], scores: list[int], old: list[int], got: list[int | None],
+               bidder_side: int) -> list[int]:
+    """Of the sides that reached a win this hand, those the tie-breaks leave (one: the winner)."""
+    for rule in r.tie_break:
         if len(cands) <= 1:
             break
         if rule == "bidder" and bidder_side in cands:
@@ -154,4 +157,20 @@ def _winner(tie_break: tuple[str, ...], cands: list[int], scores: list[int], bid
         elif rule == "highest":
             top = max(scores[s] for s in cands)
             cands = [s for s in cands if scores[s] == top]
-    return cands[0] if len(cands) == 1 else None
+        elif rule == "count_out" and r.count_plan is not None:
+            cands = _count_out(r, cands, old, got)
+    return cands
+
+
+def _count_out(r, cands: list[int], old: list[int], got: list[int | None]) -> list[int]:
+    """Count the hand's points out in the rules' order, each onto its side's score from before the
+    hand: the first of `cands` to reach the target goes out (all of them if none reaches it so)."""
+    running = list(old)
+    for i in r.count_plan:
+        side = got[i]
+        if side is None:
+            continue
+        running[side] += r.point_values[i]
+        if side in cands and running[side] >= r.target:
+            return [side]
+    return cands

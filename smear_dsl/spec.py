@@ -126,7 +126,7 @@ class BiddingSpec:
     rounds: str  # 'one' | 'open'
     ends_at: ExprSpec | None
     may_match: ExprSpec | None
-    all_pass: str  # 'redeal' | 'next_dealer' | 'dealer_bids' | 'set_back'
+    all_pass: str  # 'redeal' | 'next_dealer' | 'dealer_bids' | 'set_back' | 'eldest_pitches'
     set_back: ExprSpec | None
     loc: Loc
 
@@ -148,11 +148,11 @@ class PhaseSpec:
 def phase_seats(who: str, n: int, bidder: int, dealer: int) -> list[int]:
     """The seats a phase's `who` names, in order from the dealer's left (the engine's and the
     compiler's card-count check's one reading of it)."""
-    order = [(dealer + i) % n for i in range(1, n + 1)]
     if who == "bidder":
         return [bidder]
     if who == "dealer":
         return [dealer]
+    order = [(dealer + i) % n for i in range(1, n + 1)]
     if who == "non_dealers":
         return [s for s in order if s != dealer]
     if who == "non_bidders":
@@ -200,6 +200,8 @@ class EndSpec:
     target: ExprSpec
     win_if: ExprSpec
     tie_break: tuple[str, ...]
+    count_order: tuple[str, ...] = ()  # `count_out.order`: point names, counted first in this order
+    count_out_when: ExprSpec | None = None  # `count_out.when`: the tie-break applies only when it holds
 
 
 @dataclass(frozen=True)

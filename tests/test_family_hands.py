@@ -301,21 +301,61 @@ def test_auction_pitch_dealer_holds_and_low_goes_to_whoever_was_dealt_it():
     check_record(g)
 
 
-def test_auction_pitch_dealer_must_bid_and_is_set():
-    # Two players, dealer 1. Seat 0 passes; the dealer may not pass and bids 1, pitching 7D.
+def test_auction_pitch_all_pass_the_eldest_pitches_with_no_contract():
+    # Two players, dealer 1. Both pass: seat 0 (left of the dealer) pitches with no contract
+    # (Britannica: "without the obligation to fulfil any contract"), i.e. a bid of 0.
     g = new_game("auction_pitch", 2, dealer=1)
     deal(g, ["AD 2D AH KH QH JH", "7D 6D AS KS QS JS"])
-    play(g, "0:pass")
-    refused(g, "1:pass", "BID_OUT_OF_RANGE")
-    refused(g, "1:5", "BID_OUT_OF_RANGE")
-    play(g, "1:1 1:7D 0:AD")      # seat 0 wins: AD 4
+    refused(g, "1:pass", "WRONG_TURN")
+    play(g, "0:pass 1:pass")
+    assert g.bidder == 0 and g.high == 0 and g.turn == 0
+    play(g, "0:AD 1:7D")          # seat 0 wins: AD 4
     play(g, "0:AH 1:6D")          # seat 1 trumps: AH 4
     play(g, "1:AS 0:2D")          # seat 0 trumps with 2D: AS 4
     play(g, "0:KH 1:KS 0:QH 1:QS 0:JH 1:JS")   # seat 0 leads hearts and wins: 3+3 + 2+2 + 1+1
     # Trumps dealt: AD 7D 6D 2D. High AD and Low 2D were dealt to seat 0; no Jack dealt (nobody);
-    # Game: seat 0 has 4 + 4 + 12 = 20 against 4. Seat 1 bid 1 and took nothing: -1.
-    check_hand(g, {"high": 0, "low": 0, "jack": None, "game": 0}, [20, 4], False, [3, -1])
+    # Game: seat 0 has 4 + 4 + 12 = 20 against 4. A bid of 0 is made by any score: seat 0 +3.
+    check_hand(g, {"high": 0, "low": 0, "jack": None, "game": 0}, [20, 4], True, [3, 0])
+    assert g.results[-1].bid == 0
     check_record(g)
+
+
+# The count-out deal: dealer 3, seat 0 bids 1 and pitches 5H (hearts trump) and takes nothing.
+COUNT_OUT_DEAL = ["5H 4S 3S 2S 3D 2D", "AH 3C 2C 4D 5D 6D", "KH JH 2H 9S 8S 7S", "4C AC TC AS TS KC"]
+COUNT_OUT_PLAY = ("0:1 1:pass 2:pass 3:pass "
+                  "0:5H 1:AH 2:2H 3:4C "      # seat 1 must trump a trump lead: AH wins, 4 for Game
+                  "1:3C 2:KH 3:TC 0:2S "      # seat 2 trumps clubs: KH 3 + TC 10
+                  "2:JH 3:AC 0:3S 1:2C "      # seat 2 wins its own Jack: JH 1 + AC 4
+                  "2:9S 3:AS 0:4S 1:4D "      # seat 3: AS 4
+                  "3:TS 0:3D 1:5D 2:8S "      # seat 3: TS 10
+                  "3:KC 0:2D 1:6D 2:7S")      # seat 3: KC 3
+
+
+@pytest.mark.parametrize("count_out,winner", [(True, 1), (False, 2)])
+def test_auction_pitch_two_players_reach_seven_the_first_counted_out_wins(count_out, winner):
+    # Scores before the hand: seat 1 has 6, seat 2 has 5. High (AH, dealt to seat 1) puts seat 1
+    # on 7 at the first point counted; seat 2 takes Low (2H dealt), Jack and Game (18 against
+    # seat 3's 17 and seat 1's 4) and ends on 8. Counted out in the order High, Low, Jack, Game
+    # seat 1 goes out first and wins, though seat 2 ends higher; with the option off the highest
+    # score (seat 2) wins. Seat 0 bid 1 and made nothing: -1.
+    g = new_game("auction_pitch", 4, dealer=3, options={"count_out": count_out})
+    g.scores = [0, 6, 5, 0]   # as if earlier hands had been played
+    deal(g, COUNT_OUT_DEAL)
+    play(g, COUNT_OUT_PLAY)
+    check_hand(g, {"high": 1, "low": 2, "jack": 2, "game": 2}, [0, 4, 18, 17], False, [-1, 7, 8, 0])
+    assert g.finished and g.winner == winner
+
+
+def test_auction_pitch_the_pitcher_goes_out_before_anyone_counted_out():
+    # The same deal with seat 2 as the pitcher (bid 1, made with 3 points) on 4 and seat 1 on 6:
+    # both reach 7; counted out, High would put seat 1 out first, but the pitcher goes out first.
+    g = new_game("auction_pitch", 4, dealer=3)
+    g.scores = [0, 6, 4, 0]
+    deal(g, COUNT_OUT_DEAL)
+    play(g, "0:pass 1:pass 2:1 3:pass 2:2H 3:4C 0:5H 1:AH")   # trump hearts; AH wins
+    play(g, "1:3C 2:KH 3:TC 0:2S 2:JH 3:AC 0:3S 1:2C 2:9S 3:AS 0:4S 1:4D 3:TS 0:3D 1:5D 2:8S 3:KC 0:2D 1:6D 2:7S")
+    check_hand(g, {"high": 1, "low": 2, "jack": 2, "game": 2}, [0, 4, 18, 17], True, [0, 7, 7, 0])
+    assert g.finished and g.winner == 2
 
 
 # ---------------------------------------------------------------- Setback

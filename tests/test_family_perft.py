@@ -33,6 +33,7 @@ class Variant:
     named_trump: bool
     trump_order: list[str]  # high to low: ranks, "jick", joker names; a "=" joins equal jokers
     jokers: list[str] = field(default_factory=list)
+    eldest_pitches: bool = False  # all pass: the player left of the dealer plays as the bidder
 
 
 def no_match(is_dealer, high):
@@ -43,7 +44,7 @@ VARIANTS = {
     "partnership_pitch": Variant(4, 2, 5, 6, lambda d, h: d, True, True, list(PLAIN)),
     "five_point_jick": Variant(3, 2, 5, 5, no_match, False, True, ["A", "K", "Q", "J", "jick", *"T98765432"]),
     "five_point_joker": Variant(4, 2, 5, 5, no_match, True, False, ["A", "K", "Q", "J", "JK", *"T987"], ["JK"]),
-    "auction_pitch": Variant(3, 1, 4, 4, lambda d, h: d and h < 4, True, False, list(PLAIN)),
+    "auction_pitch": Variant(3, 1, 4, 4, lambda d, h: d and h < 4, False, False, list(PLAIN), eldest_pitches=True),
     "setback": Variant(4, 2, 4, 5, lambda d, h: d and h == 4, False, False, list(PLAIN)),
     "six_point_ne_wisconsin": Variant(4, 2, 6, 6, no_match, False, False, [*"AKQJT987", "BJ=RJ"], ["BJ", "RJ"]),
     "cutthroat_joker": Variant(3, 2, 4, 4, no_match, False, False, ["A", "K", "Q", "J", "JK", *"T98765432"], ["JK"]),
@@ -132,6 +133,8 @@ class Ref:
             if mv[0] == "bid":
                 s.high, s.bidder = mv[1], seat
             if (mv[0] == "bid" and mv[1] >= s.v.ends_at) or s.spoken == s.n:
+                if s.bidder is None and s.v.eldest_pitches:
+                    s.high, s.bidder = 0, (s.dealer + 1) % s.n
                 if s.bidder is None:
                     s.done = True
                     return s

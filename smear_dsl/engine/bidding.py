@@ -83,6 +83,8 @@ class Bidding:
 
     def _end_bidding(self) -> None:
         r = self.rules
+        if self.bidder < 0 and r.all_pass == "eldest_pitches":
+            self.bidder, self.high = (self.dealer + 1) % self.n, 0  # plays as the bidder, with no contract
         if self.bidder < 0:
             if r.all_pass == "set_back":
                 delta = [0] * r.n_sides

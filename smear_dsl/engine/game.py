@@ -27,9 +27,10 @@ class Game(Bidding, Steps, Play):
     """One game at one table. `Game(rules, seed=...)` deals itself; `auto_deal=False` waits for `start_hand(deal)`."""
 
     def __new__(cls, rules=None, *args, **kwargs):
-        """A game under rules with `play.follow_rules` is a FollowRulesGame (below)."""
-        if cls is Game and rules is not None and rules.follow_checks:
-            cls = FollowRulesGame
+        """A game under rules with follow rules or hands that may start the play uneven is an
+        ExtrasGame (below), so the common case keeps its inlined play path bare."""
+        if cls is Game and rules is not None and (rules.follow_checks or rules.uneven_hands):
+            cls = ExtrasGame
         return super().__new__(cls)
 
     def __init__(self, rules: CompiledRules, seed: int | str | None = None, first_dealer: int | None = None,
@@ -225,7 +226,7 @@ class Game(Bidding, Steps, Play):
                     raise MoveError("MUST_FOLLOW_SUIT", f"you must follow {C.SUIT_WORDS[self.led]}"
                                     + ("" if self.rules.follow_suit_only else " or play a trump"))
                 self.hand_moves.append((seat, code))
-                hands[seat] = hand ^ bit
+                hands[seat] = left = hand ^ bit
                 trick.append(code)
                 n = self.n
                 if len(trick) < n:
@@ -247,7 +248,7 @@ class Game(Bidding, Steps, Play):
                 self.trick = []
                 self.turn = winner
                 self.trick_no += 1
-                if not all(hands):  # hands of unequal size (a count that depends on the hand): the first to run out ends it
+                if not left:  # hands are even here (ExtrasGame watches uneven ones), so all are empty
                     self._score_hand()
                 return
             if phase == BIDDING:
@@ -374,16 +375,20 @@ def _random_subset(mask: int, size: int, k: int, rng: random.Random) -> int:
     return out
 
 
-class FollowRulesGame(Game):
-    """A game whose rules have `play.follow_rules`: every follow is also judged by them. A class of
-    its own, so games without such rules keep the inlined play path untouched."""
+class ExtrasGame(Game):
+    """A game whose rules need more than the common play path: follow rules judge every follow, and
+    hands that may start the play uneven end the hand when the first runs out. A class of its own,
+    so games without these keep the inlined play path untouched."""
 
     def apply(self, seat: int, code: int) -> None:
-        if self.phase == PLAY and self.trick and seat == self.turn and 0 <= code < 64 and (self.hands[seat] >> code) & 1:
+        playing = self.phase == PLAY and seat == self.turn and 0 <= code < 64
+        if playing and self.trick and self.rules.follow_checks and (self.hands[seat] >> code) & 1:
             hand = self.hands[seat]
             if not (hand & self.led_mask and not (1 << code) & self.follow_ok):  # the following rule speaks first
                 self._follow(seat, code, hand)
         super().apply(seat, code)
+        if playing and self.phase == PLAY and not self.trick and not all(self.hands):
+            self._score_hand()  # a trick ended and someone has no card left: the hand is over
 
     def random_move(self, rng: random.Random) -> int:
         if self.phase == PLAY and self.trick:
