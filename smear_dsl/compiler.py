@@ -153,6 +153,10 @@ class CompiledRules:
     uneven_hands: bool = False
     # `tie_break: [count_out]`: the point indices in the order they are counted (None: not counted out here).
     count_plan: tuple[int, ...] | None = None
+    no_bidding: bool = False  # `bidding: none`: each hand goes from the deal to the phases and play
+    turn_up: bool = False  # the stock's top card is turned up after the deal and its suit is trump
+    stock_face_up: bool = False  # everyone sees the stock's top card, so every draw is public
+    draw_in_play: bool = False  # after each trick each player draws from the stock, the winner first
     # True when some lead rule can apply after the first trick (the engine skips them otherwise).
     lead_checks_later: bool = field(init=False)
     draws_stock: bool = field(init=False)  # a take or refill phase takes cards from the stock
@@ -168,7 +172,6 @@ class CompiledRules:
     # Names the scoring and end formulas read, of those scoring computes per hand or per side: it skips the others.
     score_reads: frozenset[str] = frozenset({"tricks", "dealer", "previous", "delta", "total_tricks", "bidder_tricks"})
     score_flags: tuple[bool, bool, bool, bool] = field(init=False)  # tricks, dealer, previous, delta: read or not
-    reads_total_tricks: bool = field(init=False)
 
     shuffle_plan: ShufflePlan = field(init=False)
     dealt_cards: int = field(init=False)  # how many cards go to the hands; the rest is the stock
@@ -178,7 +181,6 @@ class CompiledRules:
         self.point_names = tuple(p.name for p in self.points)
         self.point_values = tuple(p.value for p in self.points)
         self.score_flags = tuple(v in self.score_reads for v in ("tricks", "dealer", "previous", "delta"))
-        self.reads_total_tricks = "total_tricks" in self.score_reads
         plan = []
         for p in self.points:
             if p.most:
@@ -212,7 +214,7 @@ class CompiledRules:
         self.lead_info = tuple(info)
         self.shuffle_plan = shuffle_plan(self.deck)
         self.lead_checks_later = any(chk.trick != 1 for chk in self.lead_checks)
-        self.draws_stock = any(st.kind in ("take", "refill") for st in self.steps)
+        self.draws_stock = self.draw_in_play or any(st.kind in ("take", "refill") for st in self.steps)
         # Each seat's positions in the shuffled deck, packet by packet clockwise from the dealer's left.
         self.dealt_cards = sum(self.packets) * self.players
         takers = []
@@ -300,6 +302,7 @@ class _Compiler:
         self.spec, self.players, self.opts, self.static = spec, players, opts, static
         self.diags: list[Diagnostic] = []
         self.uneven = False  # set by steps(): whether hands may start the play with different sizes
+        self.stock_at_play: set[int] = set()  # set by card_counts: the stock's size when play begins, per bidder
 
     def fail(self, loc: Loc, message: str, hint: str | None = None) -> None:
         self.diags.append(_diag(loc, message, hint))
@@ -356,6 +359,8 @@ class _Compiler:
             cap_at=self.fn(sc.cap_at, tables), target=target, win_if=self.fn(spec.end.win_if, tables),
             score_reads=frozenset(v for v in ("tricks", "dealer", "previous", "delta", "total_tricks", "bidder_tricks")
                                   if any(A.mentions(e.ast, v) for e in formulas)),
+            no_bidding=spec.bidding.min is None, turn_up=spec.deal.turn_up, stock_face_up=spec.deal.stock_face_up,
+            draw_in_play=spec.play.draw != "none",
             tie_break=tie_break, count_plan=count_plan, redeal_if=self.fn(spec.deal.redeal_if, tables), name_of=name_of, id_of=id_of,
             uneven_hands=self.uneven)
 
@@ -450,6 +455,8 @@ class _Compiler:
     def bidding(self, tables: Tables) -> tuple[int | None, int | None, int | None]:
         """The lowest and highest bid, and the bid that ends the bidding at once."""
         b = self.spec.bidding
+        if b.min is None:  # `bidding: none`
+            return 0, 0, 0
         bmin, bmax = self.static_int(b.min, tables), self.static_int(b.max, tables)
         if bmin is not None and bmax is not None and (bmin < 1 or bmax < bmin):
             self.fail(b.loc, f"bids {bmin}..{bmax} are not a range of positive numbers")
@@ -489,9 +496,25 @@ class _Compiler:
                     self.fail(p.count.loc, f"takes {k} cards but the stock has {stock_size}")
         if stock_size >= 0 and not self.diags:
             self.uneven = not self.card_counts(list(zip(spec.phases, steps)), hand_size, stock_size)
+            if spec.play.draw != "none" and not self.diags:
+                self.play_draws(hand_size)
         # A take or discard whose count is fixed at 0 for this table can never act: drop it, so the
         # engine does not evaluate it every hand (e.g. `widow: 0`).
         return [st for st in steps if not _never_acts(st)]
+
+    def play_draws(self, hand_size: int) -> None:
+        """Draws after each trick must share the stock out evenly: every player draws in every round
+        of draws, so the stock left when play begins must be a multiple of the players (and a
+        phase count that depends on the hand would leave it unknown)."""
+        n, loc = self.players, self.spec.deal.loc
+        if self.uneven:
+            return self.fail(loc, "draws during the play need the phases' counts fixed for the table, so that the "
+                             "stock left when play begins is known", "give the takes, discards and refills fixed counts")
+        for left in sorted(self.stock_at_play):
+            if left % n:
+                return self.fail(loc, f"with {n} players the stock holds {left} cards when play begins, which does not "
+                                 f"share out one card each after every trick ({left} is not a multiple of {n})",
+                                 "deal so that the stock divides by the number of players, or remove cards from the deck")
 
     def card_counts(self, phases: list, hand_size: int, stock_size: int) -> bool:
         """The phases' takes, discards and refills, played out for every bidder (the dealer is seat 0):
@@ -522,6 +545,7 @@ class _Compiler:
                         return False
                     stock -= draw
                     hands[s] += draw - (k if st.kind == "discard" else 0)
+            self.stock_at_play.add(stock)
             if len(set(hands)) > 1:
                 self.fail(self.spec.phases[-1].loc, "the hands would start the play with different numbers "
                                  f"of cards ({', '.join(f'seat {s}: {h}' for s, h in enumerate(hands))}, seat 0 "

@@ -136,7 +136,11 @@ def _deal(spec: RuleSpec, tables: dict[int, CompiledRules]) -> Section:
     rest = {n: len(r.deck) - r.players * r.hand_size for n, r in tables.items()}
     rest_text = " / ".join(f"{v} with {n} players" for n, v in rest.items()) if len(set(rest.values())) > 1 else str(next(iter(rest.values())))
     if spec.deal.rest == "stock":
-        blocks.append(f"The undealt cards ({rest_text}) stay face down as the stock, in order.")
+        face = "face up: everyone sees its top card" if spec.deal.stock_face_up else "face down"
+        blocks.append(f"The undealt cards ({rest_text}) stay {face} as the stock, in order.")
+        if spec.deal.turn_up:
+            blocks.append("The stock's top card is turned face up for everyone to see: its suit is trump for the "
+                          "hand. It stays on top of the stock.")
     else:
         blocks.append(f"The undealt cards ({rest_text}) are set aside unseen.")
     if spec.deal.redeal_if is not None:
@@ -147,6 +151,9 @@ def _deal(spec: RuleSpec, tables: dict[int, CompiledRules]) -> Section:
 
 def _bidding(spec: RuleSpec, r: CompiledRules, rd: Reader) -> Section:
     b = spec.bidding
+    if r.no_bidding:
+        return Section("Bidding", ["There is no bidding: after the deal the hand goes straight on to the "
+                                   + ("phases below." if spec.phases else "play.")])
     items = []
     if b.rounds == "one":
         items.append("Starting at the dealer's left, each player in turn bids once or passes.")
@@ -220,7 +227,9 @@ def _play(spec: RuleSpec, r: CompiledRules, rd: Reader) -> Section:
     items = []
     items.append("The bidder leads to the first trick." if spec.play.leader == "bidder"
                  else "The player at the dealer's left leads to the first trick.")
-    if not spec.trump_named:
+    if r.turn_up:
+        pass  # trump was turned up with the deal
+    elif not spec.trump_named:
         items.append("The suit of the first card led becomes trump" +
                      (" (a joker cannot fix trump, so it cannot be led first)." if spec.deck.jokers else "."))
     if spec.play.follow == "suit_or_trump":
@@ -231,6 +240,9 @@ def _play(spec: RuleSpec, r: CompiledRules, rd: Reader) -> Section:
                      "play any card.")
     items.append("The highest trump wins the trick, otherwise the highest card of the suit led. "
                  "The winner leads to the next trick, until every card in hand has been played.")
+    if r.draw_in_play:
+        items.append("After each trick, while the stock lasts, every player draws its top card, the trick's winner "
+                     "first and then clockwise; the last cards in hand are played out without drawing.")
     for rule in spec.play.lead_rules:
         items.append(f"A lead is refused ({rule.code}: \u201c{rule.message}\u201d) when "
                      f"{_read(rd, rule.forbid, True)}.")
@@ -261,9 +273,12 @@ def _points(spec: RuleSpec, r: CompiledRules, rd: Reader) -> Section:
 
 def _scoring(spec: RuleSpec, rd: Reader) -> Section:
     s = spec.scoring
-    items = [f"The bidding side makes its bid when {_read(rd, s.made, True)}.",
-             f"The bidding side scores {_read(rd, s.bidder, False)}.",
-             f"Every other side scores {_read(rd, s.others, False)}."]
+    if s.made is None:  # `bidding: none`
+        items = [f"Every side scores {_read(rd, s.others, False)}."]
+    else:
+        items = [f"The bidding side makes its bid when {_read(rd, s.made, True)}.",
+                 f"The bidding side scores {_read(rd, s.bidder, False)}.",
+                 f"Every other side scores {_read(rd, s.others, False)}."]
     never = (lambda e: rd.filled(e.ast) == A.Const(e.ast.pos, False, "bool"))  # off at this table
     if s.cap_when is not None and s.cap_at is not None and not never(s.cap_when):
         items.append(f"In a hand where {_read(rd, s.cap_when, True)}, a side's score cannot rise above "

@@ -234,6 +234,7 @@ class _Semantics:
     # -- the pass --
     def build(self, raw: dict) -> RuleSpec | None:
         root: Node = raw["__node__"]
+        self.root = root
         players = raw["players"]
         players_t = tuple(sorted(set(players if isinstance(players, list) else [players]))) if players else (2,)
         options = self.options(raw["options"])
@@ -241,7 +242,7 @@ class _Semantics:
         if deck is None:
             return None
         statics = {"players": INT, **{o.name: {"int": INT, "bool": BOOL, "choice": STR}[o.type] for o in options}}
-        bidding_raw = raw["bidding"] or {}
+        bidding_raw = raw["bidding"] if isinstance(raw["bidding"], dict) else {}
         bid_names = {k: v for k, (v, _n) in (bidding_raw.get("names") or {}).items()}
         consts: dict[str, tuple[str, Any]] = {name: (CARD, C.JOKER_BASE + j) for j, name in enumerate(deck.jokers)}
         for k, (v, kn) in (bidding_raw.get("names") or {}).items():
@@ -263,10 +264,15 @@ class _Semantics:
         if named > 1:
             self.err(root.value["phases"], "more than one name_trump phase")
         play = sec(lambda: self.play(raw["play"] or {"leader": "bidder", "follow": "suit_or_trump", "lead_rules": []}))
+        trump_fixed = named or (deal is not None and deal.turn_up)
         points = sec(lambda: self.points(raw["points"]))
-        scoring = sec(lambda: self.scoring(raw["scoring"]))
+        scoring = sec(lambda: self.scoring(raw["scoring"], bidding))
         end = sec(lambda: self.end(raw["end"], points))
-        if deck.jokers and not named and play is not None:
+        if bidding is not None and bidding.min is None:
+            self.no_bidding(root, phases, play)
+        if deal is not None and play is not None:
+            self.stock_use(root, deal, play, deck, named)
+        if deck.jokers and not trump_fixed and play is not None:
             if not any(A.mentions(r.forbid.ast, "joker") for r in play.lead_rules):
                 self.err(root.value["deck"], "with jokers and trump fixed by the first lead, a lead rule must say when a "
                          "joker may not be led", "add to play.lead_rules: `- {forbid: trick == 1 and lead.joker, code: WRONG_PHASE}`")
@@ -397,9 +403,39 @@ class _Semantics:
     def deal(self, raw: dict) -> DealSpec:
         node: Node = raw["__node__"]
         return DealSpec(self.expr(raw["hand_size"]), tuple(raw["packets"]) if raw["packets"] else None,
-                        raw["rest"], self.expr(raw["redeal_if"]), self.loc(node))
+                        raw["rest"], self.expr(raw["redeal_if"]), self.loc(node), bool(raw.get("turn_up")),
+                        bool(raw.get("stock_face_up")))
 
-    def bidding(self, raw: dict, names: dict[str, int]) -> BiddingSpec:
+    def no_bidding(self, root: Node, phases: tuple[PhaseSpec, ...], play: PlaySpec | None) -> None:
+        """With `bidding: none` nothing may refer to a bidder."""
+        for p in phases:
+            if p.who in ("bidder", "non_bidders"):
+                self.ctx.diags.append(self.ctx.sources.diag(
+                    p.loc.path, p.loc.line, p.loc.col, f"`who: {p.who}` needs a bidder, but `bidding: none` has none",
+                    "use dealer, each or non_dealers"))
+        if play is not None and play.leader == "bidder":
+            node = root.value.get("play")
+            self.err(node.value.get("leader", node) if node is not None and node.kind == "map" else root.value["bidding"],
+                     "the bidder leads first, but `bidding: none` has no bidder",
+                     "write `play: {leader: left_of_dealer}`")
+
+    def stock_use(self, root: Node, deal: DealSpec, play: PlaySpec, deck: DeckSpec, named: int) -> None:
+        """A turned-up trump and draws during play need a stock; a turned-up trump decides trump alone."""
+        dnode = root.value["deal"]
+        if deal.turn_up:
+            if deal.rest != "stock":
+                self.err(dnode.value["turn_up"], "`turn_up` turns the top card of the stock: it needs `rest: stock`")
+            if deck.jokers:
+                self.err(dnode.value["turn_up"], "a turned-up joker has no suit to make trump",
+                         "play without jokers, or name trump with a `name_trump` phase")
+            if named:
+                self.err(dnode.value["turn_up"], "trump is turned up, so a `name_trump` phase cannot name it")
+        if play.draw != "none" and deal.rest != "stock":
+            self.err(root.value["play"].value["draw"], "draws during the play need `deal.rest: stock`")
+
+    def bidding(self, raw: dict | str, names: dict[str, int]) -> BiddingSpec:
+        if raw == "none":
+            return BiddingSpec(None, None, (), "one", None, None, "redeal", None, self.loc(self.root.value["bidding"]))
         node: Node = raw["__node__"]
         if raw["all_pass"] == "set_back" and raw["set_back"] is None:
             self.err(node, "all_pass: set_back needs `set_back: N` (how much the dealer loses)")
@@ -431,7 +467,7 @@ class _Semantics:
                     out.append(LeadRule(f, r["code"], r["message"] or default))
             return tuple(out)
         return PlaySpec(raw["leader"], raw["follow"], rules("lead_rules", "this lead is not allowed"),
-                        rules("follow_rules", "this card may not be played now"))
+                        rules("follow_rules", "this card may not be played now"), raw.get("draw") or "none")
 
     def points(self, raw: dict) -> tuple[PointSpec, ...]:
         out = []
@@ -448,8 +484,12 @@ class _Semantics:
                                  p["to"], bool(p["most"]), p["tie"] or "none", self.loc(kn)))
         return tuple(out)
 
-    def scoring(self, raw: dict) -> ScoringSpec:
+    def scoring(self, raw: dict, bidding: BiddingSpec | None) -> ScoringSpec:
         cap = raw["cap"]
+        if bidding is not None and bidding.min is not None:
+            for key in ("made", "bidder"):
+                if raw[key] is None:
+                    self.err(raw["__node__"], f"scoring needs `{key}` (only `bidding: none` goes without)")
         return ScoringSpec(self.expr(raw["made"]), self.expr(raw["bidder"]),
                            self.expr(raw["others"]),
                            self.expr(cap["when"]) if cap else None,

@@ -30,6 +30,9 @@ DEAL = Map({
     "packets": F(ListOf(Int(lo=1)), doc="packet sizes each player gets in turn, e.g. [3, 3]"),
     "rest": F(Enum("stock", "aside"), default="stock", doc="the undealt cards: a stock phases can take from, or set aside"),
     "redeal_if": F(Expr("bool", "redeal"), doc="a condition on one seat's hand that makes the same dealer deal again"),
+    "turn_up": F(Bool(), default=False, doc="after the deal the top card of the stock is turned face up: its suit is trump"),
+    "stock_face_up": F(Bool(), default=False,
+                       doc="the stock lies face up: everyone sees its top card, so every card drawn from it is public"),
 }, name="deal")
 
 BIDDING = Map({
@@ -81,6 +84,8 @@ PLAY = Map({
     "lead_rules": F(ListOf(LEAD_RULE), default=[], doc="restrictions on leading"),
     "follow_rules": F(ListOf(FOLLOW_RULE), default=[],
                       doc="restrictions on every other card played to a trick, on top of `follow`"),
+    "draw": F(Enum("none", "winner_first"), default="none",
+              doc="winner_first: after each trick, while the stock lasts, each player draws a card from it, the trick's winner first"),
 }, name="play")
 
 POINT = Map({
@@ -92,8 +97,8 @@ POINT = Map({
 }, name="a point")
 
 SCORING = Map({
-    "made": F(Expr("bool", "made"), required=True, doc="whether the bidder's side made its bid"),
-    "bidder": F(Expr("int", "scoring"), required=True, doc="the bidder side's change of score"),
+    "made": F(Expr("bool", "made"), doc="whether the bidder's side made its bid (required unless `bidding: none`)"),
+    "bidder": F(Expr("int", "scoring"), doc="the bidder side's change of score (required unless `bidding: none`)"),
     "others": F(Expr("int", "scoring"), required=True, doc="every other side's change of score"),
     "cap": F(Map({"when": F(Expr("bool", "scoring"), required=True), "at": F(Expr("int", "scoring"), required=True)}, name="cap"),
              doc="a score may not rise above `at` in a hand where `when` holds"),
@@ -127,7 +132,8 @@ RULES = Map({
                      doc="the trump suit high to low: ranks, jick, jokers; a [list] ranks equal"),
     "equal_trumps": F(Expr("str", "static"), doc='"first" or "last": which of equal trumps wins a trick'),
     "deal": F(DEAL, required=True),
-    "bidding": F(BIDDING, required=True),
+    "bidding": F(OneOf(("map", BIDDING), ("scalar", Enum("none", doc="no bidding: every hand goes straight to the play"))),
+                 required=True, doc="the bidding, or `none` for games without one"),
     "phases": F(ListOf(PHASES), default=[]),
     "play": F(PLAY, default=None),
     "points": F(Dict(POINT), required=True),

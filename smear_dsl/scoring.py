@@ -55,7 +55,7 @@ def award(game: Game, taken: list[int]) -> tuple[list[int | None], list[int]]:
     out: list[int | None] = []
     for kind, card, extra, to_winner, tie_bidder in r.point_plan:
         if kind == POINT_MOST:
-            out.append(_most(game_points, side_of[game.bidder] if tie_bidder else None))
+            out.append(_most(game_points, side_of[game.bidder] if tie_bidder and game.bidder >= 0 else None))
             continue
         if trump < 0 or kind == POINT_EXPR:
             if env is None:
@@ -103,15 +103,16 @@ def score_hand(game: Game) -> tuple[HandResult, int | None]:
     for v, s in zip(r.point_values, got):
         if s is not None:
             pts[s] += v
-    bside, dside = side_of[game.bidder], side_of[game.dealer]
+    bidder = game.bidder  # -1 with `bidding: none`: every side is scored by `others`
+    bside, dside = side_of[bidder] if bidder >= 0 else -1, side_of[game.dealer]
     old = game.scores
     # One env, updated per side: the closures read it and keep nothing.
     bidder_tricks = sum(w == game.bidder for _l, w, _c in game.tricks) if "bidder_tricks" in r.score_reads else None
-    env = {"bid": game.high, "total_tricks": max(map(int.bit_count, game.held)) if r.reads_total_tricks else None,
+    env = {"bid": game.high, "total_tricks": len(game.tricks),
            "bidder_tricks": bidder_tricks,
            "target": r.target, "points": pts[bside], "tricks": tricks_won[bside], "score": old[bside],
            "dealer": bside == dside, "bidder": True}
-    made = env["made"] = bool(r.made(env))
+    made = env["made"] = bool(r.made(env)) if bidder >= 0 else None
     cap_when, win_if, bidder_delta, others_delta = r.cap_when, r.win_if, r.bidder_delta, r.others_delta
     new, cands = [], []
     for s in range(ns):  # once per side of every hand: the rules' closures are read into locals above
@@ -139,7 +140,7 @@ def score_hand(game: Game) -> tuple[HandResult, int | None]:
             env["delta"] = v - was
         if win_if(env):
             cands.append(s)
-    result = HandResult(game.dealer, game.bidder, game.high, game.trump, dict(zip(r.point_names, got)), game_points,
+    result = HandResult(game.dealer, bidder if bidder >= 0 else None, game.high if bidder >= 0 else None, game.trump, dict(zip(r.point_names, got)), game_points,
                         made, [v - w for v, w in zip(new, old)], list(new))
     if len(cands) > 1:
         cands = _tie_break(r, cands, new, old, got, bside)

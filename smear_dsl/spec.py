@@ -116,12 +116,14 @@ class DealSpec:
     rest: str  # 'stock' | 'aside'
     redeal_if: ExprSpec | None
     loc: Loc
+    turn_up: bool = False  # the stock's top card is turned up after the deal: its suit is trump
+    stock_face_up: bool = False  # everyone sees the stock's top card (and so every draw)
 
 
 @dataclass(frozen=True)
 class BiddingSpec:
-    min: ExprSpec
-    max: ExprSpec
+    min: ExprSpec | None  # None (and max None) with `bidding: none`: no bidding at all
+    max: ExprSpec | None
     names: tuple[tuple[str, int], ...]
     rounds: str  # 'one' | 'open'
     ends_at: ExprSpec | None
@@ -173,6 +175,7 @@ class PlaySpec:
     follow: str  # 'suit_or_trump' | 'suit'
     lead_rules: tuple[LeadRule, ...]
     follow_rules: tuple[LeadRule, ...] = ()  # the same shape: a forbidden card, its code and message
+    draw: str = "none"  # 'none' | 'winner_first': draws from the stock after each trick
 
 
 @dataclass(frozen=True)
@@ -188,8 +191,8 @@ class PointSpec:
 
 @dataclass(frozen=True)
 class ScoringSpec:
-    made: ExprSpec
-    bidder: ExprSpec
+    made: ExprSpec | None  # None only with `bidding: none`
+    bidder: ExprSpec | None
     others: ExprSpec
     cap_when: ExprSpec | None
     cap_at: ExprSpec | None

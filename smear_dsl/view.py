@@ -34,6 +34,8 @@ def seat_view(game, seat: int | None) -> dict[str, Any]:
         view["trick"] = [{"seat": s, "card": name(c)} for s, c in zip(game.trick_seats, game.trick)]
         view["tricks"] = [{"leader": lead, "winner": w, "cards": [name(c) for c in cards]} for lead, w, cards in game.tricks]
         view["hand_sizes"] = [h.bit_count() for h in game.hands]
+        if r.turn_up or r.draw_in_play:
+            view["stock"] = _stock_view(game, name)
         if seat is not None:
             view["hand"] = [name(c) for c in sorted(C.bits(game.hands[seat]), key=lambda c: (C.suit_of(c), -c))]
             view["discarded"] = [name(c) for c in C.bits(game.discarded[seat])]
@@ -43,3 +45,16 @@ def seat_view(game, seat: int | None) -> dict[str, Any]:
         view["last_hand"] = game.results[-1].to_json()
     return view
 
+
+
+def _stock_view(game, name) -> dict[str, Any]:
+    """What everyone sees of the stock: its size, the turned-up trump card, and with a face-up stock
+    its top card and every draw (a face-down stock shows no more than the turned-up card's draw)."""
+    r = game.rules
+    dealt_stock = game.record_hands[-1][2]  # the stock as dealt (the game keeps a copy when it draws)
+    turned = dealt_stock[0] if r.turn_up and dealt_stock else None
+    out: dict[str, Any] = {"size": len(game.stock), "turned_up": name(turned) if turned is not None else None,
+                           "top": name(game.stock[0]) if r.stock_face_up and game.stock else None}
+    if r.draw_in_play:
+        out["draws"] = [{"seat": seat, "card": name(c)} for seat, c in game.drawn if r.stock_face_up or c == turned]
+    return out

@@ -608,3 +608,77 @@ def test_cutthroat_joker_falls_to_a_higher_trump():
     # Seat 0: High (AS), Joker, Game = 3 on a bid of 3; seat 1: Low (2S, the lowest trump played).
     check_hand(g, {"high": 0, "low": 1, "jack": None, "game": 0, "joker": 0}, [11, 9], True, [3, 1])
     check_record(g)
+
+
+# ---------------------------------------------------------------- California Jack, Shasta Sam
+
+def _points_from_tricks(g):
+    """High (A), Low (2) and Jack of trump to whoever took them, Game to the most card value:
+    worked out from the tricks alone, as Bicycle's rules say."""
+    trump = "SHDC"[g.trump]
+    took = {}
+    value = [0, 0]
+    for _leader, winner, cards in g.tricks:
+        for c in cards:
+            name = g.rules.card_name(c)
+            took[name] = winner
+            value[winner] += {"A": 4, "K": 3, "Q": 2, "J": 1, "T": 10}.get(name[0], 0)
+    game = None if value[0] == value[1] else value.index(max(value))
+    return {"high": took["A" + trump], "low": took["2" + trump], "jack": took["J" + trump], "game": game}, value
+
+
+@pytest.mark.parametrize("name", ["california_jack", "shasta_sam"])
+def test_california_jack_turned_trump_draws_after_each_trick_and_must_trump(name):
+    # Dealer 1: seat 0 leads. The stock's top card, 6H, is turned: hearts are trump.
+    g = new_game(name, 2, dealer=1)
+    deal(g, ["AS KS 2H 3C 4C 5C", "QS 7H 8D 9D TD JD"], stock_front="6H 9S KD 2C")
+    assert g.trump == 1 and g.phase == 2 and g.turn == 0 and g.bidder == -1   # no bidding at all
+    play(g, "0:AS")
+    refused(g, "1:8D", "MUST_FOLLOW_SUIT")    # holding a spade: a spade or a trump
+    play(g, "1:QS")                           # seat 0 wins; it draws 6H, seat 1 the next card, 9S
+    assert g.rules.card_name(g.stock[0]) == "KD"
+    assert "6H" in g.view(0)["hand"] and "9S" in g.view(1)["hand"]
+    stock0 = g.view(0)["stock"]
+    if name == "california_jack":   # face up: both draws were seen, and the next card shows
+        assert stock0 == {"size": 38, "turned_up": "6H", "top": "KD",
+                          "draws": [{"seat": 0, "card": "6H"}, {"seat": 1, "card": "9S"}]}
+    else:                           # face down: only the turned-up card's draw was seen
+        assert stock0 == {"size": 38, "turned_up": "6H", "top": None, "draws": [{"seat": 0, "card": "6H"}]}
+        assert '"9S"' not in json.dumps(g.view(0)) and '"KD"' not in json.dumps(g.view(None))
+    play(g, "0:3C")
+    refused(g, "1:8D", "MUST_TRUMP")          # void in clubs, holding a trump: must trump
+    play(g, "1:7H")                           # seat 1 wins and draws KD; seat 0 draws 2C
+    assert g.turn == 1 and "KD" in g.view(1)["hand"] and "2C" in g.view(0)["hand"]
+    assert [h.bit_count() for h in g.hands] == [6, 6]
+    # The rest by legal moves: 26 tricks in all, every card played, then the points by hand.
+    while g.phase == 2:
+        g.apply(g.turn, g.legal_moves()[0])
+    assert len(g.tricks) == 26 and not g.stock
+    points, value = _points_from_tricks(g)
+    res = g.results[-1]
+    assert res.points == points and res.game_points == value and sum(value) == 80
+    assert res.bidder is None and res.bid is None and res.made is None
+    assert res.scores == [sum(1 for s in points.values() if s == seat) for seat in (0, 1)]
+    check_record(g)
+
+
+def test_california_jack_both_reach_ten_high_goes_out_first():
+    # Seat 1 has 9 and seat 0 has 8: if seat 1 takes High it goes out at once, whatever seat 0
+    # ends with; the first point counted that takes a player to 10 decides.
+    g = new_game("california_jack", 2, dealer=1)
+    g.scores = [8, 9]
+    deal(g, ["AS KS 2H 3C 4C 5C", "QS 7H 8D 9D TD JD"], stock_front="6H 9S KD 2C")
+    while g.phase == 2:
+        g.apply(g.turn, g.legal_moves()[0])
+    points, _value = _points_from_tricks(g)
+    # This play gives seat 0 High, Jack and Game (11) and seat 1 Low (10): both reach 10, and
+    # counted out seat 1 gets there first (at Low; seat 0 is on 9 after High), though lower.
+    assert points == {"high": 0, "low": 1, "jack": 0, "game": 0}
+    running, first = [8, 9], None
+    for p in ("high", "low", "jack", "game"):
+        if points[p] is not None:
+            running[points[p]] += 1
+            if first is None and running[points[p]] >= 10:
+                first = points[p]
+    assert g.results[-1].scores == running
+    assert g.finished == (first is not None) and g.winner == first == 1 and g.scores == [11, 10]

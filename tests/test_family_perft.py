@@ -167,7 +167,7 @@ class Ref:
 
 
 def start(name, hands, dealer, stock_front=""):
-    r = rules(name, VARIANTS[name].n)
+    r = rules(name, VARIANTS[name].n if name in VARIANTS else 2)
     ids = [[r.id_of[c] for c in h.split()] for h in hands]
     front = [r.id_of[c] for c in stock_front.split()]
     used = {c for h in ids for c in h} | set(front)
@@ -250,3 +250,69 @@ def test_reference_sees_the_jick_and_jokers_as_trumps():
     assert s.moves() == [("play", "JD")]
     s = s.play(("play", "JD"))
     assert s.moves() == [("play", "HJ")]
+
+
+class DrawRef:
+    """One hand of California Jack (and Shasta Sam, whose moves are the same) as Bicycle's rules
+    state it: trump is the suit of the stock's top card; no bidding, the non-dealer leads; follow
+    suit or trump, and a player void in the suit led who holds a trump must trump; after each
+    trick the winner draws the stock's top card and the other player the next."""
+
+    def __init__(self, hands, stock, dealer):
+        self.hands = [list(h) for h in hands]
+        self.stock = list(stock)
+        self.trump = self.stock[0][1]
+        self.turn = (dealer + 1) % 2
+        self.trick = []
+        self.done = False
+
+    def moves(self):
+        hand = self.hands[self.turn]
+        if not self.trick:
+            return list(hand)
+        led = self.trick[0][1][1]
+        follow = [c for c in hand if c[1] in (led, self.trump)]
+        if any(c[1] == led for c in hand):
+            return follow
+        trumps = [c for c in hand if c[1] == self.trump]
+        return trumps or list(hand)
+
+    def play(self, card):
+        s = DrawRef.__new__(DrawRef)
+        s.__dict__ = dict(self.__dict__)
+        s.hands = [list(h) for h in self.hands]
+        s.stock, s.trick = list(self.stock), list(self.trick)
+        seat = s.turn
+        s.hands[seat].remove(card)
+        s.trick.append((seat, card))
+        if len(s.trick) < 2:
+            s.turn = 1 - seat
+            return s
+        (a, x), (b, y) = s.trick
+        def key(c):
+            return (2 if c[1] == s.trump else 1 if c[1] == x[1] else 0, -PLAIN.index(c[0]))
+        winner = b if key(y) > key(x) else a
+        for who in (winner, 1 - winner):
+            if s.stock:
+                s.hands[who].append(s.stock.pop(0))
+        s.turn, s.trick = winner, []
+        s.done = not any(s.hands)
+        return s
+
+
+# Stocks front-loaded with trumps and the suits in hand, so draws change what must be played.
+FROM_THE_DRAW = [
+    ("california_jack", ["AS 9S 2H 3C 4C KD", "QS 7H 8D 9D TD 5C"], "6H 9C KH 3D 2S JH", 1, 8),
+    ("shasta_sam", ["TC 4S 5S 7C 2D AH", "KC 3S JS 8C QD 6D"], "4C AC 2C 8S QH 9H", 0, 7),
+]
+
+
+@pytest.mark.parametrize("name,hands,stock,dealer,depth", FROM_THE_DRAW, ids=[c[0] for c in FROM_THE_DRAW])
+def test_perft_with_draws_during_the_play(name, hands, stock, dealer, depth):
+    g = start(name, hands, dealer, stock)
+    ref_stock = [g.rules.card_name(c) for c in g.stock]
+    assert ref_stock[:len(stock.split())] == stock.split()
+    for d in range(1, depth + 1):
+        expected = ref_perft(DrawRef([h.split() for h in hands], ref_stock, dealer), d)
+        got = engine_perft(start(name, hands, dealer, stock), d)
+        assert got == expected, f"depth {d}: engine {got}, reference {expected}"

@@ -85,7 +85,7 @@ class Bidding:
         r = self.rules
         if self.bidder < 0 and r.all_pass == "eldest_pitches":
             self.bidder, self.high = (self.dealer + 1) % self.n, 0  # plays as the bidder, with no contract
-        if self.bidder < 0:
+        if self.bidder < 0 and not r.no_bidding:
             if r.all_pass == "set_back":
                 delta = [0] * r.n_sides
                 delta[r.side_of[self.dealer]] = -r.set_back

@@ -29,7 +29,7 @@ class Game(Bidding, Steps, Play):
     def __new__(cls, rules=None, *args, **kwargs):
         """A game under rules with follow rules or hands that may start the play uneven is an
         ExtrasGame (below), so the common case keeps its inlined play path bare."""
-        if cls is Game and rules is not None and (rules.follow_checks or rules.uneven_hands):
+        if cls is Game and rules is not None and (rules.follow_checks or rules.uneven_hands or rules.draw_in_play):
             cls = ExtrasGame
         return super().__new__(cls)
 
@@ -89,6 +89,7 @@ class Game(Bidding, Steps, Play):
         self.trick_no = 0
         self.tricks: list[tuple[int, int, list[int]]] = []  # (leader, winner, cards in play order)
         self.hand_moves: list[tuple[int, int]] = []  # (seat, move code); names are made on export
+        self.drawn: list[tuple[int, int]] = []  # (seat, card) drawn from the stock during the play, in order
         self._lead_memo: tuple | None = None  # ((seat, hand, discarded, trick, trump), mask) of the last lead mask found
 
     def start_hand(self, deal: tuple[list[list[int]], list[int]] | None = None) -> None:
@@ -110,13 +111,17 @@ class Game(Bidding, Steps, Play):
         self.record_hands.append((self.dealer, hands, list(stock) if r.draws_stock else stock, self.hand_moves))
         self.phase = BIDDING
         self.turn = (self.dealer + 1) % n
+        if r.turn_up:  # the stock's top card shows trump (the compiler made sure a stock is there)
+            self.trump = C.suit_of(stock[0])
         if r.redeal_if is not None:
-            env = {"trump": -1}
+            env = {"trump": self.trump}
             for seat in range(n):
                 env["hand"] = self.hands[seat]
                 if r.redeal_if(env):
                     self._end_void(same_dealer=True)
                     return
+        if r.no_bidding:
+            self._end_bidding()
 
     def clone(self) -> "Game":
         """An independent copy (for search and perft): lists are copied, immutable parts shared."""
@@ -248,8 +253,8 @@ class Game(Bidding, Steps, Play):
                 self.trick = []
                 self.turn = winner
                 self.trick_no += 1
-                if not left:  # hands are even here (ExtrasGame watches uneven ones), so all are empty
-                    self._score_hand()
+                if not left and not (self.stock and self.rules.draw_in_play):  # hands are even here (ExtrasGame
+                    self._score_hand()  # watches uneven ones), so all are empty, unless ExtrasGame draws now
                 return
             if phase == BIDDING:
                 if code == _PASS:
@@ -376,9 +381,10 @@ def _random_subset(mask: int, size: int, k: int, rng: random.Random) -> int:
 
 
 class ExtrasGame(Game):
-    """A game whose rules need more than the common play path: follow rules judge every follow, and
-    hands that may start the play uneven end the hand when the first runs out. A class of its own,
-    so games without these keep the inlined play path untouched."""
+    """A game whose rules need more than the common play path: follow rules judge every follow,
+    players draw from the stock after each trick, and hands that may start the play uneven end the
+    hand when the first runs out. A class of its own, so games without these keep the inlined play
+    path untouched."""
 
     def apply(self, seat: int, code: int) -> None:
         playing = self.phase == PLAY and seat == self.turn and 0 <= code < 64
@@ -386,9 +392,25 @@ class ExtrasGame(Game):
             hand = self.hands[seat]
             if not (hand & self.led_mask and not (1 << code) & self.follow_ok):  # the following rule speaks first
                 self._follow(seat, code, hand)
+        tricks = len(self.tricks)
         super().apply(seat, code)
-        if playing and self.phase == PLAY and not self.trick and not all(self.hands):
-            self._score_hand()  # a trick ended and someone has no card left: the hand is over
+        if playing and self.phase == PLAY and len(self.tricks) > tricks:  # a trick ended and the hand goes on
+            if self.rules.draw_in_play and self.stock:
+                self._draw_round()
+            if not all(self.hands):
+                self._score_hand()  # someone has no card left: the hand is over
+
+    def _draw_round(self) -> None:
+        """Each player draws the stock's top card, the trick's winner (now to lead) first; the
+        compiler made the stock a multiple of the players, so a round never runs short."""
+        n, stock = self.n, self.stock
+        for i in range(n):
+            seat = (self.turn + i) % n
+            c = stock.pop(0)
+            self.drawn.append((seat, c))
+            bit = 1 << c
+            self.hands[seat] |= bit
+            self.held[seat] |= bit  # scoring reads `held` as the cards each seat played
 
     def random_move(self, rng: random.Random) -> int:
         if self.phase == PLAY and self.trick:
