@@ -496,6 +496,8 @@ class _Compiler:
                     self.fail(p.count.loc, f"takes {k} cards but the stock has {stock_size}")
         if stock_size >= 0 and not self.diags:
             self.uneven = not self.card_counts(list(zip(spec.phases, steps)), hand_size, stock_size)
+            if self.uneven and not self.diags:
+                self.refill_bounds(list(zip(spec.phases, steps)), hand_size, stock_size)
             if spec.play.draw != "none" and not self.diags:
                 self.play_draws(hand_size)
         # A take or discard whose count is fixed at 0 for this table can never act: drop it, so the
@@ -552,6 +554,39 @@ class _Compiler:
                                  f"dealing, seat {bidder} bidding)", "every player must hold as many cards when play begins")
                 return False
         return True
+
+    def refill_bounds(self, phases: list, hand_size: int, stock_size: int) -> None:
+        """Where a count depends on the hand, bound each refill's need from the fewest cards a hand can
+        hold by then and the fewest the stock can hold: a refill that might find the stock short must
+        say what happens then (`short:`), so no table meets a draw the rules did not foresee."""
+        n = self.players
+        for bidder in range(n):
+            low, stock = [hand_size] * n, stock_size  # lower bounds: cards in each hand, cards in the stock
+            for p, st in phases:
+                seats = phase_seats(st.who, n, bidder, dealer=0)
+                fixed = st.fixed_range if st.fixed_range and st.fixed_range[0] == st.fixed_range[1] else None
+                if st.kind == "take":
+                    for s in seats:
+                        k = fixed[0] if fixed else 0
+                        low[s] += k
+                        stock = stock - k if fixed else 0  # a count that depends on the hand may take it all
+                elif st.kind == "discard":
+                    most = st.fixed_range[1] if st.fixed_range else None
+                    for s in seats:
+                        low[s] = max(0, low[s] - most) if most is not None else 0
+                elif st.kind == "refill":
+                    to = getattr(st.to, "const", None)
+                    if to is None:
+                        continue
+                    need = sum(max(0, to - low[s]) for s in seats)
+                    if need > stock and p.short is None:
+                        return self.fail(p.loc, f"the refill can run short: with {n} players the stock may hold only "
+                                         f"{stock} cards when up to {need} are needed (seat {bidder} bidding)",
+                                         "say what happens then with `short: play_short` (the last players draw "
+                                         "what is left), or discard fewer cards before it")
+                    stock = max(0, stock - need)
+                    for s in seats:
+                        low[s] = max(low[s], to) if p.short is None else low[s]
 
     def count_out(self, tables: Tables) -> tuple[tuple[str, ...], tuple[int, ...] | None]:
         """The tie-breaks that apply at this table, and the order points are counted out in: those

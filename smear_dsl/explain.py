@@ -101,14 +101,19 @@ def _cards(spec: RuleSpec, r: CompiledRules) -> Section:
     for i, c in enumerate(trumps):
         name = r.card_name(c)
         if c < C.N_SUITED and c // 13 != hearts:
-            name += " (jick)"
+            name += " (jick)" if C.rank_of(c) == 9 else " (of trump's colour)"
         if i and key[c] == key[trumps[i - 1]]:
             shown[-1] += f" = {name}"
         else:
             shown.append(name)
     blocks.append("With hearts as trump, the trumps rank (high to low): " + ", ".join(shown) + ".")
-    if any(c < C.N_SUITED and c // 13 != hearts for c in trumps):
+    if any(c < C.N_SUITED and c // 13 != hearts and C.rank_of(c) == 9 for c in trumps):
         notes.append("The jick, the jack of the other suit of trump's colour, is a trump and leaves its own suit.")
+    others = sorted({C.RANK_CHARS[C.rank_of(c)] for c in trumps if c < C.N_SUITED and c // 13 != hearts
+                     and C.rank_of(c) != 9})
+    if others:
+        notes.append(f"The {_and(others)} of the other suit of trump's colour "
+                     f"{'is a trump and leaves' if len(others) == 1 else 'are trumps and leave'} its own suit.")
     if any("=" in s for s in shown):
         rule = spec.equal_trumps.text if spec.equal_trumps is not None else '"first"'
         notes.append(f"Of two equal trumps in one trick, the {'last' if r.equal_last else 'first'} played wins "
@@ -180,6 +185,8 @@ def _bidding(spec: RuleSpec, r: CompiledRules, rd: Reader) -> Section:
         "set_back": f"If everyone passes, the dealer's side loses {r.set_back} and the deal passes on.",
         "eldest_pitches": "If everyone passes, the player left of the dealer plays as the bidder with no "
                           "contract (a bid of 0, which any score makes).",
+        "dealer_plays": "If everyone passes, the dealer plays as the bidder with no contract (a bid of 0, which "
+                        "any score makes).",
     }[b.all_pass])
     items.append("The highest bidder is the bidder; the bidder's side must make the bid (see Scoring).")
     return Section("Bidding", [items])
@@ -196,7 +203,9 @@ def _phases(spec: RuleSpec, rd: Reader) -> Section:
             items.append(f"{who} takes {n} from the front of the stock{where}.")
         elif p.kind == "refill":
             n, where = _amount(rd, p.to, "cards in hand")
-            items.append(f"{who} draws from the stock until holding {n}{where}.")
+            items.append(f"{who} draws from the stock until holding {n}{where}."
+                         + (" If the stock runs out, the last players draw what is left and play with fewer cards; "
+                            "the hand then ends when a player has no card left." if p.short == "play_short" else ""))
         else:
             if p.count is not None:
                 n, where = _amount(rd, p.count)

@@ -37,6 +37,8 @@ def _relaxed(node: Any) -> Any:
         out = {k: _relaxed(v) for k, v in node.items() if k != "required"}
         if "properties" in node:
             out["properties"] = {k: {"anyOf": [_relaxed(v), {"type": "null"}]} for k, v in node["properties"].items()}
+        if isinstance(node.get("additionalProperties"), dict):  # a named entry (a point, an option) may be removed too
+            out["additionalProperties"] = {"anyOf": [_relaxed(node["additionalProperties"]), {"type": "null"}]}
         return out
     if isinstance(node, list):
         return [_relaxed(x) for x in node]

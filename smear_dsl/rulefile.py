@@ -42,9 +42,10 @@ BIDDING = Map({
     "rounds": F(Enum("one", "open"), default="one", doc="one: each player speaks once; open: round and round until all but one pass"),
     "ends_at": F(Expr("int", "static"), doc="a bid that ends the bidding at once (default: max)"),
     "may_match": F(Expr("bool", "bid"), doc="when a bid equal to the highest so far is allowed (and takes it), e.g. `is_dealer`"),
-    "all_pass": F(Enum("redeal", "next_dealer", "dealer_bids", "set_back", "eldest_pitches"), default="redeal",
+    "all_pass": F(Enum("redeal", "next_dealer", "dealer_bids", "set_back", "eldest_pitches", "dealer_plays"), default="redeal",
                   doc="when everyone passes: the same dealer redeals, the next dealer deals, the dealer must bid, the dealer "
-                      "is set back, or the player left of the dealer becomes the bidder with no contract (a bid of 0)"),
+                      "is set back, or the player left of the dealer (eldest_pitches) or the dealer (dealer_plays) "
+                      "becomes the bidder with no contract (a bid of 0)"),
     "set_back": F(Expr("int", "static"), doc="with all_pass: set_back, how much the dealer loses"),
 }, name="bidding")
 
@@ -61,7 +62,12 @@ PHASES = Tagged({
         "valid_if": F(Expr("bool", "discard_set"), doc="a condition on the whole discard (`discard`, `kept`)"),
         "credit": F(Enum("own", "bidder", "nobody"), default="nobody", doc="whose Game count the discards join"),
     }, name="discard"),
-    "refill": Map({**_PHASE_COMMON, "to": F(Expr("int", "phase"), required=True, doc="refill from the stock up to this many cards")}, name="refill"),
+    "refill": Map({**_PHASE_COMMON,
+                   "to": F(Expr("int", "phase"), required=True, doc="refill from the stock up to this many cards"),
+                   "short": F(Enum("play_short"), doc="when the stock cannot refill everyone: play_short, the last "
+                              "players draw what is left and play with fewer cards (the hand ends when a player has "
+                              "none); required when check cannot rule out running short"),
+                   }, name="refill"),
 }, doc="steps between the bidding and the play, in order")
 
 LEAD_RULE = Map({

@@ -128,7 +128,7 @@ class BiddingSpec:
     rounds: str  # 'one' | 'open'
     ends_at: ExprSpec | None
     may_match: ExprSpec | None
-    all_pass: str  # 'redeal' | 'next_dealer' | 'dealer_bids' | 'set_back' | 'eldest_pitches'
+    all_pass: str  # 'redeal' | 'next_dealer' | 'dealer_bids' | 'set_back' | 'eldest_pitches' | 'dealer_plays'
     set_back: ExprSpec | None
     loc: Loc
 
@@ -145,6 +145,7 @@ class PhaseSpec:
     credit: str  # discard: whose Game count the discards join: 'own' | 'bidder' | 'nobody'
     to: ExprSpec | None  # refill: up to this many cards
     loc: Loc
+    short: str | None = None  # refill: what happens when the stock runs short ('play_short'), if stated
 
 
 def phase_seats(who: str, n: int, bidder: int, dealer: int) -> list[int]:

@@ -682,3 +682,48 @@ def test_california_jack_both_reach_ten_high_goes_out_first():
                 first = points[p]
     assert g.results[-1].scores == running
     assert g.finished == (first is not None) and g.winner == first == 1 and g.scores == [11, 10]
+
+
+# ---------------------------------------------------------------- Cinch, Pedro
+
+def test_cinch_discard_to_trumps_the_pack_runs_short_and_the_pedros_count_five():
+    # Dealer 3. The three non-dealers hold no hearts at all, the dealer nine: seat 0 bids 1 and
+    # names hearts, so 5D (the left pedro) is a trump. Each non-dealer must discard all nine
+    # cards, and the 16-card stock refills seat 0 to six, seat 1 to six, and seat 2 with the
+    # four that are left (short: play_short). The dealer robs an empty pack and buries three
+    # trumps, never a counting one (A, J, T).
+    g = new_game("cinch", 4, dealer=3)
+    deal(g, ["AS KS QS JS TS 9S 8S 7S 6S", "AC KC QC JC TC 9C 8C 7C 6C",
+             "AD KD QD JD TD 9D 8D 7D 6D", "AH KH QH JH TH 9H 8H 7H 6H"],
+         stock_front="5S 4S 3S 2S 5C 4C 3C 2C 5D 4D 3D 2D 5H 4H 3H 2H")
+    play(g, "0:1 1:pass 2:pass 3:pass 0:H")
+    refused(g, "0:AS+KS+QS+JS+TS+9S+8S+7S", "BAD_DISCARD")      # all nine must go
+    play(g, "0:AS+KS+QS+JS+TS+9S+8S+7S+6S 1:AC+KC+QC+JC+TC+9C+8C+7C+6C 2:AD+KD+QD+JD+TD+9D+8D+7D+6D")
+    assert [h.bit_count() for h in g.hands] == [6, 6, 4, 9] and not g.stock
+    refused(g, "3:AH+KH+QH", "BAD_DISCARD")                    # the ace counts: it may not be buried
+    play(g, "3:8H+7H+6H")
+    assert g.phase == 2 and g.turn == 0 and [h.bit_count() for h in g.hands] == [6, 6, 4, 6]
+    play(g, "0:5S 1:2C 2:2H 3:9H")    # seat 3 trumps over Low (2H)
+    refused(g, "1:3C", "WRONG_TURN")         # seat 3 took the trick and leads
+    play(g, "3:AH 0:4S")
+    refused(g, "1:3C", "MUST_FOLLOW_SUIT")   # 5D is a trump: it must follow the trump lead
+    play(g, "1:5D 2:3H")              # AH takes High and the left pedro
+    play(g, "3:KH 0:3S 1:3C 2:4H")
+    play(g, "3:QH 0:2S 1:4D 2:5H")    # seat 2 plays its last card: the hand ends after four tricks
+    # Side 1 (seats 1, 3) took High, Low and both pedros: 1 + 1 + 5 + 5 = 12; JH and TH were
+    # never played, so Jack and Game go to nobody. Seat 0's side bid 1 and took nothing: -1.
+    check_hand(g, {"high": 1, "low": 1, "jack": None, "game": None, "right_pedro": 1, "left_pedro": 1},
+               [0, 0], False, [-1, 12])
+    check_record(g)
+
+
+def test_pedro_has_one_pedro_and_the_other_five_is_a_plain_card():
+    g = new_game("pedro", 4, dealer=3)
+    r = g.rules
+    hearts = 1
+    assert r.eff_suit[hearts + 1][r.id_of["5D"]] == 2             # 5D stays a diamond
+    assert r.point_values == (1, 1, 1, 1, 5) and r.bid_max == 9
+    cinch = rules("cinch", 4)
+    assert cinch.eff_suit[hearts + 1][cinch.id_of["5D"]] == hearts   # in Cinch it is a trump...
+    key = cinch.win_key[hearts * 4 + hearts]
+    assert key[cinch.id_of["5H"]] > key[cinch.id_of["5D"]] > key[cinch.id_of["4H"]]   # ...between 5H and 4H

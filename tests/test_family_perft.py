@@ -34,6 +34,7 @@ class Variant:
     trump_order: list[str]  # high to low: ranks, "jick", joker names; a "=" joins equal jokers
     jokers: list[str] = field(default_factory=list)
     eldest_pitches: bool = False  # all pass: the player left of the dealer plays as the bidder
+    follow_suit_only: bool = False  # holding the suit led, a player must play it (no trumping instead)
 
 
 def no_match(is_dealer, high):
@@ -50,6 +51,7 @@ VARIANTS = {
     "cutthroat_joker": Variant(3, 2, 4, 4, no_match, False, False, ["A", "K", "Q", "J", "JK", *"T98765432"], ["JK"]),
     "ten_point_jack_jick_joker": Variant(4, 2, 10, 10, no_match, True, True,
                                          ["A", "K", "Q", "J", "jick", "HJ", "LJ", *"T98765432"], ["HJ", "LJ"]),
+    "cinch": Variant(4, 1, 14, 14, no_match, False, True, [*"AKQJT98765", "sister:5", *"432"], follow_suit_only=True),
     "st_paul_schmier": Variant(6, 3, 6, 6, no_match, False, True, ["A", "K", "Q", "J", "jick", *"T98765432", "JK"],
                                ["JK"]),
 }
@@ -88,6 +90,8 @@ class Ref:
             return self.trump
         if self.trump and "jick" in self.v.trump_order and c == "J" + SISTER[self.trump]:
             return self.trump
+        if self.trump and any(e == "sister:" + c[0] for e in self.v.trump_order) and c[1] == SISTER[self.trump]:
+            return self.trump  # e.g. Cinch's left pedro: the other five of trump's colour
         return c[1]
 
     def trump_rank(self, c):
@@ -97,6 +101,8 @@ class Ref:
             if c in names:
                 return len(self.v.trump_order) - i
             if entry == "jick" and c == "J" + SISTER[self.trump]:
+                return len(self.v.trump_order) - i
+            if entry.startswith("sister:") and c == entry[7:] + SISTER[self.trump]:
                 return len(self.v.trump_order) - i
             if len(entry) == 1 and c == entry + self.trump:
                 return len(self.v.trump_order) - i
@@ -122,7 +128,8 @@ class Ref:
             return [("play", c) for c in hand]
         led = self.suit(self.trick[0][1])
         if any(self.suit(c) == led for c in hand):
-            return [("play", c) for c in hand if self.suit(c) in (led, self.trump)]
+            allowed = (led,) if self.v.follow_suit_only else (led, self.trump)
+            return [("play", c) for c in hand if self.suit(c) in allowed]
         return [("play", c) for c in hand]
 
     def play(self, mv):
@@ -223,6 +230,13 @@ FROM_THE_PLAY = [
       "8C 7C 6C 5C 4C 3C"], "6H 5H 4H 3H 2C", 5,
      "0:3 1:pass 2:pass 3:pass 4:pass 5:pass 0:H 0:3S+4S 1:- 2:- 3:- 4:8S+7S+6S "
      "5:8C+7C+6C+5C+4C+3C+7D+6D+5D+4D+3D+2D", "H", 7),
+    # Cinch: everyone keeps only trumps, the 16-card stock refills them and the dealer robs the
+    # rest; 5D, the left pedro, is a trump between 5H and 4H, and players must follow suit.
+    ("cinch",
+     ["AH 5D 3H 2S 3S 4S 5S 6S 7S", "KH 5H 4D 2C 3C 4C 5C 6C 7C", "QH JH 2H 8S 9S TS 8C 9C TC",
+      "TH 9H 8H 4H AS KS QS JS AC"], "2D 3D 6D 7D 8D 9D TD JD QD KD", 3,
+     "0:1 1:pass 2:pass 3:pass 0:H 0:2S+3S+4S+5S+6S+7S 1:4D+2C+3C+4C+5C+6C+7C 2:8S+9S+TS+8C+9C+TC "
+     "3:AS+KS+QS+JS+AC+AD+KC+QC+JC", "H", 8),
 ]
 
 

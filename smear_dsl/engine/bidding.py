@@ -83,8 +83,8 @@ class Bidding:
 
     def _end_bidding(self) -> None:
         r = self.rules
-        if self.bidder < 0 and r.all_pass == "eldest_pitches":
-            self.bidder, self.high = (self.dealer + 1) % self.n, 0  # plays as the bidder, with no contract
+        if self.bidder < 0 and r.all_pass in ("eldest_pitches", "dealer_plays"):  # plays as the bidder, no contract
+            self.bidder, self.high = (self.dealer + (r.all_pass == "eldest_pitches")) % self.n, 0
         if self.bidder < 0 and not r.no_bidding:
             if r.all_pass == "set_back":
                 delta = [0] * r.n_sides
