@@ -154,6 +154,8 @@ class CompiledRules:
     # `tie_break: [count_out]`: the point indices in the order they are counted (None: not counted out here).
     count_plan: tuple[int, ...] | None = None
     no_bidding: bool = False  # `bidding: none`: each hand goes from the deal to the phases and play
+    # (point index, name) of the points the scoring and end formulas read by name (`jack`: won the Jack).
+    point_reads: tuple[tuple[int, str], ...] = ()
     turn_up: bool = False  # the stock's top card is turned up after the deal and its suit is trump
     stock_face_up: bool = False  # everyone sees the stock's top card, so every draw is public
     draw_in_play: bool = False  # after each trick each player draws from the stock, the winner first
@@ -359,7 +361,9 @@ class _Compiler:
             cap_at=self.fn(sc.cap_at, tables), target=target, win_if=self.fn(spec.end.win_if, tables),
             score_reads=frozenset(v for v in ("tricks", "dealer", "previous", "delta", "total_tricks", "bidder_tricks")
                                   if any(A.mentions(e.ast, v) for e in formulas)),
-            no_bidding=spec.bidding.min is None, turn_up=spec.deal.turn_up, stock_face_up=spec.deal.stock_face_up,
+            no_bidding=spec.bidding.min is None,
+            point_reads=tuple((i, p.name) for i, p in enumerate(spec.points)
+                              if p.name in spec.point_vars and any(A.mentions(e.ast, p.name) for e in formulas)), turn_up=spec.deal.turn_up, stock_face_up=spec.deal.stock_face_up,
             draw_in_play=spec.play.draw != "none",
             tie_break=tie_break, count_plan=count_plan, redeal_if=self.fn(spec.deal.redeal_if, tables), name_of=name_of, id_of=id_of,
             uneven_hands=self.uneven)

@@ -54,6 +54,7 @@ class Reader:
     jokers: tuple[str, ...] = ()
     values: dict[str, Any] = field(default_factory=dict)  # a table's option values, read in place of their names
     defined: frozenset[str] = frozenset()  # `define:` names: read by name (explain defines them once)
+    point_vars: frozenset[str] = frozenset()  # point names, true in scoring for the side that won the point
 
     def filled(self, e: A.Expr) -> A.Expr:
         """`e` as a table with `values` plays it (itself when there are none)."""
@@ -73,6 +74,8 @@ class Reader:
                 return CLAUSES[e.name][negate]
             if e.name in self.bool_options:
                 return f"the `{e.name}` option is {'off' if negate else 'on'}"
+            if e.name in self.point_vars:
+                return f"it {'did not win' if negate else 'won'} the {e.name.replace('_', ' ')} point"
         if isinstance(e, A.Attr) and e.name in ("trump", "joker"):
             what = "a trump" if e.name == "trump" else "a joker"
             return f"{self.noun(e.obj)} is {'not ' if negate else ''}{what}"

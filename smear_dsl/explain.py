@@ -53,7 +53,7 @@ def explain(spec: RuleSpec, options: dict[str, Any] | None = None, players: int 
     r = tables[counts[0]]
     rd = Reader({o.name for o in spec.options if o.type == "bool"}, {o.name for o in spec.options},
                 dict(spec.bidding.names), spec.deck.jokers, dict(r.options) if options is not None else {},
-                frozenset(name for name, _t, _a in spec.definitions))
+                frozenset(name for name, _t, _a in spec.definitions), frozenset(spec.point_vars))
     intro = [spec.description] if spec.description else []
     origin = f"Rule file `{spec.stem}`"
     if spec.extends:

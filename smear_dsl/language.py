@@ -27,7 +27,8 @@ from .yamlsrc import MAX_BYTES, TOO_LARGE_HINT, Node, SourceCache, load_yaml, to
 
 MAX_EXTENDS_DEPTH = 8
 
-RESERVED = (set(KEYWORDS) | set(FUNCTIONS) | set(RANK_CONSTS) | set(SUIT_CONSTS) | {"jick", "card", "players"}
+LANGUAGE_WORDS = set(KEYWORDS) | set(FUNCTIONS) | set(RANK_CONSTS) | set(SUIT_CONSTS) | {"jick", "card", "players"}
+RESERVED = (LANGUAGE_WORDS
             | {v for ctx, _ in CONTEXTS.values() for v in ctx})
 
 
@@ -266,6 +267,7 @@ class _Semantics:
         play = sec(lambda: self.play(raw["play"] or {"leader": "bidder", "follow": "suit_or_trump", "lead_rules": []}))
         trump_fixed = named or (deal is not None and deal.turn_up)
         points = sec(lambda: self.points(raw["points"]))
+        point_vars = self.point_vars(points or ())
         scoring = sec(lambda: self.scoring(raw["scoring"], bidding))
         end = sec(lambda: self.end(raw["end"], points))
         if bidding is not None and bidding.min is None:
@@ -283,7 +285,7 @@ class _Semantics:
             players=players_t, teams=teams, options=options, deck=deck, trump_order=trump_order, equal_trumps=equal,
             deal=deal, bidding=bidding, phases=phases, trump_named=bool(named), play=play, points=points,
             scoring=scoring, end=end, loc=self.loc(root),
-            definitions=tuple((name, src.text, ast) for name, (src, ast) in self.defs.items()))
+            definitions=tuple((name, src.text, ast) for name, (src, ast) in self.defs.items()), point_vars=point_vars)
 
     def options(self, raw: dict) -> tuple[OptionSpec, ...]:
         out = []
@@ -405,6 +407,19 @@ class _Semantics:
         return DealSpec(self.expr(raw["hand_size"]), tuple(raw["packets"]) if raw["packets"] else None,
                         raw["rest"], self.expr(raw["redeal_if"]), self.loc(node), bool(raw.get("turn_up")),
                         bool(raw.get("stock_face_up")))
+
+    def point_vars(self, points: tuple[PointSpec, ...]) -> tuple[str, ...]:
+        """Make each point's name a truth value in scoring and end (`jack`: this side won the Jack),
+        unless the name is taken there already (that name keeps its meaning)."""
+        out = []
+        for p in points:
+            if all(p.name not in env.vars and p.name not in env.consts and p.name not in env.statics
+                   for env in (self.envs[c] for c in ("made", "scoring", "end"))) and p.name not in self.defs \
+                    and p.name not in LANGUAGE_WORDS:
+                out.append(p.name)
+        for c in ("made", "scoring", "end"):
+            self.envs[c] = self.envs[c].with_vars(**{name: BOOL for name in out})
+        return tuple(out)
 
     def no_bidding(self, root: Node, phases: tuple[PhaseSpec, ...], play: PlaySpec | None) -> None:
         """With `bidding: none` nothing may refer to a bidder."""

@@ -88,21 +88,29 @@ def _most(counts: list[int], bidder_side: int | None) -> int | None:
     return bidder_side if bidder_side is not None and counts[bidder_side] == top else None
 
 
+def _tally(game: Game, each_tricks: bool) -> tuple[list[int], list[int | None], list[int], list[int]]:
+    """Per side: tricks taken (when the formulas read them), the side that won each point, the
+    Game counts, and the worth of the points won."""
+    r = game.rules
+    tricks_won = [0] * r.n_sides
+    if each_tricks:
+        for _l, w, _cards in game.tricks:
+            tricks_won[r.side_of[w]] += 1
+    got, game_points = award(game, game.taken())
+    pts = [0] * r.n_sides
+    for v, s in zip(r.point_values, got):
+        if s is not None:
+            pts[s] += v
+    return tricks_won, got, game_points, pts
+
+
 def score_hand(game: Game) -> tuple[HandResult, int | None]:
     """The hand just played as a result (points, made, each side's new score) and the side that has
     won the game by it (None: nobody yet)."""
     r = game.rules
     ns, side_of = r.n_sides, r.side_of
     each_tricks, each_dealer, each_previous, each_delta = r.score_flags
-    tricks_won = [0] * ns
-    if each_tricks:
-        for _l, w, _cards in game.tricks:
-            tricks_won[side_of[w]] += 1
-    got, game_points = award(game, game.taken())
-    pts = [0] * ns
-    for v, s in zip(r.point_values, got):
-        if s is not None:
-            pts[s] += v
+    tricks_won, got, game_points, pts = _tally(game, each_tricks)
     bidder = game.bidder  # -1 with `bidding: none`: every side is scored by `others`
     bside, dside = side_of[bidder] if bidder >= 0 else -1, side_of[game.dealer]
     old = game.scores
@@ -112,6 +120,10 @@ def score_hand(game: Game) -> tuple[HandResult, int | None]:
            "bidder_tricks": bidder_tricks,
            "target": r.target, "points": pts[bside], "tricks": tricks_won[bside], "score": old[bside],
            "dealer": bside == dside, "bidder": True}
+    point_reads = r.point_reads
+    if point_reads and bidder >= 0:
+        for i, name in point_reads:
+            env[name] = got[i] == bside
     made = env["made"] = bool(r.made(env)) if bidder >= 0 else None
     cap_when, win_if, bidder_delta, others_delta = r.cap_when, r.win_if, r.bidder_delta, r.others_delta
     new, cands = [], []
@@ -123,6 +135,9 @@ def score_hand(game: Game) -> tuple[HandResult, int | None]:
             env["tricks"] = tricks_won[s]
         if each_dealer:
             env["dealer"] = s == dside
+        if point_reads:
+            for i, name in point_reads:
+                env[name] = got[i] == s
         if s == bside:
             env["bidder"] = True
             v = was + bidder_delta(env)
@@ -140,8 +155,8 @@ def score_hand(game: Game) -> tuple[HandResult, int | None]:
             env["delta"] = v - was
         if win_if(env):
             cands.append(s)
-    result = HandResult(game.dealer, bidder if bidder >= 0 else None, game.high if bidder >= 0 else None, game.trump, dict(zip(r.point_names, got)), game_points,
-                        made, [v - w for v, w in zip(new, old)], list(new))
+    result = HandResult(game.dealer, bidder if bidder >= 0 else None, game.high if bidder >= 0 else None, game.trump,
+                        dict(zip(r.point_names, got)), game_points, made, [v - w for v, w in zip(new, old)], list(new))
     if len(cands) > 1:
         cands = _tie_break(r, cands, new, old, got, bside)
     return result, cands[0] if len(cands) == 1 else None

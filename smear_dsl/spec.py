@@ -233,6 +233,9 @@ class RuleSpec:
     loc: Loc
     extends: tuple[str, ...] = ()  # the parent's stem, its parent's, ... (empty without `extends:`)
     definitions: tuple[tuple[str, str, ExprAst], ...] = ()  # `define:`: (name, text, AST as written)
+    # Point names usable as truth values in scoring and end (true for the side that won the point);
+    # a point whose name is already a name there (an option, `bid`...) is not among them.
+    point_vars: tuple[str, ...] = ()
 
     def option(self, name: str) -> OptionSpec | None:
         for o in self.options:

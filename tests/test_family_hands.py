@@ -126,6 +126,20 @@ def test_partnership_pitch_stick_the_dealer_then_smudge():
     check_record(g)
 
 
+def test_partnership_pitch_all_six_tricks_without_the_jack_is_no_smudge():
+    # As above, but no jack of hearts is dealt: the dealer takes every trick, yet a smudge is
+    # all six tricks *and* the Jack (pagat), so it fails and costs 5; the other side scores 0.
+    g = new_game("partnership_pitch", 4, dealer=0)
+    deal(g, ["AH KH QH 8H TH 9H", "2H AS KS QS JS TS", "AD KD QD JD TD 9D", "AC KC QC JC TC 9C"])
+    play(g, "1:pass 2:pass 3:pass 0:5 0:H")
+    play(g, "0:AH 1:2H 2:AD 3:AC")
+    play(g, "0:KH 1:AS 2:KD 3:KC 0:QH 1:KS 2:QD 3:QC 0:8H 1:QS 2:JD 3:JC")
+    play(g, "0:TH 1:JS 2:TD 3:TC 0:9H 1:TS 2:9D 3:9C")
+    assert g.tricks and all(w % 2 == 0 for _l, w, _c in g.tricks)   # every trick to side 0
+    check_hand(g, {"high": 0, "low": 0, "jack": None, "game": 0}, [79, 0], False, [-5, 0])   # 80 less JH
+    check_record(g)
+
+
 def test_partnership_pitch_failed_smudge_costs_five():
     # Dealer 0 bids smudge again, but seat 3 holds QH: it wins the first trick, so the smudge
     # (all six tricks) fails and costs 5, though the bidder takes High, Jack and Game.
@@ -233,50 +247,58 @@ def test_five_point_joker_five_ends_the_auction_and_a_set():
 # ---------------------------------------------------------------- Ten Point: Jack, Jick and Joker
 
 def test_ten_point_everyone_discards_non_trumps_and_ten_points_go_out():
-    # Dealer 3; seat 1 bids 6 and names diamonds (jick JH; trump order A K Q J jick HJ LJ T..2).
+    # Dealer 3; seat 1 bids 6 and names diamonds (jick JH; trump order A K Q J jick BJ=RJ T..2).
     g = new_game("ten_point_jack_jick_joker", 4, dealer=3)
-    deal(g, ["8D 7D 6D 5D 4D AC KC QC JC TC", "AD KD JD JH HJ 3D 5C 6C 7C 8C",
-             "QD 9D AS KS QS JS TS 9S 8S 7S", "LJ TD 2D AH KH QH TH 9H 8H 7H"])
+    deal(g, ["8D 7D 6D 5D 4D AC KC QC JC TC", "AD KD JD JH BJ 3D 5C 6C 7C 8C",
+             "QD 9D AS KS QS JS TS 9S 8S 7S", "RJ TD 2D AH KH QH TH 9H 8H 7H"])
     play(g, "0:pass 1:6 2:pass 3:pass 1:D")
     refused(g, "0:4D+KC+QC+JC", "BAD_DISCARD")   # five trumps only: no trump may be discarded
     refused(g, "0:KC+QC+JC", "BAD_DISCARD")      # must discard down to six: 4 cards
     play(g, "0:KC+QC+JC+TC 1:5C+6C+7C+8C 2:TS+9S+8S+7S 3:TH+9H+8H+7H")
     play(g, "1:AD 2:9D 3:2D 0:4D")    # 2D (Low) is played by seat 3: side 1
     play(g, "1:KD 2:QD 3:TD 0:5D")
-    play(g, "1:JD 2:JS 3:LJ 0:6D")    # Jack and the low joker to side 1
+    play(g, "1:JD 2:JS 3:RJ 0:6D")    # Jack and the red joker to side 1
     play(g, "1:JH 2:QS 3:QH 0:7D")    # the jick is a trump: it wins
-    play(g, "1:HJ 2:KS 3:KH 0:8D")    # high joker
+    play(g, "1:BJ 2:KS 3:KH 0:8D")    # the black joker
     play(g, "1:3D 2:AS 3:AH 0:AC")    # the trey (3 of trump, worth 3) wins the last trick
     # Seat 1 takes every trick. Played values: AD4 KD3 QD2 TD10 JD1 JS1 JH1 QS2 QH2 KS3 KH3 AS4 AH4
     # AC4 = 44 (discards count for nobody). All ten points to side 1 on a bid of 6.
-    pts = {"high": 1, "low": 1, "jack": 1, "jick": 1, "high_joker": 1, "low_joker": 1, "trey": 1, "game": 1}
+    pts = {"high": 1, "low": 1, "jack": 1, "jick": 1, "black_joker": 1, "red_joker": 1, "trey": 1, "game": 1}
     check_hand(g, pts, [0, 44], True, [0, 10])
     check_record(g)
 
 
-def test_ten_point_more_than_six_trumps_and_a_discarded_joker_scores_for_nobody():
+def test_ten_point_more_than_six_trumps_but_no_scoring_trump_is_buried():
     # Dealer 0; all pass, so the dealer must bid: 2, naming spades (jick JC).
     g = new_game("ten_point_jack_jick_joker", 4, dealer=0)
-    deal(g, ["AS KS QS JS JC HJ LJ TS AH KH", "3S 2S AD KD QD JD TD 9D 8D 7D",
+    deal(g, ["AS KS QS JS JC BJ RJ TS AH KH", "3S 2S AD KD QD JD TD 9D 8D 7D",
              "9S 8S AC KC QC TC 9C 8C 7C 6C", "7S 6S 5S 4S QH JH TH 9H 8H 7H"])
     play(g, "1:pass 2:pass 3:pass")
     refused(g, "0:pass", "BID_OUT_OF_RANGE")
     play(g, "0:2 0:S")
     play(g, "1:TD+9D+8D+7D 2:9C+8C+7C+6C 3:TH+9H+8H+7H")
-    # Seat 0 holds eight trumps: it must shed both hearts and two trumps, keeping six trumps.
-    refused(g, "0:HJ+LJ+TS+JC", "BAD_DISCARD")   # keeps AH KH: only 4 trumps kept
-    play(g, "0:AH+KH+LJ+TS")
+    # Seat 0 holds eight trumps: it must shed both hearts and two trumps, keeping six trumps,
+    # and never one that scores by itself (Jack, jick, a joker, Trey).
+    refused(g, "0:BJ+RJ+TS+JC", "BAD_DISCARD")   # keeps AH KH: only 4 trumps kept
+    refused(g, "0:AH+KH+RJ+TS", "BAD_DISCARD")   # a joker may not be buried
+    refused(g, "0:AH+KH+JC+TS", "BAD_DISCARD")   # nor the jick
+    play(g, "0:AH+KH+QS+TS")
     play(g, "0:AS 1:3S 2:8S 3:4S")    # the trey (3S) falls to seat 0's ace: side 0
     play(g, "0:KS 1:2S 2:9S 3:5S")    # Low (2S, lowest trump played) was played by seat 1: side 1
-    play(g, "0:QS 1:AD 2:AC 3:6S")
+    play(g, "0:RJ 1:AD 2:AC 3:6S")    # a joker lead is a trump lead: seat 3 must follow with 6S
     play(g, "0:JS 1:KD 2:KC 3:7S")    # Jack
     play(g, "0:JC 1:QD 2:QC 3:QH")    # Jick
-    play(g, "0:HJ 1:JD 2:TC 3:JH")    # high joker; the low joker was discarded: nobody gets it
-    # Side 0 takes every trick: AS4 KS3 QS2 AD4 AC4 JS1 KD3 KC3 JC1 QD2 QC2 QH2 JD1 TC10 JH1 = 43.
-    pts = {"high": 0, "low": 1, "jack": 0, "jick": 0, "high_joker": 0, "low_joker": None, "trey": 0, "game": 0}
-    # Side 0: 1 + 1 + 1 + 1 + 3 + 1 = 8 on a bid of 2; side 1: Low.
-    check_hand(g, pts, [43, 0], True, [8, 1])
+    play(g, "0:BJ 1:JD 2:TC 3:JH")    # the other joker
+    # Side 0 takes every trick: AS4 KS3 AD4 AC4 JS1 KD3 KC3 JC1 QD2 QC2 QH2 JD1 TC10 JH1 = 41
+    # (QS and TS were buried and count for nobody).
+    pts = {"high": 0, "low": 1, "jack": 0, "jick": 0, "black_joker": 0, "red_joker": 0, "trey": 0, "game": 0}
+    # Side 0: 1 + 1 + 1 + 1 + 1 + 3 + 1 = 9 on a bid of 2; side 1: Low.
+    check_hand(g, pts, [41, 0], True, [9, 1])
     check_record(g)
+    r = g.rules
+    key = r.win_key[0 * 4 + 0]   # spades trump, spades led
+    assert key[r.id_of["JC"]] > key[r.id_of["BJ"]] == key[r.id_of["RJ"]] > key[r.id_of["TS"]]
+    assert not r.equal_last   # joker_tie: first (the default): of the two jokers the first played wins
 
 
 # ---------------------------------------------------------------- Auction Pitch
@@ -410,10 +432,10 @@ def test_six_point_jokers_are_the_lowest_trumps_and_score_for_their_winner():
     play(g, "0:AH 1:KD 2:KC 3:TD 0:KH 1:QD 2:QC 3:9D 0:QH 1:JD 2:JC 3:8D")
     # High (AS) played by seat 0; Low (7S) played by seat 1: side 1; Jack and both jokers won by
     # side 0, which takes every trick: Game. Side 0: 5 on a bid of 3; side 1: 1.
-    # Game count by trick: AS4 JS1 = 5; QS2 TS10 = 12; AC4 TC10 KS3 AD4 = 21; AH4 KD3 KC3 TD10 = 20;
-    # KH3 QD2 QC2 = 7; QH2 JD1 JC1 = 4: 69, all side 0's.
+    # Game count by trick (each joker counts 1): AS4 RJ1 JS1 = 6; BJ1 QS2 TS10 = 13; AC4 TC10 KS3
+    # AD4 = 21; AH4 KD3 KC3 TD10 = 20; KH3 QD2 QC2 = 7; QH2 JD1 JC1 = 4: 71, all side 0's.
     check_hand(g, {"high": 0, "low": 1, "jack": 0, "game": 0, "black_joker": 0, "red_joker": 0},
-               [69, 0], True, [5, 1])
+               [71, 0], True, [5, 1])
     check_record(g)
 
 
@@ -430,17 +452,17 @@ def test_six_point_joker_tie_option_decides_who_takes_both_jokers(joker_tie):
     if joker_tie == "first":
         assert g.turn == 2
         play(g, "2:KC 3:TC 0:KS 1:KD 2:QC 3:9D 0:QS 1:QD 2:JC 3:7D 0:JS 1:JD")
-        # Side 0 takes every trick: 9 + 8 + 4 + 19 + 6 + 3 = 49 and both jokers. High (AH) side 0,
-        # Low side 1, no Jack dealt: side 0 has 4 on a bid of 2.
+        # Side 0 takes every trick: 9 + 8 + (4 + 2 for the jokers) + 19 + 6 + 3 = 51 and both
+        # jokers. High (AH) side 0, Low side 1, no Jack dealt: side 0 has 4 on a bid of 2.
         check_hand(g, {"high": 0, "low": 1, "jack": None, "game": 0, "black_joker": 0, "red_joker": 0},
-                   [49, 0], True, [4, 1])
+                   [51, 0], True, [4, 1])
     else:
         assert g.turn == 1
         play(g, "1:KD 2:KC 3:9D 0:KS 1:QD 2:QC 3:7D 0:QS 1:JD 2:JC 3:TC 0:JS")
-        # Side 1 takes the joker trick and the last three: 4 + 9 + 6 + 13 = 32 against 17. Side 0
-        # has only High: set, -2. Side 1: Low, both jokers, Game = 4.
+        # Side 1 takes the joker trick and the last three: (4 + 2 for the jokers) + 9 + 6 + 13 = 34
+        # against 17. Side 0 has only High: set, -2. Side 1: Low, both jokers, Game = 4.
         check_hand(g, {"high": 0, "low": 1, "jack": None, "game": 1, "black_joker": 1, "red_joker": 1},
-                   [17, 32], False, [-2, 4])
+                   [17, 34], False, [-2, 4])
     check_record(g)
 
 
@@ -470,9 +492,9 @@ def test_st_paul_discard_refill_the_dealer_robs_the_pack():
     play(g, "0:2H 1:AS 2:AC 3:AD 4:8S 5:JK")   # the joker must follow trump and loses to the 2
     # Seat 0 wins every trick: High (AH), Low (2H, the 2 of trump, though JK is lower), Jack, Jick,
     # Joker and Game. Played values: AH4 TC10 KH3 QH2 JC1 TD10 JH1 QS2 QC2 QD2 9H JD1 KS3 KC3 KD3 TH10
-    # AS4 AC4 AD4 = 69.
+    # AS4 AC4 AD4 JK1 = 70.
     pts = {"high": 0, "low": 0, "jack": 0, "jick": 0, "joker": 0, "game": 0}
-    check_hand(g, pts, [69, 0], True, [6, 0])
+    check_hand(g, pts, [70, 0], True, [6, 0])
     check_record(g)
 
 
@@ -496,9 +518,10 @@ def test_st_paul_low_is_the_two_even_with_the_joker_lower():
     play(g, "1:JC 2:AH 3:AD 4:AC 5:TH 0:TS")   # the jick beats TS
     # High (AS) played by seat 1; Low (2S) by seat 2; Jack, Jick, Joker, Game to side 1:
     # side 1 has 5 on a bid of 4; side 0 scores its Low. Side 1's Game count: AS4 TD10 TC10 KS3 JH1
-    # JD1 QS2 QH2 QD2 QC2 JS1 KH3 KD3 KC3 JC1 AH4 AD4 AC4 TH10 TS10 = 80; side 0's first trick: 0.
+    # JD1 QS2 QH2 QD2 QC2 JS1 KH3 KD3 KC3 JC1 AH4 AD4 AC4 TH10 TS10 = 80, and the joker 1 = 81;
+    # side 0's first trick: 0.
     pts = {"high": 1, "low": 0, "jack": 1, "jick": 1, "joker": 1, "game": 1}
-    check_hand(g, pts, [0, 80], True, [1, 5])
+    check_hand(g, pts, [0, 81], True, [1, 5])
     check_record(g)
 
 

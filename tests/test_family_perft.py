@@ -50,7 +50,7 @@ VARIANTS = {
     "six_point_ne_wisconsin": Variant(4, 2, 6, 6, no_match, False, False, [*"AKQJT987", "BJ=RJ"], ["BJ", "RJ"]),
     "cutthroat_joker": Variant(3, 2, 4, 4, no_match, False, False, ["A", "K", "Q", "J", "JK", *"T98765432"], ["JK"]),
     "ten_point_jack_jick_joker": Variant(4, 2, 10, 10, no_match, True, True,
-                                         ["A", "K", "Q", "J", "jick", "HJ", "LJ", *"T98765432"], ["HJ", "LJ"]),
+                                         ["A", "K", "Q", "J", "jick", "BJ=RJ", *"T98765432"], ["BJ", "RJ"]),
     "cinch": Variant(4, 1, 14, 14, no_match, False, True, [*"AKQJT98765", "sister:5", *"432"], follow_suit_only=True),
     "st_paul_schmier": Variant(6, 3, 6, 6, no_match, False, True, ["A", "K", "Q", "J", "jick", *"T98765432", "JK"],
                                ["JK"]),
@@ -222,7 +222,7 @@ def _to_play(g: Game, script: str) -> None:
 # (name, dealt hands, stock front, dealer, moves up to the first lead, trump, depth)
 FROM_THE_PLAY = [
     ("ten_point_jack_jick_joker",
-     ["HJ 8D 7D JH 5D AC KC QC JC TC", "AD KD JD QH LJ 3D 5C 6C 7C 8C", "QD 9D AS KS QS JS TS 9S 8S 7S",
+     ["BJ 8D 7D JH 5D AC KC QC JC TC", "AD KD JD QH RJ 3D 5C 6C 7C 8C", "QD 9D AS KS QS JS TS 9S 8S 7S",
       "2D TD 4D AH KH 3H TH 9H 8H 7H"], "", 3,
      "0:pass 1:6 2:pass 3:pass 1:D 0:KC+QC+JC+TC 1:5C+6C+7C+8C 2:TS+9S+8S+7S 3:TH+9H+8H+7H", "D", 6),
     ("st_paul_schmier",
@@ -258,12 +258,12 @@ def sorted_bits(m: int) -> list[int]:
 
 def test_reference_sees_the_jick_and_jokers_as_trumps():
     """A check on the reference itself: with hearts trump, JD and both jokers follow a trump lead."""
-    ref = Ref(VARIANTS["ten_point_jack_jick_joker"], [["AH"], ["JD", "2C"], ["HJ", "3C"], ["5S", "4S"]], 3)
+    ref = Ref(VARIANTS["ten_point_jack_jick_joker"], [["AH"], ["JD", "2C"], ["BJ", "3C"], ["5S", "4S"]], 3)
     ref.phase, ref.trump, ref.turn = "play", "H", 0
     s = ref.play(("play", "AH"))
     assert s.moves() == [("play", "JD")]
     s = s.play(("play", "JD"))
-    assert s.moves() == [("play", "HJ")]
+    assert s.moves() == [("play", "BJ")]
 
 
 class DrawRef:
