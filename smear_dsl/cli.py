@@ -75,9 +75,10 @@ def cmd_check(args: argparse.Namespace) -> int:
     from .language import load_spec
     bad = 0
     for path in args.files:
+        warned: list = []
         try:
             spec = load_spec(path)
-            diags = check_all_setups(spec)
+            diags = check_all_setups(spec, warnings=warned)
         except RuleError as e:
             diags = e.diagnostics
         except RecursionError:
@@ -89,9 +90,12 @@ def cmd_check(args: argparse.Namespace) -> int:
             for d in diags:
                 print(d.format(), file=sys.stderr)
             print(f"{path}: {len(diags)} error(s)", file=sys.stderr)
-        elif not args.quiet:
-            print(f"{path}: ok ({spec.name}; {', '.join(map(str, spec.players))} players; "
-                  f"points {', '.join(p.name for p in spec.points)})")
+        else:
+            for d in warned:
+                print(d.format(), file=sys.stderr)
+            if not args.quiet:
+                print(f"{path}: ok ({spec.name}; {', '.join(map(str, spec.players))} players; "
+                      f"points {', '.join(p.name for p in spec.points)})" + (f"; {len(warned)} warning(s)" if warned else ""))
     return 1 if bad else 0
 
 

@@ -281,15 +281,22 @@ def compile_rules(spec: RuleSpec, players: int | None = None, options: dict[str,
     return _Compiler(spec, players, opts, static).run()
 
 
-def check_all_setups(spec: RuleSpec, limit: int = 64) -> list[Diagnostic]:
-    """Compile for every allowed seat count and representative option values; collect impossible setups."""
+def check_all_setups(spec: RuleSpec, limit: int = 64, warnings: list[Diagnostic] | None = None) -> list[Diagnostic]:
+    """Compile for every allowed seat count and representative option values; collect impossible setups
+    (and, into `warnings` if given, what is likely a mistake though it plays: see lint.py)."""
+    from . import lint
     domains = [[(o.name, v) for v in o.domain()] for o in spec.options]
     combos = list(itertools.islice(itertools.product(*domains), limit))
     seen: dict[tuple, Diagnostic] = {}
     for players in spec.players:
         for combo in combos:
             try:
-                compile_rules(spec, players, dict(combo))
+                r = compile_rules(spec, players, dict(combo))
+                problems = lint.setup_problems(spec, r)
+                if warnings is not None:
+                    warnings += [w for w in lint.warnings(spec, r) if w not in warnings]
+                if problems:
+                    raise RuleError(problems)
             except RuleError as e:
                 for d in e.diagnostics:
                     key = (d.path, d.line, d.col, d.message)

@@ -27,10 +27,11 @@ class Diagnostic:
     message: str
     hint: str | None = None
     source_line: str | None = None
+    severity: str = "error"  # or "warning": worth a look, but the file still plays
 
     def format(self) -> str:
         """`path:line:col: message`, then the offending line, a caret and the hint."""
-        out = [f"{self.path}:{self.line}:{self.col}: error: {self.message}"]
+        out = [f"{self.path}:{self.line}:{self.col}: {self.severity}: {self.message}"]
         if self.source_line is not None:
             text = self.source_line.rstrip("\n")
             out.append(f"    {text}")

@@ -69,3 +69,16 @@ def test_every_shipped_rule_file_checks_clean():
     proc = subprocess.run([sys.executable, "-m", "smear_dsl", "check", *sorted(str(p) for p in (ROOT / "rules").glob("*.yaml"))],
                           capture_output=True, text=True, cwd=ROOT)
     assert proc.returncode == 0, proc.stderr
+
+
+def test_check_warns_of_likely_slips_but_passes_the_file():
+    """A point name one letter off a standard one, and a `made` no hand can fail: warnings, exit 0."""
+    path = "tests/rules_extra/lint_warnings.yaml"
+    proc = run_check(path)
+    assert proc.returncode == 0, proc.stderr
+    assert f"{path}:7:3: warning: point `jak` looks like a misspelling of `jack`" in proc.stderr
+    assert f"{path}:9:9: warning: `made` (points >= 0) holds whatever the hand" in proc.stderr
+    assert "2 warning(s)" in proc.stdout and "error" not in proc.stderr
+    shipped = subprocess.run([sys.executable, "-m", "smear_dsl", "check", *sorted(str(p) for p in (ROOT / "rules").glob("*.yaml"))],
+                             capture_output=True, text=True, cwd=ROOT)
+    assert shipped.returncode == 0 and "warning" not in shipped.stderr, shipped.stderr  # the family is clean
