@@ -7,6 +7,7 @@ import random
 
 import pytest
 
+from smear_dsl import cards as C
 from smear_dsl import moves as M
 from smear_dsl.compiler import compile_rules
 from smear_dsl.engine import Game
@@ -402,3 +403,28 @@ def test_hands_of_unequal_size_end_when_the_first_player_runs_out(tmp_path):
             if g.tricks:
                 assert len(g.tricks) == min(map(int.bit_count, g.held)) == 6
                 assert sorted(map(int.bit_count, g.held)) == [6, 6, 6, 14]  # the dealer robbed the stock
+
+
+def test_when_the_lead_rules_forbid_every_card_none_applies():
+    """Seat 0 discards QS and QC and is refilled with JS and JC: it holds only spades and clubs,
+    both discarded, so the house rule would forbid every lead; a player always has a card to play."""
+    r = compile_rules(load_spec(str(ROOT / "tests" / "rules_extra" / "no_lead_left.yaml")), 6, {})
+    g = Game(r, seed=0, first_dealer=5, auto_deal=False)
+    hands = ["AS KS AC KC QS QC", "AH KH JH 2H 3D 4D", "AD KD QD TD 9D 8D", "TS 9S 8S 7S 6S 5S",
+             "TC 9C 8C 7C 6C 5C", "TH 9H 8H 7H 6H 5H"]
+    ids = [[r.id_of[c] for c in h.split()] for h in hands]
+    front = [r.id_of[c] for c in "JS JC".split()]
+    used = {c for h in ids for c in h} | set(front)
+    g.start_hand((ids, front + [c for c in r.deck if c not in used]))
+    g.apply(0, M.BID_BASE + 3)
+    for seat in range(1, 6):
+        g.apply(seat, M.PASS)
+    g.apply(0, M.TRUMP_BASE + 1)  # hearts
+    g.apply(0, M.DISCARD_FLAG | (1 << r.id_of["QS"]) | (1 << r.id_of["QC"]))
+    for seat in range(1, 5):
+        g.apply(seat, M.DISCARD_FLAG)
+    g.apply(5, g.random_move(random.Random(1)))   # the dealer robs the pack and comes down to six
+    assert g.turn == 0 and g.hands[0] == C.mask_of(r.id_of[c] for c in "AS KS AC KC JS JC".split())
+    assert sorted(g.legal_moves()) == sorted(C.bits(g.hands[0]))   # every card, though each is "forbidden"
+    g.apply(0, r.id_of["JS"])
+    assert g.trick == [r.id_of["JS"]]

@@ -178,7 +178,7 @@ class Game(Bidding, Steps, Play):
             m = self.hands[self.turn]
             if not self.trick:
                 if not self.lead_free:
-                    m = self._lead_mask(self.turn, m, self.discarded[self.turn], self.trick_no)
+                    m = self._lead_mask(self.turn, m, self.discarded[self.turn], self.trick_no) or self._any_lead(m)
             elif m & self.led_mask:
                 m &= self.follow_ok
             k = int(rng.random() * m.bit_count())  # drop the k lowest cards, take the next

@@ -61,6 +61,14 @@ class Play:
         self._lead_memo = (key, out)
         return out
 
+    def _any_lead(self, hand: int) -> int:
+        """The leads allowed when the lead rules would forbid every card held: then none applies (a
+        player always has a card to lead), except that a joker cannot fix trump while a suited card
+        can (a hand of jokers alone leads one, which fixes spades: see `_lead`)."""
+        if self.trump < 0 and not self.rules.trump_named:
+            return hand & C.SUITED_MASK or hand
+        return hand
+
     def _lead_env(self, seat: int, hand: int, discarded: int, trick_no: int) -> dict[str, Any]:
         """The names a lead rule sees (all but `lead`, which the caller sets per card)."""
         return {"hand": hand, "discarded": discarded, "trick": trick_no, "trump": self.trump,
@@ -79,7 +87,8 @@ class Play:
     def _legal_play_mask(self, seat: int) -> int:
         hand = self.hands[seat]
         if not self.trick:
-            return hand if self.lead_free else self._lead_mask(seat, hand, self.discarded[seat], self.trick_no)
+            return hand if self.lead_free else \
+                self._lead_mask(seat, hand, self.discarded[seat], self.trick_no) or self._any_lead(hand)
         base = hand & self.follow_ok if hand & self.led_mask else hand
         return self._follow_mask(seat, base) if self.rules.follow_checks else base
 
@@ -128,7 +137,7 @@ class Play:
         """Check a lead against the lead rules, then fix trump (if open), the led suit and the trick's order."""
         r = self.rules
         if r.lead_checks and (self.trick_no == 1 or r.lead_checks_later) \
-                and not (self._lead_mask(seat, hand, self.discarded[seat], self.trick_no) >> c) & 1:
+                and not ((self._lead_mask(seat, hand, self.discarded[seat], self.trick_no) or self._any_lead(hand)) >> c) & 1:
             # Refused: find the first rule that forbids it, for its code (a joker is refused below).
             checks = self._active_checks(hand, self.discarded[seat], self.trick_no)
             if checks:
@@ -139,9 +148,9 @@ class Play:
                         raise MoveError(chk.code, chk.message)
         trump = self.trump
         if trump < 0:
-            if c >= C.N_SUITED:
+            if c >= C.N_SUITED and hand & C.SUITED_MASK:
                 raise MoveError("WRONG_PHASE", "a joker cannot fix trump: lead a suited card")
-            self.trump = trump = c // 13
+            self.trump = trump = c // 13 if c < C.N_SUITED else 0  # a hand of jokers alone: a joker leads as a spade
         self.led, self.led_mask, self.follow_ok, self.trick_key = r.lead_info[trump][c]
         self.trick_leader = seat
         # Trump is known from here on; only rules that apply after the first trick can restrict a later lead.
