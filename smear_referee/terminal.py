@@ -141,8 +141,13 @@ class TerminalTable:
         if d.get("bids"):
             c.print("bids: " + ", ".join(f"{self.name(b['seat'], view)} {b['bid'] or 'pass'}" for b in d["bids"]))
         if trump:
-            c.print(f"trump: {card('A' + trump).replace('A', '', 1)}   high bid {d.get('bid')} by "
-                    f"{self.name(d['bidder'], view) if d.get('bidder') is not None else '-'}")
+            bid = (f"   high bid {d.get('bid')} by {self.name(d['bidder'], view)}" if d.get("bidder") is not None
+                   else "")
+            c.print(f"trump: {card('A' + trump).replace('A', '', 1)}{bid}")
+        stock = d.get("stock")
+        if stock:  # a turned-up trump card, and a face-up stock's top card, are for everyone to see
+            c.print(f"stock: {stock['size']} cards" + (f"   turned up {card(stock['turned_up'], trump)}" if stock.get("turned_up") else "")
+                    + (f"   top card {card(stock['top'], trump)}" if stock.get("top") else ""))
         if d.get("trick"):
             c.print("trick: " + "  ".join(f"{self.name(t['seat'], view)} {card(t['card'], trump)}" for t in d["trick"]))
         if view.hand:

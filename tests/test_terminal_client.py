@@ -108,3 +108,20 @@ def test_the_terminal_client_takes_its_seat_back(server, tmp_path):
     assert list(server.client().table(made.table_id).seat_taken).count(True) == 1
     saved = json.loads((tmp_path / "smear-dsl" / "seats.json").read_text())
     assert oct((tmp_path / "smear-dsl" / "seats.json").stat().st_mode & 0o777) == "0o600" and len(saved) == 1
+
+
+def test_california_jack_at_the_terminal_shows_the_turned_trump_and_the_stock_top(server, tmp_path):
+    """No bidding: the person's first move is a card; the face-up stock's top card is shown, and
+    after each trick the stock shrinks by one card per player."""
+    person = Person(["--server", server.target, "--create", "california_jack", "--players", "2", "--bots",
+                     "--name", "Ann"], str(tmp_path))
+    sizes = []
+    for _ in range(4):
+        assert person.read_until(r"move> $") == r"move> $"
+        stock = re.findall(r"stock: (\d+) cards\s+turned up \S+\s+top card (\S+)", person.seen)
+        assert stock, person.seen
+        sizes.append(int(stock[-1][0]))
+        assert "bids:" not in person.seen and "bid " not in person.seen.rsplit("your move:", 1)[1]
+        person.say("1")
+    assert sizes[0] <= 40 and sizes[-1] < sizes[0] and all(s % 2 == 0 for s in sizes)
+    person.proc.kill()

@@ -253,6 +253,8 @@ class TablePage {
       h("div#phase", {}, `Phase: ${v.phase}`, d.turn !== null && d.turn !== undefined && !v.finished ? ` · ${this.seatName(d.turn)} to act` : ""),
       h("div", {}, [d.trump ? `Trump: ${SUITS[d.trump]}` : "", d.bid ? `high bid ${d.bid} by ${this.seatName(d.bidder)}` : ""]
         .filter(Boolean).join(" · ")),
+      d.stock ? h("div#stock", {}, [`Stock: ${d.stock.size} cards`, d.stock.turned_up ? `turned up ${d.stock.turned_up}` : "",
+        d.stock.top ? `top card ${d.stock.top}` : ""].filter(Boolean).join(" · ")) : "",
       h("div.scores", {}, scores));
   }
 
