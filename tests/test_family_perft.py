@@ -52,6 +52,7 @@ VARIANTS = {
     "ten_point_jack_jick_joker": Variant(4, 2, 10, 10, no_match, True, True,
                                          ["A", "K", "Q", "J", "jick", "BJ=RJ", *"T98765432"], ["BJ", "RJ"]),
     "cinch": Variant(4, 1, 14, 14, no_match, False, True, [*"AKQJT98765", "sister:5", *"432"], follow_suit_only=True),
+    "pedro": Variant(4, 1, 9, 9, no_match, False, True, list(PLAIN), follow_suit_only=True),
     "st_paul_schmier": Variant(6, 3, 6, 6, no_match, False, True, ["A", "K", "Q", "J", "jick", *"T98765432", "JK"],
                                ["JK"]),
 }
@@ -237,6 +238,12 @@ FROM_THE_PLAY = [
       "TH 9H 8H 4H AS KS QS JS AC"], "2D 3D 6D 7D 8D 9D TD JD QD KD", 3,
      "0:1 1:pass 2:pass 3:pass 0:H 0:2S+3S+4S+5S+6S+7S 1:4D+2C+3C+4C+5C+6C+7C 2:8S+9S+TS+8C+9C+TC "
      "3:AS+KS+QS+JS+AC+AD+KC+QC+JC", "H", 8),
+    # Pedro, the same deal: 5D is a plain diamond now, so seat 0 must let it go and draws four.
+    ("pedro",
+     ["AH 5D 3H 2S 3S 4S 5S 6S 7S", "KH 5H 4D 2C 3C 4C 5C 6C 7C", "QH JH 2H 8S 9S TS 8C 9C TC",
+      "TH 9H 8H 4H AS KS QS JS AC"], "2D 3D 6D 7D 8D 9D TD JD QD KD", 3,
+     "0:1 1:pass 2:pass 3:pass 0:H 0:5D+2S+3S+4S+5S+6S+7S 1:4D+2C+3C+4C+5C+6C+7C 2:8S+9S+TS+8C+9C+TC "
+     "3:AS+KS+QS+JS+AC+AD+KC+QC", "H", 8),
 ]
 
 

@@ -89,7 +89,9 @@ class Game(Bidding, Steps, Play):
         self.trick_no = 0
         self.tricks: list[tuple[int, int, list[int]]] = []  # (leader, winner, cards in play order)
         self.hand_moves: list[tuple[int, int]] = []  # (seat, move code); names are made on export
-        self.drawn: list[tuple[int, int]] = []  # (seat, card) drawn from the stock during the play, in order
+        # (seat, card) drawn from the stock during the play, in order; an empty tuple until the first draw,
+        # so games without draws allocate nothing for it
+        self.drawn: list[tuple[int, int]] | tuple = ()
         self._lead_memo: tuple | None = None  # ((seat, hand, discarded, trick, trump), mask) of the last lead mask found
 
     def start_hand(self, deal: tuple[list[list[int]], list[int]] | None = None) -> None:
@@ -407,6 +409,8 @@ class ExtrasGame(Game):
         for i in range(n):
             seat = (self.turn + i) % n
             c = stock.pop(0)
+            if not self.drawn:
+                self.drawn = []
             self.drawn.append((seat, c))
             bit = 1 << c
             self.hands[seat] |= bit
