@@ -214,7 +214,7 @@ def _phases(spec: RuleSpec, rd: Reader) -> Section:
                 lo, lo_where = _amount(rd, p.min, "", "M")
                 hi, hi_where = _amount(rd, p.max)
                 how = f"from {lo} to {hi}{lo_where}{hi_where}"
-            text = f"{who} discards {how}, face down"
+            text = f"{who} discards {how}, {'face up for everyone to see' if p.face_up else 'face down'}"
             if p.allowed is not None:
                 text += f"; a card may go only when {_read(rd, p.allowed, True)}"
             if p.valid_if is not None:

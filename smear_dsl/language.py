@@ -471,7 +471,7 @@ class _Semantics:
         return PhaseSpec(kind, raw["who"], self.expr(raw.get("count")), self.expr(raw.get("min")),
                          self.expr(raw.get("max")), self.expr(raw.get("allowed")),
                          self.expr(raw.get("valid_if")), raw.get("credit") or "nobody",
-                         self.expr(raw.get("to")), self.loc(node), raw.get("short"))
+                         self.expr(raw.get("to")), self.loc(node), raw.get("short"), bool(raw.get("face_up")))
 
     def play(self, raw: dict) -> PlaySpec:
         def rules(key: str, default: str) -> tuple[LeadRule, ...]:

@@ -61,6 +61,7 @@ PHASES = Tagged({
         "allowed": F(Expr("bool", "discard_card"), doc="which cards may be discarded (`card` is each one)"),
         "valid_if": F(Expr("bool", "discard_set"), doc="a condition on the whole discard (`discard`, `kept`)"),
         "credit": F(Enum("own", "bidder", "nobody"), default="nobody", doc="whose Game count the discards join"),
+        "face_up": F(Bool(), default=False, doc="the discards are shown to everyone (else only their owner sees them)"),
     }, name="discard"),
     "refill": Map({**_PHASE_COMMON,
                    "to": F(Expr("int", "phase"), required=True, doc="refill from the stock up to this many cards"),

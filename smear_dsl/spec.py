@@ -146,6 +146,7 @@ class PhaseSpec:
     to: ExprSpec | None  # refill: up to this many cards
     loc: Loc
     short: str | None = None  # refill: what happens when the stock runs short ('play_short'), if stated
+    face_up: bool = False  # discard: shown to everyone
 
 
 def phase_seats(who: str, n: int, bidder: int, dealer: int) -> list[int]:

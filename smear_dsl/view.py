@@ -34,6 +34,8 @@ def seat_view(game, seat: int | None) -> dict[str, Any]:
         view["trick"] = [{"seat": s, "card": name(c)} for s, c in zip(game.trick_seats, game.trick)]
         view["tricks"] = [{"leader": lead, "winner": w, "cards": [name(c) for c in cards]} for lead, w, cards in game.tricks]
         view["hand_sizes"] = [h.bit_count() for h in game.hands]
+        if game.shown:  # face-up discards: everyone saw them
+            view["shown"] = [{"seat": s, "cards": [name(c) for c in C.bits(m)]} for s, m in game.shown]
         if r.turn_up or r.draw_in_play:
             view["stock"] = _stock_view(game, name)
         if seat is not None:

@@ -144,6 +144,8 @@ class TerminalTable:
             bid = (f"   high bid {d.get('bid')} by {self.name(d['bidder'], view)}" if d.get("bidder") is not None
                    else "")
             c.print(f"trump: {card('A' + trump).replace('A', '', 1)}{bid}")
+        for shown in d.get("shown") or ():  # face-up discards
+            c.print(f"discarded face up by {self.name(shown['seat'], view)}: " + " ".join(card(x, trump) for x in shown["cards"]))
         stock = d.get("stock")
         if stock:  # a turned-up trump card, and a face-up stock's top card, are for everyone to see
             c.print(f"stock: {stock['size']} cards" + (f"   turned up {card(stock['turned_up'], trump)}" if stock.get("turned_up") else "")

@@ -723,8 +723,11 @@ def test_cinch_discard_to_trumps_the_pack_runs_short_and_the_pedros_count_five()
     refused(g, "0:AS+KS+QS+JS+TS+9S+8S+7S", "BAD_DISCARD")      # all nine must go
     play(g, "0:AS+KS+QS+JS+TS+9S+8S+7S+6S 1:AC+KC+QC+JC+TC+9C+8C+7C+6C 2:AD+KD+QD+JD+TD+9D+8D+7D+6D")
     assert [h.bit_count() for h in g.hands] == [6, 6, 4, 9] and not g.stock
+    shown = g.view(2)["shown"]   # the discards are face up: seat 2 sees seat 0's and seat 1's too
+    assert [s["seat"] for s in shown] == [0, 1, 2] and sorted(shown[0]["cards"]) == sorted("AS KS QS JS TS 9S 8S 7S 6S".split())
     refused(g, "3:AH+KH+QH", "BAD_DISCARD")                    # the ace counts: it may not be buried
     play(g, "3:8H+7H+6H")
+    assert g.view(None)["shown"][-1] == {"seat": 3, "cards": ["6H", "7H", "8H"]}   # spectators see them too
     assert g.phase == 2 and g.turn == 0 and [h.bit_count() for h in g.hands] == [6, 6, 4, 6]
     play(g, "0:5S 1:2C 2:2H 3:9H")    # seat 3 trumps over Low (2H)
     refused(g, "1:3C", "WRONG_TURN")         # seat 3 took the trick and leads

@@ -92,6 +92,7 @@ class Game(Bidding, Steps, Play):
         # (seat, card) drawn from the stock during the play, in order; an empty tuple until the first draw,
         # so games without draws allocate nothing for it
         self.drawn: list[tuple[int, int]] | tuple = ()
+        self.shown: list[tuple[int, int]] | tuple = ()  # (seat, cards) of face-up discards; a tuple until one
         self._lead_memo: tuple | None = None  # ((seat, hand, discarded, trick, trump), mask) of the last lead mask found
 
     def start_hand(self, deal: tuple[list[list[int]], list[int]] | None = None) -> None:

@@ -148,6 +148,8 @@ class Steps:
         step = self.rules.steps[self.step]
         self.hands[seat] &= ~mask
         self.discarded[seat] |= mask
+        if step.face_up and mask:
+            self.shown = [*self.shown, (seat, mask)]
         if step.credit == "bidder":
             self.credit[self.rules.side_of[self.bidder]] |= mask
         elif step.credit == "own":

@@ -255,6 +255,7 @@ class TablePage {
         .filter(Boolean).join(" · ")),
       d.stock ? h("div#stock", {}, [`Stock: ${d.stock.size} cards`, d.stock.turned_up ? `turned up ${d.stock.turned_up}` : "",
         d.stock.top ? `top card ${d.stock.top}` : ""].filter(Boolean).join(" · ")) : "",
+      d.shown ? h("div#shown", {}, "Discarded face up: " + d.shown.map((x) => `${this.seatName(x.seat)} ${x.cards.join(" ")}`).join(" · ")) : "",
       h("div.scores", {}, scores));
   }
 
