@@ -34,10 +34,11 @@ def seat_view(game, seat: int | None) -> dict[str, Any]:
         view["trick"] = [{"seat": s, "card": name(c)} for s, c in zip(game.trick_seats, game.trick)]
         view["tricks"] = [{"leader": lead, "winner": w, "cards": [name(c) for c in cards]} for lead, w, cards in game.tricks]
         view["hand_sizes"] = [h.bit_count() for h in game.hands]
-        if game.shown:  # face-up discards: everyone saw them
-            view["shown"] = [{"seat": s, "cards": [name(c) for c in C.bits(m)]} for s, m in game.shown]
+        drawn, shown = game.public_log()
+        if shown:  # face-up discards: everyone saw them
+            view["shown"] = [{"seat": s, "cards": [name(c) for c in C.bits(m)]} for s, m in shown]
         if r.turn_up or r.draw_in_play:
-            view["stock"] = _stock_view(game, name)
+            view["stock"] = _stock_view(game, name, drawn)
         if seat is not None:
             view["hand"] = [name(c) for c in sorted(C.bits(game.hands[seat]), key=lambda c: (C.suit_of(c), -c))]
             view["discarded"] = [name(c) for c in C.bits(game.discarded[seat])]
@@ -49,7 +50,7 @@ def seat_view(game, seat: int | None) -> dict[str, Any]:
 
 
 
-def _stock_view(game, name) -> dict[str, Any]:
+def _stock_view(game, name, drawn) -> dict[str, Any]:
     """What everyone sees of the stock: its size, the turned-up trump card, and with a face-up stock
     its top card and every draw (a face-down stock shows no more than the turned-up card's draw)."""
     r = game.rules
@@ -58,5 +59,5 @@ def _stock_view(game, name) -> dict[str, Any]:
     out: dict[str, Any] = {"size": len(game.stock), "turned_up": name(turned) if turned is not None else None,
                            "top": name(game.stock[0]) if r.stock_face_up and game.stock else None}
     if r.draw_in_play:
-        out["draws"] = [{"seat": seat, "card": name(c)} for seat, c in game.drawn if r.stock_face_up or c == turned]
+        out["draws"] = [{"seat": seat, "card": name(c)} for seat, c in drawn if r.stock_face_up or c == turned]
     return out

@@ -26,6 +26,22 @@ from .steps import Steps
 class Game(Bidding, Steps, Play):
     """One game at one table. `Game(rules, seed=...)` deals itself; `auto_deal=False` waits for `start_hand(deal)`."""
 
+    # (seat, card) drawn from the stock during the play, and (seat, cards) of face-up discards, in the
+    # hand `public_hand` (an index into record_hands). Class-level empty defaults, set on a game only
+    # by its first draw or face-up discard (see `_public_log`), so the common game never touches them.
+    drawn: list[tuple[int, int]] | tuple = ()
+    shown: list[tuple[int, int]] | tuple = ()
+    public_hand = -1
+
+    def _public_log(self) -> None:
+        """Start this hand's draw and face-up discard logs, if this is the hand's first entry."""
+        if self.public_hand != len(self.record_hands):
+            self.drawn, self.shown, self.public_hand = [], [], len(self.record_hands)
+
+    def public_log(self) -> tuple[list | tuple, list | tuple]:
+        """This hand's draws during the play and face-up discards (empty for an earlier hand's)."""
+        return (self.drawn, self.shown) if self.public_hand == len(self.record_hands) else ((), ())
+
     def __new__(cls, rules=None, *args, **kwargs):
         """A game under rules with follow rules or hands that may start the play uneven is an
         ExtrasGame (below), so the common case keeps its inlined play path bare."""
@@ -89,10 +105,6 @@ class Game(Bidding, Steps, Play):
         self.trick_no = 0
         self.tricks: list[tuple[int, int, list[int]]] = []  # (leader, winner, cards in play order)
         self.hand_moves: list[tuple[int, int]] = []  # (seat, move code); names are made on export
-        # (seat, card) drawn from the stock during the play, in order; an empty tuple until the first draw,
-        # so games without draws allocate nothing for it
-        self.drawn: list[tuple[int, int]] | tuple = ()
-        self.shown: list[tuple[int, int]] | tuple = ()  # (seat, cards) of face-up discards; a tuple until one
         self._lead_memo: tuple | None = None  # ((seat, hand, discarded, trick, trump), mask) of the last lead mask found
 
     def start_hand(self, deal: tuple[list[list[int]], list[int]] | None = None) -> None:
@@ -410,8 +422,7 @@ class ExtrasGame(Game):
         for i in range(n):
             seat = (self.turn + i) % n
             c = stock.pop(0)
-            if not self.drawn:
-                self.drawn = []
+            self._public_log()
             self.drawn.append((seat, c))
             bit = 1 << c
             self.hands[seat] |= bit

@@ -149,7 +149,8 @@ class Steps:
         self.hands[seat] &= ~mask
         self.discarded[seat] |= mask
         if step.face_up and mask:
-            self.shown = [*self.shown, (seat, mask)]
+            self._public_log()
+            self.shown.append((seat, mask))
         if step.credit == "bidder":
             self.credit[self.rules.side_of[self.bidder]] |= mask
         elif step.credit == "own":
