@@ -39,6 +39,14 @@ class CompiledStep:
     fixed_range: tuple[int, int] | None = None
     face_up: bool = False  # a discard everyone sees
 
+    @property
+    def exact(self) -> int | None:
+        """The count every seat takes, discards or refills to, when it is fixed for the table (else None)."""
+        if self.kind == "refill":
+            return getattr(self.to, "const", None)
+        fr = self.fixed_range
+        return fr[0] if fr and fr[0] == fr[1] else None
+
 
 @lru_cache(maxsize=64)
 def value_chunks(values: tuple[int, ...]) -> tuple[tuple[int, ...], tuple[int, ...]]:
@@ -267,8 +275,9 @@ def resolve_options(spec: RuleSpec, given: dict[str, Any] | None) -> dict[str, A
     return out
 
 
-def _diag(loc: Loc, message: str, hint: str | None = None) -> Diagnostic:
-    return Diagnostic(loc.path, loc.line, loc.col, message, hint, loc.source)
+def _diag(loc: Loc, message: str, hint: str | None = None, severity: str = "error") -> Diagnostic:
+    """A diagnostic at a place in a rule file (the compiler's and lint's one way to make one)."""
+    return Diagnostic(loc.path, loc.line, loc.col, message, hint, loc.source, severity)
 
 
 def compile_rules(spec: RuleSpec, players: int | None = None, options: dict[str, Any] | None = None) -> CompiledRules:
@@ -371,10 +380,10 @@ class _Compiler:
                                   if any(A.mentions(e.ast, v) for e in formulas)),
             no_bidding=spec.bidding.min is None,
             point_reads=tuple((i, p.name) for i, p in enumerate(spec.points)
-                              if p.name in spec.point_vars and any(A.mentions(e.ast, p.name) for e in formulas)), turn_up=spec.deal.turn_up, stock_face_up=spec.deal.stock_face_up,
-            draw_in_play=spec.play.draw != "none",
-            tie_break=tie_break, count_plan=count_plan, redeal_if=self.fn(spec.deal.redeal_if, tables), name_of=name_of, id_of=id_of,
-            uneven_hands=self.uneven)
+                              if p.name in spec.point_vars and any(A.mentions(e.ast, p.name) for e in formulas)),
+            turn_up=spec.deal.turn_up, stock_face_up=spec.deal.stock_face_up, draw_in_play=spec.play.draw != "none",
+            tie_break=tie_break, count_plan=count_plan, redeal_if=self.fn(spec.deal.redeal_if, tables),
+            name_of=name_of, id_of=id_of, uneven_hands=self.uneven)
 
     def deck(self) -> tuple[list[int], list[int]]:
         """The deck's card ids (suits high to low, then jokers) and each card's value for Game."""
@@ -542,8 +551,7 @@ class _Compiler:
             for p, st in phases:
                 if st.kind == "name_trump":
                     continue
-                k = getattr(st.to, "const", None) if st.kind == "refill" else \
-                    st.fixed_range[0] if st.fixed_range and st.fixed_range[0] == st.fixed_range[1] else None
+                k = st.exact
                 if k is None:
                     return False  # a count that depends on the hand: the engine's to bound
                 for s in phase_seats(st.who, n, bidder, dealer=0):
@@ -576,18 +584,17 @@ class _Compiler:
             low, stock = [hand_size] * n, stock_size  # lower bounds: cards in each hand, cards in the stock
             for p, st in phases:
                 seats = phase_seats(st.who, n, bidder, dealer=0)
-                fixed = st.fixed_range if st.fixed_range and st.fixed_range[0] == st.fixed_range[1] else None
                 if st.kind == "take":
+                    k = st.exact
                     for s in seats:
-                        k = fixed[0] if fixed else 0
-                        low[s] += k
-                        stock = stock - k if fixed else 0  # a count that depends on the hand may take it all
+                        low[s] += k or 0
+                        stock = stock - k if k is not None else 0  # a count that depends on the hand may take it all
                 elif st.kind == "discard":
                     most = st.fixed_range[1] if st.fixed_range else None
                     for s in seats:
                         low[s] = max(0, low[s] - most) if most is not None else 0
                 elif st.kind == "refill":
-                    to = getattr(st.to, "const", None)
+                    to = st.exact
                     if to is None:
                         continue
                     need = sum(max(0, to - low[s]) for s in seats)

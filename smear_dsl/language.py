@@ -169,6 +169,9 @@ class _Semantics:
             s = node_or_src
             col = s.col + (1 if s.quoted else 0) + offset
             self.ctx.diags.append(self.ctx.sources.diag(s.path, s.line, col, message, hint))
+        elif isinstance(node_or_src, Loc):  # a built spec's place (a phase, a point)
+            loc = node_or_src
+            self.ctx.diags.append(self.ctx.sources.diag(loc.path, loc.line, loc.col, message, hint))
         else:
             self.ctx.error(node_or_src, message, hint)
 
@@ -425,9 +428,8 @@ class _Semantics:
         """With `bidding: none` nothing may refer to a bidder."""
         for p in phases:
             if p.who in ("bidder", "non_bidders"):
-                self.ctx.diags.append(self.ctx.sources.diag(
-                    p.loc.path, p.loc.line, p.loc.col, f"`who: {p.who}` needs a bidder, but `bidding: none` has none",
-                    "use dealer, each or non_dealers"))
+                self.err(p.loc, f"`who: {p.who}` needs a bidder, but `bidding: none` has none",
+                         "use dealer, each or non_dealers")
         if play is not None and play.leader == "bidder":
             node = root.value.get("play")
             self.err(node.value.get("leader", node) if node is not None and node.kind == "map" else root.value["bidding"],

@@ -15,10 +15,11 @@ from typing import Any, Iterator
 
 import yaml
 
-from .compiler import CompiledRules
+from .compiler import CompiledRules, _diag
 from .errors import Diagnostic
 from .paths import shipped_dir
-from .spec import Loc, RuleSpec
+from .spec import RuleSpec
+
 
 @lru_cache(maxsize=1)
 def standard_points() -> frozenset[str]:
@@ -32,10 +33,6 @@ def standard_points() -> frozenset[str]:
             continue
         names |= {k for k, v in points.items() if isinstance(k, str) and v is not None}
     return frozenset(names)
-
-
-def _diag(loc: Loc, message: str, hint: str | None = None, severity: str = "error") -> Diagnostic:
-    return Diagnostic(loc.path, loc.line, loc.col, message, hint, loc.source, severity)
 
 
 def _envs(r: CompiledRules, bid: int, bidder: bool) -> Iterator[dict[str, Any]]:
@@ -114,6 +111,3 @@ def warnings(spec: RuleSpec, r: CompiledRules) -> list[Diagnostic]:
         out.append(_diag(spec.scoring.made.loc, f"`made` ({spec.scoring.made.text}) holds whatever the hand: a bidder "
                          "can never be set", "compare the points with the bid, e.g. `points >= bid`", "warning"))
     return out
-
-
-

@@ -49,7 +49,6 @@ def seat_view(game, seat: int | None) -> dict[str, Any]:
     return view
 
 
-
 def _stock_view(game, name, drawn) -> dict[str, Any]:
     """What everyone sees of the stock: its size, the turned-up trump card, and with a face-up stock
     its top card and every draw (a face-down stock shows no more than the turned-up card's draw)."""

@@ -419,10 +419,10 @@ class ExtrasGame(Game):
         """Each player draws the stock's top card, the trick's winner (now to lead) first; the
         compiler made the stock a multiple of the players, so a round never runs short."""
         n, stock = self.n, self.stock
+        self._public_log()
         for i in range(n):
             seat = (self.turn + i) % n
             c = stock.pop(0)
-            self._public_log()
             self.drawn.append((seat, c))
             bit = 1 << c
             self.hands[seat] |= bit
