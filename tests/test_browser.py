@@ -82,6 +82,7 @@ def test_one_person_plays_a_whole_game_against_bots_in_the_browser(browser, serv
     page.click("#create")
     page.fill("#name", "Ann")
     page.click("button.seat[data-seat='0']")
+    page.wait_for_selector("#hand")  # seated first, or the bots could take this seat
     page.click("#bots")
     table_url = page.url
     assert "/t/" in table_url
@@ -142,6 +143,7 @@ def test_house_rules_show_located_errors_then_play(browser, server, tmp_path):
     page.wait_for_selector("button.seat")
     assert "/t/" in page.url
     page.click("button.seat[data-seat='1']")
+    page.wait_for_selector("#hand")  # seated first, or the bots could take this seat
     page.click("#bots")
     assert my_turn_or_over(page) in ("bidding", "play", "discard", "trump")
     info = server.client().list_tables()[0]
@@ -359,6 +361,7 @@ def test_a_dropped_connection_comes_back_to_the_same_seat(browser, tmp_path):
     page.goto(f"{srv.url}t/{made.table_id}")
     page.fill("#name", "Ann")
     page.click("button.seat[data-seat='0']")
+    page.wait_for_selector("#hand")  # seated: else the bots, added from here, could take seat 0 first
     srv.client(made.host_token).add_bots(made.table_id)
     my_turn_or_over(page)
     hand = page.inner_text("#hand")
@@ -400,6 +403,7 @@ def test_the_client_works_against_the_referee_make_demo_starts(browser, tmp_path
         page.select_option("#rules", "cutthroat_canadian")
         page.click("#create")
         page.click("button.seat[data-seat='0']")
+        page.wait_for_selector("#hand")  # seated first, or the bots could take this seat
         page.click("#bots")
         assert my_turn_or_over(page) in ("bidding", "play", "discard", "trump")
     finally:
