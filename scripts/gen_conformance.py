@@ -201,6 +201,36 @@ def broken_cases(corpus: Corpus) -> None:
     corpus.add("trump_discarded_four_point_widow3", *_trump_discarded())
 
 
+def beg_cases(corpus: Corpus) -> None:
+    """Begging (all_fours): the dealer answering a beg by standing, the eldest giving, an unknown
+    choice, and a gift that would put the beggar out (the dealer must run the cards)."""
+    for seed in range(40, 200):
+        game, rec = play("all_fours", 2, {}, seed=seed)
+        begs = [(h, i) for h in done_hands(rec) for i in moves_where(rec, h, lambda m: m.get("choice") == "beg")]
+        gifts = [(h, i) for h, i in begs if rec["hands"][h]["moves"][i + 1]["choice"] == "give"]
+        if game.finished and begs and gifts:
+            break
+    h, i = begs[0]
+    dealer = rec["hands"][h]["moves"][i + 1]["seat"]
+    corpus.add("choice_not_allowed_dealer_stands", _set(cut(rec, h, i + 1), h, i + 1, choice="stand"),
+               "CHOICE_NOT_ALLOWED", h, i + 1)
+    corpus.add("choice_not_allowed_eldest_gives", _set(cut(rec, h, i), h, i, choice="give"), "CHOICE_NOT_ALLOWED", h, i)
+    corpus.add("bad_record_choice", _set(cut(rec, h, i), h, i, choice="pass"), "BAD_RECORD", h, i)
+    corpus.add("wrong_turn_dealer_begs", _set(cut(rec, h, i), h, i, seat=dealer), "WRONG_TURN", h, i)
+    # A gift the dealer may not give: a game where the eldest begged at 6 of 7 and the dealer ran.
+    for seed in range(200, 600):
+        game, rec = play("all_fours", 2, {}, seed=seed)
+        for h in done_hands(rec):
+            moves = rec["hands"][h]["moves"]
+            before = verify(dict(rec, hands=rec["hands"][:h]))["scores"]
+            if len(moves) > 1 and moves[0].get("choice") == "beg" and moves[1].get("choice") == "run" \
+                    and before[moves[0]["seat"] % 2] == 6:
+                corpus.add("choice_not_allowed_gift_would_win", _set(cut(rec, h, 1), h, 1, choice="give"),
+                           "CHOICE_NOT_ALLOWED", h, 1)
+                return
+    raise AssertionError("no game has a beg at 6 points")
+
+
 def _set(rec: Record, hand: int, move: int, **fields: Any) -> Record:
     rec["hands"][hand]["moves"][move].update(fields)
     return rec
@@ -333,6 +363,7 @@ def main() -> None:
     valid_cases(corpus)
     broken_cases(corpus)
     follow_rule_cases(corpus)
+    beg_cases(corpus)
     covered = {v["error"]["code"] for _w, _r, v in corpus.cases if v["error"]}
     missing = set(ERROR_CODES) - covered
     assert not missing, f"no case for {sorted(missing)}"

@@ -5,7 +5,7 @@ import random
 
 from . import cards as C
 from . import moves as M
-from .engine import BIDDING, STEP, Game
+from .engine import BEG, BIDDING, STEP, Game
 
 
 class RandomBot:
@@ -38,6 +38,8 @@ class HeuristicBot:
             return legal[0]
         if game.phase == BIDDING:
             return self._bid(game, legal)
+        if game.phase == BEG:
+            return self._beg(game, legal)
         if game.phase == STEP:
             return self._discard_or_trump(game, legal)
         return self._play(game, legal)
@@ -68,6 +70,12 @@ class HeuristicBot:
         if ok and strength >= 2.5:
             return ok[-1]
         return M.PASS if M.PASS in legal else bids[0]
+
+    def _beg(self, game: Game, legal: list[int]) -> int:
+        """Stand (or, as dealer, give) on a turned-up suit the hand is strong in; else beg (or run)."""
+        strong = self._suit_strength(game, game.hands[game.turn], game.trump) >= 2.0
+        want = ("stand", "give") if strong else ("beg", "run")
+        return next((code for code in legal if M.CHOICES[code - M.CHOOSE_BASE] in want), legal[-1])
 
     def _weakest_discard(self, game: Game) -> int | None:
         """The fewest allowed cards, weakest first, if that discard is legal (no enumeration)."""

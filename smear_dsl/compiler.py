@@ -87,11 +87,16 @@ class CompiledPoint:
     # For `highest(S where card.trump)` / `lowest(...)` with S one of played, held, dealt: S and
     # the trumps in pick order per trump (see trump_runs), so scoring scans S without an env.
     scan: tuple[str, tuple[tuple[tuple[int, int], ...], ...]] | None = None
+    gift: bool = False  # the dealer's gift to the beggar's side (no card)
 
 
 # How scoring decides a point (the first field of each point_plan entry): the most Game count, a
-# card looked up per trump, a scan of the cards played (or dealt) for a trump, or the card closure.
+# card looked up per trump, a scan of the cards played (or dealt) for a trump, or the card closure;
+# and the points settled before the play: the dealer's gift, and a card turned up for trump.
 POINT_MOST, POINT_BY_TRUMP, POINT_SCAN_PLAYED, POINT_SCAN_DEALT, POINT_EXPR = 0, 1, 2, 3, 4
+POINT_GIFT, POINT_TURNED = 5, 6
+# Who takes a tie for the Game point (the last field of each point_plan entry).
+TIE_NONE, TIE_BIDDER, TIE_ELDEST = 0, 1, 2
 
 
 @dataclass(frozen=True)
@@ -168,13 +173,17 @@ class CompiledRules:
     turn_up: bool = False  # the stock's top card is turned up after the deal and its suit is trump
     stock_face_up: bool = False  # everyone sees the stock's top card, so every draw is public
     draw_in_play: bool = False  # after each trick each player draws from the stock, the winner first
+    beg_run: int = 0  # `beg:` (0: no begging): cards dealt to each player when the dealer runs the cards
+    gift_may_win: bool = False  # the dealer may give a gift that takes the beggar's side to the target
     # True when some lead rule can apply after the first trick (the engine skips them otherwise).
     lead_checks_later: bool = field(init=False)
     draws_stock: bool = field(init=False)  # a take or refill phase takes cards from the stock
     point_names: tuple[str, ...] = field(init=False)
     point_values: tuple[int, ...] = field(init=False)
-    # Per point: (POINT_* kind, card closure, by_trump or scan runs, to winner, tie to bidder).
-    point_plan: tuple[tuple[int, Fn | None, Any, bool, bool], ...] = field(init=False)
+    # Per point: (POINT_* kind, card closure, by_trump or scan runs, to winner, TIE_* for the Game point).
+    point_plan: tuple[tuple[int, Fn | None, Any, bool, int], ...] = field(init=False)
+    gift_value: int = field(init=False)  # the worth of the gift point (0 without begging)
+    pre_points: bool = field(init=False)  # some point is settled before the play (a gift, a turned-up card)
     credits_discards: bool = field(init=False)  # some discard joins a side's Game count
     open_bids: tuple[tuple[int, ...], ...] | None = field(init=False)  # [high bid]: the legal bids, when only it matters
     value_by_rank: tuple[int, ...] = field(init=False)  # Game value of each 13-bit suit chunk
@@ -196,14 +205,20 @@ class CompiledRules:
         for p in self.points:
             if p.most:
                 kind, extra = POINT_MOST, None
+            elif p.gift:
+                kind, extra = POINT_GIFT, None
+            elif p.to == "dealer_if_turned":
+                kind, extra = POINT_TURNED, p.by_trump
             elif p.by_trump is not None:
                 kind, extra = POINT_BY_TRUMP, p.by_trump
             elif p.scan is not None:
                 kind, extra = (POINT_SCAN_DEALT if p.scan[0] == "dealt" else POINT_SCAN_PLAYED), p.scan[1]
             else:
                 kind, extra = POINT_EXPR, None
-            plan.append((kind, p.card, extra, p.to == "winner", p.tie == "bidder"))
+            plan.append((kind, p.card, extra, p.to == "winner", ("none", "bidder", "eldest").index(p.tie)))
         self.point_plan = tuple(plan)
+        self.gift_value = sum(p.value for p in self.points if p.gift)
+        self.pre_points = any(kind >= POINT_GIFT for kind, *_rest in plan)
         self.credits_discards = any(st.kind == "discard" and st.credit != "nobody" for st in self.steps)
         # With no matching and no forced dealer, the legal bids follow from the high bid alone (tabled for small ranges).
         self.open_bids = None
@@ -225,7 +240,7 @@ class CompiledRules:
         self.lead_info = tuple(info)
         self.shuffle_plan = shuffle_plan(self.deck)
         self.lead_checks_later = any(chk.trick != 1 for chk in self.lead_checks)
-        self.draws_stock = self.draw_in_play or any(st.kind in ("take", "refill") for st in self.steps)
+        self.draws_stock = self.draw_in_play or bool(self.beg_run) or any(st.kind in ("take", "refill") for st in self.steps)
         # Each seat's positions in the shuffled deck, packet by packet clockwise from the dealer's left.
         self.dealt_cards = sum(self.packets) * self.players
         takers = []
@@ -350,6 +365,7 @@ class _Compiler:
         equal_last = self.equal_last(tables)
         steps = self.steps(tables, hand_size, len(deck) - hand_size * n)
         points = self.points(tables)
+        self.begging(n_sides, len(deck) - hand_size * n)
         target = self.static_int(spec.end.target, tables)
         if self.diags:
             raise RuleError(self.diags)
@@ -382,6 +398,7 @@ class _Compiler:
             point_reads=tuple((i, p.name) for i, p in enumerate(spec.points)
                               if p.name in spec.point_vars and any(A.mentions(e.ast, p.name) for e in formulas)),
             turn_up=spec.deal.turn_up, stock_face_up=spec.deal.stock_face_up, draw_in_play=spec.play.draw != "none",
+            beg_run=spec.beg.run if spec.beg else 0, gift_may_win=bool(spec.beg and spec.beg.gift_may_win),
             tie_break=tie_break, count_plan=count_plan, redeal_if=self.fn(spec.deal.redeal_if, tables),
             name_of=name_of, id_of=id_of, uneven_hands=self.uneven)
 
@@ -525,6 +542,23 @@ class _Compiler:
         # engine does not evaluate it every hand (e.g. `widow: 0`).
         return [st for st in steps if not _never_acts(st)]
 
+    def begging(self, n_sides: int, stock_size: int) -> None:
+        """Begging is between the beggar's side and the dealer's, and the stock must let the dealer run
+        the cards at least once (the turned-up card set aside, `run` to each, one more turned up)."""
+        beg, n = self.spec.beg, self.players
+        if beg is None:
+            return
+        if n_sides != 2:
+            self.fail(beg.loc, f"begging is between two sides, but {n} players make {n_sides}",
+                      "play it with two players or in two partnerships")
+        need = 1 + beg.run * n + 1
+        if need > stock_size:
+            self.fail(beg.loc, f"running the cards needs {need} cards from the stock, which holds {stock_size} "
+                      f"with {n} players", "deal fewer cards, or run fewer (`run:`)")
+        if self.spec.play.draw != "none" or any(p.kind in ("take", "refill") for p in self.spec.phases):
+            self.fail(beg.loc, "begging runs the cards from the stock, so nothing else may draw from it",
+                      "leave out the takes, refills and draws during the play")
+
     def play_draws(self, hand_size: int) -> None:
         """Draws after each trick must share the stock out evenly: every player draws in every round
         of draws, so the stock left when play begins must be a multiple of the players (and a
@@ -628,7 +662,7 @@ class _Compiler:
                 by_trump = tuple(card({"trump": t}) for t in range(4))  # options are folded in already
             scan = _trump_scan(pt.card.ast, tables) if card is not None else None
             points.append(CompiledPoint(pt.name, self.static_int(pt.value, tables), card, pt.to,
-                                        pt.most, pt.tie, by_trump, scan))
+                                        pt.most, pt.tie, by_trump, scan, pt.gift))
         return points
 
 

@@ -86,4 +86,6 @@ ERROR_CODES: tuple[str, ...] = (
     "MUST_OVERTRUMP",
     "MUST_HEAD_TRICK",
     "PLAY_FORBIDDEN",
+    # For begging (`beg:`): a choice that is not the acting seat's to make now.
+    "CHOICE_NOT_ALLOWED",
 )

@@ -23,7 +23,10 @@ SEAT_WORDS = {"bidder": "The bidder", "dealer": "The dealer", "each": "Each play
               "non_dealers": "Each player but the dealer, from the dealer's left,",
               "non_bidders": "Each player but the bidder, from the dealer's left,"}
 TO_WORDS = {"player": "the side that played it", "winner": "the side that wins the trick it falls in",
-            "holder": "the side that held it when play began"}
+            "holder": "the side that held it when play began",
+            "dealer_if_turned": "the dealer's side, when it is the card turned up that becomes trump (counted at once)"}
+TIE_WORDS = {"bidder": "the bidder's side, when it is among the tied", "eldest": "the side of the player left of the dealer",
+             "none": "nobody"}
 
 
 @dataclass
@@ -156,6 +159,8 @@ def _deal(spec: RuleSpec, tables: dict[int, CompiledRules]) -> Section:
 
 def _bidding(spec: RuleSpec, r: CompiledRules, rd: Reader) -> Section:
     b = spec.bidding
+    if spec.beg is not None:
+        return _begging(spec, r)
     if r.no_bidding:
         return Section("Bidding", ["There is no bidding: after the deal the hand goes straight on to the "
                                    + ("phases below." if spec.phases else "play.")])
@@ -190,6 +195,25 @@ def _bidding(spec: RuleSpec, r: CompiledRules, rd: Reader) -> Section:
     }[b.all_pass])
     items.append("The highest bidder is the bidder; the bidder's side must make the bid (see Scoring).")
     return Section("Bidding", [items])
+
+
+def _begging(spec: RuleSpec, r: CompiledRules) -> Section:
+    """`beg:` in words: stand or beg, then give or run."""
+    gift = next(p for p in spec.points if p.gift)
+    k = spec.beg.run
+    items = ["There is no bidding. The player left of the dealer (the eldest hand) looks at the turned-up card "
+             "and stands (its suit is trump) or begs.",
+             f"To a beg the dealer either gives the eldest hand's side the point `{gift.name}` (worth "
+             f"{_static_int(gift.value, r)}) and the turned-up suit stays trump, or runs the cards: sets the "
+             f"turned-up card aside, deals {_count(k, 'more card')} to each player clockwise from the left and turns "
+             "up the next card. While it is of the suit begged, the dealer runs the cards again; a new suit is "
+             "trump. If the stock runs out first, the same dealer deals again.",
+             "Nobody begs twice in a hand. After the cards are run everyone plays every card they hold, unless a "
+             "phase below says otherwise."]
+    if not spec.beg.gift_may_win:
+        items.append("The dealer may not give a point that would take the eldest hand's side to the target: then "
+                     "he must run the cards.")
+    return Section("Bidding (none): begging", [items])
 
 
 def _phases(spec: RuleSpec, rd: Reader) -> Section:
@@ -269,7 +293,9 @@ def _points(spec: RuleSpec, r: CompiledRules, rd: Reader) -> Section:
         total += value
         if p.most:
             card = "the most card value in the tricks (and credited discards) a side took"
-            goes = "that side; a tie gives it to " + ("the bidder's side, when it is among the tied" if p.tie == "bidder" else "nobody")
+            goes = "that side; a tie gives it to " + TIE_WORDS[p.tie]
+        elif p.gift:
+            card, goes = "the dealer's gift to a beg", "the eldest hand's side, when the dealer gives (counted at once)"
         else:
             card = f"{_read(rd, p.card, False)}"
             goes = TO_WORDS[p.to]
@@ -300,6 +326,11 @@ def _end(spec: RuleSpec, r: CompiledRules, rd: Reader) -> Section:
     e = spec.end
     items = [f"The target is {r.target}.",
              f"After each scored hand, a side wins when {_read(rd, e.win_if, True)}."]
+    if r.pre_points and r.no_bidding:
+        early = _and([p.name for p in spec.points if p.gift or p.to == "dealer_if_turned"])
+        items.append(f"The points settled before the play ({early}) count at once: a side they bring to a win wins "
+                     "as soon as trump is settled, before a card is played; otherwise they are scored with the "
+                     "hand's other points.")
     if r.tie_break:
         order = ", ".join(r.point_names[i].replace("_", " ").title() for i in r.count_plan or ())
         steps = {"bidder": "the bidding side wins if it is one of them", "highest": "the highest score wins",

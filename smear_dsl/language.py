@@ -21,6 +21,7 @@ from .expr.parse import ExprSyntaxError, parse_expr
 from .paths import rule_file, rule_names
 from .rulefile import RULES
 from .schema import MISSING, Ctx, Src, did_you_mean
+from .crosschecks import CrossChecks
 from .spec import (BiddingSpec, DealSpec, DeckSpec, EndSpec, ExprSpec, LeadRule, Loc, OptionSpec, PhaseSpec, PlaySpec,
                    PointSpec, RuleSpec, ScoringSpec, TrumpRef)
 from .yamlsrc import MAX_BYTES, TOO_LARGE_HINT, Node, SourceCache, load_yaml, too_large
@@ -156,7 +157,7 @@ def _merge(base: Node, over: Node) -> Node:
     return Node("map", out, over.path, over.line, over.col, keys)
 
 
-class _Semantics:
+class _Semantics(CrossChecks):
     """Second pass: names, types, card orders and expressions."""
 
     def __init__(self, ctx: Ctx, path: str):
@@ -269,7 +270,7 @@ class _Semantics:
             self.err(root.value["phases"], "more than one name_trump phase")
         play = sec(lambda: self.play(raw["play"] or {"leader": "bidder", "follow": "suit_or_trump", "lead_rules": []}))
         trump_fixed = named or (deal is not None and deal.turn_up)
-        points = sec(lambda: self.points(raw["points"]))
+        points = sec(lambda: self.points(raw["points"], deal))
         point_vars = self.point_vars(points or ())
         scoring = sec(lambda: self.scoring(raw["scoring"], bidding))
         end = sec(lambda: self.end(raw["end"], points))
@@ -277,6 +278,7 @@ class _Semantics:
             self.no_bidding(root, phases, play)
         if deal is not None and play is not None:
             self.stock_use(root, deal, play, deck, named)
+        beg = sec(lambda: self.beg(raw.get("beg"), root, deal, bidding, points))
         if deck.jokers and not trump_fixed and play is not None:
             if not any(A.mentions(r.forbid.ast, "joker") for r in play.lead_rules):
                 self.err(root.value["deck"], "with jokers and trump fixed by the first lead, a lead rule must say when a "
@@ -288,7 +290,8 @@ class _Semantics:
             players=players_t, teams=teams, options=options, deck=deck, trump_order=trump_order, equal_trumps=equal,
             deal=deal, bidding=bidding, phases=phases, trump_named=bool(named), play=play, points=points,
             scoring=scoring, end=end, loc=self.loc(root),
-            definitions=tuple((name, src.text, ast) for name, (src, ast) in self.defs.items()), point_vars=point_vars)
+            definitions=tuple((name, src.text, ast) for name, (src, ast) in self.defs.items()), point_vars=point_vars,
+            beg=beg)
 
     def options(self, raw: dict) -> tuple[OptionSpec, ...]:
         out = []
@@ -424,32 +427,6 @@ class _Semantics:
             self.envs[c] = self.envs[c].with_vars(**{name: BOOL for name in out})
         return tuple(out)
 
-    def no_bidding(self, root: Node, phases: tuple[PhaseSpec, ...], play: PlaySpec | None) -> None:
-        """With `bidding: none` nothing may refer to a bidder."""
-        for p in phases:
-            if p.who in ("bidder", "non_bidders"):
-                self.err(p.loc, f"`who: {p.who}` needs a bidder, but `bidding: none` has none",
-                         "use dealer, each or non_dealers")
-        if play is not None and play.leader == "bidder":
-            node = root.value.get("play")
-            self.err(node.value.get("leader", node) if node is not None and node.kind == "map" else root.value["bidding"],
-                     "the bidder leads first, but `bidding: none` has no bidder",
-                     "write `play: {leader: left_of_dealer}`")
-
-    def stock_use(self, root: Node, deal: DealSpec, play: PlaySpec, deck: DeckSpec, named: int) -> None:
-        """A turned-up trump and draws during play need a stock; a turned-up trump decides trump alone."""
-        dnode = root.value["deal"]
-        if deal.turn_up:
-            if deal.rest != "stock":
-                self.err(dnode.value["turn_up"], "`turn_up` turns the top card of the stock: it needs `rest: stock`")
-            if deck.jokers:
-                self.err(dnode.value["turn_up"], "a turned-up joker has no suit to make trump",
-                         "play without jokers, or name trump with a `name_trump` phase")
-            if named:
-                self.err(dnode.value["turn_up"], "trump is turned up, so a `name_trump` phase cannot name it")
-        if play.draw != "none" and deal.rest != "stock":
-            self.err(root.value["play"].value["draw"], "draws during the play need `deal.rest: stock`")
-
     def bidding(self, raw: dict | str, names: dict[str, int]) -> BiddingSpec:
         if raw == "none":
             return BiddingSpec(None, None, (), "one", None, None, "redeal", None, self.loc(self.root.value["bidding"]))
@@ -486,20 +463,29 @@ class _Semantics:
         return PlaySpec(raw["leader"], raw["follow"], rules("lead_rules", "this lead is not allowed"),
                         rules("follow_rules", "this card may not be played now"), raw.get("draw") or "none")
 
-    def points(self, raw: dict) -> tuple[PointSpec, ...]:
+    def points(self, raw: dict, deal: DealSpec | None) -> tuple[PointSpec, ...]:
         out = []
         if not raw:
             return ()
         for name, (p, kn) in raw.items():
             node: Node = p["__node__"]
-            if p["most"]:
+            if p["most"] or p["gift"]:
+                kind = "`most`" if p["most"] else "gift"
                 if p["card"] is not None or p["to"] is not None:
-                    self.err(node, f"point `{name}`: `most` points take no `card` or `to`")
+                    self.err(node, f"point `{name}`: {kind} points take no `card` or `to`")
+                if p["most"] and p["gift"]:
+                    self.err(node, f"point `{name}` is either the Game point (`most`) or a gift, not both")
             elif p["card"] is None or p["to"] is None:
                 self.err(node, f"point `{name}` needs `card` and `to` (or `most: true` for a Game point)")
+            if p["tie"] not in (None, "none") and not p["most"]:
+                self.err(node.value["tie"], f"point `{name}`: `tie` is for the Game point (`most: true`)")
+            if p["to"] == "dealer_if_turned" and deal is not None and not deal.turn_up:
+                self.err(node.value["to"], f"point `{name}` goes to the dealer for a turned-up card, but no card is "
+                         "turned up", "add `turn_up: true` to deal")
             out.append(PointSpec(name, self.expr(p["value"]), self.expr(p["card"]),
-                                 p["to"], bool(p["most"]), p["tie"] or "none", self.loc(kn)))
+                                 p["to"], bool(p["most"]), p["tie"] or "none", self.loc(kn), bool(p["gift"])))
         return tuple(out)
+
 
     def scoring(self, raw: dict, bidding: BiddingSpec | None) -> ScoringSpec:
         cap = raw["cap"]

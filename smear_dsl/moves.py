@@ -1,7 +1,8 @@
 """Moves as small ints inside the engine; dicts (RECORD_FORMAT.md) at the edges.
 
 play c -> c (0..63); pass -> PASS; bid v -> BID_BASE + v; name trump s -> TRUMP_BASE + s;
-discard of the card set m -> DISCARD_FLAG | m.
+discard of the card set m -> DISCARD_FLAG | m; a choice when begging (stand, beg, give, run) ->
+CHOOSE_BASE + its index in CHOICES.
 """
 from __future__ import annotations
 
@@ -13,13 +14,16 @@ from .errors import MoveError, clip
 PASS = 64
 BID_BASE = 128
 TRUMP_BASE = 4096
+CHOOSE_BASE = TRUMP_BASE + 16
+CHOICES = ("stand", "beg", "give", "run")  # the eldest stands or begs; the dealer gives a point or runs the cards
 DISCARD_FLAG = 1 << 64
-ACTIONS = ("pass", "bid", "discard", "play", "trump")
+ACTIONS = ("pass", "bid", "discard", "play", "trump", "choose")
 
 
 def action_of(code: int) -> str:
     """The kind of a move code; a code no move has is refused as BAD_RECORD (not a move at all)."""
-    if not isinstance(code, int) or code < 0 or TRUMP_BASE + 4 <= code < DISCARD_FLAG or code >= DISCARD_FLAG << 1:
+    if not isinstance(code, int) or code < 0 or code >= DISCARD_FLAG << 1 or (
+            TRUMP_BASE + 4 <= code < DISCARD_FLAG and not CHOOSE_BASE <= code < CHOOSE_BASE + len(CHOICES)):
         raise MoveError("BAD_RECORD", f"{clip(code)} is not a move code")
     if code < 64:
         return "play"
@@ -29,7 +33,7 @@ def action_of(code: int) -> str:
         return "bid"
     if code < TRUMP_BASE + 4:
         return "trump"
-    return "discard"
+    return "choose" if code < DISCARD_FLAG else "discard"
 
 
 def to_dict(code: int, seat: int, name_of) -> dict[str, Any]:
@@ -43,6 +47,8 @@ def to_dict(code: int, seat: int, name_of) -> dict[str, Any]:
         return {"seat": seat, "action": "bid", "value": code - BID_BASE}
     if a == "trump":
         return {"seat": seat, "action": "trump", "suit": C.SUIT_CHARS[code - TRUMP_BASE]}
+    if a == "choose":
+        return {"seat": seat, "action": "choose", "choice": CHOICES[code - CHOOSE_BASE]}
     return {"seat": seat, "action": "discard", "cards": [name_of(c) for c in C.bits(code ^ DISCARD_FLAG)]}
 
 
@@ -57,4 +63,6 @@ def describe(code: int, name_of) -> str:
         return f"trump {d['suit']}"
     if d["action"] == "discard":
         return "discard " + " ".join(d["cards"])
+    if d["action"] == "choose":
+        return d["choice"]
     return "pass"

@@ -153,6 +153,11 @@ def parse_move(rules: CompiledRules, move: Any) -> tuple[int, str, Any]:
         if si < 0:
             raise MoveError("BAD_RECORD", f"naming trump needs a suit S, H, D or C, not {clip(s)}")
         return seat, action, si
+    if action == "choose":
+        choice = move.get("choice")
+        if choice not in M.CHOICES:
+            raise MoveError("BAD_RECORD", f"a choice is one of {', '.join(M.CHOICES)}, not {clip(choice)}")
+        return seat, action, M.CHOICES.index(choice)
     cards = move.get("cards")
     if not isinstance(cards, list):
         raise MoveError("BAD_RECORD", "a discard needs a list of cards")
@@ -177,6 +182,8 @@ def apply_parsed(game: Game, seat: int, action: str, payload: Any) -> None:
         game.apply(seat, M.BID_BASE + payload)
     elif action == "trump":
         game.apply(seat, M.TRUMP_BASE + payload)
+    elif action == "choose":
+        game.apply(seat, M.CHOOSE_BASE + payload)
     else:
         if payload not in game.rules.name_of:
             raise MoveError("CARD_NOT_IN_HAND", f"{game.rules.card_name(payload) if payload in game.rules.name_of else 'that card'} is not in this deck")

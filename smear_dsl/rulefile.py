@@ -98,10 +98,22 @@ PLAY = Map({
 POINT = Map({
     "value": F(Expr("int", "static"), default=1, doc="how much the point is worth"),
     "card": F(Expr("card?", "point"), doc="the card that carries the point, e.g. `A of trump` or `highest(played where card.trump)`"),
-    "to": F(Enum("player", "winner", "holder"), doc="who gets it: who played the card, who won the trick with it, or who held it"),
+    "to": F(Enum("player", "winner", "holder", "dealer_if_turned"),
+            doc="who gets it: who played the card, who won the trick with it, or who held it; dealer_if_turned: the "
+                "dealer's side, when the card is the one turned up that becomes trump (needs deal.turn_up)"),
     "most": F(Bool(), default=False, doc="the Game point: the side with the most card value (deck.values) in its tricks"),
-    "tie": F(Enum("none", "bidder"), default="none", doc="with most: who gets a tie for most"),
+    "tie": F(Enum("none", "bidder", "eldest"), default="none",
+             doc="with most: who gets a tie for most (eldest: the side of the player left of the dealer)"),
+    "gift": F(Bool(), default=False, doc="the point the dealer gives the beggar's side instead of running the cards (needs `beg:`)"),
 }, name="a point")
+
+BEG = Map({
+    "run": F(Int(lo=1), default=3, doc="to run the cards the dealer deals each player this many more, then turns up the "
+                                       "next card for trump (again while it is of the suit begged)"),
+    "gift_may_win": F(Bool(), default=False,
+                      doc="false: the dealer may not give a gift that would take the beggar's side to the target, "
+                          "and must run the cards"),
+}, name="beg")
 
 SCORING = Map({
     "made": F(Expr("bool", "made"), doc="whether the bidder's side made its bid (required unless `bidding: none`)"),
@@ -141,6 +153,8 @@ RULES = Map({
     "deal": F(DEAL, required=True),
     "bidding": F(OneOf(("map", BIDDING), ("scalar", Enum("none", doc="no bidding: every hand goes straight to the play"))),
                  required=True, doc="the bidding, or `none` for games without one"),
+    "beg": F(BEG, doc="begging (with `bidding: none` and a turned-up trump): the player left of the dealer stands "
+                      "or begs; the dealer gives the beggar's side the `gift` point or runs the cards"),
     "phases": F(ListOf(PHASES), default=[]),
     "play": F(PLAY, default=None),
     "points": F(Dict(POINT), required=True),

@@ -6,7 +6,8 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any, NamedTuple
 
 from . import cards as C
-from .compiler import POINT_BY_TRUMP, POINT_EXPR, POINT_MOST, POINT_SCAN_PLAYED
+from .compiler import (POINT_BY_TRUMP, POINT_EXPR, POINT_GIFT, POINT_MOST, POINT_SCAN_PLAYED,
+                       TIE_BIDDER, TIE_ELDEST)
 from .expr.emit import first_in
 
 if TYPE_CHECKING:  # the engine imports this module
@@ -34,9 +35,10 @@ class HandResult(NamedTuple):
                 "made": self.made, "delta": list(self.delta), "scores": list(self.scores)}
 
 
-def award(game: Game, taken: list[int]) -> tuple[list[int | None], list[int]]:
+def award(game: Game, taken: list[int], early: bool = False) -> tuple[list[int | None], list[int]]:
     """The side that won each point (in rule order; None: nobody) and each side's Game count,
-    from the cards each seat took in tricks."""
+    from the cards each seat took in tricks; `early`: before the play, only the points settled
+    then (the gift, a turned-up card) are won."""
     r = game.rules
     side_of = r.side_of
     if r.n_sides == game.n:  # every seat for itself: seat and side are one
@@ -53,9 +55,17 @@ def award(game: Game, taken: list[int]) -> tuple[list[int | None], list[int]]:
     trump = game.trump
     env = None
     out: list[int | None] = []
-    for kind, card, extra, to_winner, tie_bidder in r.point_plan:
+    for kind, card, extra, to_winner, tie in r.point_plan:
+        if kind >= POINT_GIFT:
+            out.append(_before_play(game, kind, card, extra))
+            continue
+        if early:
+            out.append(None)
+            continue
         if kind == POINT_MOST:
-            out.append(_most(game_points, side_of[game.bidder] if tie_bidder and game.bidder >= 0 else None))
+            tied = side_of[game.bidder] if tie == TIE_BIDDER and game.bidder >= 0 else \
+                side_of[(game.dealer + 1) % game.n] if tie == TIE_ELDEST else None
+            out.append(_most(game_points, tied))
             continue
         if trump < 0 or kind == POINT_EXPR:
             if env is None:
@@ -79,6 +89,19 @@ def award(game: Game, taken: list[int]) -> tuple[list[int | None], list[int]]:
     return out, game_points
 
 
+def _before_play(game: Game, kind: int, card, by_trump) -> int | None:
+    """Who won a point settled before the play: the side given the gift, or the dealer's side when
+    the point's card is the card turned up for trump."""
+    if kind == POINT_GIFT:
+        return game.gift_side if game.gift_side >= 0 else None
+    trump = game.trump
+    if trump < 0 or game.turn_card < 0:
+        return None
+    c = by_trump[trump] if by_trump is not None else card({"played": 0, "dealt": sum(game.dealt), "held": 0,
+                                                            "trump": trump, "bid": game.high})
+    return game.rules.side_of[game.dealer] if c == game.turn_card else None
+
+
 def _most(counts: list[int], bidder_side: int | None) -> int | None:
     """The side with the unique highest count; a tie goes to the bidder's side when it is among
     the tied and the rule says so (`bidder_side` given), else to nobody."""
@@ -88,7 +111,7 @@ def _most(counts: list[int], bidder_side: int | None) -> int | None:
     return bidder_side if bidder_side is not None and counts[bidder_side] == top else None
 
 
-def _tally(game: Game, each_tricks: bool) -> tuple[list[int], list[int | None], list[int], list[int]]:
+def _tally(game: Game, each_tricks: bool, early: bool) -> tuple[list[int], list[int | None], list[int], list[int]]:
     """Per side: tricks taken (when the formulas read them), the side that won each point, the
     Game counts, and the worth of the points won."""
     r = game.rules
@@ -96,7 +119,7 @@ def _tally(game: Game, each_tricks: bool) -> tuple[list[int], list[int | None], 
     if each_tricks:
         for _l, w, _cards in game.tricks:
             tricks_won[r.side_of[w]] += 1
-    got, game_points = award(game, game.taken())
+    got, game_points = award(game, game.taken(), early)
     pts = [0] * r.n_sides
     for v, s in zip(r.point_values, got):
         if s is not None:
@@ -104,13 +127,13 @@ def _tally(game: Game, each_tricks: bool) -> tuple[list[int], list[int | None], 
     return tricks_won, got, game_points, pts
 
 
-def score_hand(game: Game) -> tuple[HandResult, int | None]:
+def score_hand(game: Game, early: bool = False) -> tuple[HandResult, int | None]:
     """The hand just played as a result (points, made, each side's new score) and the side that has
-    won the game by it (None: nobody yet)."""
+    won the game by it (None: nobody yet); `early`: the hand so far, before the play (see award)."""
     r = game.rules
     ns, side_of = r.n_sides, r.side_of
     each_tricks, each_dealer, each_previous, each_delta = r.score_flags
-    tricks_won, got, game_points, pts = _tally(game, each_tricks)
+    tricks_won, got, game_points, pts = _tally(game, each_tricks, early)
     bidder = game.bidder  # -1 with `bidding: none`: every side is scored by `others`
     bside, dside = side_of[bidder] if bidder >= 0 else -1, side_of[game.dealer]
     old = game.scores

@@ -34,7 +34,7 @@ def simulate(rules: CompiledRules, games: int, seed: int | None = None, bot: str
     """Run `games` games and return the summary (see `smear-dsl simulate --json`)."""
     base = seed if seed is not None else random.SystemRandom().randrange(1 << 62)
     rng = random.Random(base)
-    hands = moves = scored = made = bids_total = void = unfinished = 0
+    hands = moves = scored = contracts = made = bids_total = void = unfinished = 0
     awarded: Counter[str] = Counter()
     wins: Counter[int] = Counter()
     if record_dir:
@@ -47,12 +47,14 @@ def simulate(rules: CompiledRules, games: int, seed: int | None = None, bot: str
         moves += game.moves_played
         hands += len(game.results)
         for res in game.results:
-            if res.bidder is None:
+            if res.points is None:  # thrown in (everyone passed, a redeal)
                 void += 1
                 continue
             scored += 1
-            made += bool(res.made)
-            bids_total += res.bid
+            if res.bidder is not None:  # `bidding: none` has no bidder
+                contracts += 1
+                made += bool(res.made)
+                bids_total += res.bid
             for name, side in res.points.items():
                 if side is not None:
                     awarded[name] += 1
@@ -74,8 +76,8 @@ def simulate(rules: CompiledRules, games: int, seed: int | None = None, bot: str
         "moves_per_second": round(moves / seconds) if seconds else None,
         "games_per_second": round(games / seconds, 2) if seconds else None,
         "scored_hands": scored, "void_hands": void,
-        "bidder_made_rate": round(made / scored, 4) if scored else None,
-        "average_bid": round(bids_total / scored, 3) if scored else None,
+        "bidder_made_rate": round(made / contracts, 4) if contracts else None,
+        "average_bid": round(bids_total / contracts, 3) if contracts else None,
         "point_award_rate": {p.name: round(awarded[p.name] / scored, 4) if scored else None for p in rules.points},
         "wins_by": side_word, "wins": {str(s): wins[s] for s in range(rules.n_sides)},
         "unfinished_games": unfinished, "hands_per_game": round(hands / games, 2) if games else None,
@@ -105,7 +107,8 @@ def render_summary(s: dict[str, Any]) -> str:
         f"  games {s['games']}  hands {s['hands']}  moves {s['moves']}  in {s['seconds']:.2f} s "
         f"({s['moves_per_second']:,} moves/s, {s['games_per_second']} games/s)",
         f"  scored hands {s['scored_hands']}, void hands {s['void_hands']}, hands per game {s['hands_per_game']}",
-        f"  bidder makes it {100 * (s['bidder_made_rate'] or 0):.1f}% of scored hands, average bid {s['average_bid']}",
+        *([f"  bidder makes it {100 * (s['bidder_made_rate'] or 0):.1f}% of scored hands, average bid {s['average_bid']}"]
+          if s["average_bid"] is not None else []),
         "  points awarded: " + ", ".join(f"{k} {100 * (v or 0):.1f}%" for k, v in s["point_award_rate"].items()),
         f"  wins by {s['wins_by']}: " + ", ".join(f"{k}: {v}" for k, v in s["wins"].items())
         + (f"  (unfinished: {s['unfinished_games']})" if s["unfinished_games"] else ""),

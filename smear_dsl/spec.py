@@ -185,9 +185,21 @@ class PointSpec:
     name: str
     value: ExprSpec
     card: ExprSpec | None
-    to: str | None  # 'player' | 'winner' | 'holder'
+    to: str | None  # 'player' | 'winner' | 'holder' | 'dealer_if_turned'
     most: bool
-    tie: str  # 'none' | 'bidder'
+    tie: str  # 'none' | 'bidder' | 'eldest'
+    loc: Loc
+    gift: bool = False  # the point the dealer gives the beggar's side instead of running the cards
+
+
+@dataclass(frozen=True)
+class BegSpec:
+    """`beg:`: the player left of the dealer stands on the turned-up trump or begs; the dealer then
+    gives the beggar's side the gift point or runs the cards (deals `run` more to each and turns
+    up again until the suit changes)."""
+
+    run: int
+    gift_may_win: bool
     loc: Loc
 
 
@@ -237,6 +249,7 @@ class RuleSpec:
     # Point names usable as truth values in scoring and end (true for the side that won the point);
     # a point whose name is already a name there (an option, `bid`...) is not among them.
     point_vars: tuple[str, ...] = ()
+    beg: BegSpec | None = None
 
     def option(self, name: str) -> OptionSpec | None:
         for o in self.options:

@@ -23,7 +23,7 @@ def seat_view(game, seat: int | None) -> dict[str, Any]:
         "winner": game.winner,
         "hands_played": len(game.results),
         "phase": ("game over" if game.finished else "between hands") if not in_hand else
-                 {0: "bidding", 1: game.expected_action(), 2: "play"}[game.phase],
+                 {0: "bidding", 1: game.expected_action(), 2: "play", 4: "begging"}[game.phase],
         "turn": game.turn if in_hand else None,
     }
     if in_hand:
@@ -39,6 +39,10 @@ def seat_view(game, seat: int | None) -> dict[str, Any]:
             view["shown"] = [{"seat": s, "cards": [name(c) for c in C.bits(m)]} for s, m in shown]
         if r.turn_up or r.draw_in_play:
             view["stock"] = _stock_view(game, name, drawn)
+        if r.beg_run:  # begging is public: who stood, begged, gave or ran, and the cards turned up and set aside
+            view["choices"] = [{"seat": s, "choice": M.CHOICES[code - M.CHOOSE_BASE]} for s, code in game.hand_moves
+                               if M.CHOOSE_BASE <= code < M.DISCARD_FLAG]
+            view["stock"]["turned_down"] = [name(c) for c in game.turned_down]
         if seat is not None:
             view["hand"] = [name(c) for c in sorted(C.bits(game.hands[seat]), key=lambda c: (C.suit_of(c), -c))]
             view["discarded"] = [name(c) for c in C.bits(game.discarded[seat])]
@@ -53,8 +57,7 @@ def _stock_view(game, name, drawn) -> dict[str, Any]:
     """What everyone sees of the stock: its size, the turned-up trump card, and with a face-up stock
     its top card and every draw (a face-down stock shows no more than the turned-up card's draw)."""
     r = game.rules
-    dealt_stock = game.record_hands[-1][2]  # the stock as dealt (the game keeps a copy when it draws)
-    turned = dealt_stock[0] if r.turn_up and dealt_stock else None
+    turned = game.turn_card if r.turn_up and game.turn_card >= 0 else None  # the card whose suit is (or may be) trump
     out: dict[str, Any] = {"size": len(game.stock), "turned_up": name(turned) if turned is not None else None,
                            "top": name(game.stock[0]) if r.stock_face_up and game.stock else None}
     if r.draw_in_play:

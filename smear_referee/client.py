@@ -179,6 +179,11 @@ def choose(view: pb.View, rng: random.Random, style: str = "random", boldness: i
             return ok[-1]
         passes = [m for m in legal if m.WhichOneof("action") == "pass"]
         return passes[0] if passes else bids[0]
+    if "choose" in kinds:  # begging: stand (or give) with two trumps of the turned-up suit, else beg (or run)
+        turned = (json.loads(view.detail_json).get("stock") or {}).get("turned_up") or "?"
+        strong = sum(1 for c in hand if c[-1] == turned[-1]) + boldness >= 2
+        want = ("stand", "give") if strong else ("beg", "run")
+        return next((m for m in legal if m.choose in want), legal[-1])
     if "trump" in kinds:
         counts = {s: sum(1 for c in hand if c[-1] == s) for s in "SHDC"}
         best = max(counts, key=counts.get)

@@ -27,6 +27,8 @@ def move_to_proto(rules: CompiledRules, code: int, visible: bool = True) -> pb.M
     if code >= M.DISCARD_FLAG:
         cards = [rules.card_name(c) for c in C.bits(code ^ M.DISCARD_FLAG)]
         return pb.Move(discard=pb.CardList(cards=cards if visible else [], count=len(cards)))
+    if code >= M.CHOOSE_BASE:
+        return pb.Move(choose=M.CHOICES[code - M.CHOOSE_BASE])
     return pb.Move(play=rules.card_name(code))
 
 
@@ -34,7 +36,7 @@ def move_from_proto(rules: CompiledRules, seat: int, move: pb.Move) -> tuple[str
     """(action, payload) as record.apply_parsed takes it; MoveError BAD_RECORD if malformed."""
     kind = move.WhichOneof("action")
     if kind is None:
-        raise MoveError("BAD_RECORD", "the move names no action (pass, bid, trump, discard or play)")
+        raise MoveError("BAD_RECORD", "the move names no action (pass, bid, trump, discard, play or choose)")
     if kind == "pass":
         d: dict[str, Any] = {"seat": seat, "action": "pass"}
     elif kind == "bid":
@@ -43,6 +45,8 @@ def move_from_proto(rules: CompiledRules, seat: int, move: pb.Move) -> tuple[str
         d = {"seat": seat, "action": "trump", "suit": move.trump}
     elif kind == "discard":
         d = {"seat": seat, "action": "discard", "cards": list(move.discard.cards)}
+    elif kind == "choose":
+        d = {"seat": seat, "action": "choose", "choice": move.choose}
     else:
         d = {"seat": seat, "action": "play", "card": move.play}
     _seat, action, payload = parse_move(rules, d)
@@ -59,6 +63,8 @@ def _move_from_dict(d: dict[str, Any]) -> pb.Move:
         return pb.Move(trump=d["suit"])
     if a == "discard":
         return pb.Move(discard=pb.CardList(cards=d["cards"], count=len(d["cards"])))
+    if a == "choose":
+        return pb.Move(choose=d["choice"])
     return pb.Move(play=d["card"])
 
 

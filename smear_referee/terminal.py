@@ -74,11 +74,18 @@ def move_text(m: pb.Move) -> str:
         return f"trump {SUITS.get(m.trump, m.trump)}"
     if kind == "discard":
         return "discard " + (" ".join(card(c) for c in m.discard.cards) or f"{m.discard.count} cards")
+    if kind == "choose":
+        return CHOICE_WORDS.get(m.choose, m.choose)
     return f"play {card(m.play)}"
 
 
+# Begging (All Fours): each choice as the table says it; a person types the first word.
+CHOICE_WORDS = {"stand": "stand", "beg": "beg", "give": "give a point", "run": "run the cards"}
+
+
 def parse_move(text: str, legal: list[pb.Move]) -> pb.Move | None:
-    """The person's input: a number from the list, or `pass`, `bid N`, `trump S`, `discard AS KH`, a card."""
+    """The person's input: a number from the list, or `pass`, `bid N`, `trump S`, `discard AS KH`, a card,
+    or when begging `stand`, `beg`, `give`, `run`."""
     words = text.replace(",", " ").split()
     if not words:
         return None
@@ -88,6 +95,8 @@ def parse_move(text: str, legal: list[pb.Move]) -> pb.Move | None:
     w = words[0].lower()
     if w == "pass":
         return pb.Move(**{"pass": True})
+    if w in CHOICE_WORDS and len(words) == 1:
+        return pb.Move(choose=w)
     if w == "bid" and len(words) == 2 and words[1].isdigit():
         return pb.Move(bid=int(words[1]))
     if w == "trump" and len(words) == 2:
@@ -149,7 +158,11 @@ class TerminalTable:
         stock = d.get("stock")
         if stock:  # a turned-up trump card, and a face-up stock's top card, are for everyone to see
             c.print(f"stock: {stock['size']} cards" + (f"   turned up {card(stock['turned_up'], trump)}" if stock.get("turned_up") else "")
-                    + (f"   top card {card(stock['top'], trump)}" if stock.get("top") else ""))
+                    + (f"   top card {card(stock['top'], trump)}" if stock.get("top") else "")
+                    + ("   set aside " + " ".join(card(x) for x in stock["turned_down"]) if stock.get("turned_down") else ""))
+        if d.get("choices"):  # begging: who stood, begged, gave or ran
+            c.print("begging: " + ", ".join(f"{self.name(x['seat'], view)} {CHOICE_WORDS.get(x['choice'], x['choice'])}"
+                                            for x in d["choices"]))
         if d.get("trick"):
             c.print("trick: " + "  ".join(f"{self.name(t['seat'], view)} {card(t['card'], trump)}" for t in d["trick"]))
         if view.hand:
@@ -167,7 +180,8 @@ class TerminalTable:
                 raise SystemExit(0) from None
             move = parse_move(text, legal)
             if move is None:
-                self.console.print("type a number from the list, or pass, bid N, trump S, discard AS KH, or a card (AS)")
+                self.console.print("type a number from the list, or pass, bid N, trump S, discard AS KH, a card (AS), "
+                                   "or stand, beg, give, run")
                 continue
             try:
                 self.client.submit(self.table_id, move, view.version)

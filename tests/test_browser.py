@@ -63,6 +63,8 @@ def act(page, rng: random.Random) -> None:
         pick("#actions button.bid").click()
     elif phase == "trump":
         pick("#actions button.trump").click()
+    elif phase == "begging":
+        pick("#actions button.choose").click()
     elif phase == "discard":
         need = int(page.inner_text("#discard").split()[1])
         for i in range(need):
@@ -74,16 +76,25 @@ def act(page, rng: random.Random) -> None:
                            "document.querySelector('#message.refusal')", arg=version, timeout=30_000)
 
 
-def test_one_person_plays_a_whole_game_against_bots_in_the_browser(browser, server, tmp_path):
+def sit_with_bots(browser, server, rules: str, fill: dict | None = None, players: str | None = None):
+    """A page that opened a table of `rules` in the lobby, sat Ann at seat 0 and filled the rest with bots."""
     page = browser.new_context(accept_downloads=True).new_page()
     page.goto(server.url)
-    page.select_option("#rules", "four_point_ne_wisconsin")
-    page.fill("#opt-widow", "2")
+    page.select_option("#rules", rules)
+    if players:
+        page.select_option("#players", players)
+    for selector, value in (fill or {}).items():
+        page.fill(selector, value)
     page.click("#create")
     page.fill("#name", "Ann")
     page.click("button.seat[data-seat='0']")
     page.wait_for_selector("#hand")  # seated first, or the bots could take this seat
     page.click("#bots")
+    return page
+
+
+def test_one_person_plays_a_whole_game_against_bots_in_the_browser(browser, server, tmp_path):
+    page = sit_with_bots(browser, server, "four_point_ne_wisconsin", {"#opt-widow": "2"})
     table_url = page.url
     assert "/t/" in table_url
 
@@ -119,6 +130,39 @@ def test_one_person_plays_a_whole_game_against_bots_in_the_browser(browser, serv
     dl.value.save_as(path)
     record = json.loads(path.read_text())
     assert record["rules"] == "four_point_ne_wisconsin" and record["seed"]
+    out = subprocess.run([sys.executable, "-m", "smear_dsl", "verify", str(path)], cwd=ROOT, capture_output=True,
+                         text=True)
+    assert out.returncode == 0, out.stdout + out.stderr
+
+
+def test_all_fours_begging_by_buttons_to_the_end_of_a_game(browser, server, tmp_path):
+    """The eldest hand's buttons are Stand and Beg, the dealer's Give a point and Run the cards;
+    what each player chose and the cards a run sets aside are on the table for everyone."""
+    page = sit_with_bots(browser, server, "all_fours", players="2")
+    rng, begged, buttons = random.Random(3), False, set()
+    while (state := my_turn_or_over(page)) != "over":
+        if state == "begging":
+            labels = tuple(sorted(b.inner_text() for b in page.query_selector_all("#actions button.choose")))
+            buttons.add(labels)
+            assert labels in {("Beg", "Stand"), ("Give a point", "Run the cards"), ("Run the cards",)}, labels
+            if labels == ("Beg", "Stand") and not begged:
+                version = page.get_attribute("main", "data-version")
+                page.click("#actions button.choose[data-move='begs']")
+                page.wait_for_function("v => document.querySelector('main').dataset.version !== v", arg=version)
+                page.wait_for_function("() => /Ann \\(you\\) begs · Bot 1 (gives a point|runs the cards)/"
+                                       ".test(document.querySelector('#choices')?.innerText || '') || "
+                                       "document.querySelector('#game-over')", timeout=30_000)
+                begged = True
+                continue
+        act(page, rng)
+    assert begged and ("Beg", "Stand") in buttons
+    assert "Winner:" in page.inner_text("#game-over")
+    with page.expect_download() as dl:
+        page.click("#download")
+    path = tmp_path / "record.json"
+    dl.value.save_as(path)
+    moves = [m for h in json.loads(path.read_text())["hands"] for m in h["moves"]]
+    assert {"seat": 0, "action": "choose", "choice": "beg"} in moves
     out = subprocess.run([sys.executable, "-m", "smear_dsl", "verify", str(path)], cwd=ROOT, capture_output=True,
                          text=True)
     assert out.returncode == 0, out.stdout + out.stderr

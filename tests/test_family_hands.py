@@ -11,10 +11,12 @@ Sides: with partnerships seat s is on side s mod teams; otherwise a side is a se
 from __future__ import annotations
 
 import json
+import random
 
 import pytest
 
 from smear_dsl import moves as M
+from smear_dsl.bots import HeuristicBot
 from smear_dsl.engine import Game
 from smear_dsl.errors import MoveError
 from smear_dsl.record import verify
@@ -39,10 +41,12 @@ def deal(g, hands, stock_front=""):
 
 
 def code_of(g, what):
-    """`pass` or digits: a bid; one suit letter: naming trump; `+`-joined cards or `-`: a discard; else a card."""
+    """`pass` or digits: a bid; stand, beg, give, run: a choice when begging; one suit letter: naming trump; `+`-joined cards or `-`: a discard; else a card."""
     r = g.rules
     if what == "pass":
         return M.PASS
+    if what in M.CHOICES:
+        return M.CHOOSE_BASE + M.CHOICES.index(what)
     if what.isdigit():
         return M.BID_BASE + int(what)
     if len(what) == 1 and what in SUITS:
@@ -753,3 +757,160 @@ def test_pedro_has_one_pedro_and_the_other_five_is_a_plain_card():
     assert cinch.eff_suit[hearts + 1][cinch.id_of["5D"]] == hearts   # in Cinch it is a trump...
     key = cinch.win_key[hearts * 4 + hearts]
     assert key[cinch.id_of["5H"]] > key[cinch.id_of["5D"]] > key[cinch.id_of["4H"]]   # ...between 5H and 4H
+
+
+# ---------------------------------------------------------------- All Fours
+
+def _all_fours_points(g):
+    """The hand's points by the rules read directly: High and Low to whoever held the highest and
+    lowest trump in play, Jack to whoever took it, Game to the most card value (a tie: eldest)."""
+    r, t = g.rules, g.trump
+    held = {c: r.side_of[s] for s in range(g.n) for c in range(64) if (g.held[s] >> c) & 1}
+    trumps = sorted((c for c in held if r.eff_suit[t + 1][c] == t), key=lambda c: r.tables.order_key[t + 1][c])
+    value = [0] * r.n_sides
+    won = {}
+    for _leader, winner, cards in g.tricks:
+        for c in cards:
+            value[r.side_of[winner]] += r.value[c]
+            won[c] = r.side_of[winner]
+    jack = r.id_of["J" + SUITS[t]]
+    eldest = r.side_of[(g.results[-1].dealer + 1) % g.n]   # scored: the deal has passed on
+    game = value.index(max(value)) if value.count(max(value)) == 1 else eldest
+    return {"high": held[trumps[-1]] if trumps else None, "low": held[trumps[0]] if trumps else None,
+            "jack": won.get(jack), "game": game}, value
+
+
+def test_all_fours_stand_the_dealer_turns_the_jack_low_stays_with_its_holder_and_a_game_tie_to_eldest():
+    # Dealer 1, seat 0 the eldest. JH is turned: hearts are trump and the dealer scores the Jack.
+    g = new_game("all_fours", 2, dealer=1)
+    deal(g, ["2H 9S 8S 7S 6S 5S", "9H 3C 4C 5C 6C 7C"], stock_front="JH")
+    assert g.phase == 4 and g.turn == 0 and sorted(g.legal_moves()) == [M.CHOOSE_BASE, M.CHOOSE_BASE + 1]
+    refused(g, "1:give", "WRONG_TURN")
+    refused(g, "0:give", "CHOICE_NOT_ALLOWED")        # the eldest stands or begs
+    refused(g, "0:2H", "WRONG_PHASE")
+    play(g, "0:stand")
+    assert g.phase == 2 and g.turn == 0 and g.trump == 1
+    refused(g, "1:3C", "WRONG_TURN")
+    play(g, "0:2H")
+    refused(g, "1:3C", "MUST_FOLLOW_SUIT")            # trump led: a trump must follow
+    play(g, "1:9H 1:3C 0:5S 1:4C 0:6S 1:5C 0:7S 1:6C 0:8S 1:7C 0:9S")
+    # Low (2H) was dealt to seat 0 and stays its point though seat 1 took it; no card counts for
+    # Game, so the tie goes to the eldest hand; the Jack is on the stock, so nobody has that point.
+    check_hand(g, {"turned_jack": 1, "gift": None, "high": 1, "low": 0, "jack": None, "game": 0}, [0, 0], None, [2, 2])
+    assert _all_fours_points(g)[0] == {"high": 1, "low": 0, "jack": None, "game": 0}
+    check_record(g)
+
+
+def test_all_fours_beg_and_run_twice_until_the_suit_changes():
+    # Seat 0 begs; the dealer runs the cards: 5H goes aside, three more each, KH is turned (hearts
+    # again): aside too, three more each, 7D turned: diamonds are trump. Twelve cards each.
+    g = new_game("all_fours", 2, dealer=1)
+    deal(g, ["AS KS QS JS TS 9S", "AC KC QC JC TC 9C"],
+         stock_front="5H 2D 3D 4D 5D 6D 8D KH 8S 7S 6S 8C 7C 6C 7D")
+    play(g, "0:beg")
+    assert g.turn == 1 and sorted(g.legal_moves()) == [M.CHOOSE_BASE + 2, M.CHOOSE_BASE + 3]
+    refused(g, "1:stand", "CHOICE_NOT_ALLOWED")      # the dealer gives or runs
+    refused(g, "1:beg", "CHOICE_NOT_ALLOWED")
+    play(g, "1:run")
+    assert g.trump == 2 and g.phase == 2 and g.turn == 0
+    assert [h.bit_count() for h in g.hands] == [12, 12]
+    assert "2D" in g.view(0)["hand"] and "5D" in g.view(1)["hand"] and "8S" in g.view(0)["hand"]
+    v = g.view(None)
+    assert v["stock"]["turned_up"] == "7D" and v["stock"]["turned_down"] == ["5H", "KH"]
+    assert v["choices"] == [{"seat": 0, "choice": "beg"}, {"seat": 1, "choice": "run"}]
+    assert v["stock"]["size"] == 40 - 14 and "hand" not in v
+    while g.phase == 2:
+        g.apply(g.turn, g.legal_moves()[0])
+    assert len(g.tricks) == 12
+    points, value = _all_fours_points(g)
+    res = g.results[-1]
+    assert res.points == {"turned_jack": None, "gift": None, **points} and res.game_points == value
+    assert points["high"] == 1 and points["low"] == 0   # 8D held by seat 1, 2D dealt to seat 0 in the run
+    check_record(g)
+
+
+def test_all_fours_the_gift_and_a_gift_that_would_win_is_refused():
+    g = new_game("all_fours", 2, dealer=1)
+    deal(g, ["2H 9S 8S 7S 6S 5S", "9H 3C 4C 5C 6C 7C"], stock_front="KD")
+    play(g, "0:beg 1:give")                          # seat 0 takes one; diamonds stay trump
+    assert g.trump == 2 and g.phase == 2
+    while g.phase == 2:
+        g.apply(g.turn, g.legal_moves()[0])
+    assert g.results[-1].points["gift"] == 0 and g.results[-1].points["turned_jack"] is None
+    # At 6 of 7 the beggar cannot be given the game: the dealer must run.
+    g = new_game("all_fours", 2, dealer=1)
+    g.scores = [6, 3]
+    deal(g, ["2H 9S 8S 7S 6S 5S", "9H 3C 4C 5C 6C 7C"], stock_front="KD")
+    play(g, "0:beg")
+    assert g.legal_moves() == [M.CHOOSE_BASE + 3]
+    refused(g, "1:give", "CHOICE_NOT_ALLOWED")
+    play(g, "1:run")
+    assert g.trump != 2 and g.phase == 2
+
+
+def test_all_fours_a_turned_jack_at_six_wins_before_a_card_is_played():
+    g = new_game("all_fours", 2, dealer=1)
+    g.scores = [5, 6]
+    deal(g, ["2H 9S 8S 7S 6S 5S", "9H 3C 4C 5C 6C 7C"], stock_front="JS")
+    assert g.phase == 4                              # the jack counts once trump is settled
+    play(g, "0:stand")
+    assert g.finished and g.winner == 1 and g.scores == [5, 7] and not g.tricks
+    res = g.results[-1]
+    assert res.points == {"turned_jack": 1, "gift": None, "high": None, "low": None, "jack": None, "game": None}
+    # The same from a real game (the scores above were set by hand, which a record cannot carry):
+    # bot games until one ends on a turned Jack, and its record re-referees to the same end.
+    for seed in range(400):
+        g = Game(rules("all_fours", 2), seed=seed)
+        bots = [HeuristicBot(random.Random(seed + s)) for s in range(2)]
+        while not g.finished:
+            g.apply(g.turn, bots[g.turn].choose(g))
+        last = g.results[-1]
+        if last.points["high"] is None and last.points["turned_jack"] is not None:
+            assert g.winner == last.points["turned_jack"] == g.rules.side_of[last.dealer] and g.scores[g.winner] >= 7
+            check_record(g)
+            break
+    else:
+        raise AssertionError("no game ended on a turned Jack")
+
+
+def test_all_fours_the_pack_runs_out_and_the_same_dealer_deals_again():
+    # Every card turned up is a heart: after five runs the stock cannot run again.
+    g = new_game("all_fours", 2, dealer=1)
+    runs = " ".join(f"{t} " + " ".join(f"{r}{s}" for r, s in cards) for t, cards in [
+        ("2H", [("2", "S"), ("3", "S"), ("4", "S"), ("5", "S"), ("6", "S"), ("7", "S")]),
+        ("3H", [("2", "C"), ("3", "C"), ("4", "C"), ("5", "C"), ("6", "C"), ("7", "C")]),
+        ("4H", [("2", "D"), ("3", "D"), ("4", "D"), ("5", "D"), ("6", "D"), ("7", "D")]),
+        ("5H", [("8", "S"), ("9", "S"), ("T", "S"), ("8", "C"), ("9", "C"), ("T", "C")]),
+        ("6H", [("8", "D"), ("9", "D"), ("T", "D"), ("J", "S"), ("J", "C"), ("J", "D")]),
+        ("7H", [])])
+    deal(g, ["AS KS QS AC KC QC", "AD KD QD AH KH QH"], stock_front=runs)
+    play(g, "0:beg 1:run")
+    assert g.hand_over and g.results[-1].points is None and g.dealer == 1 and g.scores == [0, 0]
+    check_record(g)
+
+
+def test_all_fours_partnerships_discard_after_a_run_and_the_gift_goes_to_the_eldest_side():
+    g = new_game("all_fours", 4, dealer=1, options={"discard_after_run": True})
+    deal(g, ["AS KS QS JS TS 9S", "AC KC QC JC TC 9C", "AD KD QD JD TD 9D", "AH KH QH JH TH 9H"],
+         stock_front="2H 2S 3S 4S 2C 3C 4C 2D 3D 4D 5H 6H 7H 8D")
+    play(g, "2:beg")                                 # seat 2, left of the dealer, begs
+    refused(g, "3:run", "WRONG_TURN")
+    play(g, "1:run")                                 # 2H aside; three more to 2, 3, 0, 1; 8D turned
+    assert g.trump == 2 and g.expected_action() == "discard" and g.turn == 2
+    assert [h.bit_count() for h in g.hands] == [9, 9, 9, 9]
+    refused(g, "2:AD+KD", "BAD_DISCARD")            # down to six: three must go
+    play(g, "2:2S+3S+4S 3:2C+3C+4C 0:2D+3D+4D 1:5H+6H+7H")
+    assert g.phase == 2 and [h.bit_count() for h in g.hands] == [6, 6, 6, 6] and g.turn == 2
+    while g.phase == 2:
+        g.apply(g.turn, g.legal_moves()[0])
+    points, value = _all_fours_points(g)
+    assert g.results[-1].points == {"turned_jack": None, "gift": None, **points}
+    check_record(g)
+    # The next hand: dealer 2, eldest seat 3 (side 1) begs and is given one.
+    deal(g, ["AS KS QS JS TS 9S", "AC KC QC JC TC 9C", "AD KD QD JD TD 9D", "AH KH QH JH TH 9H"], stock_front="2H")
+    play(g, "3:beg 2:give")
+    assert g.phase == 2 and g.turn == 3
+    while g.phase == 2:
+        g.apply(g.turn, g.legal_moves()[0])
+    assert g.results[-1].points["gift"] == 1
+    check_record(g)

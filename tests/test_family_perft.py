@@ -273,6 +273,15 @@ def test_reference_sees_the_jick_and_jokers_as_trumps():
     assert s.moves() == [("play", "BJ")]
 
 
+def two_card_winner(trick, trump):
+    """Who takes a two-card trick of plain suits: the higher trump, else the higher card of the suit
+    led (the leader wins unless beaten)."""
+    (a, x), (b, y) = trick
+    def key(c):
+        return (2 if c[1] == trump else 1 if c[1] == x[1] else 0, -PLAIN.index(c[0]))
+    return b if key(y) > key(x) else a
+
+
 class DrawRef:
     """One hand of California Jack (and Shasta Sam, whose moves are the same) as Bicycle's rules
     state it: trump is the suit of the stock's top card; no bidding, the non-dealer leads; follow
@@ -309,10 +318,7 @@ class DrawRef:
         if len(s.trick) < 2:
             s.turn = 1 - seat
             return s
-        (a, x), (b, y) = s.trick
-        def key(c):
-            return (2 if c[1] == s.trump else 1 if c[1] == x[1] else 0, -PLAIN.index(c[0]))
-        winner = b if key(y) > key(x) else a
+        winner = two_card_winner(s.trick, s.trump)
         for who in (winner, 1 - winner):
             if s.stock:
                 s.hands[who].append(s.stock.pop(0))
@@ -337,3 +343,81 @@ def test_perft_with_draws_during_the_play(name, hands, stock, dealer, depth):
         expected = ref_perft(DrawRef([h.split() for h in hands], ref_stock, dealer), d)
         got = engine_perft(start(name, hands, dealer, stock), d)
         assert got == expected, f"depth {d}: engine {got}, reference {expected}"
+
+
+class BegRef:
+    """One hand of two-player All Fours from the deal, as Foster and Pagat state it: the eldest
+    (the non-dealer) stands on the turned-up suit or begs; the dealer gives one or runs the cards:
+    the turned card goes aside, three more to each (eldest first) and the next card is turned, again
+    while it is of the suit begged (a stock too short to run ends the hand: the same dealer redeals).
+    The eldest leads; follow suit or trump, a player without the suit led plays anything."""
+
+    def __init__(self, hands, stock, dealer):
+        self.hands = [list(h) for h in hands]
+        self.stock = list(stock)
+        self.dealer, self.eldest = dealer, 1 - dealer
+        self.trump = self.stock[0][1]
+        self.turn, self.phase = self.eldest, "stand_or_beg"
+        self.trick = []
+        self.done = False
+
+    def moves(self):
+        if self.phase == "stand_or_beg":
+            return ["stand", "beg"]
+        if self.phase == "give_or_run":
+            return ["give", "run"]  # at 0 points a gift can never win
+        hand = self.hands[self.turn]
+        if not self.trick or not any(c[1] == self.trick[0][1][1] for c in hand):
+            return list(hand)
+        return [c for c in hand if c[1] in (self.trick[0][1][1], self.trump)]
+
+    def play(self, move):
+        s = BegRef.__new__(BegRef)
+        s.__dict__ = dict(self.__dict__)
+        s.hands = [list(h) for h in self.hands]
+        s.stock, s.trick = list(self.stock), list(self.trick)
+        if move == "beg":
+            s.phase, s.turn = "give_or_run", s.dealer
+        elif move in ("stand", "give"):
+            s.phase, s.turn = "play", s.eldest
+        elif move == "run":
+            begged = s.stock[0][1]
+            while True:
+                if len(s.stock) < 8:
+                    s.done = True
+                    return s
+                s.stock.pop(0)
+                for who in (s.eldest, s.dealer):
+                    s.hands[who] += s.stock[:3]
+                    del s.stock[:3]
+                if s.stock[0][1] != begged:
+                    break
+            s.trump, s.phase, s.turn = s.stock[0][1], "play", s.eldest
+        else:
+            seat = s.turn
+            s.hands[seat].remove(move)
+            s.trick.append((seat, move))
+            if len(s.trick) < 2:
+                s.turn = 1 - seat
+                return s
+            s.turn, s.trick = two_card_winner(s.trick, s.trump), []
+            s.done = not any(s.hands)
+        return s
+
+
+# The first turn-up is a heart and so is the second: a run goes twice before clubs are trump.
+FROM_THE_BEG = [
+    ("all_fours", ["AS 9S 2H 3C 4C KD", "QS 7H 8D 9D TD 5C"], "6H 9C 3D 2S JH 4S 8S KH 7C AD TS 5S QC 2C 6C", 1, 7),
+]
+
+
+@pytest.mark.parametrize("name,hands,stock,dealer,depth", FROM_THE_BEG, ids=[c[0] for c in FROM_THE_BEG])
+def test_perft_from_begging(name, hands, stock, dealer, depth):
+    g = start(name, hands, dealer, stock)
+    ref_stock = [g.rules.card_name(c) for c in g.stock]
+    for d in range(1, depth + 1):
+        expected = ref_perft(BegRef([h.split() for h in hands], ref_stock, dealer), d)
+        got = engine_perft(start(name, hands, dealer, stock), d)
+        assert got == expected, f"depth {d}: engine {got}, reference {expected}"
+    run = BegRef([h.split() for h in hands], ref_stock, dealer).play("beg").play("run")
+    assert run.trump == "C" and [len(h) for h in run.hands] == [12, 12]  # the reference runs twice here

@@ -132,13 +132,19 @@ def test_scoring_shortcuts_award_what_the_point_selectors_say(stem):
     a twin that evaluates every point's selector closure instead must score every hand alike."""
     import copy
 
-    from smear_dsl.compiler import POINT_EXPR, POINT_MOST
+    from smear_dsl.compiler import POINT_EXPR, POINT_GIFT, POINT_MOST, POINT_TURNED
+
+    def closure(p):  # the Game point and the gift have no card; a turned card is looked up or evaluated
+        if p[0] in (POINT_MOST, POINT_GIFT):
+            return p
+        return (POINT_TURNED, p[1], None) + p[3:] if p[0] == POINT_TURNED else (POINT_EXPR,) + p[1:]
     spec = load_spec(stem)
     for players in spec.players:
         fast = compile_rules(spec, players)
         slow = copy.copy(fast)
-        slow.point_plan = tuple(p if p[0] == POINT_MOST else (POINT_EXPR,) + p[1:] for p in fast.point_plan)
-        assert slow.point_plan != fast.point_plan or all(p[0] in (POINT_MOST, POINT_EXPR) for p in fast.point_plan)
+        slow.point_plan = tuple(map(closure, fast.point_plan))
+        assert slow.point_plan != fast.point_plan or all(p[0] in (POINT_MOST, POINT_EXPR, POINT_GIFT)
+                                                         for p in fast.point_plan)
         for seed in range(3):
             games, rngs = [Game(x, seed=seed, hand_limit=40) for x in (fast, slow)], [random.Random(seed), random.Random(seed)]
             a, b = games

@@ -24,7 +24,7 @@ def all_codes(game: Game) -> list[int]:
     """Every move code that could be submitted now: all cards, pass, bids, trumps, sampled discards."""
     r = game.rules
     codes = list(r.deck) + [M.PASS] + [M.BID_BASE + v for v in range(0, r.bid_max + 3)]
-    codes += [M.TRUMP_BASE + s for s in range(4)]
+    codes += [M.TRUMP_BASE + s for s in range(4)] + [M.CHOOSE_BASE + i for i in range(len(M.CHOICES))]
     hand = list(C.bits(game.hands[game.turn])) if game.phase != HAND_DONE else []
     for k in range(0, 4):
         for i in range(0, max(1, len(hand) - k + 1), 2):
@@ -34,13 +34,15 @@ def all_codes(game: Game) -> list[int]:
 
 def snapshot(game: Game):
     keys = ("hands", "stock", "phase", "turn", "high", "bidder", "trump", "trick", "trick_seats", "scores",
-            "discarded", "tricks", "step", "queue", "bids", "moves_played", "finished")
+            "discarded", "tricks", "step", "queue", "bids", "moves_played", "finished", "turn_card", "gift_side",
+            "turned_down", "dealt")
     return json.dumps({k: getattr(game, k, None) for k in keys}, default=str) + str(len(game.results))
 
 
 def check_card_conservation(game: Game) -> None:
-    """Every card of the deck is in exactly one place: a hand, the stock, the trick, won tricks, or discards."""
-    places = list(game.hands) + [C.mask_of(game.stock), C.mask_of(game.trick)]
+    """Every card of the deck is in exactly one place: a hand, the stock, the trick, won tricks, discards,
+    or turned up and set aside when the cards were run (begging)."""
+    places = list(game.hands) + [C.mask_of(game.stock), C.mask_of(game.trick), C.mask_of(game.turned_down)]
     places += list(game.taken()) + list(game.discarded)
     taken = 0
     for m in places:
@@ -57,6 +59,7 @@ def check_view_hides(game: Game) -> None:
     seen = set()  # stock cards the whole table has seen
     if r.turn_up and dealt_stock:
         seen.add(dealt_stock[0])
+        seen |= {game.turn_card, *game.turned_down}  # turned up while begging: everyone saw them
     if r.stock_face_up:
         seen |= set(dealt_stock) - set(game.stock)  # drawn face up (California Jack has no phases)
         seen |= set(game.stock[:1])

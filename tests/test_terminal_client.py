@@ -125,3 +125,52 @@ def test_california_jack_at_the_terminal_shows_the_turned_trump_and_the_stock_to
         person.say("1")
     assert sizes[0] <= 40 and sizes[-1] < sizes[0] and all(s % 2 == 0 for s in sizes)
     person.proc.kill()
+
+
+def test_all_fours_at_the_terminal_begs_and_runs_the_cards(server, tmp_path):
+    """Begging from the keyboard: the eldest's menu is stand or beg, the dealer's give or run (the
+    gift only while it cannot win); what was chosen, and the cards set aside by a run, are shown.
+    The person always begs; whether the bot begs to the person's deal depends on the deal, so
+    games are played until both have happened (a few at most)."""
+    begged = ran = False
+    for game in range(8):
+        record = tmp_path / f"record{game}.json"
+        person = Person(["--server", server.target, "--create", "all_fours", "--players", "2", "--bots",
+                         "--name", "Ann", "--record", str(record)], str(tmp_path))
+        b, r = _beg_through_a_game(person)
+        begged, ran = begged or b, ran or r
+        assert person.proc.wait(30) == 0
+        verdict = verify(json.loads(record.read_text()))
+        assert verdict["valid"] and verdict["finished"], verdict
+        moves = [m for h in json.loads(record.read_text())["hands"] for m in h["moves"]]
+        assert b <= ("beg" in {m.get("choice") for m in moves}) and r <= ("run" in {m.get("choice") for m in moves})
+        if begged and ran:
+            break
+    assert begged and ran
+
+
+def _beg_through_a_game(person: Person) -> tuple[bool, bool]:
+    """Play a game at the terminal, begging whenever the person may and running the cards whenever
+    the bot begs; (begged and saw the dealer's answer, ran the cards and saw the card set aside)."""
+    begged = ran = False
+    while person.read_until(r"move> $", r"record written to") == r"move> $":
+        menu = person.seen.rsplit("your move:", 1)[1]
+        if "1 stand  2 beg" in menu:
+            person.say("beg")
+            if person.read_until(r"move> $", r"record written to") == r"record written to":
+                break  # the dealer's gift won the game
+            assert re.search(r"begging: Ann \(you\) beg, Bot 1 (give a point|run the cards)", person.seen), person.seen
+            begged = True
+            person.say("1")
+        elif "run the cards" in menu:
+            assert re.search(r"begging: Bot \d beg", person.seen), person.seen
+            person.say("run")
+            if person.read_until(r"move> $", r"record written to") == r"record written to":
+                break
+            assert re.search(r"set aside \S+", person.seen), person.seen  # the turned card, seen by all
+            ran = True
+            person.say("1")
+        else:
+            assert "stand" not in menu and "give a point" not in menu, menu
+            person.say("1")
+    return begged, ran

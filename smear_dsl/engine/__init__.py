@@ -4,13 +4,13 @@ what a seat sees is view.py's.
 Hands are int bitsets and moves small ints (see moves.py). A refused move raises MoveError with
 a RECORD_FORMAT.md code and leaves the state exactly as it was: every check happens before
 anything changes. `Game` (game.py: dealing, queries, applying a move, the end of a hand) is put
-together from the parts of a hand, each in its own module: bidding.py, steps.py (the phases
+together from the parts of a hand, each in its own module: bidding.py, begging.py, steps.py (the phases
 between bidding and play) and play.py.
 """
 from __future__ import annotations
 
 from ..scoring import HandResult
-from .constants import BIDDING, HAND_DONE, PHASE_NAMES, PLAY, STEP
+from .constants import BEG, BIDDING, HAND_DONE, PHASE_NAMES, PLAY, STEP
 from .game import Game
 
-__all__ = ["BIDDING", "HAND_DONE", "PHASE_NAMES", "PLAY", "STEP", "Game", "HandResult"]
+__all__ = ["BEG", "BIDDING", "HAND_DONE", "PHASE_NAMES", "PLAY", "STEP", "Game", "HandResult"]

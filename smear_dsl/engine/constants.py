@@ -6,6 +6,6 @@ from .. import moves as M
 _BIT = tuple(1 << c for c in range(64)).__getitem__  # card id -> its bit
 _PASS, _BID_BASE, _TRUMP_BASE = M.PASS, M.BID_BASE, M.TRUMP_BASE  # read as globals on the bidding fast path
 
-# Phases of a hand.
-BIDDING, STEP, PLAY, HAND_DONE = 0, 1, 2, 3
-PHASE_NAMES = ("bidding", "discarding", "play", "hand over")
+# Phases of a hand (BEG: begging, in place of the bidding).
+BIDDING, STEP, PLAY, HAND_DONE, BEG = 0, 1, 2, 3, 4
+PHASE_NAMES = ("bidding", "discarding", "play", "hand over", "begging")

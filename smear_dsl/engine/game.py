@@ -17,13 +17,14 @@ from ..compiler import CompiledRules
 from ..errors import MoveError
 from ..scoring import HandResult, award, score_hand
 from ..shuffle import keyed_shuffle
+from .begging import Begging
 from .bidding import Bidding
-from .constants import _BID_BASE, _BIT, _PASS, _TRUMP_BASE, BIDDING, HAND_DONE, PLAY, STEP
+from .constants import _BID_BASE, _BIT, _PASS, _TRUMP_BASE, BEG, BIDDING, HAND_DONE, PLAY, STEP
 from .play import Play
 from .steps import Steps
 
 
-class Game(Bidding, Steps, Play):
+class Game(Bidding, Begging, Steps, Play):
     """One game at one table. `Game(rules, seed=...)` deals itself; `auto_deal=False` waits for `start_hand(deal)`."""
 
     # (seat, card) drawn from the stock during the play, and (seat, cards) of face-up discards, in the
@@ -127,6 +128,7 @@ class Game(Bidding, Steps, Play):
         self.phase = BIDDING
         self.turn = (self.dealer + 1) % n
         if r.turn_up:  # the stock's top card shows trump (the compiler made sure a stock is there)
+            self.turn_card = stock[0]
             self.trump = C.suit_of(stock[0])
         if r.redeal_if is not None:
             env = {"trump": self.trump}
@@ -135,7 +137,9 @@ class Game(Bidding, Steps, Play):
                 if r.redeal_if(env):
                     self._end_void(same_dealer=True)
                     return
-        if r.no_bidding:
+        if r.beg_run:
+            self._start_beg()
+        elif r.no_bidding and not self._won_before_play():
             self._end_bidding()
 
     def clone(self) -> "Game":
@@ -163,9 +167,11 @@ class Game(Bidding, Steps, Play):
         return self.phase == HAND_DONE
 
     def expected_action(self) -> str | None:
-        """The action the hand waits for: bid (pass or bid), discard, trump, play; None between hands."""
+        """The action the hand waits for: bid (pass or bid), choose (begging), discard, trump, play; None between hands."""
         if self.phase == BIDDING:
             return "bid"
+        if self.phase == BEG:
+            return "choose"
         if self.phase == STEP:
             return "trump" if self.rules.steps[self.step].kind == "name_trump" else "discard"
         if self.phase == PLAY:
@@ -183,6 +189,8 @@ class Game(Bidding, Steps, Play):
             if step.kind == "name_trump":
                 return [M.TRUMP_BASE + s for s in range(4)]
             return [M.DISCARD_FLAG | m for m in self._legal_discards(self.turn)]
+        if self.phase == BEG:
+            return self._legal_choices()
         return []
 
     def random_move(self, rng: random.Random) -> int:
@@ -287,6 +295,8 @@ class Game(Bidding, Steps, Play):
             self._bid(seat, 0 if code == M.PASS else code - M.BID_BASE, code == M.PASS)
         elif code >= M.DISCARD_FLAG:
             self._discard(seat, code ^ M.DISCARD_FLAG)
+        elif code >= M.CHOOSE_BASE:
+            self._choose(seat, code)
         elif code >= M.TRUMP_BASE:
             self._name_trump(seat, code - M.TRUMP_BASE)
         else:  # unreachable: check_turn admits a play only when the fast path above takes it
@@ -303,7 +313,8 @@ class Game(Bidding, Steps, Play):
         want = self.expected_action()
         ok = action in ("bid", "pass") if want == "bid" else action == want
         if not ok:
-            need = {"bid": "a bid or a pass", "discard": "a discard", "trump": "naming trump", "play": "playing a card"}[want]
+            need = {"bid": "a bid or a pass", "discard": "a discard", "trump": "naming trump", "play": "playing a card",
+                    "choose": "a choice (stand or beg; give or run)"}[want]
             raise MoveError("WRONG_PHASE", f"the hand is waiting for {need}, not a {action}")
 
     def _log(self, seat: int, code: int) -> None:

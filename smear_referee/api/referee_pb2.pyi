@@ -243,17 +243,19 @@ class CardList(_message.Message):
     def __init__(self, cards: _Optional[_Iterable[str]] = ..., count: _Optional[int] = ...) -> None: ...
 
 class Move(_message.Message):
-    __slots__ = ("bid", "trump", "discard", "play")
+    __slots__ = ("bid", "trump", "discard", "play", "choose")
     PASS_FIELD_NUMBER: _ClassVar[int]
     BID_FIELD_NUMBER: _ClassVar[int]
     TRUMP_FIELD_NUMBER: _ClassVar[int]
     DISCARD_FIELD_NUMBER: _ClassVar[int]
     PLAY_FIELD_NUMBER: _ClassVar[int]
+    CHOOSE_FIELD_NUMBER: _ClassVar[int]
     bid: int
     trump: str
     discard: CardList
     play: str
-    def __init__(self, bid: _Optional[int] = ..., trump: _Optional[str] = ..., discard: _Optional[_Union[CardList, _Mapping]] = ..., play: _Optional[str] = ..., **kwargs) -> None: ...
+    choose: str
+    def __init__(self, bid: _Optional[int] = ..., trump: _Optional[str] = ..., discard: _Optional[_Union[CardList, _Mapping]] = ..., play: _Optional[str] = ..., choose: _Optional[str] = ..., **kwargs) -> None: ...
 
 class GetViewRequest(_message.Message):
     __slots__ = ("table_id",)

@@ -2,7 +2,7 @@
 // hand by hand, every seat's cards face up. Positions come from the referee (ReplayRecord), which
 // re-referees the record with the same engine, so a house rule replays as it was played.
 import { referee, refusal } from "./api.js";
-import { cardEl, cardLabel, h, SUITS } from "./ui.js";
+import { cardEl, cardLabel, CHOICE_WORDS, h, SUITS } from "./ui.js";
 
 export async function replayPage(root, tableId, go) {
   const page = new ReplayPage(root, go);
@@ -96,6 +96,7 @@ class ReplayPage {
       h("div.trick", {}, h("div.muted", {}, s.winner_of_trick !== null && s.winner_of_trick !== undefined ? `${this.seatName(s.winner_of_trick)} took the trick` : "trick"),
         h("div.trick-cards", {}, s.trick.map((t) => h("div.played", {}, cardEl(t.card), h("small", {}, this.seatName(t.seat))))))),
       h("section.status", {}, h("div", {}, s.trump ? `Trump: ${SUITS[s.trump]}` : "no trump yet",
+        s.turned_up ? ` · turned up ${cardLabel(s.turned_up)}` : "",
         s.bids.length ? ` · bids: ${s.bids.map((b) => `${this.seatName(b.seat)} ${b.bid ?? "pass"}`).join(", ")}` : ""),
       h("div.scores", {}, `Scores: ${s.scores.join("–")}`)),
       s.result ? h("section.panel#hand-result", {}, h("h2", {}, `Hand ${s.hand + 1} scored`),
@@ -113,6 +114,7 @@ function moveText(m) {
     case "bid": return `bids ${m.value}`;
     case "trump": return `names ${SUITS[m.suit]} trump`;
     case "discard": return `discards ${m.cards.map(cardLabel).join(" ")}`;
+    case "choose": return CHOICE_WORDS[m.choice] || m.choice;
     default: return `plays ${cardLabel(m.card)}`;
   }
 }

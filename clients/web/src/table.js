@@ -1,6 +1,6 @@
 // The table: a seat's (or a spectator's) live view, moves, refusals in words, results, the record.
 import { auth, referee, refusal, tokens } from "./api.js";
-import { cardEl, cardLabel, h, moveLabel, sortHand, SUITS } from "./ui.js";
+import { cardEl, cardLabel, CHOICE_WORDS, choiceButtonLabel, h, moveLabel, sortHand, SUITS } from "./ui.js";
 
 export async function tablePage(root, tableId, go) {
   const page = new TablePage(root, tableId, go);
@@ -254,7 +254,9 @@ class TablePage {
       h("div", {}, [d.trump ? `Trump: ${SUITS[d.trump]}` : "", d.bid ? `high bid ${d.bid} by ${this.seatName(d.bidder)}` : ""]
         .filter(Boolean).join(" · ")),
       d.stock ? h("div#stock", {}, [`Stock: ${d.stock.size} cards`, d.stock.turned_up ? `turned up ${d.stock.turned_up}` : "",
-        d.stock.top ? `top card ${d.stock.top}` : ""].filter(Boolean).join(" · ")) : "",
+        d.stock.top ? `top card ${d.stock.top}` : "",
+        d.stock.turned_down?.length ? `set aside ${d.stock.turned_down.join(" ")}` : ""].filter(Boolean).join(" · ")) : "",
+      d.choices?.length ? h("div#choices", {}, d.choices.map((c) => `${this.seatName(c.seat)} ${CHOICE_WORDS[c.choice] || c.choice}`).join(" · ")) : "",
       d.shown ? h("div#shown", {}, "Discarded face up: " + d.shown.map((x) => `${this.seatName(x.seat)} ${x.cards.join(" ")}`).join(" · ")) : "",
       h("div.scores", {}, scores));
   }
@@ -286,6 +288,9 @@ class TablePage {
     const bids = legal.filter((m) => m.action.case === "bid" || m.action.case === "pass");
     for (const m of bids) {
       out.push(h("button.bid", { "data-move": moveLabel(m), onclick: () => this.submit(m) }, moveLabel(m)));
+    }
+    for (const m of legal.filter((x) => x.action.case === "choose")) {
+      out.push(h("button.choose", { "data-move": moveLabel(m), onclick: () => this.submit(m) }, choiceButtonLabel(m.action.value)));
     }
     for (const m of legal.filter((x) => x.action.case === "trump")) {
       out.push(h("button.trump", { "data-move": moveLabel(m), onclick: () => this.submit(m) }, `${SUITS[m.action.value]} trump`));

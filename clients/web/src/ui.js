@@ -61,6 +61,11 @@ export function sortHand(cards, trump) {
   });
 }
 
+// Begging (All Fours): what each choice says at the table.
+export const CHOICE_WORDS = { stand: "stands", beg: "begs", give: "gives a point", run: "runs the cards" };
+const CHOICE_BUTTONS = { stand: "Stand", beg: "Beg", give: "Give a point", run: "Run the cards" };
+export function choiceButtonLabel(choice) { return CHOICE_BUTTONS[choice] || choice; }
+
 export function moveLabel(m) {
   if (!m) return "";
   switch (m.action.case) {
@@ -70,6 +75,7 @@ export function moveLabel(m) {
     case "discard": return m.action.value.cards.length ? `discard ${m.action.value.cards.map(cardLabel).join(" ")}`
       : `discard ${m.action.value.count} cards`;
     case "play": return `plays ${cardLabel(m.action.value)}`;
+    case "choose": return CHOICE_WORDS[m.action.value] || m.action.value;
     default: return "?";
   }
 }
