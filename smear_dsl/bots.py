@@ -33,6 +33,7 @@ class HeuristicBot:
             quick = self._weakest_discard(game)
             if quick is not None:
                 return quick
+            return game.random_move(self.rng)  # none found within the search's bounds (see discards.py)
         legal = game.legal_moves()
         if len(legal) == 1:
             return legal[0]
@@ -78,28 +79,18 @@ class HeuristicBot:
         return next((code for code in legal if M.CHOICES[code - M.CHOOSE_BASE] in want), legal[-1])
 
     def _weakest_discard(self, game: Game) -> int | None:
-        """The fewest allowed cards, weakest first, if that discard is legal (no enumeration)."""
+        """Keep the strongest cards: the legal discard of the weakest (side suits before trumps, low
+        before high), found by the engine's discard plans without trying every combination."""
         seat = game.turn
-        lo, _hi, mask = game.discard_options(seat)
         trump = game.trump if game.trump >= 0 else self._best_suit(game, game.hands[seat])[0]
         key = game.rules.tables.order_key[trump + 1]
         trumps = game.rules.trump_mask[trump + 1]
-        weakest = sorted(C.bits(mask), key=lambda c: ((trumps >> c) & 1, key[c]))[:lo]
-        if len(weakest) < lo:
-            return None
-        m = C.mask_of(weakest)
-        return M.DISCARD_FLAG | m if game.discard_error(seat, m) is None else None
+        m = game.weakest_discard(seat, lambda c: ((trumps >> c) & 1) * 1000 + key[c])
+        return None if m is None else M.DISCARD_FLAG | m
 
     def _discard_or_trump(self, game: Game, legal: list[int]) -> int:
-        seat = game.turn
-        if legal[0] >= M.TRUMP_BASE and legal[0] < M.TRUMP_BASE + 4:
-            s, _ = self._best_suit(game, game.hands[seat])
-            return M.TRUMP_BASE + s
-        hand = game.hands[seat]
-        trump = game.trump if game.trump >= 0 else self._best_suit(game, hand)[0]
-        key = game.rules.tables.order_key[trump + 1]
-        # Keep the strongest cards: discard the set whose cards are the weakest.
-        return min(legal, key=lambda code: sum(key[c] for c in C.bits(code ^ M.DISCARD_FLAG)))
+        s, _ = self._best_suit(game, game.hands[game.turn])
+        return M.TRUMP_BASE + s
 
     def _play(self, game: Game, legal: list[int]) -> int:
         r = game.rules

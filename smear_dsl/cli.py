@@ -274,8 +274,10 @@ def main(argv: list[str] | None = None) -> int:
     sc = sub.add_parser("schema", help="print the JSON Schema of rule files (rules/rules.schema.json)")
     sc.add_argument("--out", default=None, help="write it to this file instead of standard output")
     sc.set_defaults(fn=cmd_schema, parser=sc)
-    for register in _extensions():  # the referee's commands (serve, bot, tournament, demo) when installed
-        register(sub)
+    words = sys.argv[1:] if argv is None else argv
+    if not (words and words[0] in sub.choices):  # a language command skips the entry-point scan (30 ms)
+        for register in _extensions():  # the referee's commands (serve, bot, tournament, demo) when installed
+            register(sub)
     args = ap.parse_args(argv)
     try:
         return args.fn(args)

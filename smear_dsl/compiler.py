@@ -38,6 +38,7 @@ class CompiledStep:
     # (count, count) or (min, max) when they are folded constants for this table: no env to build.
     fixed_range: tuple[int, int] | None = None
     face_up: bool = False  # a discard everyone sees
+    kinds: tuple[Fn, ...] = ()  # discard: the hand's cards of each kind valid_if counts by (PhaseSpec.kinds)
 
     @property
     def exact(self) -> int | None:
@@ -526,7 +527,8 @@ class _Compiler:
             elif hasattr(lo, "const") and hasattr(hi, "const"):
                 fixed = (lo.const, hi.const)
             steps.append(CompiledStep(p.kind, p.who, count, lo, hi, self.fn(p.allowed, tables), self.fn(p.valid_if, tables),
-                                      p.credit, self.fn(p.to, tables), fixed, p.face_up))
+                                      p.credit, self.fn(p.to, tables), fixed, p.face_up,
+                                      tuple(self.fn(k, tables) for k in p.kinds)))
             # A take whose count is fixed for the table must fit in the stock.
             if p.kind == "take" and p.count is not None and stock_size >= 0 and not _uses_runtime(p.count):
                 k = self.static_int(p.count, tables)

@@ -15,8 +15,9 @@ from . import cards as C
 from .errors import Diagnostic, RuleError
 from .contexts import CONTEXTS
 from .expr import ast as A
-from .expr.check import (BOOL, CARD, FUNCTIONS, INT, KEYWORDS, RANK_CONSTS, STR, SUIT_CONSTS, Env,
+from .expr.check import (BOOL, CARD, CARDS, FUNCTIONS, INT, KEYWORDS, RANK_CONSTS, STR, SUIT_CONSTS, Env,
                          ExprTypeError, check)
+from .expr.counted import MAX_KINDS, NotCounted, counted_conditions
 from .expr.parse import ExprSyntaxError, parse_expr
 from .paths import rule_file, rule_names
 from .rulefile import RULES
@@ -447,10 +448,31 @@ class _Semantics(CrossChecks):
                 self.err(node, "a discard has `count` or `min`/`max`, not both")
         if kind == "name_trump" and raw["who"] != "bidder":
             self.err(node.value["who"], "trump is named by the bidder", "write `who: bidder`")
+        valid_if = self.expr(raw.get("valid_if"))
         return PhaseSpec(kind, raw["who"], self.expr(raw.get("count")), self.expr(raw.get("min")),
                          self.expr(raw.get("max")), self.expr(raw.get("allowed")),
-                         self.expr(raw.get("valid_if")), raw.get("credit") or "nobody",
-                         self.expr(raw.get("to")), self.loc(node), raw.get("short"), bool(raw.get("face_up")))
+                         valid_if, raw.get("credit") or "nobody",
+                         self.expr(raw.get("to")), self.loc(node), raw.get("short"), bool(raw.get("face_up")),
+                         self.discard_kinds(raw.get("valid_if"), valid_if))
+
+    def discard_kinds(self, src: Src | None, valid_if: ExprSpec | None) -> tuple[ExprSpec, ...]:
+        """The kinds of card a discard's valid_if counts by (see expr/counted.py), each checked as a set
+        of the hand's cards; a located error when it reads the discard otherwise, or counts too many kinds."""
+        if valid_if is None:
+            return ()
+        try:
+            conds = counted_conditions(valid_if.ast)
+        except NotCounted as e:
+            self.err(src, "`valid_if` may read `discard` and `kept` only by counting them: count(...) or any(...), "
+                     "with `where` conditions on each card", "e.g. `count(kept where card.trump) >= 6`; a rule about "
+                     "single cards goes in `allowed`", e.pos)
+            return ()
+        if len(conds) > MAX_KINDS:
+            self.err(src, f"`valid_if` counts the discard by {len(conds)} different conditions; at most {MAX_KINDS} "
+                     "keep the search for a legal discard short", "count by fewer kinds of card")
+            return ()
+        env = self.envs["discard_set"]
+        return tuple(ExprSpec(src.text, valid_if.loc, probe, check(probe, env, CARDS)) for probe in conds)
 
     def play(self, raw: dict) -> PlaySpec:
         def rules(key: str, default: str) -> tuple[LeadRule, ...]:

@@ -147,6 +147,9 @@ class PhaseSpec:
     loc: Loc
     short: str | None = None  # refill: what happens when the stock runs short ('play_short'), if stated
     face_up: bool = False  # discard: shown to everyone
+    # discard: the kinds of card valid_if counts the discard by, each as the hand's cards of that kind
+    # (`hand where card.trump`): the engine searches counts per kind, not combinations (expr/counted.py).
+    kinds: tuple[ExprSpec, ...] = ()
 
 
 def phase_seats(who: str, n: int, bidder: int, dealer: int) -> list[int]:

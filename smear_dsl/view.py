@@ -46,11 +46,29 @@ def seat_view(game, seat: int | None) -> dict[str, Any]:
         if seat is not None:
             view["hand"] = [name(c) for c in sorted(C.bits(game.hands[seat]), key=lambda c: (C.suit_of(c), -c))]
             view["discarded"] = [name(c) for c in C.bits(game.discarded[seat])]
-            if game.turn == seat:
+            if game.turn == seat and game.expected_action() == "discard":
+                view["discard"] = _discard_view(game, seat, name)
+                example = view["discard"]["example"]
+                view["legal"] = [{"seat": seat, "action": "discard", "cards": example}] if example is not None else []
+            elif game.turn == seat:
                 view["legal"] = [M.to_dict(code, seat, name) for code in game.legal_moves()]
     if game.results:
         view["last_hand"] = game.results[-1].to_json()
     return view
+
+
+def _discard_view(game, seat: int, name) -> dict[str, Any]:
+    """The discard `seat` must make: how many cards (min..max), which may go, and one legal discard
+    (the weakest: side cards before trumps, low before high). Listing every legal discard could
+    mean thousands of combinations; any set of `cards` in range is accepted unless the rules'
+    condition on the whole discard (or the first lead) refuses it, with the reason."""
+    lo, hi, mask = game.discard_options(seat)
+    t = game.trump
+    key = game.rules.tables.order_key[t + 1]
+    trumps = game.rules.trump_mask[t + 1]
+    example = game.weakest_discard(seat, lambda c: ((trumps >> c) & 1) * 1000 + key[c])
+    return {"min": lo, "max": hi, "cards": [name(c) for c in C.bits(mask)],
+            "example": [name(c) for c in C.bits(example)] if example is not None else None}
 
 
 def _stock_view(game, name, drawn) -> dict[str, Any]:

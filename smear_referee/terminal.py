@@ -167,6 +167,11 @@ class TerminalTable:
             c.print("trick: " + "  ".join(f"{self.name(t['seat'], view)} {card(t['card'], trump)}" for t in d["trick"]))
         if view.hand:
             c.print("your hand: " + " ".join(card(x, trump) for x in sort_hand(list(view.hand), trump)))
+        dd = d.get("discard")
+        if dd:  # the discard to make: how many, of which cards (the menu offers one legal discard)
+            many = str(dd["min"]) if dd["min"] == dd["max"] else f"{dd['min']} to {dd['max']}"
+            c.print(f"discard {many} of: " + " ".join(card(x, trump) for x in sort_hand(dd["cards"], trump))
+                    + "   (type e.g. discard AS KH)")
 
     def prompt(self, view: pb.View) -> None:
         """Ask for a move until the referee takes one."""

@@ -7,6 +7,7 @@ from pathlib import Path
 
 import pytest
 
+from smear_dsl import schema as S
 from smear_dsl.compiler import compile_rules
 from smear_dsl.language import load_spec
 
@@ -53,3 +54,29 @@ def ref_perft(state, depth: int) -> int:
     if depth == 0 or state.done:
         return 1
     return sum(ref_perft(state.play(m), depth - 1) for m in state.moves())
+
+
+def schema_expressions(schema, value, out: list) -> list:
+    """Every expression of a parsed rule file as (its schema Expr, its text), walking the file with
+    its schema (rulefile.py): what the generated-rules pool and the parser corpus are made of."""
+    if isinstance(schema, S.Expr):
+        if value is not None:
+            out.append((schema, str(value).lower() if isinstance(value, bool) else str(value)))
+    elif isinstance(schema, S.Map) and isinstance(value, dict):
+        for k, v in value.items():
+            if k in schema.fields:
+                schema_expressions(schema.fields[k].schema, v, out)
+    elif isinstance(schema, S.Dict) and isinstance(value, dict):
+        for v in value.values():
+            schema_expressions(schema.value, v, out)
+    elif isinstance(schema, S.ListOf) and isinstance(value, list):
+        for v in value:
+            schema_expressions(schema.item, v, out)
+    elif isinstance(schema, S.Tagged) and isinstance(value, dict) and len(value) == 1:
+        (k, v), = value.items()
+        if k in schema.kinds:
+            schema_expressions(schema.kinds[k], v, out)
+    elif isinstance(schema, S.OneOf):
+        for _kind, alt in schema.alts:
+            schema_expressions(alt, value, out)
+    return out

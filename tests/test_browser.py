@@ -65,10 +65,9 @@ def act(page, rng: random.Random) -> None:
         pick("#actions button.trump").click()
     elif phase == "begging":
         pick("#actions button.choose").click()
-    elif phase == "discard":
-        need = int(page.inner_text("#discard").split()[1])
-        for i in range(need):
-            page.locator("#hand .card").nth(i).click()
+    elif phase == "discard":  # the cards of the legal discard the table offers as an example
+        for card in (page.get_attribute("#discard", "data-example") or "").split():
+            page.click(f"#hand .card[data-card='{card}']")
         page.click("#discard")
     else:
         pick("#hand .card:not(.unavailable)").click()

@@ -23,40 +23,17 @@ from smear_dsl.engine import Game
 from smear_dsl.errors import RuleError
 from smear_dsl.language import spec_from_text
 
-from conftest import ROOT, RULE_FILES
+from conftest import ROOT, RULE_FILES, schema_expressions
 
 EXAMPLES = int(os.environ.get("SMEAR_GENERATED_RULES", "150"))
 BASES = {name: yaml.safe_load((ROOT / "rules" / f"{name}.yaml").read_text()) for name in RULE_FILES}
 EXTRA = [yaml.safe_load(p.read_text()) for p in sorted((ROOT / "tests" / "rules_extra").glob("*.yaml"))]
 
 
-def _harvest(schema: S.Schema, value, pool: dict) -> None:
-    """Every expression of a parsed rule file, by (type, context), walking it with its schema."""
-    if isinstance(schema, S.Expr):
-        if value is not None:
-            pool[(schema.type, schema.context)].add(str(value).lower() if isinstance(value, bool) else str(value))
-    elif isinstance(schema, S.Map) and isinstance(value, dict):
-        for k, v in value.items():
-            if k in schema.fields:
-                _harvest(schema.fields[k].schema, v, pool)
-    elif isinstance(schema, S.Dict) and isinstance(value, dict):
-        for v in value.values():
-            _harvest(schema.value, v, pool)
-    elif isinstance(schema, S.ListOf) and isinstance(value, list):
-        for v in value:
-            _harvest(schema.item, v, pool)
-    elif isinstance(schema, S.Tagged) and isinstance(value, dict) and len(value) == 1:
-        (k, v), = value.items()
-        if k in schema.kinds:
-            _harvest(schema.kinds[k], v, pool)
-    elif isinstance(schema, S.OneOf):
-        for _kind, alt in schema.alts:
-            _harvest(alt, value, pool)
-
-
 POOL: dict[tuple[str, str], set[str]] = defaultdict(set)
 for _doc in [*BASES.values(), *EXTRA]:
-    _harvest(RF.RULES, _doc, POOL)
+    for _schema, _text in schema_expressions(RF.RULES, _doc, []):
+        POOL[(_schema.type, _schema.context)].add(_text)
 LITERALS = {"int": ["0", "1", "2", "3", "4", "6", "13", "-1", "players", "players - 1", "widow"],
             "bool": ["true", "false"], "card?": ["A of trump", "2 of trump", "jick", "lowest(played where card.trump)"],
             "str": ['"first"', '"last"'], "any": ["1", "true", "card.trump", "bid + 1"]}

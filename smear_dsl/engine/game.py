@@ -6,7 +6,6 @@ check happens before anything changes.
 """
 from __future__ import annotations
 
-import math
 import random
 import secrets
 from typing import Any
@@ -19,12 +18,13 @@ from ..scoring import HandResult, award, score_hand
 from ..shuffle import keyed_shuffle
 from .begging import Begging
 from .bidding import Bidding
+from .discards import Discards
 from .constants import _BID_BASE, _BIT, _PASS, _TRUMP_BASE, BEG, BIDDING, HAND_DONE, PLAY, STEP
 from .play import Play
 from .steps import Steps
 
 
-class Game(Bidding, Begging, Steps, Play):
+class Game(Bidding, Begging, Steps, Discards, Play):
     """One game at one table. `Game(rules, seed=...)` deals itself; `auto_deal=False` waits for `start_hand(deal)`."""
 
     # (seat, card) drawn from the stock during the play, and (seat, cards) of face-up discards, in the
@@ -213,21 +213,9 @@ class Game(Bidding, Begging, Steps, Play):
             bids = self._legal_bids()
             return bids[int(rng.random() * len(bids))]
         if phase == STEP and self.rules.steps[self.step].kind == "discard":
-            # Rejection sampling: a uniformly random subset of the discardable cards, of an allowed size (sizes weighted by
-            # how many subsets they have), kept if legal, is uniform over the legal discards
-            # without enumerating them all.
-            seat = self.turn
-            lo, hi = self._discard_range(seat)
-            hand = self._discardable(seat)
-            size = hand.bit_count()
-            hi = min(hi, size)
-            sizes = range(lo, hi + 1)
-            weights = [math.comb(size, k) for k in sizes] if hi > lo else None
-            for _ in range(64 if lo <= hi else 0):
-                k = lo if weights is None else rng.choices(sizes, weights)[0]
-                m = _random_subset(hand, size, k, rng)
-                if self._discard_error(seat, m) is None:
-                    return M.DISCARD_FLAG | m
+            mask = self.sample_discard(self.turn, rng)  # by plans (discards.py), never every combination
+            if mask is not None:
+                return M.DISCARD_FLAG | mask
         return rng.choice(self.legal_moves())
 
     # ------------------------------------------------------------------ applying
@@ -390,20 +378,6 @@ class Game(Bidding, Begging, Steps, Play):
                            "deal": {"hands": [[name(c) for c in h] for h in hands], "stock": [name(c) for c in stock]},
                            "moves": [M.to_dict(code, seat, name) for seat, code in moves]}
                           for dealer, hands, stock, moves in self.record_hands]}
-
-
-def _random_subset(mask: int, size: int, k: int, rng: random.Random) -> int:
-    """A uniformly random k-card subset of `mask` (which has `size` cards)."""
-    out = 0
-    for _ in range(k):
-        m = mask
-        for _ in range(int(rng.random() * size)):
-            m &= m - 1
-        low = m & -m
-        out |= low
-        mask ^= low
-        size -= 1
-    return out
 
 
 class ExtrasGame(Game):

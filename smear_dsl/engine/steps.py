@@ -69,28 +69,25 @@ class Steps:
         self._advance_steps()
 
     def _discard_error(self, seat: int, mask: int) -> str | None:
-        """Why a discard of `mask` is refused, or None if it is legal."""
-        step = self.rules.steps[self.step]
-        hand = self.hands[seat]
-        env = self._step_env(seat) if step.fixed_range is None or step.allowed or step.valid_if else None
-        lo, hi = self._discard_range(seat, env)
+        """Why a discard of `mask` is refused, or None if it is legal: the size, the cards in hand and
+        `allowed` by masks, valid_if by the counts per kind it reads (discards.py's plan), then the lead."""
+        allowed, lo, hi, kinds, plan_set, _search = self._plan(seat)
         k = mask.bit_count()
         if not lo <= k <= hi:
             return f"discard {lo} card(s)" if lo == hi else f"discard {lo} to {hi} cards"
-        if mask & ~hand:
+        if mask & ~self.hands[seat]:
             return "you can only discard cards in your hand"
-        if step.allowed is not None:
-            for c in C.bits(mask):
-                env["card"] = c
-                if not step.allowed(env):
-                    return f"{self.rules.card_name(c)} may not be discarded"
-        if step.valid_if is not None:
-            env["discard"], env["kept"] = mask, hand & ~mask
-            if not step.valid_if(env):
-                return "this discard breaks the discard rule"
-        if self.step == len(self.rules.steps) - 1 and len(self.queue) == 1 and self._first_leader() == seat:
-            # The last action before play, by the first leader: the discard must leave a legal lead.
-            if not self._can_lead(seat, hand & ~mask, self.discarded[seat] | mask):
+        if mask & ~allowed:
+            return f"{self.rules.card_name(next(C.bits(mask & ~allowed)))} may not be discarded"
+        if self.rules.steps[self.step].valid_if is not None and tuple((mask & kind).bit_count() for kind in kinds) \
+                not in plan_set:
+            return "this discard breaks the discard rule"
+        return self._lead_error(seat, mask)
+
+    def _lead_error(self, seat: int, mask: int) -> str | None:
+        """The last action before play, by the first leader: the discard must leave a legal lead."""
+        if self._lead_binds(seat):
+            if not self._can_lead(seat, self.hands[seat] & ~mask, self.discarded[seat] | mask):
                 return "after this discard you would have no legal first lead"
         return None
 
@@ -108,13 +105,14 @@ class Steps:
         """Why discarding `mask` now would be refused (None: it is legal)."""
         return self._discard_error(seat, mask)
 
-    def _discardable(self, seat: int) -> int:
+    def _discardable(self, seat: int, env: dict[str, Any] | None = None) -> int:
         """The cards of `seat`'s hand that the step's `allowed` lets go (all of them without one)."""
         step = self.rules.steps[self.step]
         hand = self.hands[seat]
         if step.allowed is None:
             return hand
-        env = self._step_env(seat)
+        if env is None:
+            env = self._step_env(seat)
         out = 0
         for c in C.bits(hand):
             env["card"] = c

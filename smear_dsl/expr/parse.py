@@ -2,14 +2,14 @@
 from __future__ import annotations
 
 from functools import lru_cache
-from pathlib import Path
 
-from lark import Lark, Token, Transformer, v_args
-from lark.exceptions import LarkError, UnexpectedCharacters, UnexpectedEOF, UnexpectedInput, UnexpectedToken
+# The parser generated from grammar.lark by scripts/gen_parser.py (lark's standalone tool): importing
+# it neither imports lark nor builds the LALR tables.
+from ._standalone import (Lark, LarkError, Lark_StandAlone, Token, Transformer, UnexpectedCharacters, UnexpectedEOF,
+                          UnexpectedInput, UnexpectedToken, v_args)
 
 from . import ast as A
 
-_GRAMMAR = (Path(__file__).parent / "grammar.lark").read_text()
 MAX_LENGTH = 2000
 
 
@@ -23,7 +23,7 @@ class ExprSyntaxError(Exception):
 
 @lru_cache(maxsize=1)
 def _parser() -> Lark:
-    return Lark(_GRAMMAR, parser="lalr", propagate_positions=True, maybe_placeholders=False)
+    return Lark_StandAlone()
 
 
 def _pos(x) -> int:

@@ -266,10 +266,11 @@ class TablePage {
     const legal = v.legalMoves;
     const plays = new Set(legal.filter((m) => m.action.case === "play").map((m) => m.action.value));
     const discarding = legal.some((m) => m.action.case === "discard");
+    const mayGo = new Set(d.discard?.cards || []);  // the cards the rules let go (the referee judges the set)
     const playing = v.phase === "play" && d.turn === v.seat;
     const cards = sortHand(v.hand, d.trump);
     return h("div#hand.cards", {}, cards.map((c) => cardEl(c, {
-      legal: !playing || plays.has(c),
+      legal: discarding ? mayGo.has(c) : !playing || plays.has(c),
       selected: this.selected.has(c),
       onclick: () => {
         if (discarding) {
@@ -295,13 +296,14 @@ class TablePage {
     for (const m of legal.filter((x) => x.action.case === "trump")) {
       out.push(h("button.trump", { "data-move": moveLabel(m), onclick: () => this.submit(m) }, `${SUITS[m.action.value]} trump`));
     }
-    const discards = legal.filter((m) => m.action.case === "discard");
-    if (discards.length) {
-      const need = discards[0].action.value.cards.length;
+    const dd = this.detail.discard;  // how many may go (min..max), which, and one legal discard
+    if (dd && legal.some((m) => m.action.case === "discard")) {
+      const need = dd.min === dd.max ? `${dd.min}` : `${dd.min} to ${dd.max}`;
       out.push(h("button#discard", {
+        "data-example": (dd.example || []).join(" "),
         onclick: () => this.submit({ action: { case: "discard", value: { cards: [...this.selected], count: this.selected.size } } }),
-        disabled: this.selected.size !== need,
-      }, `Discard ${need} selected card${need === 1 ? "" : "s"} (${this.selected.size} chosen)`));
+        disabled: this.selected.size < dd.min || this.selected.size > dd.max,
+      }, `Discard ${need} selected card${dd.max === 1 ? "" : "s"} (${this.selected.size} chosen)`));
     }
     if (!legal.length && !this.view.finished) out.push(h("span.muted", {}, "waiting for the others…"));
     return h("div#actions.actions", {}, out);

@@ -1,0 +1,69 @@
+"""What a discard's `valid_if` counts: the engine finds legal discards without trying every
+combination when the condition reads the discard and the kept cards only through `count(...)`
+and `any(...)` of them, filtered by conditions on each card (`count(kept where card.trump) >= 6`).
+The discard's legality then depends only on how many cards of each kind it takes, so the kinds
+(the cards each condition picks out of the hand) and the counts per kind are all there is to search.
+"""
+from __future__ import annotations
+
+from . import ast as A
+
+SETS = ("discard", "kept")
+MAX_KINDS = 2  # conditions a valid_if may count by: at most 2**2 kinds of card to search over
+
+
+class NotCounted(Exception):
+    """valid_if reads the discard otherwise than by counting it; `pos` is where."""
+
+    def __init__(self, pos: int):
+        super().__init__(pos)
+        self.pos = pos
+
+
+def counted_conditions(e: A.Expr) -> list[A.Expr]:
+    """The `where` conditions valid_if counts the discard or the kept cards by, each once (a
+    condition of several `where`s is their chain, as an AST over `hand`); NotCounted if it reads
+    either set another way."""
+    found: dict[str, A.Expr] = {}
+    _walk(e, found)
+    return list(found.values())
+
+
+def _walk(e: A.Expr, found: dict[str, A.Expr]) -> None:
+    if isinstance(e, A.Call) and e.fn in ("count", "any") and len(e.args) == 1:
+        chain = _counted_set(e.args[0])
+        if chain is not None:
+            if chain:
+                probe = _over_hand(e.args[0])
+                found.setdefault(repr(_strip_pos(probe)), probe)
+            return
+    if isinstance(e, A.Name) and e.name in SETS:
+        raise NotCounted(e.pos)
+    for x in A.children(e):
+        _walk(x, found)
+
+
+def _counted_set(e: A.Expr) -> list[A.Expr] | None:
+    """For `discard` / `kept` with `where` filters: the filters (empty: the whole set); None if `e`
+    is not such a set. A filter that itself reads the discard is NotCounted."""
+    conds: list[A.Expr] = []
+    while isinstance(e, A.Where):
+        if any(A.mentions(e.cond, s) for s in SETS):
+            raise NotCounted(e.cond.pos)
+        conds.append(e.cond)
+        e = e.cards
+    if isinstance(e, A.Name) and e.name in SETS:
+        return conds
+    return None
+
+
+def _over_hand(e: A.Expr) -> A.Expr:
+    """The same chain of `where`s over the hand: the hand's cards of that kind."""
+    if isinstance(e, A.Where):
+        return A.Where(e.pos, _over_hand(e.cards), e.cond)
+    return A.Name(e.pos, "hand")
+
+
+def _strip_pos(e: A.Expr) -> A.Expr:
+    """The expression with every position 0, to compare conditions written in different places."""
+    return A._rebuilt(e, _strip_pos, pos=0)
