@@ -134,9 +134,18 @@ def cmd_simulate(args: argparse.Namespace) -> int:
         raise OptionError("name the rules to simulate, or --compare A B")
     rules = load_rules(args.rules, args.players, args.option)
     progress = not args.json and args.games >= 50 and sys.stderr.isatty()
-    summary = simulate(rules, args.games, args.seed, args.bot or "heuristic", args.max_hands, args.record_dir, progress)
+    summary = simulate(rules, args.games, args.seed, args.bot or "heuristic", args.max_hands, args.record_dir, progress,
+                       _jobs(args.jobs))
     print(json.dumps(summary) if args.json else render_summary(summary))
     return 0
+
+
+def _jobs(jobs: int | None) -> int:
+    """--jobs N: N worker processes (0: one per core); the default is every core."""
+    from .parallel import default_jobs
+    if jobs is not None and jobs < 0:
+        raise OptionError(f"--jobs is a number of processes (0: one per core), not {jobs}")
+    return default_jobs() if not jobs else jobs
 
 
 def _emit(text: str, out: str | None) -> int:
@@ -179,7 +188,8 @@ def _compare(args: argparse.Namespace) -> int:
         raise OptionError(f"the arms seat different numbers of players ({ra.players} and {rb.players}): use --players")
     seed = args.seed if args.seed is not None else _random.SystemRandom().randrange(1 << 31)
     bot = args.bot or "heuristic"
-    result = compare(ra, rb, args.games, seed, bot, min(args.max_hands, 200) if args.max_hands else 200)
+    result = compare(ra, rb, args.games, seed, bot, min(args.max_hands, 200) if args.max_hands else 200,
+                     _jobs(args.jobs))
     if args.plot:
         try:
             plot(result, args.plot)
@@ -262,6 +272,8 @@ def main(argv: list[str] | None = None) -> int:
     s.add_argument("--max-hands", type=int, default=1000, help="stop a game unfinished after this many hands")
     s.add_argument("--record-dir", default=None, help="write every game's smear-record/1 here")
     s.add_argument("--json", action="store_true", help="print the summary as one JSON object")
+    s.add_argument("--jobs", type=int, default=None, metavar="N",
+                   help="worker processes (default and 0: one per core); the results are the same for any N")
     s.set_defaults(fn=cmd_simulate, parser=s)
     e = sub.add_parser("explain", help="print a rule file as the rules players read at the table")
     e.add_argument("rules", help="a rule name in rules/ or a path to a rule file")

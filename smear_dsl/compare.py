@@ -9,11 +9,11 @@ each game of B with the game of A on the same seed.
 from __future__ import annotations
 
 import math
-import random
 from dataclasses import dataclass
 from typing import Any
 
 from .compiler import CompiledRules
+from .parallel import run_games
 from .simulate import play_game
 
 Z95 = 1.959964
@@ -53,9 +53,13 @@ def game_stats(game, rules: CompiledRules) -> dict[str, float]:
     return out
 
 
-def run_arm(rules: CompiledRules, games: int, seed: int, bot: str, max_hands: int) -> list[dict[str, float]]:
-    rng = random.Random(seed)
-    return [game_stats(play_game(rules, seed + i, bot, max_hands, rng), rules) for i in range(games)]
+def arm_game(rules: CompiledRules, i: int, seed: int, bot: str, max_hands: int) -> dict[str, float]:
+    """Game `i` of an arm: from seed + i alone, so both arms deal alike and any process plays it alike."""
+    return game_stats(play_game(rules, seed + i, bot, max_hands), rules)
+
+
+def run_arm(rules: CompiledRules, games: int, seed: int, bot: str, max_hands: int, jobs: int = 1) -> list[dict[str, float]]:
+    return run_games(rules, arm_game, games, (seed, bot, max_hands), jobs)
 
 
 def ratio_ci(pairs: list[tuple[float, float]]) -> tuple[float, float, float]:
@@ -86,10 +90,11 @@ def paired_diff_ci(a: list[tuple[float, float]], b: list[tuple[float, float]]) -
 
 
 def compare(ra: CompiledRules, rb: CompiledRules, games: int, seed: int, bot: str = "heuristic",
-            max_hands: int = 200) -> dict[str, Any]:
-    """Play `games` games of each arm on the same seeds; return every metric with its intervals."""
-    sa = run_arm(ra, games, seed, bot, max_hands)
-    sb = run_arm(rb, games, seed, bot, max_hands)
+            max_hands: int = 200, jobs: int = 1) -> dict[str, Any]:
+    """Play `games` games of each arm on the same seeds (on `jobs` processes, with the same result
+    whatever their number); return every metric with its intervals."""
+    sa = run_arm(ra, games, seed, bot, max_hands, jobs)
+    sb = run_arm(rb, games, seed, bot, max_hands, jobs)
 
     def pairs(stats, y, x):
         return [(g.get(y, 0.0), g.get(x, 0.0)) for g in stats]

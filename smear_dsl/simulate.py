@@ -11,14 +11,16 @@ from typing import Any
 from .bots import BOTS
 from .compiler import CompiledRules
 from .engine import Game
+from .parallel import run_games
 from .record import carried_rules
 
 
 def play_game(rules: CompiledRules, seed: int | None, bot: str = "random", max_hands: int = 1000,
               rng: random.Random | None = None) -> Game:
-    """One complete game between bots (stops unfinished after `max_hands` hands)."""
+    """One complete game between bots (stops unfinished after `max_hands` hands); the bots draw from
+    `rng`, by default one seeded from `seed` apart from the deal's."""
     game = Game(rules, seed=seed)
-    rng = rng or random.Random(seed)
+    rng = rng or random.Random(None if seed is None else f"{seed}:bots")
     if bot == "random":
         while not game.finished and len(game.results) < max_hands:
             game.apply(game.turn, game.random_move(rng))
@@ -29,49 +31,60 @@ def play_game(rules: CompiledRules, seed: int | None, bot: str = "random", max_h
     return game
 
 
+def game_summary(rules: CompiledRules, i: int, base: int, bot: str, max_hands: int, record_dir: str | None,
+                 carried: dict[str, Any]) -> tuple:
+    """Game `i` of a run from seed `base`, played from its own seed (base + i) alone, so any process
+    plays it alike: (moves, hands, void, scored, contracts, made, bid total, points awarded, winner,
+    finished); its record is written to `record_dir` if given."""
+    game = play_game(rules, base + i, bot, max_hands)
+    void = scored = contracts = made = bids = 0
+    awarded: Counter[str] = Counter()
+    for res in game.results:
+        if res.points is None:  # thrown in (everyone passed, a redeal)
+            void += 1
+            continue
+        scored += 1
+        if res.bidder is not None:  # `bidding: none` has no bidder
+            contracts += 1
+            made += bool(res.made)
+            bids += res.bid
+        awarded.update(name for name, side in res.points.items() if side is not None)
+    if record_dir:
+        Path(record_dir, f"game-{i:05d}.json").write_text(json.dumps({**game.to_record(), **carried}))
+    return (game.moves_played, len(game.results), void, scored, contracts, made, bids, dict(awarded), game.winner,
+            game.finished)
+
+
 def simulate(rules: CompiledRules, games: int, seed: int | None = None, bot: str = "heuristic", max_hands: int = 1000,
-             record_dir: str | None = None, progress: bool = False) -> dict[str, Any]:
-    """Run `games` games and return the summary (see `smear-dsl simulate --json`)."""
+             record_dir: str | None = None, progress: bool = False, jobs: int = 1) -> dict[str, Any]:
+    """Run `games` games and return the summary (see `smear-dsl simulate --json`); `jobs` processes
+    play them, with the same summary whatever their number (timings aside)."""
     base = seed if seed is not None else random.SystemRandom().randrange(1 << 62)
-    rng = random.Random(base)
     hands = moves = scored = contracts = made = bids_total = void = unfinished = 0
     awarded: Counter[str] = Counter()
     wins: Counter[int] = Counter()
+    carried: dict[str, Any] = {}
     if record_dir:
         Path(record_dir).mkdir(parents=True, exist_ok=True)
         carried = carried_rules(rules.spec)  # a house rule file travels with its records
     bar = progress_bar("games", games) if progress else None
     t0 = time.perf_counter()
-    for i in range(games):
-        game = play_game(rules, base + i, bot, max_hands, rng)
-        moves += game.moves_played
-        hands += len(game.results)
-        for res in game.results:
-            if res.points is None:  # thrown in (everyone passed, a redeal)
-                void += 1
-                continue
-            scored += 1
-            if res.bidder is not None:  # `bidding: none` has no bidder
-                contracts += 1
-                made += bool(res.made)
-                bids_total += res.bid
-            for name, side in res.points.items():
-                if side is not None:
-                    awarded[name] += 1
-        if game.finished:
-            wins[game.winner] += 1
+    per_game = run_games(rules, game_summary, games, (base, bot, max_hands, record_dir, carried), jobs,
+                         (lambda n: bar[0].advance(bar[1], n)) if bar else None)
+    for g_moves, g_hands, g_void, g_scored, g_contracts, g_made, g_bids, g_awarded, winner, finished in per_game:
+        moves, hands, void, scored = moves + g_moves, hands + g_hands, void + g_void, scored + g_scored
+        contracts, made, bids_total = contracts + g_contracts, made + g_made, bids_total + g_bids
+        awarded.update(g_awarded)
+        if finished:
+            wins[winner] += 1
         else:
             unfinished += 1
-        if record_dir:
-            Path(record_dir, f"game-{i:05d}.json").write_text(json.dumps({**game.to_record(), **carried}))
-        if bar:
-            bar[0].advance(bar[1])
     seconds = time.perf_counter() - t0
     if bar:
         bar[0].stop()
     side_word = "side" if rules.n_sides < rules.players else "seat"
     return {
-        "rules": rules.stem, "players": rules.players, "options": rules.options, "bot": bot, "seed": base,
+        "rules": rules.stem, "players": rules.players, "options": rules.options, "bot": bot, "seed": base, "jobs": jobs,
         "games": games, "hands": hands, "moves": moves, "seconds": round(seconds, 4),
         "moves_per_second": round(moves / seconds) if seconds else None,
         "games_per_second": round(games / seconds, 2) if seconds else None,

@@ -207,12 +207,42 @@ class ServerThread:
         self.thread.join(15)
 
 
-def fresh_server(directory: str, limits: Limits | None = None, web: int | None = None) -> ServerThread:
-    """A referee on a new SQLite file `referee.sqlite3` in `directory` (an old one is removed)."""
+def fresh_server(directory: str, limits: Limits | None = None, web: int | None = None,
+                 own_process: bool = False) -> "ServerThread | ServerProcess":
+    """A referee on a new SQLite file `referee.sqlite3` in `directory` (an old one is removed); in a
+    process of its own with `own_process` (then `limits` are the defaults but for a minute to compile)."""
     from pathlib import Path
     out = Path(directory)
     out.mkdir(parents=True, exist_ok=True)
     db = out / "referee.sqlite3"
     for suffix in ("", "-wal", "-shm"):
         Path(f"{db}{suffix}").unlink(missing_ok=True)
+    if own_process:
+        return ServerProcess(str(db), ["table_compile_seconds=60"])
     return ServerThread(str(db), limits=limits, web=web)
+
+
+class ServerProcess:
+    """The server as a `smear-dsl serve` child process on a free port of 127.0.0.1: a second core
+    for the referee while this process runs its clients (the tournament runner with --jobs)."""
+
+    def __init__(self, db: str, limits: list[str] = ()):
+        import subprocess
+        import sys
+        cmd = [sys.executable, "-m", "smear_dsl", "serve", "--host", "127.0.0.1", "--port", "0", "--db", db]
+        for item in limits:
+            cmd += ["--limit", item]
+        self.proc = subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True)
+        line = self.proc.stdout.readline()  # "smear-dsl referee listening on 127.0.0.1:PORT"
+        if "listening on" not in line:
+            self.proc.kill()
+            raise RuntimeError(f"the referee did not start: {line.strip() or 'no output'}")
+        self.target = line.split()[-1]
+
+    def stop(self) -> None:
+        self.proc.terminate()
+        try:
+            self.proc.wait(15)
+        except Exception:  # noqa: BLE001 - a stuck server is killed
+            self.proc.kill()
+            self.proc.wait(5)

@@ -76,6 +76,9 @@ def _add_tournament(sub) -> None:
     tr.add_argument("--seed", default="smear-tournament")
     tr.add_argument("--bot", choices=["random", "heuristic"], default="heuristic")
     tr.add_argument("--hands", type=int, default=0, help="play N hands per round instead of a whole game")
+    tr.add_argument("--jobs", type=int, default=None, metavar="N",
+                    help="processes (default and 0: one per core): the referee in one, the bots in the others; "
+                         "the results are the same for any N")
     tr.add_argument("--out", default="tournament-out")
     tr.set_defaults(fn=cmd_tournament_run, parser=tr)
 
@@ -207,6 +210,13 @@ def cmd_bot(args: argparse.Namespace) -> int:
     return 0
 
 
+def _jobs(jobs: int | None) -> int:
+    from smear_dsl.parallel import default_jobs
+    if jobs is not None and jobs < 0:
+        raise OptionError(f"--jobs is a number of processes (0: one per core), not {jobs}")
+    return default_jobs() if not jobs else jobs
+
+
 def cmd_tournament_run(args: argparse.Namespace) -> int:
     from rich.console import Console
     from rich.table import Table
@@ -215,7 +225,7 @@ def cmd_tournament_run(args: argparse.Namespace) -> int:
     try:
         archive = run_tournament(args.rules, args.entrants, args.rounds, args.pairing, args.duplicate, args.teams,
                                  parse_options(args.option), args.seed, args.out, args.bot, progress=True,
-                                 hands_per_round=args.hands)
+                                 hands_per_round=args.hands, jobs=_jobs(args.jobs))
     except ValueError as e:
         raise OptionError(str(e)) from None
     stats = archive["_stats"]

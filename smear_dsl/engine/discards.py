@@ -9,10 +9,11 @@ drawn by how many discards it stands for, then cards drawn within each kind; the
 takes the weakest cards of each kind under the best plan.
 
 The lead check (the first leader's last discard must leave a legal lead) is judged on every
-discard found. To find one quickly where it binds, the kinds are also split by suit there and the
-plans tried on one discard each: the family's lead rules read the hand by suit, so a plan that
-passes there stands for discards that pass. Should a rule file's lead rules read more than suits,
-random draws are retried and then up to SEARCH discards tried, so the cost stays bounded.
+discard found, and a refused draw is drawn again (which keeps the draws uniform). Where it refuses
+most discards, the kinds are also split by suit and the plans tried on one discard each: the
+family's lead rules read the hand by suit, so a plan that passes there stands for discards that
+pass. Should a rule file's lead rules read more than suits, the draws are retried and then up to
+SEARCH discards tried, so the cost stays bounded.
 """
 from __future__ import annotations
 
@@ -24,6 +25,7 @@ from typing import Callable
 from .. import cards as C
 
 RETRIES = 64  # random discards tried when the lead check refuses some (rare: it binds only before the first lead)
+QUICK = 8  # of them, drawn from the plain plans before those split by suit
 SEARCH = 5000  # then discards checked one by one, at most, plan by plan from the weakest
 PLANS = 20000  # the most plans looked at: kinds are split by suit only while they stay under this
 
@@ -31,79 +33,126 @@ PLANS = 20000  # the most plans looked at: kinds are split by suit only while th
 class Discards:
     """A part of Game: legal discards by plans (see the module); its methods read the game's state."""
 
-    # (key, plan) of the last discard looked at: random_move, a bot and apply each look at it once.
+    # (key, plan) of the last discard looked at, and of its plans by suit (`_lead_plans`): random_move,
+    # a bot and apply each look at the same discard.
     _plan_memo: tuple | None = None
+    _lead_memo_plans: tuple | None = None
+
+    def _key(self, seat: int) -> tuple:
+        """What a discard's plan reads: the hand, the step, the seat, its cards and the stock's size."""
+        return len(self.record_hands), self.step, seat, self.hands[seat], len(self.stock)
 
     def _plan(self, seat: int) -> tuple[int, int, int, list[int], frozenset, list[tuple[int, ...]]]:
-        """(cards `allowed` lets go, fewest, most, the kinds, the plans valid_if passes as a set, the
-        plans to search: those whose discard also leaves a lead where that is checked) for the discard
-        `seat` makes now. Everything it reads is fixed by the hand, the step, the seat, its cards and
-        the stock's size, so it is kept for that key."""
-        key = (len(self.record_hands), self.step, seat, self.hands[seat], len(self.stock))
+        """(cards `allowed` lets go, fewest, most, the kinds valid_if counts by, the plans as a set
+        and as a list) for the discard `seat` makes now, kept for its key."""
+        key = self._key(seat)
         memo = self._plan_memo
         if memo is not None and memo[0] == key:
             return memo[1]
         step = self.rules.steps[self.step]
-        env = self._step_env(seat)
-        allowed = self._discardable(seat, env)
-        lo, hi = self._discard_range(seat, env)
-        masks = [kind(env) for kind in step.kinds]
-        lead = self._lead_binds(seat)
-        kinds = _split(allowed, lambda c: tuple((m >> c) & 1 for m in masks))
-        if lead:
-            by_suit = _split(allowed, lambda c: (tuple((m >> c) & 1 for m in masks), C.suit_of(c)))
-            if _n_plans(by_suit, hi) <= PLANS:
-                kinds = by_suit
-        hand = self.hands[seat]
-        valid, search = [], []
-        for counts in _counts(kinds, lo, hi):
-            mask = _lowest(kinds, counts)
-            if step.valid_if is not None:
-                env["discard"], env["kept"] = mask, hand & ~mask
-                if not step.valid_if(env):
-                    continue
-            valid.append(counts)
-            if not lead or self._lead_error(seat, mask) is None:
-                search.append(counts)
-        plan = (allowed, lo, hi, kinds, frozenset(valid), search or valid)
+        if step.fixed_range is not None and step.allowed is None and step.valid_if is None:  # e.g. a widow
+            lo, hi = step.fixed_range
+            allowed, kinds = self.hands[seat], [self.hands[seat]]
+            plans = _counts(kinds, lo, hi)
+        else:
+            env = self._step_env(seat)
+            allowed = self._discardable(seat, env)
+            lo, hi = self._discard_range(seat, env)
+            masks = [kind(env) for kind in step.kinds]
+            kinds = _split(allowed, lambda c: tuple((m >> c) & 1 for m in masks)) if masks else [allowed]
+            plans = self._valid_plans(seat, kinds, lo, hi, env)
+        plan = (allowed, lo, hi, kinds, frozenset(plans), plans)
         self._plan_memo = (key, plan)
         return plan
+
+    def _valid_plans(self, seat: int, kinds: list[int], lo: int, hi: int, env) -> list[tuple[int, ...]]:
+        """The counts per kind in range whose discard passes valid_if (judged on one discard each)."""
+        valid_if = self.rules.steps[self.step].valid_if
+        if valid_if is None:
+            return _counts(kinds, lo, hi)
+        hand, out = self.hands[seat], []
+        for counts in _counts(kinds, lo, hi):
+            env["discard"] = mask = _lowest(kinds, counts)
+            env["kept"] = hand & ~mask
+            if valid_if(env):
+                out.append(counts)
+        return out
+
+    def _lead_plans(self, seat: int) -> tuple[list[int], list[tuple[int, ...]]]:
+        """Where the lead check binds and refuses many discards: the kinds split by suit too, and the
+        plans whose discard (one each) also leaves a lead; the plain plans if that would be too many."""
+        key = self._key(seat)
+        memo = self._lead_memo_plans
+        if memo is not None and memo[0] == key:
+            return memo[1]
+        allowed, lo, hi, kinds, _set, plans = self._plan(seat)
+        step = self.rules.steps[self.step]
+        env = self._step_env(seat)
+        masks = [kind(env) for kind in step.kinds]
+        by_suit = _split(allowed, lambda c: (tuple((m >> c) & 1 for m in masks), C.suit_of(c)))
+        found = (kinds, plans)
+        if _n_plans(by_suit, hi) <= PLANS:
+            leading = [counts for counts in self._valid_plans(seat, by_suit, lo, hi, env)
+                       if self._lead_error(seat, _lowest(by_suit, counts)) is None]
+            found = (by_suit, leading) if leading else found
+        self._lead_memo_plans = (key, found)
+        return found
 
     def _lead_binds(self, seat: int) -> bool:
         """Whether this discard is the first leader's last before play (steps.py's `_lead_error` judges it)."""
         return self.step == len(self.rules.steps) - 1 and len(self.queue) == 1 and self._first_leader() == seat
 
     def discard_plans(self, seat: int) -> tuple[list[int], list[tuple[int, ...]]]:
-        """(the kinds of card `seat` may discard now, the plans to search: counts per kind whose
-        discard is in range, passes valid_if and, where it is checked, leaves a lead)."""
+        """(the kinds of card `seat` may discard now, every count per kind in range that valid_if passes)."""
         plan = self._plan(seat)
         return plan[3], plan[5]
 
     def sample_discard(self, seat: int, rng: random.Random) -> int | None:
-        """A uniformly random legal discard of `seat` now (a card mask), or None if there is none."""
+        """A uniformly random legal discard of `seat` now (a card mask), or None if none is found: a
+        plan drawn by how many discards it stands for, cards drawn within each kind, and the lead
+        checked; after QUICK refusals by the lead check, from the plans by suit (`_lead_plans`)."""
+        step = self.rules.steps[self.step]
+        binds = self._lead_binds(seat)
+        if step.fixed_range is not None and step.fixed_range[0] == step.fixed_range[1] and step.allowed is None \
+                and step.valid_if is None:  # any k cards of the hand (a widow): no plan needed
+            hand, k = self.hands[seat], step.fixed_range[0]
+            n = hand.bit_count()
+            for _ in range(QUICK if binds else 1):
+                mask = _random_subset(hand, n, k, rng) if k <= n else None
+                if mask is None or not binds or self._lead_error(seat, mask) is None:
+                    return mask
         kinds, plans = self.discard_plans(seat)
         if not plans:
             return None
-        sizes = [k.bit_count() for k in kinds]
-        weights = [math.prod(math.comb(n, k) for n, k in zip(sizes, counts)) for counts in plans]
-        for _ in range(RETRIES):
+        weights = None
+        for attempt in range(RETRIES):
+            if attempt == QUICK and binds:
+                kinds, plans = self._lead_plans(seat)
+                weights = None
+            if weights is None:
+                sizes = [k.bit_count() for k in kinds]
+                weights = [math.prod(math.comb(n, k) for n, k in zip(sizes, counts)) for counts in plans]
             counts = plans[0] if len(plans) == 1 else rng.choices(plans, weights)[0]
             mask = 0
             for kind, n, k in zip(kinds, sizes, counts):
                 mask |= _random_subset(kind, n, k, rng)
-            if self._lead_error(seat, mask) is None:  # the plan saw to the rest
+            if not binds or self._lead_error(seat, mask) is None:  # the plan saw to the rest
                 return mask
-        return self._first_legal(seat, kinds, plans, lambda c: 0)
+        return self._first_legal(seat, kinds, plans, lambda c: 0, SEARCH)
 
     def weakest_discard(self, seat: int, weakness: Callable[[int], float]) -> int | None:
-        """The legal discard whose cards' `weakness` adds up to the least (lowest cards of each kind
-        under each plan), or None if there is none."""
+        """The legal discard whose cards' `weakness` adds up to the least (the weakest cards of each
+        kind under each plan), or None if none is found."""
         kinds, plans = self.discard_plans(seat)
-        return self._first_legal(seat, kinds, plans, weakness)
+        if not self._lead_binds(seat):
+            return self._first_legal(seat, kinds, plans, weakness, 0)
+        return self._first_legal(seat, kinds, plans, weakness, 0) or \
+            self._first_legal(seat, *self._lead_plans(seat), weakness, SEARCH)
 
-    def _first_legal(self, seat: int, kinds: list[int], plans: list[tuple[int, ...]], weakness) -> int | None:
+    def _first_legal(self, seat: int, kinds: list[int], plans: list[tuple[int, ...]], weakness,
+                     search: int) -> int | None:
         """The weakest discard under the plans that the lead check lets through: each plan's weakest
-        first, then (should the lead check refuse them all) up to SEARCH others, plan by plan."""
+        first, then (should the lead check refuse them all) up to `search` others, plan by plan."""
         ordered = [sorted(C.bits(k), key=weakness) for k in kinds]
         weakest = []
         for counts in plans:
@@ -119,7 +168,7 @@ class Discards:
         for _score, _mask, counts in weakest:
             for parts in itertools.product(*(itertools.combinations(cards, k) for cards, k in zip(ordered, counts))):
                 tried += 1
-                if tried > SEARCH:
+                if tried > search:
                     return None
                 mask = C.mask_of(c for part in parts for c in part)
                 if self._lead_error(seat, mask) is None:

@@ -71,7 +71,12 @@ class Steps:
     def _discard_error(self, seat: int, mask: int) -> str | None:
         """Why a discard of `mask` is refused, or None if it is legal: the size, the cards in hand and
         `allowed` by masks, valid_if by the counts per kind it reads (discards.py's plan), then the lead."""
-        allowed, lo, hi, kinds, plan_set, _search = self._plan(seat)
+        step = self.rules.steps[self.step]
+        if step.fixed_range is not None and step.allowed is None and step.valid_if is None:  # e.g. a widow
+            lo, hi = step.fixed_range
+            allowed, kinds, plan_set = self.hands[seat], (), None
+        else:
+            allowed, lo, hi, kinds, plan_set, _plans = self._plan(seat)
         k = mask.bit_count()
         if not lo <= k <= hi:
             return f"discard {lo} card(s)" if lo == hi else f"discard {lo} to {hi} cards"
@@ -79,8 +84,7 @@ class Steps:
             return "you can only discard cards in your hand"
         if mask & ~allowed:
             return f"{self.rules.card_name(next(C.bits(mask & ~allowed)))} may not be discarded"
-        if self.rules.steps[self.step].valid_if is not None and tuple((mask & kind).bit_count() for kind in kinds) \
-                not in plan_set:
+        if step.valid_if is not None and tuple((mask & kind).bit_count() for kind in kinds) not in plan_set:
             return "this discard breaks the discard rule"
         return self._lead_error(seat, mask)
 

@@ -26,10 +26,12 @@ from .archive import verify_archive
 def run_tournament(rules_name: str, entrants: int, rounds: int, fmt: str = "swiss", duplicate: bool = False,
                    teams: bool = False, options: dict[str, str] | None = None, seed: str = "smear",
                    out: str = "tournament-out", bot: str = "heuristic", progress: bool = True,
-                   hands_per_round: int = 0) -> dict[str, Any]:
+                   hands_per_round: int = 0, jobs: int = 1) -> dict[str, Any]:
     """A whole bot tournament on a local referee, driven through its Tournament service as any
     director's client would: create, then for each round start it and seat a bot per entrant on
-    every seat token, and at the end export the archive. Writes archive.json and standings.html."""
+    every seat token, and at the end export the archive. Writes archive.json and standings.html.
+    With `jobs` > 1 the referee runs in a process of its own and the bots in `jobs - 1` others; the
+    results are the same (each bot decides from its own view and seed; the tables are independent)."""
     import grpc
 
     from ..api import referee_pb2 as pb
@@ -45,7 +47,8 @@ def run_tournament(rules_name: str, entrants: int, rounds: int, fmt: str = "swis
     names = [f"{'team' if teams else 'player'} {i + 1}" for i in range(entrants)]
     # Each entrant is its own player: its bot has its own seed, boldness and noise wherever it sits.
     personas = [Persona.for_entrant(seed, i, bot) for i in range(entrants)]
-    server = fresh_server(out, Limits(table_compile_seconds=60.0))  # our own referee: a house file may be slow
+    # Our own referee (a house file may be slow to compile): in this process, or in its own.
+    server = fresh_server(out, Limits(table_compile_seconds=60.0), own_process=jobs > 1)
     channel = grpc.insecure_channel(server.target, options=[("grpc.max_receive_message_length", 512 << 20)])
     director = pb_grpc.TournamentStub(channel)
     bar = _bar(rounds * (entrants // (rules.n_sides if teams else rules.players))) if progress else None
@@ -58,7 +61,7 @@ def run_tournament(rules_name: str, entrants: int, rounds: int, fmt: str = "swis
         token = bearer(created.director_token)
         for r in range(rounds):
             started = director.StartRound(pb.StartRoundRequest(tournament_id=created.tournament_id), metadata=token)
-            _play_round(server.target, started, r, personas, bar)
+            _play_round(server.target, started, r, personas, bar, max(1, jobs - 1))
         archive = json.loads(director.ExportTournament(pb.ExportTournamentRequest(
             tournament_id=created.tournament_id), metadata=token).archive_json)
     except grpc.RpcError as e:
@@ -71,19 +74,36 @@ def run_tournament(rules_name: str, entrants: int, rounds: int, fmt: str = "swis
     return _write(archive, personas, Path(out), time.perf_counter() - t0)
 
 
-def _play_round(target: str, started, r: int, personas: list, bar) -> None:
-    """A bot on every seat token of the round, each playing as the persona of the entrant seated there."""
-    from ..client import Client, play_seat
-    tables = [[threading.Thread(target=play_seat, args=(Client(target, tok), table.table_id),
-                                kwargs={"seed": f"{r}/{x}", "persona": personas[table.seats[x]]}, daemon=True)
-               for x, tok in enumerate(table.seat_tokens)] for table in started.tables]
-    for th in (th for seats in tables for th in seats):
-        th.start()
-    for seats in tables:
-        for th in seats:
-            th.join(600)
+def _play_round(target: str, started, r: int, personas: list, bar, processes: int = 1) -> None:
+    """A bot on every seat token of the round, each playing as the persona of the entrant seated
+    there: on threads here, or with `processes` > 1 their tables shared out among that many."""
+    tables = [(table.table_id, list(table.seat_tokens), [personas[table.seats[x]] for x in range(len(table.seat_tokens))])
+              for table in started.tables]
+    if processes <= 1 or len(tables) < 2:
+        done = _play_tables(target, r, tables)
         if bar:
-            bar[0].advance(bar[1])
+            bar[0].advance(bar[1], done)
+        return
+    import multiprocessing
+    from concurrent.futures import ProcessPoolExecutor
+    shares = [tables[k::processes] for k in range(processes) if tables[k::processes]]
+    with ProcessPoolExecutor(len(shares), mp_context=multiprocessing.get_context("spawn")) as pool:
+        for done in pool.map(_play_tables, [target] * len(shares), [r] * len(shares), shares):
+            if bar:
+                bar[0].advance(bar[1], done)
+
+
+def _play_tables(target: str, r: int, tables: list) -> int:
+    """Every seat of these tables played at once, a thread per seat; how many tables."""
+    from ..client import Client, play_seat
+    threads = [threading.Thread(target=play_seat, args=(Client(target, tok), table_id),
+                                kwargs={"seed": f"{r}/{x}", "persona": persona}, daemon=True)
+               for table_id, tokens, seat_personas in tables for x, (tok, persona) in enumerate(zip(tokens, seat_personas))]
+    for th in threads:
+        th.start()
+    for th in threads:
+        th.join(600)
+    return len(tables)
 
 
 def _write(archive: dict[str, Any], personas: list, outdir: Path, seconds: float) -> dict[str, Any]:
