@@ -90,7 +90,11 @@ def run_demo(games: list[tuple[str, int | None, dict[str, str]]], out_dir: str =
 
 
 def _wait_for_ctrl_c() -> None:
+    import signal
     import time
+    # A process started in the background by a shell without job control inherits SIGINT ignored,
+    # and Python then leaves it so: the promised Ctrl-C (or a test's SIGINT) must still stop it.
+    signal.signal(signal.SIGINT, signal.default_int_handler)
     try:
         while True:
             time.sleep(3600)
