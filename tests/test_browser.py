@@ -56,6 +56,8 @@ def act(page, rng: random.Random) -> None:
     """One legal move by clicking, as a person would."""
     version = page.get_attribute("main", "data-version")
     phase = page.get_attribute("main", "data-phase")
+    # An earlier refusal may still be on the page: only a new one may end the wait below early.
+    refused_before = page.query_selector("#message.refusal") is not None
     def pick(selector: str):
         found = page.locator(selector)
         return found.nth(rng.randrange(found.count()))
@@ -71,8 +73,9 @@ def act(page, rng: random.Random) -> None:
         page.click("#discard")
     else:
         pick("#hand .card:not(.unavailable)").click()
-    page.wait_for_function("v => document.querySelector('main').dataset.version !== v || "
-                           "document.querySelector('#message.refusal')", arg=version, timeout=30_000)
+    page.wait_for_function("([v, before]) => document.querySelector('main').dataset.version !== v || "
+                           "(!before && document.querySelector('#message.refusal'))", arg=[version, refused_before],
+                           timeout=30_000)
 
 
 def sit_with_bots(browser, server, rules: str, fill: dict | None = None, players: str | None = None):
