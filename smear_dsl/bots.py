@@ -83,9 +83,7 @@ class HeuristicBot:
         before high), found by the engine's discard plans without trying every combination."""
         seat = game.turn
         trump = game.trump if game.trump >= 0 else self._best_suit(game, game.hands[seat])[0]
-        key = game.rules.tables.order_key[trump + 1]
-        trumps = game.rules.trump_mask[trump + 1]
-        m = game.weakest_discard(seat, lambda c: ((trumps >> c) & 1) * 1000 + key[c])
+        m = game.weakest_discard(seat, game.side_cards_first(trump))
         return None if m is None else M.DISCARD_FLAG | m
 
     def _discard_or_trump(self, game: Game, legal: list[int]) -> int:

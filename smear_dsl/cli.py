@@ -125,6 +125,7 @@ def _arm(text: str, players: int | None, options: list[str] | None):
 
 
 def cmd_simulate(args: argparse.Namespace) -> int:
+    from .parallel import jobs_option
     from .simulate import render_summary, simulate
     if args.compare:
         return _compare(args)
@@ -135,17 +136,9 @@ def cmd_simulate(args: argparse.Namespace) -> int:
     rules = load_rules(args.rules, args.players, args.option)
     progress = not args.json and args.games >= 50 and sys.stderr.isatty()
     summary = simulate(rules, args.games, args.seed, args.bot or "heuristic", args.max_hands, args.record_dir, progress,
-                       _jobs(args.jobs))
+                       jobs_option(args.jobs))
     print(json.dumps(summary) if args.json else render_summary(summary))
     return 0
-
-
-def _jobs(jobs: int | None) -> int:
-    """--jobs N: N worker processes (0: one per core); the default is every core."""
-    from .parallel import default_jobs
-    if jobs is not None and jobs < 0:
-        raise OptionError(f"--jobs is a number of processes (0: one per core), not {jobs}")
-    return default_jobs() if not jobs else jobs
 
 
 def _emit(text: str, out: str | None) -> int:
@@ -180,6 +173,7 @@ def _compare(args: argparse.Namespace) -> int:
     import random as _random
 
     from .compare import compare, plot, render_text
+    from .parallel import jobs_option
     if args.rules:
         raise OptionError("with --compare A B, give the two arms there (e.g. RULES:widow=0 RULES:widow=3)")
     ra = _arm(args.compare[0], args.players, args.option)
@@ -189,7 +183,7 @@ def _compare(args: argparse.Namespace) -> int:
     seed = args.seed if args.seed is not None else _random.SystemRandom().randrange(1 << 31)
     bot = args.bot or "heuristic"
     result = compare(ra, rb, args.games, seed, bot, min(args.max_hands, 200) if args.max_hands else 200,
-                     _jobs(args.jobs))
+                     jobs_option(args.jobs))
     if args.plot:
         try:
             plot(result, args.plot)

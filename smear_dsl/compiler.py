@@ -41,6 +41,12 @@ class CompiledStep:
     kinds: tuple[Fn, ...] = ()  # discard: the hand's cards of each kind valid_if counts by (PhaseSpec.kinds)
 
     @property
+    def any_cards(self) -> bool:
+        """A discard of any cards of the hand, as many as a range fixed for the table (a widow): no
+        rule on the cards, so nothing to evaluate per card or per set."""
+        return self.fixed_range is not None and self.allowed is None and self.valid_if is None
+
+    @property
     def exact(self) -> int | None:
         """The count every seat takes, discards or refills to, when it is fixed for the table (else None)."""
         if self.kind == "refill":

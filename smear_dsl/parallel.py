@@ -26,6 +26,14 @@ def default_jobs() -> int:
         return os.cpu_count() or 1
 
 
+def jobs_option(jobs: int | None) -> int:
+    """The `--jobs N` flag: N worker processes; absent or 0, one per core."""
+    from .errors import OptionError
+    if jobs is not None and jobs < 0:
+        raise OptionError(f"--jobs is a number of processes (0: one per core), not {jobs}")
+    return default_jobs() if not jobs else jobs
+
+
 def run_games(rules: CompiledRules, task: Callable[..., Any], games: int, args: tuple = (), jobs: int = 1,
               on_chunk: Callable[[int], None] | None = None) -> list[Any]:
     """[task(rules, i, *args) for i in range(games)], on `jobs` processes; `on_chunk(n)` after each n

@@ -63,10 +63,7 @@ def _discard_view(game, seat: int, name) -> dict[str, Any]:
     mean thousands of combinations; any set of `cards` in range is accepted unless the rules'
     condition on the whole discard (or the first lead) refuses it, with the reason."""
     lo, hi, mask = game.discard_options(seat)
-    t = game.trump
-    key = game.rules.tables.order_key[t + 1]
-    trumps = game.rules.trump_mask[t + 1]
-    example = game.weakest_discard(seat, lambda c: ((trumps >> c) & 1) * 1000 + key[c])
+    example = game.weakest_discard(seat, game.side_cards_first(game.trump))
     return {"min": lo, "max": hi, "cards": [name(c) for c in C.bits(mask)],
             "example": [name(c) for c in C.bits(example)] if example is not None else None}
 

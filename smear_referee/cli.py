@@ -210,22 +210,17 @@ def cmd_bot(args: argparse.Namespace) -> int:
     return 0
 
 
-def _jobs(jobs: int | None) -> int:
-    from smear_dsl.parallel import default_jobs
-    if jobs is not None and jobs < 0:
-        raise OptionError(f"--jobs is a number of processes (0: one per core), not {jobs}")
-    return default_jobs() if not jobs else jobs
-
-
 def cmd_tournament_run(args: argparse.Namespace) -> int:
     from rich.console import Console
     from rich.table import Table
+
+    from smear_dsl.parallel import jobs_option
 
     from .tournament.runner import run_tournament
     try:
         archive = run_tournament(args.rules, args.entrants, args.rounds, args.pairing, args.duplicate, args.teams,
                                  parse_options(args.option), args.seed, args.out, args.bot, progress=True,
-                                 hands_per_round=args.hands, jobs=_jobs(args.jobs))
+                                 hands_per_round=args.hands, jobs=jobs_option(args.jobs))
     except ValueError as e:
         raise OptionError(str(e)) from None
     stats = archive["_stats"]

@@ -95,8 +95,5 @@ class Begging:
         result, winner = score_hand(self, early=True)
         if winner is None:
             return False
-        self.scores = list(result.scores)
-        self.results.append(result)
-        self.finished, self.winner = True, winner
-        self._next_hand(False)
+        self._record_result(result, winner)
         return True

@@ -50,7 +50,7 @@ class Discards:
         if memo is not None and memo[0] == key:
             return memo[1]
         step = self.rules.steps[self.step]
-        if step.fixed_range is not None and step.allowed is None and step.valid_if is None:  # e.g. a widow
+        if step.any_cards:  # e.g. a widow
             lo, hi = step.fixed_range
             allowed, kinds = self.hands[seat], [self.hands[seat]]
             plans = _counts(kinds, lo, hi)
@@ -60,17 +60,17 @@ class Discards:
             lo, hi = self._discard_range(seat, env)
             masks = [kind(env) for kind in step.kinds]
             kinds = _split(allowed, lambda c: tuple((m >> c) & 1 for m in masks)) if masks else [allowed]
-            plans = self._valid_plans(seat, kinds, lo, hi, env)
+            plans = self._valid_plans(seat, kinds, lo, hi)
         plan = (allowed, lo, hi, kinds, frozenset(plans), plans)
         self._plan_memo = (key, plan)
         return plan
 
-    def _valid_plans(self, seat: int, kinds: list[int], lo: int, hi: int, env) -> list[tuple[int, ...]]:
+    def _valid_plans(self, seat: int, kinds: list[int], lo: int, hi: int) -> list[tuple[int, ...]]:
         """The counts per kind in range whose discard passes valid_if (judged on one discard each)."""
         valid_if = self.rules.steps[self.step].valid_if
         if valid_if is None:
             return _counts(kinds, lo, hi)
-        hand, out = self.hands[seat], []
+        env, hand, out = self._step_env(seat), self.hands[seat], []
         for counts in _counts(kinds, lo, hi):
             env["discard"] = mask = _lowest(kinds, counts)
             env["kept"] = hand & ~mask
@@ -85,14 +85,11 @@ class Discards:
         memo = self._lead_memo_plans
         if memo is not None and memo[0] == key:
             return memo[1]
-        allowed, lo, hi, kinds, _set, plans = self._plan(seat)
-        step = self.rules.steps[self.step]
-        env = self._step_env(seat)
-        masks = [kind(env) for kind in step.kinds]
-        by_suit = _split(allowed, lambda c: (tuple((m >> c) & 1 for m in masks), C.suit_of(c)))
+        _allowed, lo, hi, kinds, _set, plans = self._plan(seat)
+        by_suit = [part for kind in kinds for part in _split(kind, C.suit_of)]
         found = (kinds, plans)
         if _n_plans(by_suit, hi) <= PLANS:
-            leading = [counts for counts in self._valid_plans(seat, by_suit, lo, hi, env)
+            leading = [counts for counts in self._valid_plans(seat, by_suit, lo, hi)
                        if self._lead_error(seat, _lowest(by_suit, counts)) is None]
             found = (by_suit, leading) if leading else found
         self._lead_memo_plans = (key, found)
@@ -113,8 +110,7 @@ class Discards:
         checked; after QUICK refusals by the lead check, from the plans by suit (`_lead_plans`)."""
         step = self.rules.steps[self.step]
         binds = self._lead_binds(seat)
-        if step.fixed_range is not None and step.fixed_range[0] == step.fixed_range[1] and step.allowed is None \
-                and step.valid_if is None:  # any k cards of the hand (a widow): no plan needed
+        if step.any_cards and step.fixed_range[0] == step.fixed_range[1]:  # any k cards (a widow): no plan needed
             hand, k = self.hands[seat], step.fixed_range[0]
             n = hand.bit_count()
             for _ in range(QUICK if binds else 1):
@@ -139,6 +135,12 @@ class Discards:
             if not binds or self._lead_error(seat, mask) is None:  # the plan saw to the rest
                 return mask
         return self._first_legal(seat, kinds, plans, lambda c: 0, SEARCH)
+
+    def side_cards_first(self, trump: int) -> Callable[[int], int]:
+        """A card's weakness for a discard under `trump`: side cards before trumps, low before high
+        (what the view's example discard and the heuristic bot throw)."""
+        key, trumps = self.rules.tables.order_key[trump + 1], self.rules.trump_mask[trump + 1]
+        return lambda c: ((trumps >> c) & 1) * 1000 + key[c]
 
     def weakest_discard(self, seat: int, weakness: Callable[[int], float]) -> int | None:
         """The legal discard whose cards' `weakness` adds up to the least (the weakest cards of each

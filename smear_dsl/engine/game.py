@@ -340,7 +340,10 @@ class Game(Bidding, Begging, Steps, Discards, Play):
         return dict(zip(self.rules.point_names, got)), game_points
 
     def _score_hand(self) -> None:
-        result, winner = score_hand(self)
+        self._record_result(*score_hand(self))
+
+    def _record_result(self, result: HandResult, winner: int | None) -> None:
+        """The hand is scored: its result counts, the game ends if a side won, the deal passes on."""
         self.scores = list(result.scores)
         self.results.append(result)
         if winner is not None:

@@ -72,7 +72,7 @@ class Steps:
         """Why a discard of `mask` is refused, or None if it is legal: the size, the cards in hand and
         `allowed` by masks, valid_if by the counts per kind it reads (discards.py's plan), then the lead."""
         step = self.rules.steps[self.step]
-        if step.fixed_range is not None and step.allowed is None and step.valid_if is None:  # e.g. a widow
+        if step.any_cards:  # e.g. a widow: no plan needed
             lo, hi = step.fixed_range
             allowed, kinds, plan_set = self.hands[seat], (), None
         else:
@@ -101,8 +101,7 @@ class Steps:
 
     def discard_options(self, seat: int) -> tuple[int, int, int]:
         """(fewest, most, mask of the cards that may go) for the discard `seat` must make now."""
-        lo, hi = self._discard_range(seat)
-        mask = self._discardable(seat)
+        mask, lo, hi = self._plan(seat)[:3]
         return lo, min(hi, mask.bit_count()), mask
 
     def discard_error(self, seat: int, mask: int) -> str | None:
