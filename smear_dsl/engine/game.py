@@ -21,6 +21,7 @@ from .bidding import Bidding
 from .discards import Discards
 from .constants import _BID_BASE, _BIT, _PASS, _TRUMP_BASE, BEG, BIDDING, HAND_DONE, PLAY, STEP
 from .play import Play
+from .snapshot import between_hands
 from .steps import Steps
 
 
@@ -33,6 +34,10 @@ class Game(Bidding, Begging, Steps, Discards, Play):
     drawn: list[tuple[int, int]] | tuple = ()
     shown: list[tuple[int, int]] | tuple = ()
     public_hand = -1
+    # A server's game (keep_boundary = True) notes its state between hands, just before each
+    # deal (engine/snapshot.py), so a table can be saved there and rebuilt without its history.
+    keep_boundary = False
+    boundary: dict[str, Any] | None = None
 
     def _public_log(self) -> None:
         """Start this hand's draw and face-up discard logs, if this is the hand's first entry."""
@@ -332,6 +337,8 @@ class Game(Bidding, Begging, Steps, Discards, Play):
         if not same_dealer:
             self.dealer = (self.dealer + 1) % self.n
         if self.auto_deal and not self.finished:
+            if self.keep_boundary:
+                self.boundary = between_hands(self)
             self.start_hand()
 
     def award_points(self) -> tuple[dict[str, int | None], list[int]]:
