@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 import asyncio
+import logging
 import gc
 import signal
 import threading
@@ -74,12 +75,15 @@ class Running:
     store: Store
     sandbox: Sandbox
     web: WebServer | None = None
+    upkeep: asyncio.Task | None = None
 
     @property
     def web_port(self) -> int | None:
         return self.web.port if self.web else None
 
     async def stop(self, grace: float = 2.0) -> None:
+        if self.upkeep is not None:
+            self.upkeep.cancel()
         if self.web:
             await self.web.stop()
         await self.server.stop(grace)
@@ -88,7 +92,8 @@ class Running:
 
 
 async def start(where: Listen = Listen(), db: str = "smear-referee.sqlite3", limits: Limits | None = None) -> Running:
-    """Open the store, rebuild every table from its log, and start serving; port 0 picks a free port."""
+    """Open the store, read back the tables played lately (each from its snapshot), and start
+    serving; port 0 picks a free port."""
     host, port = where.host, where.port
     limits = limits or Limits()
     store = Store(db)
@@ -129,7 +134,19 @@ async def start(where: Listen = Listen(), db: str = "smear-referee.sqlite3", lim
     referee.bots.start_all()
     await health_servicer.set(SERVICE, health_pb2.HealthCheckResponse.SERVING)
     await health_servicer.set("", health_pb2.HealthCheckResponse.SERVING)
-    return Running(server, bound, tables, store, sandbox, web)
+    return Running(server, bound, tables, store, sandbox, web, asyncio.ensure_future(_upkeep(tables)))
+
+
+async def _upkeep(tables: Tables) -> None:
+    """Every so often: end abandoned tables, park idle ones (Tables.sweep)."""
+    lim = tables.limits
+    every = max(0.2, min(60.0, lim.idle_seconds / 2, lim.abandon_seconds / 2))
+    while True:
+        await asyncio.sleep(every)
+        try:
+            await tables.sweep()
+        except Exception:  # a sweep that fails is logged and tried again; it never stops the server
+            logging.getLogger("smear_dsl.referee").exception("table upkeep failed")
 
 
 def _add_port(server: grpc.aio.Server, host: str, port: int, tls: tuple[str, str] | None) -> int:

@@ -181,8 +181,9 @@ def cmd_serve(args: argparse.Namespace) -> int:
         if running.web_port is not None:
             scheme = "https" if where.tls else "http"
             print(f"web client: {scheme}://{args.host}:{running.web_port}/", flush=True)
-        n = len(running.tables.tables) + len(running.tables.retired)
-        print(f"tables: {n} restored from {args.db}", file=sys.stderr, flush=True)
+        t = running.tables
+        print(f"tables: {len(t.open_ids)} unfinished in {args.db}, {len(t.tables)} read back into memory",
+              file=sys.stderr, flush=True)
     try:
         asyncio.run(serve(where, args.db, ready, limits))
     except (PortInUse, StoreInUse) as e:

@@ -28,6 +28,8 @@ class HouseBots:
         self.delay = tables.limits.bot_seconds
         self.pending: dict[tuple[str, int], asyncio.Task] = {}
         self.players: dict[tuple[str, int], HeuristicBot | RandomBot] = {}
+        tables.woken.append(self.watch)  # a parked table read back: its bots play on
+        tables.parked.append(self.let_go)
 
     def start_all(self) -> None:
         """After start-up: the bots of every unfinished table play on."""
@@ -37,6 +39,8 @@ class HouseBots:
 
     def watch(self, t: Table) -> None:
         """Wake this table's bots when their turn comes (and now, if it is one's turn already)."""
+        if t.game.finished:
+            return
         for seat, kind in t.bots.items():
             key = (t.id, seat)
             if key in self.players:
@@ -71,6 +75,14 @@ class HouseBots:
             self.pending.pop(key, None)
         if not t.game.finished and t.game.turn == seat:
             self._wake(t, seat)  # its turn again (it won the trick, or the next hand is its lead)
+
+    def let_go(self, t: Table) -> None:
+        """The table left memory: its bots stop (a pending move is cancelled before it is made)."""
+        for seat in t.bots:
+            task = self.pending.pop((t.id, seat), None)
+            if task is not None:
+                task.cancel()
+            self._forget(t, seat)
 
     def _forget(self, t: Table, seat: int) -> None:
         self.players.pop((t.id, seat), None)

@@ -24,7 +24,10 @@ class Limits:
     sandbox_queue: int = 8                # jobs that may wait for a worker; past that: BUSY
     sandbox_per_address: int = 2          # jobs one address may have running or waiting
     sandbox_memory_bytes: int = 1 << 30   # address space of a worker process
-    max_tables: int = 100_000             # tables this server holds
+    max_tables: int = 100_000             # unfinished tables this server holds (playing or parked)
+    hands_per_game: int = 1_000           # a served game ends after this many hands, won by the highest score
+    idle_seconds: float = 600.0           # a started table with no move this long leaves memory (parked) until called
+    abandon_seconds: float = 604_800.0    # an unfinished table with no move this long (a week) ends as abandoned
     tables_per_address: int = 1_000       # unfinished tables created from one address
     upload_tables_per_address: int = 20   # of those, tables playing an uploaded rule file
     spectators_per_table: int = 100       # spectator tokens handed out for one table

@@ -307,7 +307,7 @@ class Referee(pb_grpc.RefereeServicer):
         try:
             table, host = await self.tables.create(name, text, options, request.players,
                                                    request.seed if request.HasField("seed") else None,
-                                                   request.duplicate, max(0, min(request.hand_limit, 10_000)),
+                                                   request.duplicate, max(0, request.hand_limit),
                                                    address=address)
         except RecursionError:
             raise RefereeError("INVALID_ARGUMENT", "BAD_RULES", "the rule file nests too deeply") from None
@@ -365,21 +365,33 @@ class Referee(pb_grpc.RefereeServicer):
     async def WatchTable(self, request, context):
         who = CALLER.get()
         t = self.tables.table_for(request.table_id, who)
-        sent = request.after_seq
+        sent = max(0, request.after_seq)
         async with t.lock:
             snapshot = t.view(who)
-            last = len(t.events)
-        yield pb.TableEvent(seq=last, snapshot=snapshot)
-        while True:
-            while sent < len(t.events):
-                ev = t.events[sent]
-                sent = ev[0]
-                yield t.render(ev, who, self.tables.sealed(t))
-            async with t.changed:
-                try:
-                    await asyncio.wait_for(t.changed.wait_for(lambda: len(t.events) > sent), HEARTBEAT_SECONDS)
-                except asyncio.TimeoutError:
-                    yield pb.TableEvent(seq=sent, heartbeat=pb.Heartbeat())
+            last = t.last_seq
+        t.watchers += 1  # from here on the table is not parked under this stream
+        try:
+            yield pb.TableEvent(seq=last, snapshot=snapshot)
+            while True:
+                if sent < t.base_seq:  # resuming from before what memory holds: remade from the store
+                    upto = t.base_seq
+                    for ev in await self.tables.old_events(t, sent, upto):
+                        yield t.render(ev, who, self.tables.sealed(t))
+                    sent = upto
+                for ev in t.events_after(sent):
+                    sent = ev[0]
+                    yield t.render(ev, who, self.tables.sealed(t))
+                    if sent < t.base_seq:
+                        break  # the table moved on a hand while this stream was sending
+                if sent < t.base_seq:
+                    continue
+                async with t.changed:
+                    try:
+                        await asyncio.wait_for(t.changed.wait_for(lambda: t.last_seq > sent), HEARTBEAT_SECONDS)
+                    except asyncio.TimeoutError:
+                        yield pb.TableEvent(seq=sent, heartbeat=pb.Heartbeat())
+        finally:
+            t.watchers -= 1
 
     @guard_stream
     async def WatchTurns(self, request, context):
@@ -389,6 +401,7 @@ class Referee(pb_grpc.RefereeServicer):
         sent = request.after_version if request.HasField("after_version") else -1
         wake = asyncio.Event()
         t.turn_waiters[seat].add(wake.set)
+        t.watchers += 1
         try:
             while True:
                 if t.turn_due(seat, sent):
@@ -401,6 +414,7 @@ class Referee(pb_grpc.RefereeServicer):
                 wake.clear()
                 await wake.wait()
         finally:
+            t.watchers -= 1
             t.turn_waiters[seat].discard(wake.set)
 
     @guard_stream
@@ -448,6 +462,7 @@ class Referee(pb_grpc.RefereeServicer):
                 outbox.put_nowait(None)  # the client is done sending: end after what is queued
 
         t.turn_waiters[seat].add(turn)
+        t.watchers += 1
         turn()
         reader = asyncio.ensure_future(read())
         try:
@@ -460,6 +475,7 @@ class Referee(pb_grpc.RefereeServicer):
                 yield event
         finally:
             reader.cancel()
+            t.watchers -= 1
             t.turn_waiters[seat].discard(turn)
 
     def _seat_table(self, table_id: str, who: Identity, refusal: str):
@@ -473,7 +489,7 @@ class Referee(pb_grpc.RefereeServicer):
     async def GetRecord(self, request, context):
         who = CALLER.get()
         t = self.tables.table_for(request.table_id, who)
-        rec, complete = t.record(who, self.tables.sealed(t))
+        rec, complete = await self.tables.record(t, who)
         return pb.GetRecordResponse(record_json=json.dumps(rec), complete=complete)
 
     @guard
@@ -490,7 +506,7 @@ class Referee(pb_grpc.RefereeServicer):
             if self.tables.sealed(t):
                 raise RefereeError("FAILED_PRECONDITION", "ROUND_SEALED",
                                    "this table's duplicate round is still being played")
-            record_json = json.dumps(t.record(Identity(t.id, "host", None))[0])
+            record_json = json.dumps((await self.tables.record(t, Identity(t.id, "host", None)))[0])
         else:
             record_json = request.record_json
         done = await self.on_record(context, "replay_record", record_json, "replay")

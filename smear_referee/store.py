@@ -3,7 +3,11 @@
 One writer thread owns the write connection and commits in groups: every write queued while
 the previous commit was syncing goes into the next transaction, so many tables share one
 fsync (WAL, synchronous=FULL) and `await store.write(...)` returns only after the commit.
-On start the server reads everything back and replays each table's moves.
+At each hand boundary a table's snapshot (engine/snapshot.py) is saved with the move that
+reached it, and a finished table is marked so: on start the server reads back only unfinished
+tables, each from its snapshot and the moves after it, so start-up follows the live tables,
+not the history. Whatever else is asked for later (a finished table, an old token, an
+idempotency key of an earlier hand, a record) is read from here when asked.
 """
 from __future__ import annotations
 
@@ -28,6 +32,8 @@ CREATE TABLE IF NOT EXISTS moves (
     table_id TEXT NOT NULL, version INTEGER NOT NULL, seat INTEGER NOT NULL, code TEXT NOT NULL, idem TEXT,
     digest TEXT, PRIMARY KEY (table_id, version));
 CREATE UNIQUE INDEX IF NOT EXISTS moves_idem ON moves (table_id, idem) WHERE idem IS NOT NULL;
+CREATE TABLE IF NOT EXISTS snapshots (
+    table_id TEXT PRIMARY KEY, version INTEGER NOT NULL, seq INTEGER NOT NULL, state_json TEXT NOT NULL);
 CREATE TABLE IF NOT EXISTS tournaments (id TEXT PRIMARY KEY, config_json TEXT NOT NULL, created REAL NOT NULL);
 CREATE TABLE IF NOT EXISTS rounds (
     tournament_id TEXT NOT NULL, round INTEGER NOT NULL, seed TEXT NOT NULL, tables_json TEXT NOT NULL,
@@ -36,7 +42,14 @@ CREATE TABLE IF NOT EXISTS audit (
     tournament_id TEXT NOT NULL, seq INTEGER NOT NULL, entry_json TEXT NOT NULL, PRIMARY KEY (tournament_id, seq));
 """
 # Columns added since the first schema: (table, column, declaration), added to older files at open.
-ADDED_COLUMNS = (("tables", "seal", "TEXT"), ("moves", "digest", "TEXT"), ("tokens", "name", "TEXT"))
+ADDED_COLUMNS = (("tables", "seal", "TEXT"), ("moves", "digest", "TEXT"), ("tokens", "name", "TEXT"),
+                 ("tables", "finished", "INTEGER NOT NULL DEFAULT 0"), ("tables", "outcome_json", "TEXT"),
+                 ("tables", "record_json", "TEXT"), ("tables", "ended", "TEXT"), ("tables", "updated", "REAL"))
+ADDED_INDEXES = ("CREATE INDEX IF NOT EXISTS tables_open ON tables (finished, created)",
+                 "CREATE INDEX IF NOT EXISTS tables_seal ON tables (seal) WHERE seal IS NOT NULL",
+                 "CREATE INDEX IF NOT EXISTS tokens_table ON tokens (table_id)")
+TABLE_COLUMNS = ("id, rules_name, rules_text, players, options_json, seed, first_dealer, created, duplicate, "
+                 "hand_limit, seal, ended, updated")
 
 
 @dataclass
@@ -54,6 +67,9 @@ class StoredTable:
     duplicate: bool = False
     hand_limit: int = 0
     seal: str | None = None  # the group (a duplicate round) whose tables stay sealed until all have finished
+    ended: str | None = None  # why the game was ended before its rules ended it (JSON: reason, at)
+    updated: float | None = None  # when its last move was made
+    snapshot: dict[str, Any] | None = None  # the latest: {"version", "seq", "state"}; `moves` follow it
 
 
 class StoreInUse(SmearError):
@@ -70,11 +86,16 @@ class Store:
         conn = sqlite3.connect(path)
         conn.execute("PRAGMA journal_mode=WAL")
         conn.executescript(SCHEMA)
+        self.upgraded = False  # True when this file predates snapshots: its tables are read back whole once
         for table, column, decl in ADDED_COLUMNS:
             if column not in {row[1] for row in conn.execute(f"PRAGMA table_info({table})")}:
                 conn.execute(f"ALTER TABLE {table} ADD COLUMN {column} {decl}")
+                self.upgraded |= column == "finished" and conn.execute("SELECT 1 FROM tables LIMIT 1").fetchone() is not None
+        for sql in ADDED_INDEXES:
+            conn.execute(sql)
         conn.commit()
         conn.close()
+        self._reader: sqlite3.Connection | None = None  # the event loop's own, for the lookups below
         self._queue: queue.Queue = queue.Queue()
         self._thread = threading.Thread(target=self._writer, name="smear-store-writer", daemon=True)
         self._thread.start()
@@ -87,6 +108,11 @@ class Store:
         fut = loop.create_future()
         self._queue.put((statements, loop, fut))
         await fut
+
+    def write_soon(self, statements: list[tuple[str, tuple]]) -> None:
+        """Queue statements that need no answer (a snapshot caught up at start-up): written in order
+        with the rest, and if they are lost nothing is (the moves they summarise are stored)."""
+        self._queue.put((statements, None, None))
 
     def _writer(self) -> None:
         conn = sqlite3.connect(self.path, isolation_level=None, check_same_thread=False)
@@ -111,6 +137,8 @@ class Store:
             # One wake-up per event loop settles the whole group (not one per write).
             by_loop: dict[Any, list] = {}
             for (_s, loop, fut), err in zip(batch, results):
+                if loop is None:
+                    continue
                 by_loop.setdefault(loop, []).append((fut, err))
             for loop, settled in by_loop.items():
                 loop.call_soon_threadsafe(_settle_all, settled)
@@ -150,6 +178,9 @@ class Store:
             return [e] * len(batch)
 
     def close(self) -> None:
+        if self._reader is not None:
+            self._reader.close()
+            self._reader = None
         self._queue.put(None)
         self._thread.join(timeout=10)
         if self._lock_file is not None:
@@ -172,9 +203,30 @@ class Store:
 
     @staticmethod
     def add_move(table_id: str, version: int, seat: int, code: int, idem: str | None,
-                 digest: str | None = None) -> list[tuple[str, tuple]]:
-        return [("INSERT INTO moves (table_id, version, seat, code, idem, digest) VALUES (?, ?, ?, ?, ?, ?)",
-                 (table_id, version, seat, str(code), idem, digest))]
+                 digest: str | None = None, at: float | None = None) -> list[tuple[str, tuple]]:
+        out = [("INSERT INTO moves (table_id, version, seat, code, idem, digest) VALUES (?, ?, ?, ?, ?, ?)",
+                (table_id, version, seat, str(code), idem, digest))]
+        if at is not None:
+            out.append(("UPDATE tables SET updated = ? WHERE id = ?", (at, table_id)))
+        return out
+
+    @staticmethod
+    def save_snapshot(table_id: str, snapshot: dict[str, Any]) -> list[tuple[str, tuple]]:
+        """The table's latest snapshot (it replaces the one before)."""
+        return [("INSERT OR REPLACE INTO snapshots (table_id, version, seq, state_json) VALUES (?, ?, ?, ?)",
+                 (table_id, snapshot["version"], snapshot["seq"], json.dumps(snapshot["state"])))]
+
+    @staticmethod
+    def finish(table_id: str, scores: list[int], winner: int | None,
+               ended: dict[str, Any] | None = None) -> list[tuple[str, tuple]]:
+        """Mark the game over (start-up then leaves it in the store), with its outcome."""
+        return [("UPDATE tables SET finished = 1, outcome_json = ?, ended = ? WHERE id = ?",
+                 (json.dumps({"scores": list(scores), "winner": winner}), json.dumps(ended) if ended else None,
+                  table_id))]
+
+    @staticmethod
+    def keep_record(table_id: str, record: dict[str, Any]) -> list[tuple[str, tuple]]:
+        return [("UPDATE tables SET record_json = ? WHERE id = ?", (json.dumps(record), table_id))]
 
     @staticmethod
     def create_tournament(tid: str, config: dict[str, Any], created: float, director_hash: str) -> list[tuple[str, tuple]]:
@@ -206,31 +258,91 @@ class Store:
         finally:
             conn.close()
 
-    # ---- reads (at start-up)
-    def load(self, table_id: str | None = None) -> list[StoredTable]:
-        """Every table (or just `table_id`) with its tokens and moves, oldest first. Reads see only
-        committed transactions (WAL), so this is safe beside the writer."""
-        where, args = ("WHERE id = ?", (table_id,)) if table_id else ("", ())
-        where_t = "WHERE table_id = ?" if table_id else ""
+    # ---- reads (at start-up, and of what has left memory)
+    def open_tables(self) -> list[tuple[str, str | None, float]]:
+        """(id, seal, time of its last move or creation) of every unfinished table, oldest first;
+        of every table when the file predates snapshots (it has not marked finished ones yet)."""
+        conn = sqlite3.connect(self.path)
+        try:
+            where = "" if self.upgraded else "WHERE finished = 0"
+            return conn.execute(f"SELECT id, seal, COALESCE(updated, created) FROM tables {where} "
+                                "ORDER BY created").fetchall()
+        finally:
+            conn.close()
+
+    def load(self, table_ids: list[str]) -> list[StoredTable]:
+        """These tables (those that exist), each with its tokens, its latest snapshot and the moves
+        after it. Reads see only committed transactions (WAL), so this is safe beside the writer."""
         conn = sqlite3.connect(self.path)
         try:
             tables = {}
-            for row in conn.execute("SELECT id, rules_name, rules_text, players, options_json, seed, first_dealer, "
-                                    f"created, duplicate, hand_limit, seal FROM tables {where} ORDER BY created", args):
-                tables[row[0]] = StoredTable(row[0], row[1], row[2], row[3], json.loads(row[4]), row[5], row[6], row[7],
-                                             [], [], bool(row[8]), row[9], row[10])
-            for h, tid, role, seat, name in conn.execute(
-                    f"SELECT hash, table_id, role, seat, name FROM tokens {where_t}", args):
-                if tid in tables:
-                    tables[tid].tokens.append((h, role, seat, name or ""))
-            for tid, version, seat, code, idem, digest in conn.execute(
-                    f"SELECT table_id, version, seat, code, idem, digest FROM moves {where_t} ORDER BY table_id, version",
-                    args):
-                if tid in tables:
-                    tables[tid].moves.append((version, seat, code, idem, digest))
+            for tid in table_ids:
+                row = conn.execute(f"SELECT {TABLE_COLUMNS} FROM tables WHERE id = ?", (tid,)).fetchone()
+                if row is not None:
+                    tables[tid] = StoredTable(row[0], row[1], row[2], row[3], json.loads(row[4]), row[5], row[6],
+                                              row[7], [], [], bool(row[8]), row[9], row[10], row[11], row[12])
+            for tid, t in tables.items():
+                t.tokens = [(h, role, seat, name or "") for h, role, seat, name in conn.execute(
+                    "SELECT hash, role, seat, name FROM tokens WHERE table_id = ?", (tid,))]
+                snap = conn.execute("SELECT version, seq, state_json FROM snapshots WHERE table_id = ?", (tid,)).fetchone()
+                after = 0
+                if snap is not None:
+                    t.snapshot = {"version": snap[0], "seq": snap[1], "state": json.loads(snap[2])}
+                    after = snap[0]
+                t.moves = [tuple(m) for m in conn.execute(
+                    "SELECT version, seat, code, idem, digest FROM moves WHERE table_id = ? AND version > ? "
+                    "ORDER BY version", (tid, after))]
             return list(tables.values())
         finally:
             conn.close()
+
+    def moves_of(self, table_id: str) -> list[tuple[int, int, str]]:
+        """Every move of a table, (version, seat, code) in order: for its record and old events.
+        Opens its own connection, so it may run in a worker thread."""
+        conn = sqlite3.connect(self.path)
+        try:
+            return conn.execute("SELECT version, seat, code FROM moves WHERE table_id = ? ORDER BY version",
+                                (table_id,)).fetchall()
+        finally:
+            conn.close()
+
+    def _read(self) -> sqlite3.Connection:
+        """The lookups' connection: point reads by key, made on the event loop (one at a time)."""
+        if self._reader is None:
+            self._reader = sqlite3.connect(self.path, check_same_thread=False)
+        return self._reader
+
+    def find_token(self, token_hash: str) -> tuple[str, str, int | None] | None:
+        """(table id, role, seat) of a token by its hash, if the store knows it."""
+        return self._read().execute("SELECT table_id, role, seat FROM tokens WHERE hash = ?", (token_hash,)).fetchone()
+
+    def find_key(self, table_id: str, key: str) -> tuple[int, int, str | None] | None:
+        """(version, seat, digest) of the move a table's idempotency key was used for, if it was."""
+        return self._read().execute("SELECT version, seat, digest FROM moves WHERE table_id = ? AND idem = ?",
+                                    (table_id, key)).fetchone()
+
+    def outcome(self, table_id: str) -> tuple[bool, list[int], int | None] | None:
+        """(finished, scores, winner) as stored; None for no such table. Scores are stored only once
+        the game is over."""
+        row = self._read().execute("SELECT finished, outcome_json FROM tables WHERE id = ?", (table_id,)).fetchone()
+        if row is None:
+            return None
+        done = json.loads(row[1]) if row[1] else {"scores": [], "winner": None}
+        return bool(row[0]), done["scores"], done["winner"]
+
+    def record_of(self, table_id: str) -> dict[str, Any] | None:
+        """A finished table's record, once one has been kept."""
+        row = self._read().execute("SELECT record_json FROM tables WHERE id = ?", (table_id,)).fetchone()
+        return json.loads(row[0]) if row and row[0] else None
+
+    def seal_tables(self, seal: str) -> list[str]:
+        return [tid for (tid,) in self._read().execute("SELECT id FROM tables WHERE seal = ? ORDER BY created", (seal,))]
+
+    def stale_tables(self, before: float, limit: int) -> list[str]:
+        """Unfinished tables with no move (nor creation) since `before`, oldest first."""
+        return [tid for (tid,) in self._read().execute(
+            "SELECT id FROM tables WHERE finished = 0 AND COALESCE(updated, created) < ? ORDER BY created LIMIT ?",
+            (before, limit))]
 
 
 def _lock(path: str):

@@ -1,8 +1,8 @@
-"""Tables held by the referee: the game, its move log, numbered events, tokens and idempotency.
+"""Tables held by the referee: creation, seats, tokens, moves made durable, and what is in memory.
 
-A move is applied under the table's lock, written to the store, and only then published and
-acknowledged. Events are kept unfiltered; `render` cuts each one down to what one caller may
-see (a seat sees its own cards and discards, a spectator only public play).
+A move is applied under its table's lock (smear_referee/table.py), written to the store, and
+only then published and acknowledged. What has left memory (parked tables, old events, records)
+is read back from the store when asked for.
 """
 from __future__ import annotations
 
@@ -13,24 +13,25 @@ import hmac
 import json
 import logging
 import secrets
+import sqlite3
 import threading
 import time
 from collections import OrderedDict, defaultdict
-from dataclasses import dataclass, field
 from typing import Any, Callable
 
 from smear_dsl.compiler import CompiledRules, compile_rules
-from smear_dsl.duplicate import boards, first_dealer
-from smear_dsl.engine import Game
+from smear_dsl.duplicate import first_dealer
 from smear_dsl.errors import MoveError, OptionError, RuleError, clip
 from smear_dsl.language import load_spec, spec_from_text
-from smear_dsl.record import apply_parsed, rules_fields
 from smear_dsl.spec import RuleSpec
 
+from . import history, upkeep
 from .api import referee_pb2 as pb
-from .convert import move_from_proto, move_to_proto, view_to_proto
 from .limits import Limits
 from .store import Store, StoredTable
+from .table import Event, Identity, RefereeError, Table, end_game
+
+__all__ = ["Identity", "RefereeError", "Table", "Tables", "known_spec", "rules_spec", "token_hash", "new_token"]
 
 log = logging.getLogger("smear_dsl.referee")
 BOT_KINDS = ("heuristic", "random")
@@ -49,217 +50,6 @@ def move_digest(move: pb.Move) -> str:
     return hashlib.sha256(move.SerializeToString(deterministic=True)).hexdigest()[:32]
 
 
-@dataclass(frozen=True)
-class Identity:
-    """Who a token speaks for: a table's host, one of its seats, or a spectator."""
-
-    table_id: str
-    role: str  # host | seat | spectator (a bot the server plays speaks as a seat)
-    seat: int | None
-
-
-# An event is a plain tuple of ints, strings and tuples: (seq, kind, *fields), the fields in the
-# order `_event` is given them. The garbage collector stops tracking such tuples once it has seen
-# them, so a server holding long games does not keep growing the heap every full collection walks
-# (that showed as 100-200 ms pauses in bench_referee's latency).
-Event = tuple
-
-
-class RefereeError(Exception):
-    """An error with a gRPC status name and a reason (the RECORD_FORMAT.md code or our own)."""
-
-    def __init__(self, status: str, reason: str, message: str):
-        super().__init__(message)
-        self.status, self.reason, self.message = status, reason, message
-
-
-@dataclass
-class Table:
-    id: str
-    rules_name: str
-    rules_text: str | None
-    spec: RuleSpec
-    rules: CompiledRules
-    options: dict[str, Any]
-    seed: str
-    first_dealer: int
-    created: float
-    duplicate: bool = False
-    hand_limit: int = 0
-    seal: str | None = None  # its duplicate round: nothing of its deals is shown until the round has finished
-    game: Game = field(init=False)
-    log: list[tuple[int, int]] = field(default_factory=list)  # accepted (seat, code)
-    idem: dict[str, tuple[int, str | None]] = field(default_factory=dict)  # key -> (seat, move digest)
-    seats_taken: list[bool] = field(default_factory=list)
-    seat_names: list[str] = field(default_factory=list)  # as each seat's player gave it ("bot" for the server's bots)
-    bots: dict[int, str] = field(default_factory=dict)  # seat -> kind, for the seats the server plays
-    sheets: dict[str, str] = field(default_factory=dict)  # format -> this table's rules sheet, once asked for
-    spectators: int = 0
-    events: list[Event] = field(default_factory=list)
-    lock: asyncio.Lock = field(default_factory=asyncio.Lock)
-    changed: asyncio.Condition = field(default_factory=asyncio.Condition)
-    # turn_waiters[seat]: a callback per WatchTurns or Play stream of that seat, called when the seat
-    # must act (or the game ends), so a move wakes only the streams that have something to send.
-    turn_waiters: list[set[Callable[[], None]]] = field(default_factory=list)
-
-    def __post_init__(self) -> None:
-        self.seats_taken = [False] * self.rules.players
-        self.seat_names = [""] * self.rules.players
-        self.turn_waiters = [set() for _ in range(self.rules.players)]
-        self.game = self._new_game()
-        self.publish(None)
-
-    def _new_game(self) -> Game:
-        source = boards(self.rules, self.seed) if self.duplicate else None
-        return Game(self.rules, seed=self.seed, first_dealer=self.first_dealer, deal_source=source,
-                    hand_limit=self.hand_limit or None)
-
-    @property
-    def version(self) -> int:
-        return len(self.log)
-
-    def info(self, spectators_allowed: bool = True) -> pb.TableInfo:
-        """What anyone may know of the table (a lobby's line): nothing hidden."""
-        return pb.TableInfo(table_id=self.id, rules=self.rules_name, title=self.spec.name, players=self.rules.players,
-                            options={k: _text(v) for k, v in self.rules.options.items()},
-                            seat_taken=self.seats_taken, finished=self.game.finished, seat_names=self.seat_names,
-                            started=self.version > 0, spectators=self.spectators,
-                            spectators_allowed=spectators_allowed, house_rules=self.rules_text is not None,
-                            created=self.created, version=self.version, scores=self.game.scores)
-
-    def take_seat(self, role: str, seat: int | None, name: str) -> None:
-        """Count a token handed out (or read back from the store)."""
-        if role in ("seat", "bot") and seat is not None and 0 <= seat < self.rules.players:
-            self.seats_taken[seat] = True
-            self.seat_names[seat] = name
-            if role == "bot":
-                self.bots[seat] = name.partition(":")[2] or "heuristic"
-        elif role == "spectator":
-            self.spectators += 1
-
-    # ---- moves
-    def check_and_apply(self, seat: int, move: pb.Move) -> tuple[int, tuple]:
-        """Apply the move to the live game (raises MoveError, state unchanged); returns its code and
-        the marks taken before it, for `publish`."""
-        action, payload = move_from_proto(self.rules, seat, move)
-        before = self._marks()
-        moves = self.game.hand_moves  # the move lands in this hand's log, even if it ends the hand
-        n = len(moves)
-        apply_parsed(self.game, seat, action, payload)
-        code = moves[n][1]
-        self.log.append((seat, code))
-        return code, before
-
-    def replay_move(self, seat: int, code: int) -> None:
-        """Re-apply a logged move (start-up and rollback)."""
-        before = self._marks()
-        self.game.apply(seat, code)
-        self.log.append((seat, code))
-        self.publish(before, seat, code)
-
-    def rebuild(self) -> None:
-        """Recompute the game and events from the log (after a failed write)."""
-        log = list(self.log)
-        self.log, self.events = [], []
-        self.game = self._new_game()
-        self.publish(None)
-        for seat, code in log:
-            self.replay_move(seat, code)
-
-    # ---- events
-    def _marks(self):
-        g = self.game
-        return len(g.record_hands), len(g.results), g.tricks, len(g.tricks), g.finished
-
-    def publish(self, before, seat: int | None = None, code: int | None = None) -> None:
-        """Append the events of what changed since `before` (the game's `_marks()`; None: from the start)."""
-        g = self.game
-        n_hands, n_results, old_tricks, n_tricks, was_over = before if before is not None else (0, 0, [], 0, False)
-        if seat is not None and code is not None:
-            self._event("move", seat, code, self.version)
-        for leader, winner, cards in old_tricks[n_tricks:]:
-            self._event("trick_won", leader, winner, tuple(cards))
-        for i in range(n_results, len(g.results)):
-            self._event("hand_scored", i, json.dumps(g.results[i].to_json()), tuple(g.results[i].scores))
-        for h in range(n_hands, len(g.record_hands)):
-            dealer, hands, _stock, _moves = g.record_hands[h]
-            self._event("hand_started", h, dealer, tuple(tuple(x) for x in hands))
-        if g.finished and not was_over:
-            self._event("game_over", g.winner, tuple(g.scores))
-        if len(g.results) > n_results:
-            g.compact_history()  # a hand ended: its record and result need not be tracked by the GC
-
-    def _event(self, kind: str, *fields: Any) -> None:
-        self.events.append((len(self.events) + 1, kind, *fields))
-
-    def render(self, ev: Event, who: Identity, sealed: bool = False) -> pb.TableEvent:
-        """One event as `who` may see it (a sealed table's seed is not shown)."""
-        seq, kind = ev[0], ev[1]
-        r = self.rules
-        if kind == "move":
-            _s, _k, seat, code, version = ev
-            visible = who.role == "seat" and who.seat == seat
-            return pb.TableEvent(seq=seq, move=pb.MovePlayed(seat=seat, version=version,
-                                                               move=move_to_proto(r, code, visible)))
-        if kind == "trick_won":
-            _s, _k, leader, winner, cards = ev
-            return pb.TableEvent(seq=seq, trick_won=pb.TrickWon(winner=winner, leader=leader,
-                                                                  cards=[r.card_name(c) for c in cards]))
-        if kind == "hand_scored":
-            _s, _k, hand, result_json, scores = ev
-            return pb.TableEvent(seq=seq, hand_scored=pb.HandScored(hand=hand, result_json=result_json, scores=scores))
-        if kind == "hand_started":
-            _s, _k, hand, dealer, hands = ev
-            mine = [r.card_name(c) for c in hands[who.seat]] if who.role == "seat" else []
-            return pb.TableEvent(seq=seq, hand_started=pb.HandStarted(hand=hand, dealer=dealer, your_cards=mine))
-        _s, _k, winner, scores = ev
-        over = pb.GameOver(scores=scores, seed="" if sealed else self.seed)
-        if winner is not None:
-            over.winner = winner
-        return pb.TableEvent(seq=seq, game_over=over)
-
-    def turn_due(self, seat: int, sent: int) -> bool:
-        """Whether `seat` is owed a view newer than version `sent`: it must act now, or the game is over."""
-        g = self.game
-        return (g.finished or g.turn == seat) and self.version > sent
-
-    def signal_turns(self) -> None:
-        """Wake the WatchTurns and Play streams of the seat that must act now (of every seat once the game is over)."""
-        g = self.game
-        seats = range(len(self.turn_waiters)) if g.finished else (g.turn,) if g.turn >= 0 else ()
-        for seat in seats:
-            for wake in list(self.turn_waiters[seat]):
-                wake()
-
-    def view(self, who: Identity) -> pb.View:
-        return view_to_proto(self.id, self.game, who.seat if who.role == "seat" else None, self.version)
-
-    def record(self, who: Identity, sealed: bool = False) -> tuple[dict[str, Any], bool]:
-        """The record; while the game runs (or its round is sealed), other seats' cards, the stock
-        and their discards are left out. An uploaded rule file travels in `rules_text`."""
-        rec = self.game.to_record()
-        if self.rules_text is not None:
-            rec.update(rules_fields(self.rules_text))
-        if self.game.finished and not sealed:
-            rec["seed"] = self.seed
-            return rec, True
-        mine = who.seat if who.role == "seat" else None
-        for hand in rec["hands"]:
-            hand["deal"]["hands"] = [h if i == mine else [] for i, h in enumerate(hand["deal"]["hands"])]
-            hand["deal"]["stock"] = []
-            for m in hand["moves"]:
-                if m["action"] == "discard" and m["seat"] != mine:
-                    m["cards"] = []
-        rec["redacted"] = True
-        if sealed:
-            rec["sealed"] = True
-        return rec, False
-
-
-def _text(v: Any) -> str:
-    return str(v).lower() if isinstance(v, bool) else str(v)
-
-
 class Damaged(Exception):
     """A stored table that cannot be rebuilt: the move (version) where replay stopped, and why."""
 
@@ -269,10 +59,14 @@ class Damaged(Exception):
 
 
 class Tables:
-    """Every table of this server, their tokens, and the store behind them."""
+    """Every table of this server: those in memory, and the store behind them.
 
-    # Finished games kept in memory; older ones live on in the store only and are rebuilt from
-    # their log when asked for (a record, a view), so a long-running server's heap stays bounded.
+    In memory are the unfinished tables played lately and the last KEEP_FINISHED finished ones;
+    an unfinished table idle for `Limits.idle_seconds` is parked (it stays in the store) and is
+    woken by the next call that names it. Tokens of tables not in memory are looked up in the
+    store, so what the server holds follows its live tables, not its history.
+    """
+
     KEEP_FINISHED = 500
 
     def __init__(self, store: Store, limits: Limits | None = None):
@@ -283,51 +77,80 @@ class Tables:
         # in full with hmac.compare_digest, so lookups take the same time whatever the token.
         self.tokens: dict[str, list[tuple[str, Identity]]] = {}
         self.finished: OrderedDict[str, None] = OrderedDict()  # finished tables in memory, oldest first
-        self.retired: dict[str, tuple[list[int], int | None]] = {}  # stored only: id -> (scores, winner)
+        self.open_ids: set[str] = set()  # unfinished tables, in memory or parked
         self.damaged: dict[str, Damaged] = {}  # stored tables that could not be rebuilt
         self.seals: dict[str, list[str]] = defaultdict(list)  # seal -> its tables (a duplicate round)
         self.opened: set[str] = set()  # seals whose tables have all finished
         self.by_address: dict[str, dict[str, bool]] = defaultdict(dict)  # address -> {table id: uploaded rules}
+        self.woken: list[Callable[[Table], None]] = []  # called with each table read back into memory
+        self.parked: list[Callable[[Table], None]] = []  # called with each table let go from memory
+        self.history_slots = asyncio.Semaphore(2)  # records and old events remade from the store at once
 
     # ---- start-up
     def load(self) -> int:
-        """Rebuild every table from the store (finished ones beyond KEEP_FINISHED are then let go).
-        A table that cannot be rebuilt is reported and kept out; every other table is served."""
-        for st in self.store.load():
-            for h, role, seat, _name in st.tokens:
-                self.remember_token(h, Identity(st.id, "seat" if role == "bot" else role, seat))
-            if st.seal:
-                self.seals[st.seal].append(st.id)
+        """Read back the unfinished tables played within idle_seconds (the others stay parked);
+        a table that cannot be rebuilt is reported and kept out, every other table is served.
+        A store written before snapshots existed is read whole once, and its tables marked."""
+        since = 0.0 if self.store.upgraded else time.time() - self.limits.idle_seconds
+        ids = []
+        for tid, seal, updated in self.store.open_tables():
+            self.open_ids.add(tid)
+            if seal:
+                self.seals[seal].append(tid)
+            if updated >= since:
+                ids.append(tid)
+        for st in self.store.load(ids):
             self._restore(st)
-        return len(self.tables) + len(self.retired)
+        return len(self.open_ids)
 
     def _restore(self, st: StoredTable) -> Table | None:
         """The stored table rebuilt and kept (None: it is damaged, which is reported and remembered)."""
         try:
-            t = self._rebuild(st)
+            t, behind = self._rebuild(st)
         except Damaged as e:
-            self.retired.pop(st.id, None)
             self._damage(st.id, e)
             return None
-        self._add(t)
+        for h, role, seat, _name in st.tokens:
+            self.remember_token(h, Identity(st.id, "seat" if role == "bot" else role, seat))
+            t.token_hashes.append(h)
+        if behind:  # it replayed past a hand its stored snapshot does not reach (an older store): save where it is
+            statements = Store.save_snapshot(t.id, t.snapshot)
+            if t.game.finished:
+                statements += Store.finish(t.id, t.game.scores, t.game.winner, t.ended)
+            self.store.write_soon(statements)
+        if t.game.finished:
+            self.open_ids.discard(t.id)
+        else:
+            self.open_ids.add(t.id)
+        self.keep_in_memory(t)
+        for hook in self.woken:
+            hook(t)
         return t
 
     def _damage(self, table_id: str, e: Damaged) -> None:
         self.damaged[table_id] = e
+        self.open_ids.discard(table_id)
         log.error("%s: table %s cannot be restored at version %d: %s (the table answers DATA_LOSS; "
                   "every other table is served)", self.store.path, table_id, e.version, e.reason)
 
-    def _rebuild(self, st: StoredTable) -> Table:
-        """The table as its stored log makes it; Damaged if a row does not replay."""
+    def _rebuild(self, st: StoredTable) -> tuple[Table, bool]:
+        """The table as its snapshot and the moves after it make it, and whether it reached a newer
+        snapshot than the stored one; Damaged if a row does not replay."""
         try:
             spec = rules_spec(st.rules_name, st.rules_text)
             rules = _compiled(spec, st.players, st.options)
         except (RuleError, OptionError, ValueError) as e:
             raise Damaged(0, f"its rules no longer compile: {str(e).splitlines()[0][:200]}") from None
         t = Table(st.id, st.rules_name, st.rules_text, spec, rules, st.options, st.seed, st.first_dealer, st.created,
-                  st.duplicate, st.hand_limit, st.seal)
+                  st.duplicate, st.hand_limit, st.seal, touched=st.updated or st.created)
         for _h, role, seat, name in st.tokens:
             t.take_seat(role, seat, name)
+        try:
+            if st.snapshot is not None:
+                t.resume(st.snapshot)
+        except (KeyError, ValueError, TypeError, MoveError) as e:
+            raise Damaged(st.snapshot["version"], f"its snapshot does not read back: {clip(str(e))}") from None
+        stored = t.snapshot
         for version, seat, code, idem, digest in st.moves:
             if version != t.version + 1:
                 raise Damaged(version, f"the log jumps from version {t.version} to {version}")
@@ -337,29 +160,42 @@ class Tables:
                 reason = f"{e.code}: {e.message}" if isinstance(e, MoveError) else f"unreadable move {clip(code)}"
                 raise Damaged(version, f"seat {seat}'s move does not replay: {reason}") from None
             if idem:
-                t.idem[idem] = (seat, digest)
-        return t
+                t.idem[idem] = (seat, digest, version)
+        if st.ended is not None:
+            t.ended = json.loads(st.ended)
+            end_game(t.game)
+        return t, t.snapshot is not stored
 
-    def _add(self, t: Table) -> None:
+    def keep_in_memory(self, t: Table) -> None:
         self.tables[t.id] = t
-        self.retired.pop(t.id, None)
         if t.game.finished:
             self.finished[t.id] = None
             self.finished.move_to_end(t.id)
             while len(self.finished) > self.KEEP_FINISHED:
                 old, _ = self.finished.popitem(last=False)
-                g = self.tables.pop(old).game
-                self.retired[old] = (list(g.scores), g.winner)
+                self.let_go(self.tables[old])
+
+    def let_go(self, t: Table) -> None:
+        """Take the table out of memory (it stays in the store), with its tokens."""
+        self.tables.pop(t.id, None)
+        self.finished.pop(t.id, None)
+        for h in t.token_hashes:
+            found = self.tokens.get(h[:16])
+            if found:
+                found[:] = [(stored, ident) for stored, ident in found if stored != h]
+                if not found:
+                    del self.tokens[h[:16]]
+        for hook in self.parked:
+            hook(t)
 
     def outcome(self, table_id: str) -> tuple[bool, list[int], int | None]:
-        """(finished, scores, winner) of a table, without rebuilding a retired one."""
-        if table_id in self.retired:
-            scores, winner = self.retired[table_id]
-            return True, scores, winner
+        """(finished, scores, winner) of a table, without reading it back into memory."""
+        t = self.tables.get(table_id)
+        if t is not None:
+            return t.game.finished, list(t.game.scores), t.game.winner
         if table_id in self.damaged:
             return False, [], None
-        g = self.table_for(table_id, None).game
-        return g.finished, list(g.scores), g.winner
+        return self.store.outcome(table_id) or (False, [], None)
 
     # ---- seals (duplicate rounds)
     def sealed(self, t: Table) -> bool:
@@ -367,6 +203,8 @@ class Tables:
         its full record and its hidden cards (the same boards as at those tables) stay withheld."""
         if t.seal is None or t.seal in self.opened:
             return False
+        if t.seal not in self.seals:
+            self.seals[t.seal] = self.store.seal_tables(t.seal)
         if all(self.outcome(tid)[0] for tid in self.seals[t.seal]):
             self.opened.add(t.seal)
             return False
@@ -374,7 +212,8 @@ class Tables:
 
     # ---- auth
     def remember_token(self, h: str, ident: Identity) -> None:
-        """Know a token (by its SHA-256) as `ident` from now on (a table's, or a tournament director's)."""
+        """Know a token (by its SHA-256) as `ident` while its table is in memory (a tournament
+        director's for good)."""
         self.tokens.setdefault(h[:16], []).append((h, ident))
 
     def identify(self, token: str) -> Identity | None:
@@ -383,34 +222,44 @@ class Tables:
         for stored, ident in self.tokens.get(h[:16], ()):
             if hmac.compare_digest(stored, h):
                 found = ident
+        if found is None:  # a table not in memory: the store knows its tokens (one indexed read)
+            row = self.store.find_token(h)
+            if row is not None and row[1] != "director":
+                table_id, role, seat = row
+                found = Identity(table_id, "seat" if role == "bot" else role, seat)
         return found
 
     def table_for(self, table_id: str, who: Identity | None) -> Table:
         t = self.tables.get(table_id)
-        if t is None and table_id in self.retired:
-            st = self.store.load(table_id)
-            if st:
-                t = self._restore(st[0])
         if t is None and table_id in self.damaged:
             e = self.damaged[table_id]
             raise RefereeError("DATA_LOSS", "TABLE_DAMAGED",
                                f"table {table_id} could not be restored from the store at version {e.version}: {e.reason}")
+        if t is None and len(table_id) <= 64:
+            stored = self.store.load([table_id])  # parked, or finished long ago: read it back
+            if stored:
+                t = self._restore(stored[0])
+                if t is None:
+                    return self.table_for(table_id, who)  # now known as damaged
         if t is None:
             raise RefereeError("NOT_FOUND", "NOT_FOUND", f"no table {clip(table_id)}")
         if who is not None and who.table_id != table_id:
             raise RefereeError("PERMISSION_DENIED", "WRONG_TABLE", "this token belongs to another table")
+        if t.game.finished and t.id in self.finished:
+            self.finished.move_to_end(t.id)
         return t
 
     # ---- creation and seats
     def check_quota(self, address: str | None, uploaded: bool) -> None:
         """Room for one more table on the server, and (unless `address` is None) in that address's budget."""
         lim = self.limits
-        if len(self.tables) >= lim.max_tables:
-            raise RefereeError("RESOURCE_EXHAUSTED", "TOO_MANY_TABLES", "this server holds as many tables as it can")
+        if len(self.open_ids) >= lim.max_tables:
+            raise RefereeError("RESOURCE_EXHAUSTED", "TOO_MANY_TABLES",
+                               f"this server holds {lim.max_tables} unfinished tables, as many as it may")
         if address is None:
             return
         mine = self.by_address[address]
-        for tid in [tid for tid in mine if tid not in self.tables or self.tables[tid].game.finished]:
+        for tid in [tid for tid in mine if tid not in self.open_ids]:
             del mine[tid]  # finished (or gone): no longer counted
         if len(mine) >= lim.tables_per_address:
             raise RefereeError("RESOURCE_EXHAUSTED", "TOO_MANY_TABLES",
@@ -425,7 +274,8 @@ class Tables:
                      seed: str | None, duplicate: bool = False, hand_limit: int = 0, seal: str | None = None,
                      address: str | None = "local") -> tuple[Table, str]:
         """A new table. `address` is the creator's, whose budget it counts against; None for the tables
-        a tournament opens (bounded by its entrants instead)."""
+        a tournament opens (bounded by its entrants instead). A game has at most
+        Limits.hands_per_game hands (fewer if `hand_limit` asks)."""
         self.check_quota(address, rules_text is not None)
         if rules_text is not None:
             rules_text, spec = await asyncio.to_thread(upload_spec, rules_text)
@@ -435,6 +285,8 @@ class Tables:
         seed = seed if seed else secrets.token_hex(16)
         first = first_dealer(seed, rules.players)
         table_id = secrets.token_hex(8)
+        cap = self.limits.hands_per_game
+        hand_limit = min(hand_limit, cap) if hand_limit > 0 else cap
         t = Table(table_id, spec.stem if rules_name else "upload", rules_text, spec, rules, dict(rules.options), seed,
                   first, time.time(), duplicate, hand_limit, seal)
         host = new_token()
@@ -442,12 +294,17 @@ class Tables:
                              [(token_hash(host), "host", None, "")], [], duplicate, hand_limit, seal)
         await self.store.write(Store.create_table(stored))
         self.tables[table_id] = t
+        self.open_ids.add(table_id)
         if seal:
             self.seals[seal].append(table_id)
         if address is not None:
             self.by_address[address][table_id] = rules_text is not None
-        self.remember_token(token_hash(host), Identity(table_id, "host", None))
+        self._token(t, token_hash(host), Identity(table_id, "host", None))
         return t, host
+
+    def _token(self, t: Table, h: str, ident: Identity) -> None:
+        self.remember_token(h, ident)
+        t.token_hashes.append(h)
 
     async def join(self, table_id: str, seat: int | None, name: str = "") -> tuple[Table, str]:
         t = self.table_for(table_id, None)
@@ -466,7 +323,7 @@ class Tables:
             role = "seat" if seat is not None else "spectator"
             await self.store.write(Store.add_token(table_id, token_hash(token), role, seat, name))
             t.take_seat(role, seat, name)
-            self.remember_token(token_hash(token), Identity(table_id, role, seat))
+            self._token(t, token_hash(token), Identity(table_id, role, seat))
         return t, token
 
     @staticmethod
@@ -492,7 +349,7 @@ class Tables:
                                     Store.add_token(t.id, h, "bot", seat, f"bot:{kind}")])
             for h, seat in tokens:
                 t.take_seat("bot", seat, f"bot:{kind}")
-                self.remember_token(h, Identity(t.id, "seat", seat))
+                self._token(t, h, Identity(t.id, "seat", seat))
         return free
 
     def lobby(self, include_finished: bool, limit: int) -> list[Table]:
@@ -521,14 +378,7 @@ class Tables:
     async def _submit(self, t: Table, seat: int, move: pb.Move, expected_version: int, key: str) -> bool:
         digest = move_digest(move) if key else None
         async with t.lock:
-            if key and key in t.idem:
-                owner, stored = t.idem[key]
-                if owner != seat:
-                    raise RefereeError("INVALID_ARGUMENT", "IDEMPOTENCY_KEY_REUSED",
-                                       "this idempotency key was used by another seat")
-                if stored is not None and stored != digest:
-                    raise RefereeError("INVALID_ARGUMENT", "IDEMPOTENCY_KEY_REUSED",
-                                       "this idempotency key was used for a different move")
+            if key and self._used(t, seat, key, digest, expected_version):
                 return True
             if t.game.finished:
                 raise RefereeError("FAILED_PRECONDITION", "GAME_OVER", "the game is over")
@@ -540,21 +390,68 @@ class Tables:
             except MoveError as e:
                 raise RefereeError("INVALID_ARGUMENT" if e.code in ("BAD_RECORD", "BAD_DEAL") else "FAILED_PRECONDITION",
                                    e.code, e.message) from None
+            events = t.news(before, seat, code)
+            snap = t.reached(before, len(events))
+            now = time.time()
+            statements = Store.add_move(t.id, t.version, seat, code, key or None, digest, now)
+            if snap is not None:
+                statements += Store.save_snapshot(t.id, snap)
+            if t.game.finished:
+                statements += Store.finish(t.id, t.game.scores, t.game.winner)
             try:
-                await self.store.write(Store.add_move(t.id, t.version, seat, code, key or None, digest))
-            except Exception:
+                await self.store.write(statements)
+            except Exception as e:
                 t.log.pop()
                 t.rebuild()
+                if key and isinstance(e, sqlite3.IntegrityError) and self._used(t, seat, key, digest, -1):
+                    return True  # the key was used in an earlier hand (its move is stored)
                 raise RefereeError("UNAVAILABLE", "STORE_FAILED", "the move could not be saved; try again") from None
+            t.events += events
+            t.touched = now
+            if snap is not None:
+                t.adopt(snap)
             if key:
-                t.idem[key] = (seat, digest)
-            t.publish(before, seat, code)
+                t.idem[key] = (seat, digest, t.version)
             t.signal_turns()
             if t.game.finished:
-                self._add(t)  # counts it among the finished tables kept in memory
+                self.open_ids.discard(t.id)
+                self.keep_in_memory(t)  # counts it among the finished tables kept in memory
         async with t.changed:
             t.changed.notify_all()
         return False
+
+    def _used(self, t: Table, seat: int, key: str, digest: str | None, expected_version: int) -> bool:
+        """Whether `key` was used already, for this seat's same move (IDEMPOTENCY_KEY_REUSED if for
+        another). Keys of the last two hands are in memory; an older one is looked up in the store
+        only when the move could not be new (the game is over or the version is not current): a new
+        move's key is held unique by the store itself."""
+        hit = t.idem.get(key)
+        if hit is None and (t.game.finished or expected_version != t.version):
+            row = self.store.find_key(t.id, key)
+            hit = None if row is None else (row[1], row[2], row[0])
+        if hit is None:
+            return False
+        owner, stored, _version = hit
+        if owner != seat:
+            raise RefereeError("INVALID_ARGUMENT", "IDEMPOTENCY_KEY_REUSED", "this idempotency key was used by another seat")
+        if stored is not None and stored != digest:
+            raise RefereeError("INVALID_ARGUMENT", "IDEMPOTENCY_KEY_REUSED",
+                               "this idempotency key was used for a different move")
+        return True
+
+
+    # ---- what has left memory (history.py) and upkeep (upkeep.py)
+    async def record(self, t: Table, who: Identity) -> tuple[dict[str, Any], bool]:
+        """The table's record as `who` may have it, built from the stored moves."""
+        return await history.record(self, t, who)
+
+    async def old_events(self, t: Table, after: int, upto: int) -> list[Event]:
+        """Events numbered in (after, upto], remade from the store."""
+        return await history.old_events(self, t, after, upto)
+
+    async def sweep(self, now: float | None = None) -> None:
+        """End abandoned tables, park idle ones."""
+        await upkeep.sweep(self, now)
 
 
 def _retrieve(task: asyncio.Task) -> None:

@@ -247,7 +247,8 @@ class TournamentService(pb_grpc.TournamentServicer):
                 continue
             tables = []
             for tab in rnd.tables:
-                record = self.t.tables.table_for(tab["table_id"], None).record(Identity(tab["table_id"], "host", None))[0]
+                table = self.t.tables.table_for(tab["table_id"], None)
+                record = (await self.t.tables.record(table, Identity(tab["table_id"], "host", None)))[0]
                 v = verify(record)
                 tables.append({**tab, "record": record, "result": {"scores": v["scores"],
                                                                    "winner": outcome(v, c.get("hands_per_round", 0)),

@@ -1,0 +1,58 @@
+"""What has left a table's memory, remade from the store when asked for: its record, old events.
+
+Both replay the table's stored moves (in a worker thread, two at a time at most), so their cost
+follows the length of one game (bounded by Limits.hands_per_game), never the server's history.
+"""
+from __future__ import annotations
+
+import asyncio
+from typing import TYPE_CHECKING, Any
+
+from smear_dsl.engine.snapshot import forget_history
+
+from .store import Store
+from .table import Event, Identity, Table
+
+if TYPE_CHECKING:
+    from .tables import Tables
+
+
+async def record(tables: Tables, t: Table, who: Identity) -> tuple[dict[str, Any], bool]:
+    """The table's record as `who` may have it (Table.redact), built from the stored moves (a
+    finished game's is built once and kept)."""
+    rec = tables.store.record_of(t.id) if t.game.finished else None
+    if rec is None:
+        async with tables.history_slots, t.lock:  # the moves stored so far are the moves made
+            moves = await asyncio.to_thread(tables.store.moves_of, t.id)
+            game = await asyncio.to_thread(t.full_game, moves)
+            rec = game.to_record()
+        if t.game.finished:
+            tables.store.write_soon(Store.keep_record(t.id, rec))
+    return t.redact(rec, who, tables.sealed(t))
+
+
+async def old_events(tables: Tables, t: Table, after: int, upto: int) -> list[Event]:
+    """The events numbered after `after` up to `upto`, remade from the stored moves (they have
+    left memory): what a stream resuming from far back is sent."""
+    async with tables.history_slots:
+        moves = await asyncio.to_thread(tables.store.moves_of, t.id)
+        return await asyncio.to_thread(_remade_events, t, moves, after, upto)
+
+
+def _remade_events(t: Table, moves: list[tuple[int, int, str]], after: int, upto: int) -> list[Event]:
+    """Replay `t`'s stored moves from the start and keep the events numbered in (after, upto]."""
+    scratch = Table(t.id, t.rules_name, t.rules_text, t.spec, t.rules, t.options, t.seed, t.first_dealer, t.created,
+                    t.duplicate, t.hand_limit, t.seal)
+    out = [ev for ev in scratch.events if after < ev[0] <= upto]
+    for _version, seat, code in moves:
+        if scratch.last_seq >= upto:
+            break
+        before = scratch._marks()
+        scratch.game.apply(seat, int(code))
+        scratch.log.append((seat, int(code)))
+        events = scratch.news(before, seat, int(code))
+        scratch.base_seq, scratch.events = scratch.last_seq + len(events), []
+        out += [ev for ev in events if after < ev[0] <= upto]
+        if len(scratch.game.results) > before[1]:
+            forget_history(scratch.game)
+    return out

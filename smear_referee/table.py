@@ -1,0 +1,328 @@
+"""One table in memory: its game, its recent moves and events, its seats, and who may see what.
+
+A move is applied under the table's lock, written to the store, and only then published and
+acknowledged (smear_referee/tables.py does that). Events are kept unfiltered; `render` cuts each
+one down to what one caller may see (a seat sees its own cards and discards, a spectator only
+public play).
+"""
+from __future__ import annotations
+
+import asyncio
+import json
+from dataclasses import dataclass, field
+from typing import Any, Callable
+
+from smear_dsl.compiler import CompiledRules
+from smear_dsl.duplicate import boards
+from smear_dsl.engine import Game
+from smear_dsl.engine.constants import HAND_DONE
+from smear_dsl.engine.snapshot import between_hands, forget_history, restore
+from smear_dsl.record import apply_parsed, rules_fields
+from smear_dsl.spec import RuleSpec
+
+from .api import referee_pb2 as pb
+from .convert import move_from_proto, move_to_proto, view_to_proto
+
+
+@dataclass(frozen=True)
+class Identity:
+    """Who a token speaks for: a table's host, one of its seats, or a spectator."""
+
+    table_id: str
+    role: str  # host | seat | spectator (a bot the server plays speaks as a seat)
+    seat: int | None
+
+
+# An event is a plain tuple of ints, strings and tuples: (seq, kind, *fields), the fields in the
+# order `_event` is given them. The garbage collector stops tracking such tuples once it has seen
+# them, so a server holding long games does not keep growing the heap every full collection walks
+# (that showed as 100-200 ms pauses in bench_referee's latency).
+Event = tuple
+
+
+class RefereeError(Exception):
+    """An error with a gRPC status name and a reason (the RECORD_FORMAT.md code or our own)."""
+
+    def __init__(self, status: str, reason: str, message: str):
+        super().__init__(message)
+        self.status, self.reason, self.message = status, reason, message
+
+
+@dataclass
+class Table:
+    """One table in memory: its game, the moves and events since its snapshot before last, and who sits.
+
+    At each hand boundary the game's state is saved (a snapshot, written with the move that reached
+    it), and the finished hand's moves, events and keys leave memory a hand later (streams a little
+    behind still find them); older ones are read from the store when asked for.
+    """
+
+    id: str
+    rules_name: str
+    rules_text: str | None
+    spec: RuleSpec
+    rules: CompiledRules
+    options: dict[str, Any]
+    seed: str
+    first_dealer: int
+    created: float
+    duplicate: bool = False
+    hand_limit: int = 0
+    seal: str | None = None  # its duplicate round: nothing of its deals is shown until the round has finished
+    game: Game = field(init=False)
+    log: list[tuple[int, int]] = field(default_factory=list)  # accepted (seat, code) since the snapshot
+    base_version: int = 0  # moves before `log`: the snapshot's version
+    base_seq: int = 0  # events before `events`
+    snapshot: dict[str, Any] | None = None  # the latest: {"version", "seq", "state"} (engine/snapshot.py)
+    ended: dict[str, Any] | None = None  # set when the server ended the game (an abandoned table)
+    touched: float = 0.0  # wall time of the last move (or of the creation)
+    watchers: int = 0  # streams holding this table (it is not parked while any does)
+    idem: dict[str, tuple[int, str | None, int]] = field(default_factory=dict)  # key -> (seat, digest, version)
+    seats_taken: list[bool] = field(default_factory=list)
+    seat_names: list[str] = field(default_factory=list)  # as each seat's player gave it ("bot" for the server's bots)
+    bots: dict[int, str] = field(default_factory=dict)  # seat -> kind, for the seats the server plays
+    token_hashes: list[str] = field(default_factory=list)  # its tokens, forgotten with it when it leaves memory
+    sheets: dict[str, str] = field(default_factory=dict)  # format -> this table's rules sheet, once asked for
+    spectators: int = 0
+    events: list[Event] = field(default_factory=list)
+    lock: asyncio.Lock = field(default_factory=asyncio.Lock)
+    changed: asyncio.Condition = field(default_factory=asyncio.Condition)
+    # turn_waiters[seat]: a callback per WatchTurns or Play stream of that seat, called when the seat
+    # must act (or the game ends), so a move wakes only the streams that have something to send.
+    turn_waiters: list[set[Callable[[], None]]] = field(default_factory=list)
+
+    def __post_init__(self) -> None:
+        self.seats_taken = [False] * self.rules.players
+        self.seat_names = [""] * self.rules.players
+        self.turn_waiters = [set() for _ in range(self.rules.players)]
+        self.touched = self.touched or self.created
+        self.game = self._new_game()
+        self.publish(None)
+
+    def _game_args(self) -> dict[str, Any]:
+        source = boards(self.rules, self.seed) if self.duplicate else None
+        return {"seed": self.seed, "first_dealer": self.first_dealer, "deal_source": source,
+                "hand_limit": self.hand_limit or None}
+
+    def _new_game(self) -> Game:
+        game = Game(self.rules, **self._game_args())
+        game.keep_boundary = True
+        return game
+
+    def resume(self, snapshot: dict[str, Any]) -> None:
+        """Stand at `snapshot` (read back from the store): the game rebuilt from its state, no history."""
+        self.snapshot = snapshot
+        self.base_version, self.base_seq = snapshot["version"], snapshot["seq"]
+        self.log, self.events = [], []
+        self.game = restore(Game, self.rules, snapshot["state"], **self._game_args())
+
+    def full_game(self, moves: list[tuple[int, int, str]]) -> Game:
+        """The game replayed from every stored move (version, seat, code), history and all: for a record."""
+        game = Game(self.rules, **self._game_args())
+        for _version, seat, code in moves:
+            game.apply(seat, int(code))
+        if self.ended is not None:
+            end_game(game)
+        return game
+
+    @property
+    def version(self) -> int:
+        return self.base_version + len(self.log)
+
+    @property
+    def last_seq(self) -> int:
+        return self.base_seq + len(self.events)
+
+    def info(self, spectators_allowed: bool = True) -> pb.TableInfo:
+        """What anyone may know of the table (a lobby's line): nothing hidden."""
+        return pb.TableInfo(table_id=self.id, rules=self.rules_name, title=self.spec.name, players=self.rules.players,
+                            options={k: _text(v) for k, v in self.rules.options.items()},
+                            seat_taken=self.seats_taken, finished=self.game.finished, seat_names=self.seat_names,
+                            started=self.version > 0, spectators=self.spectators,
+                            spectators_allowed=spectators_allowed, house_rules=self.rules_text is not None,
+                            created=self.created, version=self.version, scores=self.game.scores)
+
+    def take_seat(self, role: str, seat: int | None, name: str) -> None:
+        """Count a token handed out (or read back from the store)."""
+        if role in ("seat", "bot") and seat is not None and 0 <= seat < self.rules.players:
+            self.seats_taken[seat] = True
+            self.seat_names[seat] = name
+            if role == "bot":
+                self.bots[seat] = name.partition(":")[2] or "heuristic"
+        elif role == "spectator":
+            self.spectators += 1
+
+    # ---- moves
+    def check_and_apply(self, seat: int, move: pb.Move) -> tuple[int, tuple]:
+        """Apply the move to the live game (raises MoveError, state unchanged); returns its code and
+        the marks taken before it, for `news`."""
+        action, payload = move_from_proto(self.rules, seat, move)
+        before = self._marks()
+        moves = self.game.hand_moves  # the move lands in this hand's log, even if it ends the hand
+        n = len(moves)
+        apply_parsed(self.game, seat, action, payload)
+        code = moves[n][1]
+        self.log.append((seat, code))
+        return code, before
+
+    def replay_move(self, seat: int, code: int) -> dict[str, Any] | None:
+        """Re-apply a logged move (start-up and rollback); the snapshot it reached, if it ended a hand."""
+        before = self._marks()
+        self.game.apply(seat, code)
+        self.log.append((seat, code))
+        events = self.news(before, seat, code)
+        self.events += events
+        snap = self.reached(before)
+        if snap is not None:
+            self.adopt(snap)
+        return snap
+
+    def reached(self, before, pending: int = 0) -> dict[str, Any] | None:
+        """The snapshot the last move reached, if it ended a hand; `pending`: its events not yet
+        appended (they count before the snapshot)."""
+        g = self.game
+        if len(g.results) == before[1]:
+            return None
+        state = g.boundary if not g.finished else between_hands(g)
+        return {"version": self.version, "seq": self.last_seq + pending, "state": state}
+
+    def adopt(self, snap: dict[str, Any]) -> None:
+        """`snap` is saved: the hand before the one just ended leaves memory (moves, events, keys)."""
+        prev = self.snapshot
+        self.snapshot = snap
+        self.log = self.log[snap["version"] - self.base_version:]
+        self.base_version = snap["version"]
+        if prev is not None:
+            self.events = self.events[prev["seq"] - self.base_seq:]
+            self.base_seq = prev["seq"]
+            self.idem = {k: v for k, v in self.idem.items() if v[2] > prev["version"]}
+        forget_history(self.game)
+
+    def rebuild(self) -> None:
+        """Recompute the game and events from the snapshot and the log (after a failed write)."""
+        log, snap = self.log, self.snapshot
+        if snap is None:
+            self.events, self.base_seq = [], 0
+            self.game = self._new_game()
+            self.publish(None)
+        else:
+            self.events = self.events[:snap["seq"] - self.base_seq]
+            self.game = restore(Game, self.rules, snap["state"], **self._game_args())
+        self.log = []
+        for seat, code in log:
+            self.replay_move(seat, code)
+
+    # ---- events
+    def _marks(self):
+        g = self.game
+        return len(g.record_hands), len(g.results), g.tricks, len(g.tricks), g.finished
+
+    def publish(self, before) -> None:
+        """Append the events of what changed since `before` (None: from the start)."""
+        self.events += self.news(before)
+
+    def news(self, before, seat: int | None = None, code: int | None = None) -> list[Event]:
+        """The events of what changed since `before` (the game's `_marks()`; None: from the start),
+        numbered after the last one: appended once the move is saved."""
+        g = self.game
+        n_hands, n_results, old_tricks, n_tricks, was_over = before if before is not None else (0, 0, [], 0, False)
+        out: list[Event] = []
+        seq = self.last_seq
+
+        def event(kind: str, *fields: Any) -> None:
+            out.append((seq + len(out) + 1, kind, *fields))
+        if seat is not None and code is not None:
+            event("move", seat, code, self.version)
+        for leader, winner, cards in old_tricks[n_tricks:]:
+            event("trick_won", leader, winner, tuple(cards))
+        for i in range(n_results, len(g.results)):
+            event("hand_scored", i, json.dumps(g.results[i].to_json()), tuple(g.results[i].scores))
+        for h in range(n_hands, len(g.record_hands)):
+            dealer, hands, _stock, _moves = g.record_hands[h]
+            event("hand_started", h, dealer, tuple(tuple(x) for x in hands))
+        if g.finished and not was_over:
+            event("game_over", g.winner, tuple(g.scores))
+        if len(g.results) > n_results:
+            g.compact_history()  # a hand ended: its record and result need not be tracked by the GC
+        return out
+
+    def events_after(self, seq: int) -> list[Event]:
+        """The events in memory after `seq` (which is at least base_seq)."""
+        return self.events[seq - self.base_seq:]
+
+    def render(self, ev: Event, who: Identity, sealed: bool = False) -> pb.TableEvent:
+        """One event as `who` may see it (a sealed table's seed is not shown)."""
+        seq, kind = ev[0], ev[1]
+        r = self.rules
+        if kind == "move":
+            _s, _k, seat, code, version = ev
+            visible = who.role == "seat" and who.seat == seat
+            return pb.TableEvent(seq=seq, move=pb.MovePlayed(seat=seat, version=version,
+                                                               move=move_to_proto(r, code, visible)))
+        if kind == "trick_won":
+            _s, _k, leader, winner, cards = ev
+            return pb.TableEvent(seq=seq, trick_won=pb.TrickWon(winner=winner, leader=leader,
+                                                                  cards=[r.card_name(c) for c in cards]))
+        if kind == "hand_scored":
+            _s, _k, hand, result_json, scores = ev
+            return pb.TableEvent(seq=seq, hand_scored=pb.HandScored(hand=hand, result_json=result_json, scores=scores))
+        if kind == "hand_started":
+            _s, _k, hand, dealer, hands = ev
+            mine = [r.card_name(c) for c in hands[who.seat]] if who.role == "seat" else []
+            return pb.TableEvent(seq=seq, hand_started=pb.HandStarted(hand=hand, dealer=dealer, your_cards=mine))
+        _s, _k, winner, scores = ev
+        over = pb.GameOver(scores=scores, seed="" if sealed else self.seed)
+        if winner is not None:
+            over.winner = winner
+        return pb.TableEvent(seq=seq, game_over=over)
+
+    def turn_due(self, seat: int, sent: int) -> bool:
+        """Whether `seat` is owed a view newer than version `sent`: it must act now, or the game is over."""
+        g = self.game
+        return (g.finished or g.turn == seat) and self.version > sent
+
+    def signal_turns(self) -> None:
+        """Wake the WatchTurns and Play streams of the seat that must act now (of every seat once the game is over)."""
+        g = self.game
+        seats = range(len(self.turn_waiters)) if g.finished else (g.turn,) if g.turn >= 0 else ()
+        for seat in seats:
+            for wake in list(self.turn_waiters[seat]):
+                wake()
+
+    def view(self, who: Identity) -> pb.View:
+        return view_to_proto(self.id, self.game, who.seat if who.role == "seat" else None, self.version)
+
+    def redact(self, rec: dict[str, Any], who: Identity, sealed: bool) -> tuple[dict[str, Any], bool]:
+        """The record as `who` may have it: while the game runs (or its round is sealed), other
+        seats' cards, the stock and their discards are left out. An uploaded rule file travels in
+        `rules_text`."""
+        if self.rules_text is not None:
+            rec.update(rules_fields(self.rules_text))
+        if self.ended is not None:
+            rec["ended"] = self.ended
+        if self.game.finished and not sealed:
+            rec["seed"] = self.seed
+            return rec, True
+        mine = who.seat if who.role == "seat" else None
+        for hand in rec["hands"]:
+            hand["deal"]["hands"] = [h if i == mine else [] for i, h in enumerate(hand["deal"]["hands"])]
+            hand["deal"]["stock"] = []
+            for m in hand["moves"]:
+                if m["action"] == "discard" and m["seat"] != mine:
+                    m["cards"] = []
+        rec["redacted"] = True
+        if sealed:
+            rec["sealed"] = True
+        return rec, False
+
+
+def end_game(game: Game) -> None:
+    """End the game where it stands (an abandoned table): no winner, the hand in progress not scored."""
+    game.finished = True
+    game.winner = None
+    game.phase = HAND_DONE
+    game.turn = -1
+
+
+def _text(v: Any) -> str:
+    return str(v).lower() if isinstance(v, bool) else str(v)

@@ -1,0 +1,63 @@
+"""Upkeep of the tables in memory: idle ones parked to the store, abandoned ones ended by rule.
+
+`Limits.idle_seconds` without a move parks a started table (it is read back by the next call that
+names it); `Limits.abandon_seconds` without one ends the game where it stands, with no winner,
+recorded as abandoned (docs/referee.md).
+"""
+from __future__ import annotations
+
+import logging
+import time
+from typing import TYPE_CHECKING
+
+from smear_dsl.engine.snapshot import between_hands
+
+from .store import Store
+from .table import Table, end_game
+
+if TYPE_CHECKING:
+    from .tables import Tables
+
+log = logging.getLogger("smear_dsl.referee")
+
+
+async def sweep(tables: Tables, now: float | None = None) -> None:
+    """End the tables abandoned for abandon_seconds, then park those idle for idle_seconds."""
+    now = time.time() if now is None else now
+    lim = tables.limits
+    stale = {tid for tid, t in tables.tables.items() if not t.game.finished and now - t.touched >= lim.abandon_seconds}
+    stale.update(tables.store.stale_tables(now - lim.abandon_seconds, 100))  # parked ones too
+    for tid in stale:
+        if tid in tables.open_ids and tid not in tables.damaged:
+            await abandon(tables, tables.table_for(tid, None), now)
+    for t in list(tables.tables.values()):
+        if not t.game.finished and t.version > 0 and t.watchers == 0 and not t.lock.locked() \
+                and now - t.touched >= lim.idle_seconds:
+            tables.let_go(t)
+
+
+async def abandon(tables: Tables, t: Table, now: float) -> None:
+    """End an abandoned game where it stands (Table's end_game): no winner, recorded as abandoned."""
+    async with t.lock:
+        if t.game.finished:
+            return
+        before = t._marks()
+        end_game(t.game)
+        t.ended = {"reason": "abandoned", "at": round(now, 3), "idle_seconds": round(now - t.touched)}
+        events = t.news(before)
+        snap = {"version": t.version, "seq": t.last_seq + len(events), "state": between_hands(t.game)}
+        try:
+            await tables.store.write(Store.save_snapshot(t.id, snap) + Store.finish(t.id, t.game.scores, None,
+                                                                                  t.ended))
+        except Exception:
+            t.ended = None
+            t.rebuild()
+            log.warning("table %s: its end as abandoned could not be saved; tried again later", t.id)
+            return
+        t.events += events
+        t.adopt(snap)
+        t.signal_turns()
+        tables.open_ids.discard(t.id)
+        tables.keep_in_memory(t)
+    async with t.changed:
+        t.changed.notify_all()
