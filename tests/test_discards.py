@@ -137,3 +137,25 @@ def test_a_valid_if_that_reads_the_discard_other_than_by_counting_is_refused(val
     with pytest.raises(RuleError) as e:
         load_spec(str(path))
     assert any("only by counting them" in d.message and d.line == 5 for d in e.value.diagnostics), e.value
+
+
+@pytest.mark.parametrize("rules_name,players,options", SETUPS[:4])
+def test_the_bounded_fallback_finds_a_legal_discard_or_says_none_was_found(rules_name, players, options):
+    """When the plans' search finds nothing, a bot's move falls back to any_discard: a legal
+    discard found within a bounded number of tries, or NO_LEGAL_DISCARD, never every combination."""
+    from smear_dsl.errors import MoveError
+    rules = compile_rules(load_spec(rules_name), players, options)
+    rng = random.Random(11)
+    seen = 0
+    for k in range(20):
+        g = Game(rules, seed=f"fallback-{k}")
+        while not g.finished and len(g.results) < 3:
+            if g.phase == STEP and g.expected_action() == "discard":
+                mask = g.any_discard(g.turn)
+                assert not direct_error(g, g.turn, mask)
+                with pytest.raises(MoveError) as e:
+                    g.any_discard(g.turn, most=0)
+                assert e.value.code == "NO_LEGAL_DISCARD"
+                seen += 1
+            g.apply(g.turn, g.random_move(rng))
+    assert seen

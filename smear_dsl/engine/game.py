@@ -219,8 +219,9 @@ class Game(Bidding, Begging, Steps, Discards, Play):
             return bids[int(rng.random() * len(bids))]
         if phase == STEP and self.rules.steps[self.step].kind == "discard":
             mask = self.sample_discard(self.turn, rng)  # by plans (discards.py), never every combination
-            if mask is not None:
-                return M.DISCARD_FLAG | mask
+            if mask is None:  # none found by the plans' bounded search: the first legal one, also bounded
+                mask = self.any_discard(self.turn)
+            return M.DISCARD_FLAG | mask
         return rng.choice(self.legal_moves())
 
     # ------------------------------------------------------------------ applying

@@ -134,6 +134,20 @@ class Steps:
                     out.append(m)
         return out
 
+    def any_discard(self, seat: int, most: int = 100_000) -> int:
+        """A legal discard of `seat`, found by checking at most `most` combinations (smallest first);
+        MoveError NO_LEGAL_DISCARD if none is found, so a bot's move costs bounded time."""
+        lo, hi = self._discard_range(seat)
+        cards = list(C.bits(self._discardable(seat)))
+        tried = 0
+        combos = itertools.chain.from_iterable(itertools.combinations(cards, k) for k in range(lo, hi + 1))
+        for combo in itertools.islice(combos, most):
+            tried += 1
+            m = C.mask_of(combo)
+            if self._discard_error(seat, m) is None:
+                return m
+        raise MoveError("NO_LEGAL_DISCARD", f"no legal discard found for seat {seat} among {tried:,} tried")
+
     def discard_cards(self, seat: int, cards: list[int]) -> None:
         """Discard a list of card ids (a repeated card is a BAD_DISCARD)."""
         self.check_turn(seat, "discard")
