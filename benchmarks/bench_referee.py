@@ -67,87 +67,104 @@ async def tables(target: str, n: int, seconds: float, think: float = 0.0,
     its view when it must act and sends its move on the same stream. With api "unary" each seat
     waits on WatchTurns and answers each view with a SubmitMove call. Latency: from sending a move
     to its (durable) acceptance."""
-    async with grpc.aio.insecure_channel(target) as ch:
-        stub = pb_grpc.RefereeStub(ch)
-        moves = 0
-        latencies: list[float] = []
+    # A channel is one HTTP/2 connection, and the server takes 1000 streams on one: a channel per
+    # TABLES_PER_CHANNEL tables' seats.
+    channels = [grpc.aio.insecure_channel(target, options=[("grpc.use_local_subchannel_pool", 1)])
+                for _ in range(-(-n // TABLES_PER_CHANNEL))]  # a local pool: a connection of its own each
+    stubs = [pb_grpc.RefereeStub(ch) for ch in channels]
+    try:
+        return await _tables(stubs, n, seconds, think, api)
+    finally:
+        for ch in channels:
+            await ch.close()
 
-        async def new_table(i: int):
-            t = await stub.CreateTable(pb.CreateTableRequest(rules_name="four_point_ne_wisconsin", seed=f"bench-{i}",
-                                                             options={"widow": "2"}))
-            tokens = []
-            for s in range(4):
-                j = await stub.JoinTable(pb.JoinTableRequest(table_id=t.table_id, seat=s))
-                tokens.append([("authorization", f"Bearer {j.token}")])
-            return t.table_id, tokens
 
-        setups = await asyncio.gather(*(new_table(i) for i in range(n)))
-        end = time.perf_counter() + seconds
+TABLES_PER_CHANNEL = 200
 
-        async def play_stream(tid: str, token, rng: random.Random) -> None:
-            nonlocal moves
-            call = stub.Play(metadata=token)
-            try:
-                await call.write(pb.PlayRequest(table_id=tid))
-                sent_at = 0.0
-                while True:
-                    ev = await call.read()
-                    if ev is grpc.aio.EOF:
-                        return
-                    if ev.WhichOneof("kind") == "result":
-                        if not ev.result.accepted:
-                            raise RuntimeError(f"move refused: {ev.result.reason} {ev.result.message}")
-                        latencies.append(time.perf_counter() - sent_at)
-                        moves += 1
-                        continue
-                    view = ev.turn
-                    if view.finished or time.perf_counter() >= end:
-                        return
-                    if think:
-                        await asyncio.sleep(rng.uniform(0.5 * think, 1.5 * think))
-                    move = choose(view, rng, "heuristic")
-                    sent_at = time.perf_counter()
-                    await call.write(pb.PlayRequest(move=move, expected_version=view.version,
-                                                    idempotency_key=uuid.uuid4().hex))
-            finally:
-                call.cancel()
 
-        async def unary_calls(tid: str, token, rng: random.Random) -> None:
-            nonlocal moves
-            call = stub.WatchTurns(pb.WatchTurnsRequest(table_id=tid), metadata=token)
-            try:
-                async for view in call:
-                    if view.finished or time.perf_counter() >= end:
-                        return
-                    if think:
-                        await asyncio.sleep(rng.uniform(0.5 * think, 1.5 * think))
-                    move = choose(view, rng, "heuristic")
-                    t0 = time.perf_counter()
-                    await stub.SubmitMove(pb.SubmitMoveRequest(table_id=tid, move=move, expected_version=view.version,
-                                                               idempotency_key=uuid.uuid4().hex), metadata=token)
-                    latencies.append(time.perf_counter() - t0)
+async def _tables(stubs: list, n: int, seconds: float, think: float, api: str) -> tuple[float, list[float]]:
+    moves = 0
+    latencies: list[float] = []
+
+    async def new_table(i: int):
+        stub = stubs[i % len(stubs)]
+        t = await stub.CreateTable(pb.CreateTableRequest(rules_name="four_point_ne_wisconsin", seed=f"bench-{i}",
+                                                         options={"widow": "2"}))
+        tokens = []
+        for s in range(4):
+            j = await stub.JoinTable(pb.JoinTableRequest(table_id=t.table_id, seat=s))
+            tokens.append((stub, [("authorization", f"Bearer {j.token}")]))
+        return t.table_id, tokens
+
+    setups = await asyncio.gather(*(new_table(i) for i in range(n)))
+    end = time.perf_counter() + seconds
+
+    async def play_stream(tid: str, seat, rng: random.Random) -> None:
+        nonlocal moves
+        stub, token = seat
+        call = stub.Play(metadata=token)
+        try:
+            await call.write(pb.PlayRequest(table_id=tid))
+            sent_at = 0.0
+            while True:
+                ev = await call.read()
+                if ev is grpc.aio.EOF:
+                    return
+                if ev.WhichOneof("kind") == "result":
+                    if not ev.result.accepted:
+                        raise RuntimeError(f"move refused: {ev.result.reason} {ev.result.message}")
+                    latencies.append(time.perf_counter() - sent_at)
                     moves += 1
-            finally:
-                call.cancel()
+                    continue
+                view = ev.turn
+                if view.finished or time.perf_counter() >= end:
+                    return
+                if think:
+                    await asyncio.sleep(rng.uniform(0.5 * think, 1.5 * think))
+                move = choose(view, rng, "heuristic")
+                sent_at = time.perf_counter()
+                await call.write(pb.PlayRequest(move=move, expected_version=view.version,
+                                                idempotency_key=uuid.uuid4().hex))
+        finally:
+            call.cancel()
 
-        seat = play_stream if api == "play" else unary_calls
+    async def unary_calls(tid: str, seat, rng: random.Random) -> None:
+        nonlocal moves
+        stub, token = seat
+        call = stub.WatchTurns(pb.WatchTurnsRequest(table_id=tid), metadata=token)
+        try:
+            async for view in call:
+                if view.finished or time.perf_counter() >= end:
+                    return
+                if think:
+                    await asyncio.sleep(rng.uniform(0.5 * think, 1.5 * think))
+                move = choose(view, rng, "heuristic")
+                t0 = time.perf_counter()
+                await stub.SubmitMove(pb.SubmitMoveRequest(table_id=tid, move=move, expected_version=view.version,
+                                                           idempotency_key=uuid.uuid4().hex), metadata=token)
+                latencies.append(time.perf_counter() - t0)
+                moves += 1
+        finally:
+            call.cancel()
 
-        async def drive(i: int, tid: str, tokens) -> None:
-            rng = random.Random(i)
-            k = 0
-            while time.perf_counter() < end:
-                tasks = [asyncio.ensure_future(seat(tid, tokens[s], rng)) for s in range(4)]
-                await asyncio.wait(tasks, timeout=max(0.0, end - time.perf_counter()) + 0.5)
-                for task in tasks:  # time is up: the seats still waiting for a turn stop here
-                    task.cancel()
-                for r in await asyncio.gather(*tasks, return_exceptions=True):
-                    if isinstance(r, RuntimeError):
-                        raise r
-                k += 1
-                tid, tokens = await new_table(10_000 * (k + 1) + i)
-        t0 = time.perf_counter()
-        await asyncio.gather(*(drive(i, tid, tok) for i, (tid, tok) in enumerate(setups)))
-        return moves / (time.perf_counter() - t0), latencies
+    seat = play_stream if api == "play" else unary_calls
+
+    async def drive(i: int, tid: str, tokens) -> None:
+        rng = random.Random(i)
+        k = 0
+        while time.perf_counter() < end:
+            tasks = [asyncio.ensure_future(seat(tid, tokens[s], rng)) for s in range(4)]
+            await asyncio.wait(tasks, timeout=max(0.0, end - time.perf_counter()) + 0.5)
+            for task in tasks:  # time is up: the seats still waiting for a turn stop here
+                task.cancel()
+            for r in await asyncio.gather(*tasks, return_exceptions=True):
+                if isinstance(r, RuntimeError):
+                    raise r
+            k += 1
+            tid, tokens = await new_table(10_000 * (k + 1) + i)
+    t0 = time.perf_counter()
+    await asyncio.gather(*(drive(i, tid, tok) for i, (tid, tok) in enumerate(setups)))
+    return moves / (time.perf_counter() - t0), latencies
 
 
 def main() -> None:

@@ -16,6 +16,7 @@ from smear_dsl.errors import SmearError
 
 from .api import referee_pb2 as pb
 from .api import referee_pb2_grpc as pb_grpc
+from .health import SideHealth
 from .limits import Limits
 from .sandbox import Sandbox
 from .service import SERVICE, AuthInterceptor, Referee
@@ -61,6 +62,7 @@ class Listen:
     web: int | None = None
     tls_cert: str | None = None
     tls_key: str | None = None
+    health: int | None = None  # a port of its own for health checks (smear_referee/health.py); None: none
 
     @property
     def tls(self) -> tuple[str, str] | None:
@@ -76,14 +78,23 @@ class Running:
     sandbox: Sandbox
     web: WebServer | None = None
     upkeep: asyncio.Task | None = None
+    health: SideHealth | None = None
+    beat: asyncio.Task | None = None
 
     @property
     def web_port(self) -> int | None:
         return self.web.port if self.web else None
 
+    @property
+    def health_port(self) -> int | None:
+        return self.health.port if self.health else None
+
     async def stop(self, grace: float = 2.0) -> None:
-        if self.upkeep is not None:
-            self.upkeep.cancel()
+        for task in (self.upkeep, self.beat):
+            if task is not None:
+                task.cancel()
+        if self.health is not None:
+            await asyncio.to_thread(self.health.stop)
         if self.web:
             await self.web.stop()
         await self.server.stop(grace)
@@ -121,12 +132,17 @@ async def start(where: Listen = Listen(), db: str = "smear-referee.sqlite3", lim
         bound = _add_port(server, host, port, where.tls) if _can_bind(host, port) else 0
         web = None if where.web is None else \
             web_server(referee, tournament, tables, host, where.web, MAX_MESSAGE_BYTES, where.tls)
+        side = None
+        if bound and where.health is not None:
+            side = SideHealth(host, where.health, names[:2], where.tls) if _can_bind(host, where.health) else None
+            bound = bound if side is not None and side.port else 0
     except (RuntimeError, OSError):
         bound = 0
     if not bound:
         sandbox.close()
         store.close()
         raise PortInUse(f"cannot listen on {host}:{port}" + (f" and {where.web}" if where.web is not None else "") +
+                        (f" and {where.health}" if where.health is not None else "") +
                         ": a port is in use (is another `smear-dsl serve` running?) or the address is not this machine's")
     await server.start()
     if web is not None:
@@ -134,7 +150,8 @@ async def start(where: Listen = Listen(), db: str = "smear-referee.sqlite3", lim
     referee.bots.start_all()
     await health_servicer.set(SERVICE, health_pb2.HealthCheckResponse.SERVING)
     await health_servicer.set("", health_pb2.HealthCheckResponse.SERVING)
-    return Running(server, bound, tables, store, sandbox, web, asyncio.ensure_future(_upkeep(tables)))
+    beat = side.start() if side is not None else None
+    return Running(server, bound, tables, store, sandbox, web, asyncio.ensure_future(_upkeep(tables)), side, beat)
 
 
 async def _upkeep(tables: Tables) -> None:

@@ -28,6 +28,9 @@ def _add_serve(sub) -> None:
     sv.add_argument("--port", type=int, default=50051, help="0 picks a free port (printed on the first line)")
     sv.add_argument("--web", type=int, metavar="PORT", default=None,
                     help="also serve browsers on PORT: the web client and the same API over the Connect protocol")
+    sv.add_argument("--health-port", type=int, metavar="PORT", default=None,
+                    help="also answer grpc.health.v1 on this port, from threads of its own, so checks do not wait "
+                         "behind moves (0 picks a free port, printed)")
     sv.add_argument("--tls-cert", metavar="PEM", help="serve gRPC and the web port over TLS with this certificate chain")
     sv.add_argument("--tls-key", metavar="PEM", help="the certificate's private key")
     sv.add_argument("--db", default="smear-referee.sqlite3", help="the SQLite file holding every table")
@@ -173,7 +176,7 @@ def cmd_serve(args: argparse.Namespace) -> int:
     for path in filter(None, (args.tls_cert, args.tls_key)):
         if not os.path.isfile(path):
             raise OptionError(f"no file {path}")
-    where = Listen(args.host, args.port, args.web, args.tls_cert, args.tls_key)
+    where = Listen(args.host, args.port, args.web, args.tls_cert, args.tls_key, args.health_port)
     logging.basicConfig(level=logging.INFO, format="%(levelname)s %(name)s: %(message)s", stream=sys.stderr)
 
     def ready(running) -> None:
@@ -181,6 +184,8 @@ def cmd_serve(args: argparse.Namespace) -> int:
         if running.web_port is not None:
             scheme = "https" if where.tls else "http"
             print(f"web client: {scheme}://{args.host}:{running.web_port}/", flush=True)
+        if running.health_port is not None:
+            print(f"health checks: {args.host}:{running.health_port}", flush=True)
         t = running.tables
         print(f"tables: {len(t.open_ids)} unfinished in {args.db}, {len(t.tables)} read back into memory",
               file=sys.stderr, flush=True)

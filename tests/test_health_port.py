@@ -1,0 +1,54 @@
+"""`serve --health-port`: grpc.health.v1 answered by threads of its own, so a check does not wait
+behind moves, and still NOT_SERVING when the referee's event loop has stopped beating."""
+from __future__ import annotations
+
+import asyncio
+import time
+
+import grpc
+from grpc_health.v1 import health_pb2, health_pb2_grpc
+
+from smear_referee import health as side_health
+from smear_referee.health import SideHealth
+
+from referee_harness import ServerProcess
+
+
+def _check(port: int, service: str = "") -> int:
+    with grpc.insecure_channel(f"127.0.0.1:{port}") as ch:
+        return health_pb2_grpc.HealthStub(ch).Check(health_pb2.HealthCheckRequest(service=service), timeout=10).status
+
+
+def test_serve_answers_health_on_its_own_port(tmp_path):
+    srv = ServerProcess(str(tmp_path / "db.sqlite3"), "--health-port", "0")
+    try:
+        line = srv.proc.stdout.readline()
+        assert line.startswith("health checks: 127.0.0.1:")
+        port = int(line.strip().rsplit(":", 1)[1])
+        assert port != srv.port
+        serving = health_pb2.HealthCheckResponse.SERVING
+        assert _check(port) == serving and _check(port, "smear.referee.v1.Referee") == serving
+        made = srv.client().create_table("setback")  # the referee itself answers as usual
+        assert made.table_id
+    finally:
+        srv.stop()
+
+
+def test_a_stalled_event_loop_reads_not_serving(monkeypatch):
+    monkeypatch.setattr(side_health, "STALL", 0.5)
+    monkeypatch.setattr(side_health, "HEARTBEAT", 0.1)
+
+    async def run():
+        side = SideHealth("127.0.0.1", 0, ("smear.referee.v1.Referee",))
+        beat = side.start()
+        try:
+            await asyncio.sleep(0.3)
+            assert await asyncio.to_thread(_check, side.port) == health_pb2.HealthCheckResponse.SERVING
+            time.sleep(1.0)  # the loop is stuck: no beat for longer than STALL
+            assert await asyncio.to_thread(_check, side.port) == health_pb2.HealthCheckResponse.NOT_SERVING
+            await asyncio.sleep(0.5)  # beating again
+            assert await asyncio.to_thread(_check, side.port) == health_pb2.HealthCheckResponse.SERVING
+        finally:
+            beat.cancel()
+            await asyncio.to_thread(side.stop)
+    asyncio.run(run())
