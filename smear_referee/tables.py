@@ -281,7 +281,7 @@ class Tables:
             rules_text, spec = await asyncio.to_thread(upload_spec, rules_text)
         else:
             spec = rules_spec(rules_name, None)
-        rules = _compiled(spec, players or None, options)
+        rules = await asyncio.to_thread(_compiled, spec, players or None, options)  # a compile stays off the loop
         seed = seed if seed else secrets.token_hex(16)
         first = first_dealer(seed, rules.players)
         table_id = secrets.token_hex(8)
