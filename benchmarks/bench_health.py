@@ -42,6 +42,7 @@ print(json.dumps(out))
 def start_server(db: str) -> tuple[subprocess.Popen, str, str]:
     """The server, its gRPC target and its health port's target."""
     proc = subprocess.Popen([sys.executable, "-m", "smear_dsl", "serve", "--port", "0", "--health-port", "0",
+                             "--limit", "tables_per_address=1000000",
                              "--db", db], cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True,
                             env=dict(os.environ, PYTHONUNBUFFERED="1"))
     target = proc.stdout.readline().strip().rsplit(" ", 1)[-1]
