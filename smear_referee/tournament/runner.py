@@ -53,6 +53,7 @@ def run_tournament(rules_name: str, entrants: int, rounds: int, fmt: str = "swis
     director = pb_grpc.TournamentStub(channel)
     bar = _bar(rounds * (entrants // (rules.n_sides if teams else rules.players))) if progress else None
     t0 = time.perf_counter()
+    pool = _bot_pool(jobs - 1)  # started once: a process's start-up costs about a second
     try:
         created = director.CreateTournament(pb.CreateTournamentRequest(
             rules_name=spec.stem, rules_text=carried_rules(spec).get("rules_text", ""), options=options or {},
@@ -61,12 +62,14 @@ def run_tournament(rules_name: str, entrants: int, rounds: int, fmt: str = "swis
         token = bearer(created.director_token)
         for r in range(rounds):
             started = director.StartRound(pb.StartRoundRequest(tournament_id=created.tournament_id), metadata=token)
-            _play_round(server.target, started, r, personas, bar, max(1, jobs - 1))
+            _play_round(server.target, started, r, personas, bar, pool, max(1, jobs - 1))
         archive = json.loads(director.ExportTournament(pb.ExportTournamentRequest(
             tournament_id=created.tournament_id), metadata=token).archive_json)
     except grpc.RpcError as e:
         raise ValueError(f"the referee refused: {e.details()}") from None
     finally:
+        if pool is not None:
+            pool.shutdown()
         if bar:
             bar[0].stop()
         channel.close()
@@ -74,23 +77,29 @@ def run_tournament(rules_name: str, entrants: int, rounds: int, fmt: str = "swis
     return _write(archive, personas, Path(out), time.perf_counter() - t0)
 
 
-def _play_round(target: str, started, r: int, personas: list, bar, processes: int = 1) -> None:
+def _bot_pool(processes: int):
+    """The processes that play the bots' seats (None: they play on threads of this process)."""
+    if processes <= 1:
+        return None
+    import multiprocessing
+    from concurrent.futures import ProcessPoolExecutor
+    return ProcessPoolExecutor(processes, mp_context=multiprocessing.get_context("spawn"))
+
+
+def _play_round(target: str, started, r: int, personas: list, bar, pool=None, processes: int = 1) -> None:
     """A bot on every seat token of the round, each playing as the persona of the entrant seated
-    there: on threads here, or with `processes` > 1 their tables shared out among that many."""
+    there: on threads here, or in `pool` with their tables shared out among `processes`."""
     tables = [(table.table_id, list(table.seat_tokens), [personas[table.seats[x]] for x in range(len(table.seat_tokens))])
               for table in started.tables]
-    if processes <= 1 or len(tables) < 2:
+    if pool is None or len(tables) < 2:
         done = _play_tables(target, r, tables)
         if bar:
             bar[0].advance(bar[1], done)
         return
-    import multiprocessing
-    from concurrent.futures import ProcessPoolExecutor
     shares = [tables[k::processes] for k in range(processes) if tables[k::processes]]
-    with ProcessPoolExecutor(len(shares), mp_context=multiprocessing.get_context("spawn")) as pool:
-        for done in pool.map(_play_tables, [target] * len(shares), [r] * len(shares), shares):
-            if bar:
-                bar[0].advance(bar[1], done)
+    for done in pool.map(_play_tables, [target] * len(shares), [r] * len(shares), shares):
+        if bar:
+            bar[0].advance(bar[1], done)
 
 
 def _play_tables(target: str, r: int, tables: list) -> int:
