@@ -302,7 +302,9 @@ def test_a_slow_rule_file_is_stopped_not_only_abandoned(tmp_path):
         assert sandbox.kills == 1  # the worker doing it was killed
         # Honest calls are answered right after, by a fresh worker.
         assert c.check_rules((ROOT / "rules" / "four_point_ne_wisconsin.yaml").read_text()).ok
-        record = {"format": "smear-record/1", "rules": "slow", "rules_text": hostile_rules(), "players": 4,
+        # One setup to compile, not every one as a check does: four times the rules, so it takes
+        # several seconds, well past the 1 s deadline on any machine.
+        record = {"format": "smear-record/1", "rules": "slow", "rules_text": hostile_rules(400), "players": 4,
                   "options": {}, "first_dealer": 0, "hands": []}
         fails(lambda: c.verify(record), grpc.StatusCode.RESOURCE_EXHAUSTED, "RECORD_TOO_COMPLEX")
         assert sandbox.kills == 2
