@@ -3,6 +3,7 @@ behind moves, and still NOT_SERVING when the referee's event loop has stopped be
 from __future__ import annotations
 
 import asyncio
+import threading
 import time
 
 import grpc
@@ -34,20 +35,33 @@ def test_serve_answers_health_on_its_own_port(tmp_path):
         srv.stop()
 
 
+def _until(port: int, status: int, seconds: float = 5.0) -> bool:
+    """Whether the health port reports `status` within `seconds` (asked every 50 ms)."""
+    end = time.monotonic() + seconds
+    while time.monotonic() < end:
+        if _check(port) == status:
+            return True
+        time.sleep(0.05)
+    return False
+
+
 def test_a_stalled_event_loop_reads_not_serving(monkeypatch):
     monkeypatch.setattr(side_health, "STALL", 0.5)
     monkeypatch.setattr(side_health, "HEARTBEAT", 0.1)
+    serving, not_serving = health_pb2.HealthCheckResponse.SERVING, health_pb2.HealthCheckResponse.NOT_SERVING
 
     async def run():
         side = SideHealth("127.0.0.1", 0, ("smear.referee.v1.Referee",))
         beat = side.start()
         try:
-            await asyncio.sleep(0.3)
-            assert await asyncio.to_thread(_check, side.port) == health_pb2.HealthCheckResponse.SERVING
-            time.sleep(1.0)  # the loop is stuck: no beat for longer than STALL
-            assert await asyncio.to_thread(_check, side.port) == health_pb2.HealthCheckResponse.NOT_SERVING
-            await asyncio.sleep(0.5)  # beating again
-            assert await asyncio.to_thread(_check, side.port) == health_pb2.HealthCheckResponse.SERVING
+            assert await asyncio.to_thread(_until, side.port, serving)
+            seen = []
+            probe = threading.Thread(target=lambda: seen.append(_until(side.port, not_serving, 2.5)))
+            probe.start()
+            time.sleep(3.0)  # the event loop is stuck: no beat, while the probe asks
+            probe.join()
+            assert seen == [True]
+            assert await asyncio.to_thread(_until, side.port, serving)  # beating again
         finally:
             beat.cancel()
             await asyncio.to_thread(side.stop)
