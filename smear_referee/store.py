@@ -259,14 +259,13 @@ class Store:
             conn.close()
 
     # ---- reads (at start-up, and of what has left memory)
-    def open_tables(self) -> list[tuple[str, str | None, float]]:
-        """(id, seal, time of its last move or creation) of every unfinished table, oldest first;
-        of every table when the file predates snapshots (it has not marked finished ones yet)."""
+    def open_tables(self) -> list[tuple[str, str | None, float | None]]:
+        """(id, seal, time of its last move or None) of every unfinished table, oldest first; of
+        every table when the file predates snapshots (it has not marked finished ones yet)."""
         conn = sqlite3.connect(self.path)
         try:
             where = "" if self.upgraded else "WHERE finished = 0"
-            return conn.execute(f"SELECT id, seal, COALESCE(updated, created) FROM tables {where} "
-                                "ORDER BY created").fetchall()
+            return conn.execute(f"SELECT id, seal, updated FROM tables {where} ORDER BY created").fetchall()
         finally:
             conn.close()
 

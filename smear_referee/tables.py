@@ -88,16 +88,17 @@ class Tables:
 
     # ---- start-up
     def load(self) -> int:
-        """Read back the unfinished tables played within idle_seconds (the others stay parked);
-        a table that cannot be rebuilt is reported and kept out, every other table is served.
-        A store written before snapshots existed is read whole once, and its tables marked."""
-        since = 0.0 if self.store.upgraded else time.time() - self.limits.idle_seconds
+        """Read back the unfinished tables played within idle_seconds, and those nobody has played
+        yet (a lobby lists them); the others stay parked. A table that cannot be rebuilt is reported
+        and kept out, every other table is served. A store written before snapshots is read whole
+        once, and its tables marked."""
+        since = time.time() - self.limits.idle_seconds
         ids = []
         for tid, seal, updated in self.store.open_tables():
             self.open_ids.add(tid)
             if seal:
                 self.seals[seal].append(tid)
-            if updated >= since:
+            if self.store.upgraded or updated is None or updated >= since:
                 ids.append(tid)
         for st in self.store.load(ids):
             self._restore(st)

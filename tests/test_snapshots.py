@@ -204,6 +204,18 @@ def test_idle_tables_are_parked_and_woken_and_abandoned_ones_end_by_rule(tmp_pat
         again = Tables(Store(db), limits)
         again.load()
         assert not again.open_ids and again.outcome(t.id) == (True, scores, None)
+        fresh, _ = await _seated(again, "after")
+        played, _ = await _seated(again, "played")
+        await _play(again, played, 5, random.Random(12))
+        again.store.close()
+
+        later = Tables(Store(db), Limits(idle_seconds=0.001))  # a restart long after: idle ones stay parked
+        await asyncio.sleep(0.01)
+        later.load()
+        assert later.open_ids == {fresh.id, played.id}
+        assert fresh.id in later.tables and played.id not in later.tables  # the lobby still lists the unplayed one
+        later.store.close()
+        again = Tables(Store(db), limits)
         back = again.table_for(t.id, None)
         assert back.ended["reason"] == "abandoned" and back.game.finished
         again.store.close()
