@@ -166,7 +166,7 @@ def cmd_serve(args: argparse.Namespace) -> int:
 
     from .app import Listen, PortInUse, serve
     from .limits import Limits
-    from .store import StoreInUse
+    from .backends import StoreInUse
     try:
         limits = Limits.parse(args.limit or [])
     except ValueError as e:

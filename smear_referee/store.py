@@ -14,40 +14,12 @@ from __future__ import annotations
 import asyncio
 import json
 import queue
-import sqlite3
 import threading
 from dataclasses import dataclass
 from typing import Any
 
-from smear_dsl.errors import SmearError
+from .backends import backend_for
 
-SCHEMA = """
-CREATE TABLE IF NOT EXISTS tables (
-    id TEXT PRIMARY KEY, rules_name TEXT NOT NULL, rules_text TEXT, players INTEGER NOT NULL,
-    options_json TEXT NOT NULL, seed TEXT NOT NULL, first_dealer INTEGER NOT NULL, created REAL NOT NULL,
-    duplicate INTEGER NOT NULL DEFAULT 0, hand_limit INTEGER NOT NULL DEFAULT 0, seal TEXT);
-CREATE TABLE IF NOT EXISTS tokens (
-    hash TEXT PRIMARY KEY, table_id TEXT NOT NULL, role TEXT NOT NULL, seat INTEGER, name TEXT);
-CREATE TABLE IF NOT EXISTS moves (
-    table_id TEXT NOT NULL, version INTEGER NOT NULL, seat INTEGER NOT NULL, code TEXT NOT NULL, idem TEXT,
-    digest TEXT, PRIMARY KEY (table_id, version));
-CREATE UNIQUE INDEX IF NOT EXISTS moves_idem ON moves (table_id, idem) WHERE idem IS NOT NULL;
-CREATE TABLE IF NOT EXISTS snapshots (
-    table_id TEXT PRIMARY KEY, version INTEGER NOT NULL, seq INTEGER NOT NULL, state_json TEXT NOT NULL);
-CREATE TABLE IF NOT EXISTS tournaments (id TEXT PRIMARY KEY, config_json TEXT NOT NULL, created REAL NOT NULL);
-CREATE TABLE IF NOT EXISTS rounds (
-    tournament_id TEXT NOT NULL, round INTEGER NOT NULL, seed TEXT NOT NULL, tables_json TEXT NOT NULL,
-    PRIMARY KEY (tournament_id, round));
-CREATE TABLE IF NOT EXISTS audit (
-    tournament_id TEXT NOT NULL, seq INTEGER NOT NULL, entry_json TEXT NOT NULL, PRIMARY KEY (tournament_id, seq));
-"""
-# Columns added since the first schema: (table, column, declaration), added to older files at open.
-ADDED_COLUMNS = (("tables", "seal", "TEXT"), ("moves", "digest", "TEXT"), ("tokens", "name", "TEXT"),
-                 ("tables", "finished", "INTEGER NOT NULL DEFAULT 0"), ("tables", "outcome_json", "TEXT"),
-                 ("tables", "record_json", "TEXT"), ("tables", "ended", "TEXT"), ("tables", "updated", "REAL"))
-ADDED_INDEXES = ("CREATE INDEX IF NOT EXISTS tables_open ON tables (finished, created)",
-                 "CREATE INDEX IF NOT EXISTS tables_seal ON tables (seal) WHERE seal IS NOT NULL",
-                 "CREATE INDEX IF NOT EXISTS tokens_table ON tokens (table_id)")
 TABLE_COLUMNS = ("id, rules_name, rules_text, players, options_json, seed, first_dealer, created, duplicate, "
                  "hand_limit, seal, ended, updated")
 
@@ -72,30 +44,15 @@ class StoredTable:
     snapshot: dict[str, Any] | None = None  # the latest: {"version", "seq", "state"}; `moves` follow it
 
 
-class StoreInUse(SmearError):
-    """Another live server holds this database file."""
-
-
 class Store:
-    """The database file and its writer thread. A lock file beside it (`FILE.lock`, flock) is held
-    while the store is open, so a second server cannot use the same tables."""
+    """The database (an SQLite file or PostgreSQL: backends.py) and its writer thread. While the
+    store is open no second server can use the same database."""
 
-    def __init__(self, path: str):
-        self.path = path
-        self._lock_file = _lock(path)
-        conn = sqlite3.connect(path)
-        conn.execute("PRAGMA journal_mode=WAL")
-        conn.executescript(SCHEMA)
-        self.upgraded = False  # True when this file predates snapshots: its tables are read back whole once
-        for table, column, decl in ADDED_COLUMNS:
-            if column not in {row[1] for row in conn.execute(f"PRAGMA table_info({table})")}:
-                conn.execute(f"ALTER TABLE {table} ADD COLUMN {column} {decl}")
-                self.upgraded |= column == "finished" and conn.execute("SELECT 1 FROM tables LIMIT 1").fetchone() is not None
-        for sql in ADDED_INDEXES:
-            conn.execute(sql)
-        conn.commit()
-        conn.close()
-        self._reader: sqlite3.Connection | None = None  # the event loop's own, for the lookups below
+    def __init__(self, db: str):
+        self.backend = backend_for(db)
+        self.path = self.backend.where  # for messages (a PostgreSQL URL without its password)
+        self.upgraded = self.backend.create_schema()  # True: a file from before snapshots, read whole once
+        self._reader = None  # the event loop's own connection, for the lookups below
         self._queue: queue.Queue = queue.Queue()
         self._thread = threading.Thread(target=self._writer, name="smear-store-writer", daemon=True)
         self._thread.start()
@@ -115,9 +72,7 @@ class Store:
         self._queue.put((statements, None, None))
 
     def _writer(self) -> None:
-        conn = sqlite3.connect(self.path, isolation_level=None, check_same_thread=False)
-        conn.execute("PRAGMA journal_mode=WAL")
-        conn.execute("PRAGMA synchronous=FULL")
+        conn = self.backend.connect(writer=True)
         while True:
             first = self._queue.get()
             if first is None:
@@ -132,7 +87,7 @@ class Store:
                     self._queue.put(None)
                     break
                 batch.append(item)
-            results = self._commit(conn, batch)
+            results = self._commit(conn, batch, self.backend)
             self.commits += 1
             # One wake-up per event loop settles the whole group (not one per write).
             by_loop: dict[Any, list] = {}
@@ -145,36 +100,36 @@ class Store:
         conn.close()
 
     @staticmethod
-    def _commit(conn: sqlite3.Connection, batch: list) -> list[BaseException | None]:
+    def _commit(conn, batch: list, backend) -> list[BaseException | None]:
         """Commit the group in one transaction; if a statement fails, redo it write by write, each
         in a savepoint, so only the failing write fails."""
         try:
-            conn.execute("BEGIN IMMEDIATE")
+            conn.execute(backend.BEGIN)
             for statements, _loop, _fut in batch:
                 for sql, params in statements:
                     conn.execute(sql, params)
             conn.execute("COMMIT")
             return [None] * len(batch)
-        except sqlite3.Error:
-            _rollback(conn)
+        except backend.Error:
+            _rollback(conn, backend)
         results: list[BaseException | None] = []
         try:
-            conn.execute("BEGIN IMMEDIATE")
+            conn.execute(backend.BEGIN)
             for statements, _loop, _fut in batch:
                 try:
                     conn.execute("SAVEPOINT one")
                     for sql, params in statements:
                         conn.execute(sql, params)
-                    conn.execute("RELEASE one")
+                    conn.execute("RELEASE SAVEPOINT one")
                     results.append(None)
-                except sqlite3.Error as e:
-                    conn.execute("ROLLBACK TO one")
-                    conn.execute("RELEASE one")
+                except backend.Error as e:
+                    conn.execute("ROLLBACK TO SAVEPOINT one")
+                    conn.execute("RELEASE SAVEPOINT one")
                     results.append(e)
             conn.execute("COMMIT")
             return results
-        except sqlite3.Error as e:  # the commit itself failed (disk full, I/O error): nothing was written
-            _rollback(conn)
+        except backend.Error as e:  # the commit itself failed (disk full, I/O error): nothing was written
+            _rollback(conn, backend)
             return [e] * len(batch)
 
     def close(self) -> None:
@@ -183,9 +138,7 @@ class Store:
             self._reader = None
         self._queue.put(None)
         self._thread.join(timeout=10)
-        if self._lock_file is not None:
-            self._lock_file.close()  # releases the flock
-            self._lock_file = None
+        self.backend.close()
 
     # ---- statements
     @staticmethod
@@ -213,7 +166,8 @@ class Store:
     @staticmethod
     def save_snapshot(table_id: str, snapshot: dict[str, Any]) -> list[tuple[str, tuple]]:
         """The table's latest snapshot (it replaces the one before)."""
-        return [("INSERT OR REPLACE INTO snapshots (table_id, version, seq, state_json) VALUES (?, ?, ?, ?)",
+        return [("INSERT INTO snapshots (table_id, version, seq, state_json) VALUES (?, ?, ?, ?) ON CONFLICT (table_id) "
+                 "DO UPDATE SET version = excluded.version, seq = excluded.seq, state_json = excluded.state_json",
                  (table_id, snapshot["version"], snapshot["seq"], json.dumps(snapshot["state"])))]
 
     @staticmethod
@@ -243,7 +197,7 @@ class Store:
 
     def load_tournaments(self) -> list[tuple[str, dict, list[tuple[int, str, list]], list[dict], list[str]]]:
         """(id, config, [(round, seed, tables)], audit entries, director token hashes) of every tournament."""
-        conn = sqlite3.connect(self.path)
+        conn = self.backend.connect()
         try:
             out = []
             for tid, config, _created in conn.execute("SELECT id, config_json, created FROM tournaments ORDER BY created"):
@@ -262,7 +216,7 @@ class Store:
     def open_tables(self) -> list[tuple[str, str | None, float | None]]:
         """(id, seal, time of its last move or None) of every unfinished table, oldest first; of
         every table when the file predates snapshots (it has not marked finished ones yet)."""
-        conn = sqlite3.connect(self.path)
+        conn = self.backend.connect()
         try:
             where = "" if self.upgraded else "WHERE finished = 0"
             return conn.execute(f"SELECT id, seal, updated FROM tables {where} ORDER BY created").fetchall()
@@ -272,7 +226,7 @@ class Store:
     def load(self, table_ids: list[str]) -> list[StoredTable]:
         """These tables (those that exist), each with its tokens, its latest snapshot and the moves
         after it. Reads see only committed transactions (WAL), so this is safe beside the writer."""
-        conn = sqlite3.connect(self.path)
+        conn = self.backend.connect()
         try:
             tables = {}
             for tid in table_ids:
@@ -298,17 +252,17 @@ class Store:
     def moves_of(self, table_id: str) -> list[tuple[int, int, str]]:
         """Every move of a table, (version, seat, code) in order: for its record and old events.
         Opens its own connection, so it may run in a worker thread."""
-        conn = sqlite3.connect(self.path)
+        conn = self.backend.connect()
         try:
             return conn.execute("SELECT version, seat, code FROM moves WHERE table_id = ? ORDER BY version",
                                 (table_id,)).fetchall()
         finally:
             conn.close()
 
-    def _read(self) -> sqlite3.Connection:
+    def _read(self):
         """The lookups' connection: point reads by key, made on the event loop (one at a time)."""
         if self._reader is None:
-            self._reader = sqlite3.connect(self.path, check_same_thread=False)
+            self._reader = self.backend.connect()
         return self._reader
 
     def find_token(self, token_hash: str) -> tuple[str, str, int | None] | None:
@@ -344,22 +298,10 @@ class Store:
             (before, limit))]
 
 
-def _lock(path: str):
-    """Hold `path.lock` exclusively (released when the file closes, or the process dies)."""
-    import fcntl
-    f = open(f"{path}.lock", "a+")
-    try:
-        fcntl.flock(f, fcntl.LOCK_EX | fcntl.LOCK_NB)
-    except OSError:
-        f.close()
-        raise StoreInUse(f"{path} is in use by another running server (its lock file {path}.lock is held)") from None
-    return f
-
-
-def _rollback(conn: sqlite3.Connection) -> None:
+def _rollback(conn, backend) -> None:
     try:
         conn.execute("ROLLBACK")
-    except sqlite3.Error:
+    except backend.Error:
         pass  # no transaction was open
 
 

@@ -13,7 +13,6 @@ import hmac
 import json
 import logging
 import secrets
-import sqlite3
 import threading
 import time
 from collections import OrderedDict, defaultdict
@@ -404,7 +403,7 @@ class Tables:
             except Exception as e:
                 t.log.pop()
                 t.rebuild()
-                if key and isinstance(e, sqlite3.IntegrityError) and self._used(t, seat, key, digest, -1):
+                if key and isinstance(e, self.store.backend.IntegrityError) and self._used(t, seat, key, digest, -1):
                     return True  # the key was used in an earlier hand (its move is stored)
                 raise RefereeError("UNAVAILABLE", "STORE_FAILED", "the move could not be saved; try again") from None
             t.events += events

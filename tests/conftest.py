@@ -80,3 +80,38 @@ def schema_expressions(schema, value, out: list) -> list:
         for _kind, alt in schema.alts:
             schema_expressions(alt, value, out)
     return out
+
+
+PG_ADMIN = "postgresql://127.0.0.1:5432/postgres"  # the machine's PostgreSQL (trust auth); see docs/referee.md
+
+
+def fresh_pg_database(tag: str):
+    """A new, empty PostgreSQL database for one test (its URL and a function that drops it), or
+    pytest.skip with one line when no PostgreSQL is reachable at 127.0.0.1:5432."""
+    import secrets
+
+    import psycopg
+    try:
+        admin = psycopg.connect(PG_ADMIN, autocommit=True, connect_timeout=3)
+    except psycopg.Error as e:
+        pytest.skip(f"no PostgreSQL reachable at 127.0.0.1:5432 ({str(e).strip().splitlines()[0][:80]})")
+    name = f"smear_{tag}_{secrets.token_hex(4)}"
+    admin.execute(f'CREATE DATABASE "{name}"')
+
+    def drop() -> None:
+        admin.execute(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
+        admin.close()
+    return PG_ADMIN.rsplit("/", 1)[0] + f"/{name}", drop
+
+
+@pytest.fixture(params=["sqlite", "postgresql"])
+def db(request, tmp_path):
+    """Where a referee keeps its tables: an SQLite file, or a fresh PostgreSQL database."""
+    if request.param == "sqlite":
+        yield str(tmp_path / "referee.sqlite3")
+        return
+    url, drop = fresh_pg_database("t")
+    try:
+        yield url
+    finally:
+        drop()

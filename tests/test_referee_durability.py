@@ -17,8 +17,7 @@ def _moves(record):
     return [(m["seat"], m["action"]) for h in record["hands"] for m in h["moves"]]
 
 
-def test_kill_9_loses_no_acknowledged_move(tmp_path):
-    db = str(tmp_path / "referee.sqlite3")
+def test_kill_9_loses_no_acknowledged_move(db):
     srv = ServerProcess(db)
     try:
         c = srv.client()

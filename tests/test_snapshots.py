@@ -85,9 +85,8 @@ def _all_views(t) -> list:
         [t.view(Identity(t.id, "spectator", None))]
 
 
-def test_memory_holds_recent_hands_and_a_restart_replays_only_the_hand_in_progress(tmp_path):
+def test_memory_holds_recent_hands_and_a_restart_replays_only_the_hand_in_progress(db):
     async def run():
-        db = str(tmp_path / "db.sqlite3")
         tables = Tables(Store(db))
         t, _tokens = await _seated(tables, "mem")
         rng = random.Random(1)
@@ -113,9 +112,8 @@ def test_memory_holds_recent_hands_and_a_restart_replays_only_the_hand_in_progre
     asyncio.run(run())
 
 
-def test_finished_tables_stay_in_the_store_and_answer_from_it(tmp_path):
+def test_finished_tables_stay_in_the_store_and_answer_from_it(db):
     async def run():
-        db = str(tmp_path / "db.sqlite3")
         limits = Limits(hands_per_game=2)
         tables = Tables(Store(db), limits)
         t, tokens = await _seated(tables, "fin", "cutthroat_canadian")
@@ -142,9 +140,9 @@ def test_finished_tables_stay_in_the_store_and_answer_from_it(tmp_path):
     asyncio.run(run())
 
 
-def test_an_idempotency_key_of_an_earlier_hand_is_found_in_the_store(tmp_path):
+def test_an_idempotency_key_of_an_earlier_hand_is_found_in_the_store(db):
     async def run():
-        tables = Tables(Store(str(tmp_path / "db.sqlite3")))
+        tables = Tables(Store(db))
         t, _tokens = await _seated(tables, "keys")
         rng = random.Random(4)
         first = t.game.turn
@@ -172,9 +170,8 @@ def test_an_idempotency_key_of_an_earlier_hand_is_found_in_the_store(tmp_path):
     asyncio.run(run())
 
 
-def test_idle_tables_are_parked_and_woken_and_abandoned_ones_end_by_rule(tmp_path):
+def test_idle_tables_are_parked_and_woken_and_abandoned_ones_end_by_rule(db):
     async def run():
-        db = str(tmp_path / "db.sqlite3")
         limits = Limits(idle_seconds=60, abandon_seconds=3600)
         tables = Tables(Store(db), limits)
         t, tokens = await _seated(tables, "idle")
@@ -254,10 +251,10 @@ def test_a_store_written_before_snapshots_is_read_whole_once_then_from_snapshots
     asyncio.run(run())
 
 
-def test_a_stream_resuming_from_far_back_gets_the_events_memory_no_longer_holds(tmp_path):
+def test_a_stream_resuming_from_far_back_gets_the_events_memory_no_longer_holds(db):
     """WatchTable from seq 0 after several hands sends the same events, in order, as a stream
     that watched from the start: the old ones remade from the store."""
-    srv = ServerThread(str(tmp_path / "db.sqlite3"))
+    srv = ServerThread(db)
     try:
         host = srv.client()
         made = host.create_table("cutthroat_canadian", seed="resume")
