@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import contextlib
 import os
 import random
 import statistics
@@ -172,9 +173,11 @@ def main() -> None:
     ap.add_argument("--tables", type=int, default=100)
     ap.add_argument("--seconds", type=float, default=10.0)
     ap.add_argument("--think-ms", default="50,100,250", help="mean bot thinking times (ms) of the paced runs")
+    ap.add_argument("--postgres", metavar="URL", nargs="?", const="postgresql://127.0.0.1:5432/postgres",
+                    help="keep the tables in a fresh database (made and dropped here) of this PostgreSQL server")
     args = ap.parse_args()
-    with tempfile.TemporaryDirectory() as tmp:
-        proc, target = start_server(str(Path(tmp) / "bench.sqlite3"))
+    with tempfile.TemporaryDirectory() as tmp, _database(args.postgres, tmp) as db:
+        proc, target = start_server(db)
         try:
             rpc, rpc_lat = asyncio.run(trivial(target, args.tables, args.seconds))
             mps, lat = asyncio.run(tables(target, args.tables, args.seconds))
@@ -184,7 +187,8 @@ def main() -> None:
         finally:
             proc.terminate()
             proc.wait(10)
-    print(f"server {target}, {args.tables} concurrent tables, {args.seconds:.0f} s per run, SQLite synchronous=FULL")
+    store = "PostgreSQL (synchronous_commit on)" if args.postgres else "SQLite synchronous=FULL"
+    print(f"server {target}, {args.tables} concurrent tables, {args.seconds:.0f} s per run, {store}")
     print(f"trivial RPC (health Check), {args.tables} concurrent loops: {rpc:,.0f} calls/s")
     print(f"  latency: {_pct(rpc_lat, 'calls')}")
     print(f"saturated bots on Play streams: {mps:,.0f} moves/s = {mps / rpc:.0%} of the trivial RPC's rate")
@@ -202,6 +206,22 @@ def main() -> None:
               f"({'met' if p99 < 20 else 'not met'})")
     print(f"  (saturated, each table always has a move in flight, so p99 is queueing: {_p99(lat):.0f} ms; "
           f"the trivial RPC's own p99 with {args.tables} loops in flight: {_p99(rpc_lat):.0f} ms)")
+
+
+@contextlib.contextmanager
+def _database(postgres: str | None, tmp: str):
+    """An SQLite file in `tmp`, or a new database on the `postgres` server, dropped afterwards."""
+    if postgres is None:
+        yield str(Path(tmp) / "bench.sqlite3")
+        return
+    import psycopg
+    name = f"smear_bench_{uuid.uuid4().hex[:8]}"
+    with psycopg.connect(postgres, autocommit=True) as admin:
+        admin.execute(f'CREATE DATABASE "{name}"')
+        try:
+            yield postgres.rsplit("/", 1)[0] + f"/{name}"
+        finally:
+            admin.execute(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
 
 
 def _p99(lat: list[float]) -> float:
