@@ -2,8 +2,8 @@
 from __future__ import annotations
 
 import asyncio
-import logging
 import gc
+import logging
 import signal
 import threading
 from dataclasses import dataclass
@@ -134,7 +134,8 @@ async def start(where: Listen = Listen(), db: str = "smear-referee.sqlite3", lim
             web_server(referee, tournament, tables, host, where.web, MAX_MESSAGE_BYTES, where.tls)
         side = None
         if bound and where.health is not None:
-            side = SideHealth(host, where.health, names[:2], where.tls) if _can_bind(host, where.health) else None
+            side = SideHealth(host, where.health, names[:2], where.tls and server_credentials(where.tls)) \
+                if _can_bind(host, where.health) else None
             bound = bound if side is not None and side.port else 0
     except (RuntimeError, OSError):
         bound = 0
@@ -169,9 +170,14 @@ async def _upkeep(tables: Tables) -> None:
 def _add_port(server: grpc.aio.Server, host: str, port: int, tls: tuple[str, str] | None) -> int:
     if tls is None:
         return server.add_insecure_port(f"{host}:{port}")
+    return server.add_secure_port(f"{host}:{port}", server_credentials(tls))
+
+
+def server_credentials(tls: tuple[str, str]) -> grpc.ServerCredentials:
+    """gRPC's credentials for a (certificate chain, private key) pair of PEM files."""
     from pathlib import Path
     cert, key = Path(tls[0]).read_bytes(), Path(tls[1]).read_bytes()
-    return server.add_secure_port(f"{host}:{port}", grpc.ssl_server_credentials([(key, cert)]))
+    return grpc.ssl_server_credentials([(key, cert)])
 
 
 async def serve(where: Listen, db: str, ready=None, limits: Limits | None = None) -> None:

@@ -25,19 +25,16 @@ SWITCH_INTERVAL = 0.001
 class SideHealth:
     """The health port: started with the referee, stopped with it."""
 
-    def __init__(self, host: str, port: int, services: tuple[str, ...], tls: tuple[str, str] | None = None):
+    def __init__(self, host: str, port: int, services: tuple[str, ...],
+                 credentials: grpc.ServerCredentials | None = None):
         self.services = ("", *services)
         self.servicer = health.HealthServicer()
         self.server = grpc.server(futures.ThreadPoolExecutor(max_workers=2, thread_name_prefix="smear-health"),
                                   options=[("grpc.so_reuseport", 0)])
         health_pb2_grpc.add_HealthServicer_to_server(self.servicer, self.server)
         address = f"{host}:{port}"
-        if tls is None:
-            self.port = self.server.add_insecure_port(address)
-        else:
-            from pathlib import Path
-            cert, key = Path(tls[0]).read_bytes(), Path(tls[1]).read_bytes()
-            self.port = self.server.add_secure_port(address, grpc.ssl_server_credentials([(key, cert)]))
+        self.port = self.server.add_insecure_port(address) if credentials is None else \
+            self.server.add_secure_port(address, credentials)
         self.last_beat = time.monotonic()
         self._stop = threading.Event()
         self._status: int | None = None

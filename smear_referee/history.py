@@ -8,8 +8,6 @@ from __future__ import annotations
 import asyncio
 from typing import TYPE_CHECKING, Any
 
-from smear_dsl.engine.snapshot import forget_history
-
 from .store import Store
 from .table import Event, Identity, Table
 
@@ -22,9 +20,10 @@ async def record(tables: Tables, t: Table, who: Identity) -> tuple[dict[str, Any
     finished game's is built once and kept)."""
     rec = tables.store.record_of(t.id) if t.game.finished else None
     if rec is None:
-        async with tables.history_slots, t.lock:  # the moves stored so far are the moves made
-            moves = await asyncio.to_thread(tables.store.moves_of, t.id)
-            game = await asyncio.to_thread(t.full_game, moves)
+        async with tables.history_slots:
+            async with t.lock:  # the moves stored so far are the moves made (none is being written)
+                moves = await asyncio.to_thread(tables.store.moves_of, t.id)
+            game = await asyncio.to_thread(t.full_game, moves)  # the replay holds up no move
             rec = game.to_record()
         if t.game.finished:
             tables.store.write_soon(Store.keep_record(t.id, rec))
@@ -47,12 +46,7 @@ def _remade_events(t: Table, moves: list[tuple[int, int, str]], after: int, upto
     for _version, seat, code in moves:
         if scratch.last_seq >= upto:
             break
-        before = scratch._marks()
-        scratch.game.apply(seat, int(code))
-        scratch.log.append((seat, int(code)))
-        events = scratch.news(before, seat, int(code))
-        scratch.base_seq, scratch.events = scratch.last_seq + len(events), []
-        out += [ev for ev in events if after < ev[0] <= upto]
-        if len(scratch.game.results) > before[1]:
-            forget_history(scratch.game)
+        seen = scratch.last_seq
+        scratch.replay_move(seat, int(code))  # as at start-up: memory stays at two hands
+        out += [ev for ev in scratch.events_after(seen) if after < ev[0] <= upto]
     return out

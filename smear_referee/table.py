@@ -109,12 +109,16 @@ class Table:
         game.keep_boundary = True
         return game
 
+    def _restored_game(self, state: dict[str, Any]) -> Game:
+        """The game as a snapshot's state left it, without its history (engine/snapshot.py)."""
+        return restore(Game, self.rules, state, **self._game_args())
+
     def resume(self, snapshot: dict[str, Any]) -> None:
         """Stand at `snapshot` (read back from the store): the game rebuilt from its state, no history."""
         self.snapshot = snapshot
         self.base_version, self.base_seq = snapshot["version"], snapshot["seq"]
         self.log, self.events = [], []
-        self.game = restore(Game, self.rules, snapshot["state"], **self._game_args())
+        self.game = self._restored_game(snapshot["state"])
 
     def full_game(self, moves: list[tuple[int, int, str]]) -> Game:
         """The game replayed from every stored move (version, seat, code), history and all: for a record."""
@@ -183,7 +187,10 @@ class Table:
         g = self.game
         if len(g.results) == before[1]:
             return None
-        state = g.boundary if not g.finished else between_hands(g)
+        return self.snapshot_here(g.boundary if not g.finished else between_hands(g), pending)
+
+    def snapshot_here(self, state: dict[str, Any], pending: int = 0) -> dict[str, Any]:
+        """A snapshot of `state` at the table's current version, after its `pending` unappended events."""
         return {"version": self.version, "seq": self.last_seq + pending, "state": state}
 
     def adopt(self, snap: dict[str, Any]) -> None:
@@ -207,7 +214,7 @@ class Table:
             self.publish(None)
         else:
             self.events = self.events[:snap["seq"] - self.base_seq]
-            self.game = restore(Game, self.rules, snap["state"], **self._game_args())
+            self.game = self._restored_game(snap["state"])
         self.log = []
         for seat, code in log:
             self.replay_move(seat, code)

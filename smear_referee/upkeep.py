@@ -45,7 +45,7 @@ async def abandon(tables: Tables, t: Table, now: float) -> None:
         end_game(t.game)
         t.ended = {"reason": "abandoned", "at": round(now, 3), "idle_seconds": round(now - t.touched)}
         events = t.news(before)
-        snap = {"version": t.version, "seq": t.last_seq + len(events), "state": between_hands(t.game)}
+        snap = t.snapshot_here(between_hands(t.game), len(events))
         try:
             await tables.store.write(Store.save_snapshot(t.id, snap) + Store.finish(t.id, t.game.scores, None,
                                                                                   t.ended))
