@@ -14,7 +14,10 @@ from grpc_reflection.v1alpha import reflection
 
 from smear_dsl.errors import SmearError
 
+from . import replica
 from .api import referee_pb2 as pb
+from .backends import is_postgres
+from .cluster import Leases
 from .api import referee_pb2_grpc as pb_grpc
 from .health import SideHealth
 from .limits import Limits
@@ -63,6 +66,7 @@ class Listen:
     tls_cert: str | None = None
     tls_key: str | None = None
     health: int | None = None  # a port of its own for health checks (smear_referee/health.py); None: none
+    advertise: str | None = None  # a replica (cluster.py): the HOST[:PORT] clients are sent to; None: a lone server
 
     @property
     def tls(self) -> tuple[str, str] | None:
@@ -80,6 +84,7 @@ class Running:
     upkeep: asyncio.Task | None = None
     health: SideHealth | None = None
     beat: asyncio.Task | None = None
+    leases: "replica.LeaseKeeper | None" = None  # a replica's lease renewal (replica.py)
 
     @property
     def web_port(self) -> int | None:
@@ -93,6 +98,9 @@ class Running:
         for task in (self.upkeep, self.beat):
             if task is not None:
                 task.cancel()
+        if self.leases is not None:  # hand the shards back now: no one waits for them to expire
+            await asyncio.to_thread(self.leases.stop)
+            await asyncio.to_thread(self.tables.shards.leave)
         if self.health is not None:
             await asyncio.to_thread(self.health.stop)
         if self.web:
@@ -107,9 +115,7 @@ async def start(where: Listen = Listen(), db: str = "smear-referee.sqlite3", lim
     serving; port 0 picks a free port."""
     host, port = where.host, where.port
     limits = limits or Limits()
-    store = Store(db)
-    tables = Tables(store, limits)
-    tables.load()
+    store, tables, leases = _open(db, limits, where.advertise)
     sandbox = Sandbox(limits.sandbox_workers, limits.sandbox_queue, limits.sandbox_memory_bytes)
     await asyncio.to_thread(sandbox.prestart)
     tournaments = Tournaments(tables)
@@ -145,6 +151,15 @@ async def start(where: Listen = Listen(), db: str = "smear-referee.sqlite3", lim
         raise PortInUse(f"cannot listen on {host}:{port}" + (f" and {where.web}" if where.web is not None else "") +
                         (f" and {where.health}" if where.health is not None else "") +
                         ": a port is in use (is another `smear-dsl serve` running?) or the address is not this machine's")
+    renewing = None
+    if leases is not None:
+        try:
+            renewing = await _join(tables, leases, _advertised(where.advertise, host, bound))
+        except Exception as e:
+            await server.stop(0)
+            sandbox.close()
+            store.close()
+            raise SmearError(f"cannot take part as a replica: {str(e).strip().splitlines()[0][:200]}") from None
     await server.start()
     if web is not None:
         await web.start()
@@ -152,7 +167,41 @@ async def start(where: Listen = Listen(), db: str = "smear-referee.sqlite3", lim
     await health_servicer.set(SERVICE, health_pb2.HealthCheckResponse.SERVING)
     await health_servicer.set("", health_pb2.HealthCheckResponse.SERVING)
     beat = side.start() if side is not None else None
-    return Running(server, bound, tables, store, sandbox, web, asyncio.ensure_future(_upkeep(tables)), side, beat)
+    return Running(server, bound, tables, store, sandbox, web, asyncio.ensure_future(_upkeep(tables)), side, beat,
+                   renewing)
+
+
+def _open(db: str, limits: Limits, advertise: str | None) -> tuple[Store, Tables, Leases | None]:
+    """The store and the tables read back from it; a replica's leases (it reads back its tables
+    once it holds shards)."""
+    if advertise is not None and not is_postgres(db):
+        raise SmearError("--advertise runs a replica, whose tables are in a shared PostgreSQL database: "
+                         "give --db postgresql://...")
+    store = Store(db, shared=advertise is not None)
+    leases = Leases(db, advertise, limits.lease_seconds) if advertise is not None else None
+    tables = Tables(store, limits, leases)
+    tables.load()
+    return store, tables, leases
+
+
+async def _join(tables: Tables, leases: Leases, address: str) -> "replica.LeaseKeeper":
+    """A replica's start: its lease rows and its first shards, before its first call; then the
+    thread that renews them."""
+    leases.address = address
+    await asyncio.to_thread(leases.prepare)
+    await asyncio.to_thread(tables.store.fill_shards)
+    await replica.renew(tables, leases)
+    keeper = replica.LeaseKeeper(tables, leases, asyncio.get_running_loop())
+    keeper.start()
+    return keeper
+
+
+def _advertised(advertise: str, host: str, port: int) -> str:
+    """HOST:PORT clients are sent to: --advertise as given, with the bound port when it names none."""
+    advertise = advertise or host
+    if advertise.startswith("[") and "]:" in advertise or advertise.count(":") == 1:
+        return advertise
+    return f"{advertise}:{port}"
 
 
 async def _upkeep(tables: Tables) -> None:

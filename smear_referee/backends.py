@@ -36,10 +36,12 @@ CREATE TABLE IF NOT EXISTS audit (
 # Columns added since the first schema: (table, column, declaration), added to older files at open.
 ADDED_COLUMNS = (("tables", "seal", "TEXT"), ("moves", "digest", "TEXT"), ("tokens", "name", "TEXT"),
                  ("tables", "finished", "INTEGER NOT NULL DEFAULT 0"), ("tables", "outcome_json", "TEXT"),
-                 ("tables", "record_json", "TEXT"), ("tables", "ended", "TEXT"), ("tables", "updated", "REAL"))
+                 ("tables", "record_json", "TEXT"), ("tables", "ended", "TEXT"), ("tables", "updated", "REAL"),
+                 ("tables", "shard", "INTEGER"))
 ADDED_INDEXES = ("CREATE INDEX IF NOT EXISTS tables_open ON tables (finished, created)",
                  "CREATE INDEX IF NOT EXISTS tables_seal ON tables (seal) WHERE seal IS NOT NULL",
-                 "CREATE INDEX IF NOT EXISTS tokens_table ON tokens (table_id)")
+                 "CREATE INDEX IF NOT EXISTS tokens_table ON tokens (table_id)",
+                 "CREATE INDEX IF NOT EXISTS tables_shard ON tables (shard, finished)")
 ADVISORY_KEY = 0x5E_A2_DE_F1  # pg_try_advisory_lock's key: one server per database
 LOCK_WAIT = 5.0  # seconds a starting server waits for a lock held by a server that has just died
 
@@ -48,15 +50,22 @@ class StoreInUse(SmearError):
     """Another live server holds this database."""
 
 
-def backend_for(db: str) -> "SqliteBackend | PostgresBackend":
-    """A `postgresql://` (or `postgres://`) URL, or the path of an SQLite file."""
-    if db.startswith(("postgresql://", "postgres://")):
-        return PostgresBackend(db)
+def is_postgres(db: str) -> bool:
+    return db.startswith(("postgresql://", "postgres://"))
+
+
+def backend_for(db: str, shared: bool = False) -> "SqliteBackend | PostgresBackend":
+    """A `postgresql://` (or `postgres://`) URL, or the path of an SQLite file. `shared`: one of
+    several replicas on a PostgreSQL database (smear_referee/cluster.py)."""
+    if is_postgres(db):
+        return PostgresBackend(db, shared)
     return SqliteBackend(db)
 
 
 class SqliteBackend:
     """An SQLite file in WAL mode, synchronous=FULL for the writer; `FILE.lock` (flock) is held while open."""
+
+    broken = staticmethod(lambda conn: False)  # a file does not go away under a connection
 
     name = "sqlite"
     Error = sqlite3.Error
@@ -112,12 +121,13 @@ class _PgConnection:
 
 class PostgresBackend:
     """A PostgreSQL database (psycopg 3): commits are durable when they return (synchronous_commit
-    on, the server's default); a session advisory lock keeps a second server out."""
+    on, the server's default). A session advisory lock keeps a second server out; replicas
+    (`shared`) hold it shared, so they keep out a lone server and it keeps them out."""
 
     name = "postgresql"
     BEGIN = "BEGIN"
 
-    def __init__(self, url: str):
+    def __init__(self, url: str, shared: bool = False):
         import psycopg
         self.psycopg = psycopg
         self.Error = psycopg.Error
@@ -128,15 +138,23 @@ class PostgresBackend:
             self._holder = psycopg.connect(url, autocommit=True)
         except psycopg.Error as e:
             raise StoreInUse(f"cannot reach the database {self.where}: {str(e).strip().splitlines()[0]}") from None
+        self._kind = "_shared" if shared else ""
         deadline = time.monotonic() + LOCK_WAIT
-        while not self._holder.execute("SELECT pg_try_advisory_lock(%s)", (ADVISORY_KEY,)).fetchone()[0]:
+        while not self._holder.execute(f"SELECT pg_try_advisory_lock{self._kind}(%s)", (ADVISORY_KEY,)).fetchone()[0]:
             if time.monotonic() > deadline:  # (a killed server's lock goes once PostgreSQL sees its socket closed)
                 self._holder.close()
-                raise StoreInUse(f"{self.where} is in use by another running server (it holds the database's lock)")
+                raise StoreInUse(f"{self.where} is in use by " + ("a server that is not a replica (started without "
+                                 "--advertise)" if shared else "another running server") +
+                                 " (it holds the database's lock)")
             time.sleep(0.1)
 
     def connect(self, writer: bool = False) -> _PgConnection:
-        return _PgConnection(self.psycopg.connect(self.url, autocommit=True))
+        return _PgConnection(self.psycopg.connect(self.url, autocommit=True, connect_timeout=5))
+
+    @staticmethod
+    def broken(conn: _PgConnection) -> bool:
+        """The connection is gone (the server restarted, the network failed): open a new one."""
+        return conn.conn.closed or conn.conn.broken
 
     def create_schema(self) -> bool:
         conn = self.connect()
@@ -155,7 +173,7 @@ class PostgresBackend:
     def close(self) -> None:
         if self._holder is not None:
             try:  # at once: the session's end would release it too, but only once the server notices
-                self._holder.execute("SELECT pg_advisory_unlock(%s)", (ADVISORY_KEY,))
+                self._holder.execute(f"SELECT pg_advisory_unlock{self._kind}(%s)", (ADVISORY_KEY,))
             except self.psycopg.Error:
                 pass  # the connection is gone, and the lock with it
             self._holder.close()

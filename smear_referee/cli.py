@@ -33,7 +33,11 @@ def _add_serve(sub) -> None:
                          "behind moves (0 picks a free port, printed)")
     sv.add_argument("--tls-cert", metavar="PEM", help="serve gRPC and the web port over TLS with this certificate chain")
     sv.add_argument("--tls-key", metavar="PEM", help="the certificate's private key")
-    sv.add_argument("--db", default="smear-referee.sqlite3", help="the SQLite file holding every table")
+    sv.add_argument("--db", default="smear-referee.sqlite3",
+                    help="the SQLite file holding every table, or a postgresql://USER@HOST:PORT/DB URL")
+    sv.add_argument("--advertise", metavar="HOST[:PORT]", default=None,
+                    help="run as one replica of several sharing the --db PostgreSQL database; clients are sent "
+                         "to HOST:PORT for the tables this replica owns (the port it listens on when none is given)")
     sv.add_argument("--limit", action="append", metavar="NAME=VALUE",
                     help="change one of the limits in docs/security.md (repeatable), e.g. tables_per_address=200")
     sv.set_defaults(fn=cmd_serve, parser=sv)
@@ -164,9 +168,11 @@ def cmd_serve(args: argparse.Namespace) -> int:
     import asyncio
     import logging
 
-    from .app import Listen, PortInUse, serve
+    from smear_dsl.errors import SmearError
+
+    from .app import Listen, serve
+    from .cluster import SHARDS
     from .limits import Limits
-    from .backends import StoreInUse
     try:
         limits = Limits.parse(args.limit or [])
     except ValueError as e:
@@ -176,7 +182,7 @@ def cmd_serve(args: argparse.Namespace) -> int:
     for path in filter(None, (args.tls_cert, args.tls_key)):
         if not os.path.isfile(path):
             raise OptionError(f"no file {path}")
-    where = Listen(args.host, args.port, args.web, args.tls_cert, args.tls_key, args.health_port)
+    where = Listen(args.host, args.port, args.web, args.tls_cert, args.tls_key, args.health_port, args.advertise)
     logging.basicConfig(level=logging.INFO, format="%(levelname)s %(name)s: %(message)s", stream=sys.stderr)
 
     def ready(running) -> None:
@@ -187,11 +193,15 @@ def cmd_serve(args: argparse.Namespace) -> int:
         if running.health_port is not None:
             print(f"health checks: {args.host}:{running.health_port}", flush=True)
         t = running.tables
-        print(f"tables: {len(t.open_ids)} unfinished in {args.db}, {len(t.tables)} read back into memory",
-              file=sys.stderr, flush=True)
+        if t.shards.clustered:
+            print(f"replica {t.shards.replica} advertised as {t.shards.address}: {len(t.shards.held)} of "
+                  f"{SHARDS} shards, {len(t.tables)} tables read back", file=sys.stderr, flush=True)
+        else:
+            print(f"tables: {len(t.open_ids)} unfinished in {t.store.path}, {len(t.tables)} read back into memory",
+                  file=sys.stderr, flush=True)
     try:
         asyncio.run(serve(where, args.db, ready, limits))
-    except (PortInUse, StoreInUse) as e:
+    except SmearError as e:  # a busy port, a database in use or out of reach
         print(f"smear-dsl serve: {e}", file=sys.stderr)
         return 1
     return 0

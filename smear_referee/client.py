@@ -18,19 +18,29 @@ from .api import referee_pb2 as pb
 from .api import referee_pb2_grpc as pb_grpc
 
 
-def error_reason(err: grpc.RpcError) -> str | None:
-    """The ErrorInfo reason of a failed call (a RECORD_FORMAT.md code, STALE_VERSION, ...)."""
-    status = rpc_status.from_call(err)
+def error_info(err: grpc.RpcError) -> tuple[str | None, dict[str, str]]:
+    """The ErrorInfo reason of a failed call (a RECORD_FORMAT.md code, STALE_VERSION, ...) and its
+    metadata (NOT_OWNER: the owner's address)."""
+    try:
+        status = rpc_status.from_call(err)
+    except (ValueError, AttributeError):
+        return None, {}
     if status is None:
-        return None
+        return None, {}
     for detail in status.details:
         info = error_details_pb2.ErrorInfo()
         if detail.Unpack(info):
-            return info.reason
-    return None
+            return info.reason, dict(info.metadata)
+    return None, {}
+
+
+def error_reason(err: grpc.RpcError) -> str | None:
+    """The ErrorInfo reason of a failed call (a RECORD_FORMAT.md code, STALE_VERSION, ...)."""
+    return error_info(err)[0]
 
 
 DEFAULT_PORT = 50051
+FOLLOW_SECONDS = 30.0  # how long a call keeps following owners and trying replicas before it gives up
 
 
 def bearer(token: str) -> list[tuple[str, str]]:
@@ -40,7 +50,9 @@ def bearer(token: str) -> list[tuple[str, str]]:
 
 def target(server: str) -> str:
     """HOST[:PORT] as gRPC wants it: the referee's default port when none is given (gRPC itself would
-    take 443), IPv6 addresses in brackets."""
+    take 443), IPv6 addresses in brackets. Replicas: several, separated by commas."""
+    if "," in server:
+        return ",".join(target(one) for one in server.split(",") if one.strip())
     server = server.strip()
     if server.startswith("["):  # [::1] or [::1]:50051
         return server if "]:" in server else f"{server}:{DEFAULT_PORT}"
@@ -49,30 +61,99 @@ def target(server: str) -> str:
     return server if ":" in server else f"{server}:{DEFAULT_PORT}"
 
 
-class Client:
-    """One connection; `token` (if any) goes with every call as `authorization: Bearer ...`."""
+class Route:
+    """Where calls go: one referee, or any of several replicas (`a:1,b:2,c:3`). A call refused with
+    NOT_OWNER is sent on to the owner its ErrorInfo names; a replica that does not answer is
+    passed over for the next one. One channel per address, shared by every Client on the route."""
 
-    def __init__(self, target: str, token: str | None = None, channel: grpc.Channel | None = None):
-        # Records of long games can exceed gRPC's default 4 MB; the server sends up to 128 MB.
-        self.channel = channel or grpc.insecure_channel(target, options=[("grpc.max_receive_message_length", 128 << 20)])
-        self.stub = pb_grpc.RefereeStub(self.channel)
+    def __init__(self, targets: str, channel: grpc.Channel | None = None):
+        self.targets = [t.strip() for t in targets.split(",") if t.strip()] or [""]
+        self.current = self.targets[0]
+        self._channels: dict[str, grpc.Channel] = {}
+        if channel is not None:
+            self._channels[self.current] = channel
+
+    @property
+    def channel(self) -> grpc.Channel:
+        ch = self._channels.get(self.current)
+        if ch is None:  # records of long games can exceed gRPC's default 4 MB; the server sends up to 128 MB
+            ch = self._channels[self.current] = grpc.insecure_channel(
+                self.current, options=[("grpc.max_receive_message_length", 128 << 20)])
+        return ch
+
+    @property
+    def stub(self) -> pb_grpc.RefereeStub:
+        return pb_grpc.RefereeStub(self.channel)
+
+    def follow(self, err: grpc.RpcError) -> bool:
+        """After a failed call: whether to ask again, and where (the owner named, or the next replica)."""
+        if err.code() != grpc.StatusCode.UNAVAILABLE:
+            return False
+        reason, meta = error_info(err)
+        owner = meta.get("owner", "") if reason == "NOT_OWNER" else ""
+        if owner:
+            self.current = owner
+        elif len(self.targets) > 1 and reason not in ("STORE_FAILED", "TABLE_RELOADED"):
+            i = self.targets.index(self.current) if self.current in self.targets else -1
+            self.current = self.targets[(i + 1) % len(self.targets)]
+        return True
+
+    def close(self) -> None:
+        for ch in self._channels.values():
+            ch.close()
+        self._channels.clear()
+
+
+class Client:
+    """Calls to a referee (or its replicas); `token` (if any) goes with every call as
+    `authorization: Bearer ...`. Calls follow NOT_OWNER to the table's owner and retry a replica
+    that went away, for up to FOLLOW_SECONDS."""
+
+    def __init__(self, target: str, token: str | None = None, channel: grpc.Channel | None = None,
+                 route: Route | None = None):
+        self.route = route or Route(target, channel)
         self.token = token
 
+    @property
+    def channel(self) -> grpc.Channel:
+        return self.route.channel
+
+    @property
+    def stub(self) -> pb_grpc.RefereeStub:
+        return self.route.stub
+
     def with_token(self, token: str) -> "Client":
-        return Client("", token, self.channel)
+        return Client("", token, route=self.route)
 
     def _md(self) -> list[tuple[str, str]]:
         return bearer(self.token) if self.token else []
 
     def close(self) -> None:
-        self.channel.close()
+        self.route.close()
+
+    def _call(self, method: str, request, token: bool = False, safe: bool = True):
+        """One unary call, following owners. `safe`: it may be sent again after a replica died while
+        answering (a read, or a move with its idempotency key); otherwise only after NOT_OWNER,
+        which refuses before doing anything."""
+        deadline = time.monotonic() + FOLLOW_SECONDS
+        pause = 0.05
+        while True:
+            try:
+                return getattr(self.stub, method)(request, metadata=self._md() if token else None)
+            except grpc.RpcError as e:
+                retry = self.route.follow(e) and (safe or error_reason(e) == "NOT_OWNER")
+                if not retry or time.monotonic() + pause > deadline:
+                    raise
+                if error_reason(e) != "NOT_OWNER" or not error_info(e)[1].get("owner"):
+                    time.sleep(pause)  # a replica restarting, a shard changing hands: wait a moment
+                    pause = min(1.0, pause * 2)
 
     # ---- calls
     def list_rules(self) -> pb.ListRulesResponse:
-        return self.stub.ListRules(pb.ListRulesRequest())
+        return self._call("ListRules", pb.ListRulesRequest())
 
     def check_rules(self, text: str, file_name: str = "upload.yaml") -> pb.CheckRulesResponse:
-        return self.stub.CheckRules(pb.CheckRulesRequest(text=text, file_name=file_name))
+        return self._call("CheckRules", pb.CheckRulesRequest(text=text, file_name=file_name))
 
     def create_table(self, rules: str | None = None, options: dict[str, Any] | None = None, players: int = 0,
                      seed: str | None = None, rules_text: str | None = None,
@@ -86,7 +167,7 @@ class Client:
             req.rules_name = rules or ""
         if seed is not None:
             req.seed = seed
-        return self.stub.CreateTable(req)
+        return self._call("CreateTable", req, safe=False)
 
     def join(self, table_id: str, seat: int | None = None, name: str = "") -> pb.JoinTableResponse:
         req = pb.JoinTableRequest(table_id=table_id, name=name)
@@ -94,28 +175,51 @@ class Client:
             req.spectator = True
         else:
             req.seat = seat
-        return self.stub.JoinTable(req)
+        return self._call("JoinTable", req, safe=False)
 
     def view(self, table_id: str) -> pb.View:
-        return self.stub.GetView(pb.GetViewRequest(table_id=table_id), metadata=self._md())
+        return self._call("GetView", pb.GetViewRequest(table_id=table_id), token=True)
 
     def list_tables(self, include_finished: bool = False, limit: int = 0) -> list[pb.TableInfo]:
-        return list(self.stub.ListTables(pb.ListTablesRequest(include_finished=include_finished, limit=limit)).tables)
+        return list(self._call("ListTables", pb.ListTablesRequest(include_finished=include_finished, limit=limit)).tables)
 
     def table(self, table_id: str) -> pb.TableInfo:
-        return self.stub.GetTable(pb.GetTableRequest(table_id=table_id))
+        return self._call("GetTable", pb.GetTableRequest(table_id=table_id))
 
     def add_bots(self, table_id: str, kind: str = "heuristic") -> pb.AddBotsResponse:
         """Fill the free seats with bots the server plays (this client's token must be the host's)."""
-        return self.stub.AddBots(pb.AddBotsRequest(table_id=table_id, kind=kind), metadata=self._md())
+        return self._call("AddBots", pb.AddBotsRequest(table_id=table_id, kind=kind), token=True, safe=False)
 
     def submit(self, table_id: str, move: pb.Move, expected_version: int, key: str = "") -> pb.SubmitMoveResponse:
-        return self.stub.SubmitMove(pb.SubmitMoveRequest(table_id=table_id, move=move, expected_version=expected_version,
-                                                         idempotency_key=key), metadata=self._md())
+        return self._call("SubmitMove", pb.SubmitMoveRequest(table_id=table_id, move=move,
+                                                             expected_version=expected_version, idempotency_key=key),
+                          token=True, safe=bool(key))
 
     def watch(self, table_id: str, after_seq: int = 0, timeout: float | None = None) -> Iterator[pb.TableEvent]:
         return self.stub.WatchTable(pb.WatchTableRequest(table_id=table_id, after_seq=after_seq),
                                     metadata=self._md(), timeout=timeout)
+
+    def follow(self, table_id: str, after_seq: int = 0) -> Iterator[pb.TableEvent]:
+        """The table's numbered events after `after_seq`, one by one, until the game is over: the
+        stream is opened again where it broke off (a replica killed, the table moved), so no event
+        is missed or repeated. Snapshots and heartbeats are not passed on."""
+        deadline = time.monotonic() + FOLLOW_SECONDS
+        while True:
+            try:
+                for ev in self.watch(table_id, after_seq):
+                    deadline = time.monotonic() + FOLLOW_SECONDS
+                    kind = ev.WhichOneof("kind")
+                    if kind in ("snapshot", "heartbeat") or ev.seq <= after_seq:
+                        continue
+                    after_seq = ev.seq
+                    yield ev
+                    if kind == "game_over":
+                        return
+                return
+            except grpc.RpcError as e:
+                if not self.route.follow(e) or time.monotonic() > deadline:
+                    raise
+                time.sleep(0.1)
 
     def turns(self, table_id: str, after_version: int | None = None, timeout: float | None = None) -> Iterator[pb.View]:
         """This seat's view each time it must act, and a last one when the game ends."""
@@ -125,12 +229,12 @@ class Client:
         return self.stub.WatchTurns(req, metadata=self._md(), timeout=timeout)
 
     def record(self, table_id: str) -> tuple[dict[str, Any], bool]:
-        r = self.stub.GetRecord(pb.GetRecordRequest(table_id=table_id), metadata=self._md())
+        r = self._call("GetRecord", pb.GetRecordRequest(table_id=table_id), token=True)
         return json.loads(r.record_json), r.complete
 
     def verify(self, record: dict[str, Any] | str) -> dict[str, Any]:
         text = record if isinstance(record, str) else json.dumps(record)
-        return json.loads(self.stub.VerifyRecord(pb.VerifyRecordRequest(record_json=text)).verdict_json)
+        return json.loads(self._call("VerifyRecord", pb.VerifyRecordRequest(record_json=text)).verdict_json)
 
 
 # ---------------------------------------------------------------- bots
@@ -217,8 +321,8 @@ def play_seat(client: Client, table_id: str, style: str = "random", seed: int | 
     while True:
         outgoing: queue.Queue = queue.Queue()
         first = pb.PlayRequest(table_id=table_id)
-        if seen is not None:
-            first.after_version = seen
+        if seen:  # the view of `seen` again if the move made on it never landed
+            first.after_version = seen - 1
         outgoing.put(first)
 
         def requests(q: queue.Queue = outgoing) -> Iterator[pb.PlayRequest]:
@@ -232,6 +336,8 @@ def play_seat(client: Client, table_id: str, style: str = "random", seed: int | 
                     if event.result.accepted:
                         if on_move and not event.result.replayed:
                             on_move(seat, move)
+                    elif event.result.status == "UNAVAILABLE":  # the table moved, or its write failed:
+                        break                                   # the stream ends too; ask again
                     elif event.result.reason != "STALE_VERSION":  # a newer view is on its way
                         raise MoveRefused(event.result)
                     continue
@@ -245,6 +351,8 @@ def play_seat(client: Client, table_id: str, style: str = "random", seed: int | 
         except grpc.RpcError as e:
             if e.code() not in (grpc.StatusCode.UNAVAILABLE, grpc.StatusCode.CANCELLED):
                 raise
-            time.sleep(0.2)  # the server is restarting: try again shortly
+            client.route.follow(e)  # to the table's owner, or the next replica
+            if not error_info(e)[1].get("owner"):
+                time.sleep(0.2)  # the server is restarting: try again shortly
         finally:
             outgoing.put(None)

@@ -45,6 +45,8 @@ class Limits:
     key_chars: int = 200                  # an idempotency key
     diagnostics: int = 100                # diagnostics returned for one rule file
     message_chars: int = 1_000            # an error message (values inside it are clipped far shorter)
+    lease_seconds: float = 5.0            # a replica's lease on its shards: it renews every quarter of this;
+                                          # a replica gone this long has its tables taken over
 
     @classmethod
     def parse(cls, items: list[str]) -> "Limits":

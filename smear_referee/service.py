@@ -24,8 +24,10 @@ from .api import referee_pb2_grpc as pb_grpc
 from .convert import rule_info
 from .jobs import diagnostic
 from .limits import Limits, address_of
+from .lobby import stored_lobby
 from .sandbox import Sandbox, SandboxBusy, SandboxFailed, SandboxTimeout
 from .house_bots import HouseBots
+from .store import StoreDown
 from .tables import Identity, RefereeError, Table, Tables, known_spec
 
 SERVICE = "smear.referee.v1.Referee"
@@ -37,10 +39,11 @@ CALLER: contextvars.ContextVar[Identity | None] = contextvars.ContextVar("caller
 MESSAGE_CHARS = Limits.message_chars
 HEARTBEAT_SECONDS = 10.0
 PLAY_BACKLOG = 256  # answers and views a Play stream may hold for a client that is not reading
+MOVED = object()  # a Play stream's outbox: the table left this server
 
 
-def _status(code: str, reason: str, message: str) -> status_pb2.Status:
-    info = error_details_pb2.ErrorInfo(reason=reason, domain="smear-dsl")
+def _status(code: str, reason: str, message: str, metadata: dict[str, str] | None = None) -> status_pb2.Status:
+    info = error_details_pb2.ErrorInfo(reason=reason, domain="smear-dsl", metadata=metadata or {})
     detail = any_pb2.Any()
     detail.Pack(info)
     if len(message) > MESSAGE_CHARS:  # a status travels in trailers: past ~16 KB the client sees a transport error
@@ -48,8 +51,9 @@ def _status(code: str, reason: str, message: str) -> status_pb2.Status:
     return status_pb2.Status(code=getattr(code_pb2, code), message=message, details=[detail])
 
 
-async def _abort(context: grpc.aio.ServicerContext, code: str, reason: str, message: str) -> None:
-    await context.abort_with_status(rpc_status.to_status(_status(code, reason, message)))
+async def _abort(context: grpc.aio.ServicerContext, code: str, reason: str, message: str,
+                 metadata: dict[str, str] | None = None) -> None:
+    await context.abort_with_status(rpc_status.to_status(_status(code, reason, message, metadata)))
 
 
 class AuthInterceptor(grpc.aio.ServerInterceptor):
@@ -66,7 +70,7 @@ class AuthInterceptor(grpc.aio.ServerInterceptor):
         try:
             who = caller_of(self.tables, meta.get("authorization", ""))
         except RefereeError as e:
-            return _deny(handler, e.reason, e.message)
+            return _deny(handler, e.status, e.reason, e.message)
         return _with_caller(handler, who)
 
 
@@ -74,19 +78,22 @@ def caller_of(tables: Tables, authorization: str) -> Identity:
     """Who `authorization: Bearer <token>` speaks for (UNAUTHENTICATED if nobody): for gRPC
     metadata and the web's HTTP header alike."""
     token = authorization[7:].strip() if authorization[:7].lower() == "bearer " else ""
-    who = tables.identify(token) if token else None
+    try:
+        who = tables.identify(token) if token else None
+    except StoreDown as e:
+        raise RefereeError("UNAVAILABLE", "STORE_FAILED", f"{e}; try again") from None
     if who is None:
         raise RefereeError("UNAUTHENTICATED", "UNAUTHENTICATED", "unknown token" if token else
                            "send `authorization: Bearer <token>` metadata")
     return who
 
 
-def _deny(handler, reason: str, message: str):
+def _deny(handler, status: str, reason: str, message: str):
     async def unary(request, context):
-        await _abort(context, "UNAUTHENTICATED", reason, message)
+        await _abort(context, status, reason, message)
 
     async def stream(request, context):
-        await _abort(context, "UNAUTHENTICATED", reason, message)
+        await _abort(context, status, reason, message)
         yield  # pragma: no cover - unreachable, makes this an async generator
 
     if handler.unary_stream:
@@ -119,13 +126,15 @@ def _with_caller(handler, who: Identity):
     return grpc.unary_unary_rpc_method_handler(unary, handler.request_deserializer, handler.response_serializer)
 
 
-_OUR_ERRORS = (RefereeError, OptionError, ValueError, RuleError)
+_OUR_ERRORS = (RefereeError, OptionError, ValueError, RuleError, StoreDown)
 
 
 async def _abort_for(context, e: Exception) -> None:
     """End the call with the status for one of _OUR_ERRORS."""
-    if isinstance(e, RefereeError):
-        await _abort(context, e.status, e.reason, e.message)
+    if isinstance(e, StoreDown):
+        await _abort(context, "UNAVAILABLE", "STORE_FAILED", f"{e}; try again")
+    elif isinstance(e, RefereeError):
+        await _abort(context, e.status, e.reason, e.message, e.metadata)
     elif isinstance(e, (OptionError, ValueError)):
         await _abort(context, "INVALID_ARGUMENT", "BAD_OPTION", str(e))
     else:
@@ -332,6 +341,8 @@ class Referee(pb_grpc.RefereeServicer):
         limit = min(request.limit or 100, self.limits.list_tables)
         if limit < 0:
             raise RefereeError("INVALID_ARGUMENT", "BAD_LIMIT", "limit is 0 (the default) or more")
+        if self.tables.shards.clustered:  # the tables are spread over the replicas: the store lists them all
+            return pb.ListTablesResponse(tables=await stored_lobby(self.tables, request.include_finished, limit))
         return pb.ListTablesResponse(tables=[self.info(t) for t in self.tables.lobby(request.include_finished, limit)])
 
     @guard
@@ -358,7 +369,8 @@ class Referee(pb_grpc.RefereeServicer):
     async def SubmitMove(self, request, context):
         who = CALLER.get()
         t = self.tables.table_for(request.table_id, who)
-        replayed = await self.tables.submit(t, who, request.move, request.expected_version, request.idempotency_key)
+        replayed, _made = await self.tables.submit(t, who, request.move, request.expected_version,
+                                                   request.idempotency_key)
         return pb.SubmitMoveResponse(view=t.view(who), replayed=replayed)
 
     @guard_stream
@@ -373,6 +385,8 @@ class Referee(pb_grpc.RefereeServicer):
         try:
             yield pb.TableEvent(seq=last, snapshot=snapshot)
             while True:
+                if t.moved:  # it left this server (another replica took its shard): the client asks again
+                    raise self.tables.gone(t)
                 if sent < t.base_seq:  # resuming from before what memory holds: remade from the store
                     upto = t.base_seq
                     for ev in await self.tables.old_events(t, sent, upto):
@@ -387,7 +401,8 @@ class Referee(pb_grpc.RefereeServicer):
                     continue
                 async with t.changed:
                     try:
-                        await asyncio.wait_for(t.changed.wait_for(lambda: t.last_seq > sent), HEARTBEAT_SECONDS)
+                        await asyncio.wait_for(t.changed.wait_for(lambda: t.last_seq > sent or t.moved),
+                                               HEARTBEAT_SECONDS)
                     except asyncio.TimeoutError:
                         yield pb.TableEvent(seq=sent, heartbeat=pb.Heartbeat())
         finally:
@@ -404,6 +419,8 @@ class Referee(pb_grpc.RefereeServicer):
         t.watchers += 1
         try:
             while True:
+                if t.moved:
+                    raise self.tables.gone(t)
                 if t.turn_due(seat, sent):
                     sent = t.version
                     yield t.view(who)
@@ -431,20 +448,14 @@ class Referee(pb_grpc.RefereeServicer):
         def turn() -> None:
             """Queue this seat's view if it must act at a version not sent yet (called after each move)."""
             nonlocal sent
-            if t.turn_due(seat, sent):
+            if t.moved:
+                outbox.put_nowait(MOVED)
+            elif t.turn_due(seat, sent):
                 sent = t.version
                 outbox.put_nowait(pb.PlayEvent(turn=t.view(who)))
 
         async def answer(req) -> None:
-            try:
-                if req.table_id and req.table_id != t.id:
-                    raise RefereeError("PERMISSION_DENIED", "WRONG_TABLE", "this stream plays at another table")
-                replayed = await self.tables.submit(t, who, req.move, req.expected_version, req.idempotency_key)
-                result = pb.MoveResult(accepted=True, replayed=replayed, version=t.version)
-            except RefereeError as e:
-                result = pb.MoveResult(accepted=False, version=t.version, status=e.status, reason=e.reason,
-                                       message=e.message)
-            outbox.put_nowait(pb.PlayEvent(result=result))
+            outbox.put_nowait(pb.PlayEvent(result=await self._play_move(t, who, req)))
 
         room = asyncio.Event()  # set while the outbox is short: a client that sends without reading
         room.set()              # is not answered further until it reads (memory stays bounded)
@@ -470,6 +481,8 @@ class Referee(pb_grpc.RefereeServicer):
                 event = await outbox.get()
                 if event is None:
                     return
+                if event is MOVED:
+                    raise self.tables.gone(t)
                 if outbox.qsize() < PLAY_BACKLOG // 2:
                     room.set()
                 yield event
@@ -477,6 +490,16 @@ class Referee(pb_grpc.RefereeServicer):
             reader.cancel()
             t.watchers -= 1
             t.turn_waiters[seat].discard(turn)
+
+    async def _play_move(self, t: Table, who: Identity, req: pb.PlayRequest) -> pb.MoveResult:
+        """A move sent on a Play stream, answered: accepted with the version it made, or refused."""
+        try:
+            if req.table_id and req.table_id != t.id:
+                raise RefereeError("PERMISSION_DENIED", "WRONG_TABLE", "this stream plays at another table")
+            replayed, made = await self.tables.submit(t, who, req.move, req.expected_version, req.idempotency_key)
+            return pb.MoveResult(accepted=True, replayed=replayed, version=made)
+        except RefereeError as e:
+            return pb.MoveResult(accepted=False, version=t.version, status=e.status, reason=e.reason, message=e.message)
 
     def _seat_table(self, table_id: str, who: Identity, refusal: str):
         """The caller's table, for a call only a seat may make (PERMISSION_DENIED / NOT_A_SEAT otherwise)."""

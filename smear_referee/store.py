@@ -18,7 +18,10 @@ import threading
 from dataclasses import dataclass
 from typing import Any
 
+from smear_dsl.errors import SmearError
+
 from .backends import backend_for
+from .cluster import FENCE_SQL, Fence, Fenced, shard_of
 
 TABLE_COLUMNS = ("id, rules_name, rules_text, players, options_json, seed, first_dealer, created, duplicate, "
                  "hand_limit, seal, ended, updated")
@@ -48,8 +51,8 @@ class Store:
     """The database (an SQLite file or PostgreSQL: backends.py) and its writer thread. While the
     store is open no second server can use the same database."""
 
-    def __init__(self, db: str):
-        self.backend = backend_for(db)
+    def __init__(self, db: str, shared: bool = False):
+        self.backend = backend_for(db, shared)
         self.path = self.backend.where  # for messages (a PostgreSQL URL without its password)
         self.upgraded = self.backend.create_schema()  # True: a file from before snapshots, read whole once
         self._reader = None  # the event loop's own connection, for the lookups below
@@ -59,20 +62,21 @@ class Store:
         self.commits = 0
 
     # ---- writes
-    async def write(self, statements: list[tuple[str, tuple]]) -> None:
-        """Run these statements in one transaction and return once it is durably committed."""
+    async def write(self, statements: list[tuple[str, tuple]], fence: Fence | None = None) -> None:
+        """Run these statements in one transaction and return once it is durably committed. With a
+        `fence` they run only if that lease is still held at commit (Fenced otherwise)."""
         loop = asyncio.get_running_loop()
         fut = loop.create_future()
-        self._queue.put((statements, loop, fut))
+        self._queue.put((statements, loop, fut, fence))
         await fut
 
     def write_soon(self, statements: list[tuple[str, tuple]]) -> None:
         """Queue statements that need no answer (a snapshot caught up at start-up): written in order
         with the rest, and if they are lost nothing is (the moves they summarise are stored)."""
-        self._queue.put((statements, None, None))
+        self._queue.put((statements, None, None, None))
 
     def _writer(self) -> None:
-        conn = self.backend.connect(writer=True)
+        conn = None
         while True:
             first = self._queue.get()
             if first is None:
@@ -87,35 +91,54 @@ class Store:
                     self._queue.put(None)
                     break
                 batch.append(item)
-            results = self._commit(conn, batch, self.backend)
+            try:
+                if conn is None:
+                    conn = self.backend.connect(writer=True)
+                results = self._commit(conn, batch, self.backend)
+            except self.backend.Error as e:  # the database cannot be reached: this group fails, the next tries again
+                results = [e] * len(batch)
+            if conn is not None and self.backend.broken(conn):  # e.g. PostgreSQL restarted: a new connection next time
+                _close(conn)
+                conn = None
             self.commits += 1
             # One wake-up per event loop settles the whole group (not one per write).
             by_loop: dict[Any, list] = {}
-            for (_s, loop, fut), err in zip(batch, results):
+            for (_s, loop, fut, _f), err in zip(batch, results):
                 if loop is None:
                     continue
                 by_loop.setdefault(loop, []).append((fut, err))
             for loop, settled in by_loop.items():
                 loop.call_soon_threadsafe(_settle_all, settled)
-        conn.close()
+        if conn is not None:
+            _close(conn)
 
     @staticmethod
     def _commit(conn, batch: list, backend) -> list[BaseException | None]:
         """Commit the group in one transaction; if a statement fails, redo it write by write, each
-        in a savepoint, so only the failing write fails."""
+        in a savepoint, so only the failing write fails. Fences (leases, cluster.py) are checked
+        first, once per shard, in shard order; a write whose lease is lost fails with Fenced."""
         try:
             conn.execute(backend.BEGIN)
-            for statements, _loop, _fut in batch:
-                for sql, params in statements:
-                    conn.execute(sql, params)
-            conn.execute("COMMIT")
-            return [None] * len(batch)
+            refused = _fences(conn, batch)
+            if not refused:
+                for statements, _loop, _fut, _fence in batch:
+                    for sql, params in statements:
+                        conn.execute(sql, params)
+                conn.execute("COMMIT")
+                return [None] * len(batch)
+            _rollback(conn, backend)
         except backend.Error:
             _rollback(conn, backend)
+            if backend.broken(conn):
+                raise
         results: list[BaseException | None] = []
         try:
             conn.execute(backend.BEGIN)
-            for statements, _loop, _fut in batch:
+            refused = _fences(conn, batch)
+            for statements, _loop, _fut, fence in batch:
+                if fence in refused:
+                    results.append(Fenced(f"shard {fence.shard} is no longer this replica's at epoch {fence.epoch}"))
+                    continue
                 try:
                     conn.execute("SAVEPOINT one")
                     for sql, params in statements:
@@ -144,9 +167,9 @@ class Store:
     @staticmethod
     def create_table(t: StoredTable) -> list[tuple[str, tuple]]:
         out = [("INSERT INTO tables (id, rules_name, rules_text, players, options_json, seed, first_dealer, created, "
-                "duplicate, hand_limit, seal) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                "duplicate, hand_limit, seal, shard) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
                 (t.id, t.rules_name, t.rules_text, t.players, json.dumps(t.options), t.seed, t.first_dealer, t.created,
-                 int(t.duplicate), t.hand_limit, t.seal))]
+                 int(t.duplicate), t.hand_limit, t.seal, shard_of(t.id)))]
         return out + [s for h, role, seat, name in t.tokens for s in Store.add_token(t.id, h, role, seat, name)]
 
     @staticmethod
@@ -259,25 +282,32 @@ class Store:
         finally:
             conn.close()
 
-    def _read(self):
-        """The lookups' connection: point reads by key, made on the event loop (one at a time)."""
-        if self._reader is None:
-            self._reader = self.backend.connect()
-        return self._reader
+    def _read(self, sql: str, params: tuple) -> list[tuple]:
+        """A point read by key, made on the event loop (one at a time) on the lookups' own connection;
+        StoreDown if the database cannot answer (the connection is opened afresh next time)."""
+        try:
+            if self._reader is None:
+                self._reader = self.backend.connect()
+            return self._reader.execute(sql, params).fetchall()
+        except self.backend.Error as e:
+            if self._reader is not None:
+                _close(self._reader)
+                self._reader = None
+            raise StoreDown(f"the database did not answer: {str(e).strip().splitlines()[0][:200] if str(e) else e}") \
+                from None
 
     def find_token(self, token_hash: str) -> tuple[str, str, int | None] | None:
         """(table id, role, seat) of a token by its hash, if the store knows it."""
-        return self._read().execute("SELECT table_id, role, seat FROM tokens WHERE hash = ?", (token_hash,)).fetchone()
+        return _one(self._read("SELECT table_id, role, seat FROM tokens WHERE hash = ?", (token_hash,)))
 
     def find_key(self, table_id: str, key: str) -> tuple[int, int, str | None] | None:
         """(version, seat, digest) of the move a table's idempotency key was used for, if it was."""
-        return self._read().execute("SELECT version, seat, digest FROM moves WHERE table_id = ? AND idem = ?",
-                                    (table_id, key)).fetchone()
+        return _one(self._read("SELECT version, seat, digest FROM moves WHERE table_id = ? AND idem = ?", (table_id, key)))
 
     def outcome(self, table_id: str) -> tuple[bool, list[int], int | None] | None:
         """(finished, scores, winner) as stored; None for no such table. Scores are stored only once
         the game is over."""
-        row = self._read().execute("SELECT finished, outcome_json FROM tables WHERE id = ?", (table_id,)).fetchone()
+        row = _one(self._read("SELECT finished, outcome_json FROM tables WHERE id = ?", (table_id,)))
         if row is None:
             return None
         done = json.loads(row[1]) if row[1] else {"scores": [], "winner": None}
@@ -285,17 +315,62 @@ class Store:
 
     def record_of(self, table_id: str) -> dict[str, Any] | None:
         """A finished table's record, once one has been kept."""
-        row = self._read().execute("SELECT record_json FROM tables WHERE id = ?", (table_id,)).fetchone()
+        row = _one(self._read("SELECT record_json FROM tables WHERE id = ?", (table_id,)))
         return json.loads(row[0]) if row and row[0] else None
 
     def seal_tables(self, seal: str) -> list[str]:
-        return [tid for (tid,) in self._read().execute("SELECT id FROM tables WHERE seal = ? ORDER BY created", (seal,))]
+        return [tid for (tid,) in self._read("SELECT id FROM tables WHERE seal = ? ORDER BY created", (seal,))]
 
     def stale_tables(self, before: float, limit: int) -> list[str]:
         """Unfinished tables with no move (nor creation) since `before`, oldest first."""
-        return [tid for (tid,) in self._read().execute(
+        return [tid for (tid,) in self._read(
             "SELECT id FROM tables WHERE finished = 0 AND COALESCE(updated, created) < ? ORDER BY created LIMIT ?",
             (before, limit))]
+
+    def open_in_shards(self, shards: list[int], since: float) -> list[str]:
+        """Unfinished tables of these shards played since `since` or not yet played (a replica that
+        takes the shards over reads them back). Opens its own connection: for a worker thread."""
+        conn = self.backend.connect()
+        try:
+            marks = ", ".join("?" * len(shards))
+            return [tid for (tid,) in conn.execute(
+                f"SELECT id FROM tables WHERE finished = 0 AND shard IN ({marks}) AND (updated IS NULL OR updated >= ?) "
+                "ORDER BY created", (*shards, since))]
+        finally:
+            _close(conn)
+
+    def fill_shards(self) -> int:
+        """Give tables written before shards their shard (a store that a lone server used before)."""
+        conn = self.backend.connect()
+        try:
+            ids = [tid for (tid,) in conn.execute("SELECT id FROM tables WHERE shard IS NULL")]
+            for tid in ids:
+                conn.execute("UPDATE tables SET shard = ? WHERE id = ?", (shard_of(tid), tid))
+            return len(ids)
+        finally:
+            _close(conn)
+
+
+class StoreDown(SmearError):
+    """The database did not answer a read (it is restarting, or unreachable)."""
+
+
+def _fences(conn, batch: list) -> set[Fence]:
+    """The fences of this group that no longer hold; those that do stay locked (FOR SHARE) until
+    the transaction ends, so no takeover lands between this check and the commit."""
+    fences = sorted({item[3] for item in batch if item[3] is not None}, key=lambda f: (f.shard, f.epoch))
+    return {f for f in fences if conn.execute(FENCE_SQL, (f.shard, f.owner, f.epoch)).fetchone() is None}
+
+
+def _one(rows: list[tuple]) -> tuple | None:
+    return rows[0] if rows else None
+
+
+def _close(conn) -> None:
+    try:
+        conn.close()
+    except Exception:  # noqa: BLE001 - already gone
+        pass
 
 
 def _rollback(conn, backend) -> None:

@@ -43,9 +43,10 @@ Event = tuple
 class RefereeError(Exception):
     """An error with a gRPC status name and a reason (the RECORD_FORMAT.md code or our own)."""
 
-    def __init__(self, status: str, reason: str, message: str):
+    def __init__(self, status: str, reason: str, message: str, metadata: dict[str, str] | None = None):
         super().__init__(message)
         self.status, self.reason, self.message = status, reason, message
+        self.metadata = metadata or {}  # ErrorInfo's metadata (NOT_OWNER: the owner's address)
 
 
 @dataclass
@@ -77,6 +78,7 @@ class Table:
     ended: dict[str, Any] | None = None  # set when the server ended the game (an abandoned table)
     touched: float = 0.0  # wall time of the last move (or of the creation)
     watchers: int = 0  # streams holding this table (it is not parked while any does)
+    moved: bool = False  # it left this server's memory while streams held it: they end, their clients ask again
     idem: dict[str, tuple[int, str | None, int]] = field(default_factory=dict)  # key -> (seat, digest, version)
     seats_taken: list[bool] = field(default_factory=list)
     seat_names: list[str] = field(default_factory=list)  # as each seat's player gave it ("bot" for the server's bots)

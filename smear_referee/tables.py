@@ -10,7 +10,6 @@ import asyncio
 import functools
 import hashlib
 import hmac
-import json
 import logging
 import secrets
 import threading
@@ -20,15 +19,17 @@ from typing import Any, Callable
 
 from smear_dsl.compiler import CompiledRules, compile_rules
 from smear_dsl.duplicate import first_dealer
-from smear_dsl.errors import MoveError, OptionError, RuleError, clip
+from smear_dsl.errors import MoveError, clip
 from smear_dsl.language import load_spec, spec_from_text
 from smear_dsl.spec import RuleSpec
 
-from . import history, upkeep
+from . import history, restore, upkeep
 from .api import referee_pb2 as pb
+from .cluster import Fenced, Solo
 from .limits import Limits
 from .store import Store, StoredTable
-from .table import Event, Identity, RefereeError, Table, end_game
+from .restore import Damaged
+from .table import Event, Identity, RefereeError, Table
 
 __all__ = ["Identity", "RefereeError", "Table", "Tables", "known_spec", "rules_spec", "token_hash", "new_token"]
 
@@ -49,14 +50,6 @@ def move_digest(move: pb.Move) -> str:
     return hashlib.sha256(move.SerializeToString(deterministic=True)).hexdigest()[:32]
 
 
-class Damaged(Exception):
-    """A stored table that cannot be rebuilt: the move (version) where replay stopped, and why."""
-
-    def __init__(self, version: int, reason: str):
-        super().__init__(reason)
-        self.version, self.reason = version, reason
-
-
 class Tables:
     """Every table of this server: those in memory, and the store behind them.
 
@@ -68,9 +61,10 @@ class Tables:
 
     KEEP_FINISHED = 500
 
-    def __init__(self, store: Store, limits: Limits | None = None):
+    def __init__(self, store: Store, limits: Limits | None = None, shards=None):
         self.store = store
         self.limits = limits or Limits()
+        self.shards = shards or Solo()  # which tables this server may write (cluster.py: Solo or Leases)
         self.tables: dict[str, Table] = {}
         # Tokens are kept as SHA-256 hashes, found by a short prefix of the hash and then compared
         # in full with hmac.compare_digest, so lookups take the same time whatever the token.
@@ -85,86 +79,14 @@ class Tables:
         self.parked: list[Callable[[Table], None]] = []  # called with each table let go from memory
         self.history_slots = asyncio.Semaphore(2)  # records and old events remade from the store at once
 
-    # ---- start-up
+    # ---- start-up and reading back (restore.py)
     def load(self) -> int:
-        """Read back the unfinished tables played within idle_seconds, and those nobody has played
-        yet (a lobby lists them); the others stay parked. A table that cannot be rebuilt is reported
-        and kept out, every other table is served. A store written before snapshots is read whole
-        once, and its tables marked."""
-        since = time.time() - self.limits.idle_seconds
-        ids = []
-        for tid, seal, updated in self.store.open_tables():
-            self.open_ids.add(tid)
-            if seal:
-                self.seals[seal].append(tid)
-            if self.store.upgraded or updated is None or updated >= since:
-                ids.append(tid)
-        for st in self.store.load(ids):
-            self._restore(st)
-        return len(self.open_ids)
+        """Read back the tables a lone server starts with (restore.load)."""
+        return restore.load(self)
 
     def _restore(self, st: StoredTable) -> Table | None:
         """The stored table rebuilt and kept (None: it is damaged, which is reported and remembered)."""
-        try:
-            t, behind = self._rebuild(st)
-        except Damaged as e:
-            self._damage(st.id, e)
-            return None
-        for h, role, seat, _name in st.tokens:
-            self.remember_token(h, Identity(st.id, "seat" if role == "bot" else role, seat))
-            t.token_hashes.append(h)
-        if behind:  # it replayed past a hand its stored snapshot does not reach (an older store): save where it is
-            statements = Store.save_snapshot(t.id, t.snapshot)
-            if t.game.finished:
-                statements += Store.finish(t.id, t.game.scores, t.game.winner, t.ended)
-            self.store.write_soon(statements)
-        if t.game.finished:
-            self.open_ids.discard(t.id)
-        else:
-            self.open_ids.add(t.id)
-        self.keep_in_memory(t)
-        for hook in self.woken:
-            hook(t)
-        return t
-
-    def _damage(self, table_id: str, e: Damaged) -> None:
-        self.damaged[table_id] = e
-        self.open_ids.discard(table_id)
-        log.error("%s: table %s cannot be restored at version %d: %s (the table answers DATA_LOSS; "
-                  "every other table is served)", self.store.path, table_id, e.version, e.reason)
-
-    def _rebuild(self, st: StoredTable) -> tuple[Table, bool]:
-        """The table as its snapshot and the moves after it make it, and whether it reached a newer
-        snapshot than the stored one; Damaged if a row does not replay."""
-        try:
-            spec = rules_spec(st.rules_name, st.rules_text)
-            rules = _compiled(spec, st.players, st.options)
-        except (RuleError, OptionError, ValueError) as e:
-            raise Damaged(0, f"its rules no longer compile: {str(e).splitlines()[0][:200]}") from None
-        t = Table(st.id, st.rules_name, st.rules_text, spec, rules, st.options, st.seed, st.first_dealer, st.created,
-                  st.duplicate, st.hand_limit, st.seal, touched=st.updated or st.created)
-        for _h, role, seat, name in st.tokens:
-            t.take_seat(role, seat, name)
-        try:
-            if st.snapshot is not None:
-                t.resume(st.snapshot)
-        except (KeyError, ValueError, TypeError, MoveError) as e:
-            raise Damaged(st.snapshot["version"], f"its snapshot does not read back: {clip(str(e))}") from None
-        stored = t.snapshot
-        for version, seat, code, idem, digest in st.moves:
-            if version != t.version + 1:
-                raise Damaged(version, f"the log jumps from version {t.version} to {version}")
-            try:
-                t.replay_move(seat, int(code))
-            except (MoveError, ValueError, TypeError, IndexError) as e:
-                reason = f"{e.code}: {e.message}" if isinstance(e, MoveError) else f"unreadable move {clip(code)}"
-                raise Damaged(version, f"seat {seat}'s move does not replay: {reason}") from None
-            if idem:
-                t.idem[idem] = (seat, digest, version)
-        if st.ended is not None:
-            t.ended = json.loads(st.ended)
-            end_game(t.game)
-        return t, t.snapshot is not stored
+        return restore.restore(self, st)
 
     def keep_in_memory(self, t: Table) -> None:
         self.tables[t.id] = t
@@ -177,8 +99,9 @@ class Tables:
 
     def let_go(self, t: Table) -> None:
         """Take the table out of memory (it stays in the store), with its tokens."""
-        self.tables.pop(t.id, None)
-        self.finished.pop(t.id, None)
+        if self.tables.get(t.id) is t:
+            del self.tables[t.id]
+            self.finished.pop(t.id, None)
         for h in t.token_hashes:
             found = self.tokens.get(h[:16])
             if found:
@@ -187,6 +110,46 @@ class Tables:
                     del self.tokens[h[:16]]
         for hook in self.parked:
             hook(t)
+
+    def hand_over(self, t: Table) -> None:
+        """Take `t` out of memory because this server may no longer write it (its shard went to
+        another replica), or because a failed write left its state in doubt: the streams holding
+        it end, and the next call reads it back from the store, here or at its new owner."""
+        if t.moved:
+            return
+        t.moved = True
+        self.open_ids.discard(t.id)
+        self.let_go(t)
+        for waiters in t.turn_waiters:
+            for wake in list(waiters):
+                wake()
+        asyncio.ensure_future(_notify(t))
+
+    def not_owner(self, table_id: str) -> RefereeError:
+        """UNAVAILABLE / NOT_OWNER with the owner's address in ErrorInfo metadata ('' while the shard
+        changes hands): the client asks there."""
+        owner = self.shards.owner_of(table_id)
+        if owner and owner != self.shards.address:
+            return RefereeError("UNAVAILABLE", "NOT_OWNER", f"table {clip(table_id)} is served by the replica at "
+                                f"{owner}: ask there", {"owner": owner})
+        return RefereeError("UNAVAILABLE", "NOT_OWNER", f"table {clip(table_id)}'s shard is changing hands: ask "
+                            "again shortly", {"owner": ""})
+
+    def gone(self, t: Table) -> RefereeError:
+        """What a stream holding a table that left memory ends with."""
+        if not self.shards.owns(t.id):
+            return self.not_owner(t.id)
+        return RefereeError("UNAVAILABLE", "TABLE_RELOADED", "the table is being read back from the store: ask again")
+
+    async def write(self, t: Table | None, table_id: str, statements: list[tuple[str, tuple]]) -> None:
+        """Write statements of one table, fenced by its shard's lease (NOT_OWNER if that is lost)."""
+        try:
+            await self.store.write(statements, self.shards.fence(table_id))
+        except Fenced:
+            log.warning("fenced: a write of table %s was refused (its shard is no longer this replica's)", table_id)
+            if t is not None:
+                self.hand_over(t)
+            raise self.not_owner(table_id) from None
 
     def outcome(self, table_id: str) -> tuple[bool, list[int], int | None]:
         """(finished, scores, winner) of a table, without reading it back into memory."""
@@ -230,6 +193,8 @@ class Tables:
         return found
 
     def table_for(self, table_id: str, who: Identity | None) -> Table:
+        if not self.shards.owns(table_id):
+            raise self.not_owner(table_id)
         t = self.tables.get(table_id)
         if t is None and table_id in self.damaged:
             e = self.damaged[table_id]
@@ -284,7 +249,10 @@ class Tables:
         rules = await asyncio.to_thread(_compiled, spec, players or None, options)  # a compile stays off the loop
         seed = seed if seed else secrets.token_hex(16)
         first = first_dealer(seed, rules.players)
-        table_id = secrets.token_hex(8)
+        table_id = self.shards.new_id()
+        if table_id is None:
+            raise RefereeError("UNAVAILABLE", "NOT_OWNER", "this replica holds no shard yet: ask another, or again "
+                               "shortly", {"owner": ""})
         cap = self.limits.hands_per_game
         hand_limit = min(hand_limit, cap) if hand_limit > 0 else cap
         t = Table(table_id, spec.stem if rules_name else "upload", rules_text, spec, rules, dict(rules.options), seed,
@@ -292,7 +260,7 @@ class Tables:
         host = new_token()
         stored = StoredTable(table_id, t.rules_name, rules_text, rules.players, t.options, seed, first, t.created,
                              [(token_hash(host), "host", None, "")], [], duplicate, hand_limit, seal)
-        await self.store.write(Store.create_table(stored))
+        await self.write(None, table_id, Store.create_table(stored))
         self.tables[table_id] = t
         self.open_ids.add(table_id)
         if seal:
@@ -321,7 +289,7 @@ class Tables:
                     raise RefereeError("RESOURCE_EXHAUSTED", "TOO_MANY_SPECTATORS",
                                        f"this table has {t.spectators} spectators already")
             role = "seat" if seat is not None else "spectator"
-            await self.store.write(Store.add_token(table_id, token_hash(token), role, seat, name))
+            await self.write(t, table_id, Store.add_token(table_id, token_hash(token), role, seat, name))
             t.take_seat(role, seat, name)
             self._token(t, token_hash(token), Identity(table_id, role, seat))
         return t, token
@@ -345,8 +313,8 @@ class Tables:
             free = [s for s, taken in enumerate(t.seats_taken) if not taken] if seat is None else \
                 [] if seat in t.bots else [seat]
             tokens = [(token_hash(new_token()), seat) for seat in free]
-            await self.store.write([row for h, seat in tokens for row in
-                                    Store.add_token(t.id, h, "bot", seat, f"bot:{kind}")])
+            await self.write(t, t.id, [row for h, seat in tokens for row in
+                                       Store.add_token(t.id, h, "bot", seat, f"bot:{kind}")])
             for h, seat in tokens:
                 t.take_seat("bot", seat, f"bot:{kind}")
                 self._token(t, h, Identity(t.id, "seat", seat))
@@ -362,24 +330,28 @@ class Tables:
             live += [t for t in done if t.seal is None][:limit - len(live)]
         return live[:limit]
 
-    async def submit(self, t: Table, who: Identity, move: pb.Move, expected_version: int, key: str) -> bool:
-        """Apply, persist, publish. Returns True when `key` had already been used for this move
-        (nothing applied). Once a move is applied, its write, its key, its events and the next
+    async def submit(self, t: Table, who: Identity, move: pb.Move, expected_version: int, key: str) -> tuple[bool, int]:
+        """Apply, persist, publish. Returns (replayed, version): replayed when `key` had already been
+        used for this move (nothing applied), and the version the move made (then or now). Once a move is applied, its write, its key, its events and the next
         seat's wake-up all happen, even if the caller's call is dropped meanwhile (a shielded task)."""
         if who.role != "seat" or who.seat is None:
             raise RefereeError("PERMISSION_DENIED", "NOT_A_SEAT", "only a seat token can play moves")
         if len(key) > self.limits.key_chars:
             raise RefereeError("INVALID_ARGUMENT", "BAD_RECORD",
                                f"the idempotency key is longer than {self.limits.key_chars} characters")
+        if t.moved or not self.shards.owns(t.id):
+            raise self.gone(t)
         task = asyncio.ensure_future(self._submit(t, who.seat, move, expected_version, key))
         task.add_done_callback(_retrieve)
         return await asyncio.shield(task)
 
-    async def _submit(self, t: Table, seat: int, move: pb.Move, expected_version: int, key: str) -> bool:
+    async def _submit(self, t: Table, seat: int, move: pb.Move, expected_version: int, key: str) -> tuple[bool, int]:
         digest = move_digest(move) if key else None
         async with t.lock:
-            if key and self._used(t, seat, key, digest, expected_version):
-                return True
+            if t.moved:
+                raise self.gone(t)
+            if key and (made := self._used(t, seat, key, digest, expected_version)) is not None:
+                return True, made
             if t.game.finished:
                 raise RefereeError("FAILED_PRECONDITION", "GAME_OVER", "the game is over")
             if expected_version != t.version:
@@ -399,13 +371,21 @@ class Tables:
             if t.game.finished:
                 statements += Store.finish(t.id, t.game.scores, t.game.winner)
             try:
-                await self.store.write(statements)
+                await self.store.write(statements, self.shards.fence(t.id))
             except Exception as e:
                 t.log.pop()
                 t.rebuild()
-                if key and isinstance(e, self.store.backend.IntegrityError) and self._used(t, seat, key, digest, -1):
-                    return True  # the key was used in an earlier hand (its move is stored)
+                if isinstance(e, Fenced):
+                    log.warning("fenced: a move at table %s was refused (its shard is no longer this replica's)", t.id)
+                    self.hand_over(t)
+                    raise self.not_owner(t.id) from None
+                if key and isinstance(e, self.store.backend.IntegrityError) and \
+                        (made := self._used(t, seat, key, digest, -1)) is not None:
+                    return True, made  # the key was used in an earlier hand (its move is stored)
+                if self.store.backend.name == "postgresql":
+                    self.hand_over(t)  # a lost connection leaves the commit in doubt: the store's log decides
                 raise RefereeError("UNAVAILABLE", "STORE_FAILED", "the move could not be saved; try again") from None
+            made = t.version
             t.events += events
             t.touched = now
             if snap is not None:
@@ -418,11 +398,11 @@ class Tables:
                 self.keep_in_memory(t)  # counts it among the finished tables kept in memory
         async with t.changed:
             t.changed.notify_all()
-        return False
+        return False, made
 
-    def _used(self, t: Table, seat: int, key: str, digest: str | None, expected_version: int) -> bool:
-        """Whether `key` was used already, for this seat's same move (IDEMPOTENCY_KEY_REUSED if for
-        another). Keys of the last two hands are in memory; an older one is looked up in the store
+    def _used(self, t: Table, seat: int, key: str, digest: str | None, expected_version: int) -> int | None:
+        """The version of the move `key` was used for already, by this seat for the same move
+        (IDEMPOTENCY_KEY_REUSED if for another); None if it is new. Keys of the last two hands are in memory; an older one is looked up in the store
         only when the move could not be new (the game is over or the version is not current): a new
         move's key is held unique by the store itself."""
         hit = t.idem.get(key)
@@ -430,14 +410,14 @@ class Tables:
             row = self.store.find_key(t.id, key)
             hit = None if row is None else (row[1], row[2], row[0])
         if hit is None:
-            return False
-        owner, stored, _version = hit
+            return None
+        owner, stored, version = hit
         if owner != seat:
             raise RefereeError("INVALID_ARGUMENT", "IDEMPOTENCY_KEY_REUSED", "this idempotency key was used by another seat")
         if stored is not None and stored != digest:
             raise RefereeError("INVALID_ARGUMENT", "IDEMPOTENCY_KEY_REUSED",
                                "this idempotency key was used for a different move")
-        return True
+        return version
 
 
     # ---- what has left memory (history.py) and upkeep (upkeep.py)
@@ -452,6 +432,11 @@ class Tables:
     async def sweep(self, now: float | None = None) -> None:
         """End abandoned tables, park idle ones."""
         await upkeep.sweep(self, now)
+
+
+async def _notify(t: Table) -> None:
+    async with t.changed:
+        t.changed.notify_all()
 
 
 def _retrieve(task: asyncio.Task) -> None:

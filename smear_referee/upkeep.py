@@ -28,7 +28,7 @@ async def sweep(tables: Tables, now: float | None = None) -> None:
     stale = {tid for tid, t in tables.tables.items() if not t.game.finished and now - t.touched >= lim.abandon_seconds}
     stale.update(tables.store.stale_tables(now - lim.abandon_seconds, 100))  # parked ones too
     for tid in stale:
-        if tid in tables.open_ids and tid not in tables.damaged:
+        if tid in tables.open_ids and tid not in tables.damaged and tables.shards.owns(tid):
             await abandon(tables, tables.table_for(tid, None), now)
     for t in list(tables.tables.values()):
         if not t.game.finished and t.version > 0 and t.watchers == 0 and not t.lock.locked() \
@@ -47,11 +47,13 @@ async def abandon(tables: Tables, t: Table, now: float) -> None:
         events = t.news(before)
         snap = t.snapshot_here(between_hands(t.game), len(events))
         try:
-            await tables.store.write(Store.save_snapshot(t.id, snap) + Store.finish(t.id, t.game.scores, None,
-                                                                                  t.ended))
+            await tables.store.write(Store.save_snapshot(t.id, snap) + Store.finish(t.id, t.game.scores, None, t.ended),
+                                     tables.shards.fence(t.id))
         except Exception:
             t.ended = None
             t.rebuild()
+            if tables.shards.clustered:
+                tables.hand_over(t)  # maybe no longer ours, maybe written after all: the store decides
             log.warning("table %s: its end as abandoned could not be saved; tried again later", t.id)
             return
         t.events += events

@@ -76,7 +76,7 @@ def _authorize(ctx: Any, needs_token: bool, tables: Tables) -> None:
         try:
             CALLER.set(caller_of(tables, ctx.request_headers().get("authorization", "")))
         except RefereeError as e:
-            raise ConnectError(Code.UNAUTHENTICATED, e.message,
+            raise ConnectError(Code.UNAVAILABLE if e.status == "UNAVAILABLE" else Code.UNAUTHENTICATED, e.message,
                                details=[error_details_pb2.ErrorInfo(reason=e.reason, domain="smear-dsl")]) from None
 
 

@@ -147,12 +147,12 @@ def test_an_idempotency_key_of_an_earlier_hand_is_found_in_the_store(db):
         rng = random.Random(4)
         first = t.game.turn
         move = move_to_proto(t.rules, t.game.legal_moves()[0])
-        assert not await tables.submit(t, Identity(t.id, "seat", first), move, 0, "early")
+        assert await tables.submit(t, Identity(t.id, "seat", first), move, 0, "early") == (False, 1)
         while len(t.game.results) < 4:
             await _play(tables, t, 1, rng)
         assert "early" not in t.idem  # it has left memory
         me = Identity(t.id, "seat", first)
-        assert await tables.submit(t, me, move, 0, "early")  # a late retry: replayed, nothing applied
+        assert await tables.submit(t, me, move, 0, "early") == (True, 1)  # a late retry: replayed, nothing applied
         with pytest.raises(RefereeError) as e:
             await tables.submit(t, me, pb.Move(play="ZZ"), 0, "early")
         assert e.value.reason == "IDEMPOTENCY_KEY_REUSED"
@@ -160,7 +160,7 @@ def test_an_idempotency_key_of_an_earlier_hand_is_found_in_the_store(db):
         turn = Identity(t.id, "seat", t.game.turn)
         now = move_to_proto(t.rules, t.game.legal_moves()[0])  # legal now: held back by the store's unique key
         if turn.seat == first and now == move:
-            assert await tables.submit(t, turn, now, version, "early")
+            assert await tables.submit(t, turn, now, version, "early") == (True, 1)
         else:
             with pytest.raises(RefereeError) as e:
                 await tables.submit(t, turn, now, version, "early")
@@ -231,8 +231,9 @@ def test_a_store_written_before_snapshots_is_read_whole_once_then_from_snapshots
         tables.store.close()
         conn = sqlite3.connect(db)  # make it the older schema: no snapshots, no finished marks
         conn.execute("DROP TABLE snapshots")
-        for column in ("finished", "outcome_json", "record_json", "ended", "updated"):
-            conn.execute("DROP INDEX IF EXISTS tables_open")
+        conn.execute("DROP INDEX IF EXISTS tables_open")
+        conn.execute("DROP INDEX IF EXISTS tables_shard")
+        for column in ("finished", "outcome_json", "record_json", "ended", "updated", "shard"):
             conn.execute(f"ALTER TABLE tables DROP COLUMN {column}")
         conn.commit()
         conn.close()

@@ -1,0 +1,229 @@
+"""Referee replicas on one PostgreSQL database (issue 17): routing, fencing, and a chaos run.
+
+Every test makes its own database on the PostgreSQL at 127.0.0.1:5432 and drops it afterwards;
+where none answers, the tests skip in one line.
+"""
+from __future__ import annotations
+
+import asyncio
+import os
+import random
+import shutil
+import signal
+import subprocess
+import time
+
+import grpc
+import psycopg
+import pytest
+from google.protobuf.json_format import MessageToDict
+
+from cluster_harness import (AsyncRoute, Ledger, Replicas, check_ledger, drop_database, new_database, new_table,
+                             pg_reachable, play, watch)
+from smear_referee.api import referee_pb2 as pb
+from smear_referee.api import referee_pb2_grpc as pb_grpc
+from smear_referee.client import Client, error_info, play_seat
+from smear_referee.cluster import shard_of
+
+pytestmark = pytest.mark.skipif(bool(_why := pg_reachable()), reason=f"no PostgreSQL at 127.0.0.1:5432: {_why}")
+
+
+@pytest.fixture
+def database():
+    url = new_database("cluster")
+    try:
+        yield url
+    finally:
+        drop_database(url)
+
+
+def _lease(url: str, table_id: str) -> tuple[str, int]:
+    """(owner address, epoch) of a table's shard, as the database has it."""
+    with psycopg.connect(url) as conn:
+        return conn.execute("SELECT address, epoch FROM leases WHERE shard = %s", (shard_of(table_id),)).fetchone()
+
+
+def _refusal(call) -> tuple[grpc.StatusCode, str | None, dict]:
+    with pytest.raises(grpc.RpcError) as e:
+        call()
+    return (e.value.code(), *error_info(e.value))
+
+
+def _line(info: pb.TableInfo) -> dict:
+    """A lobby line as a dict, but for spectators_allowed (a replica's own limit)."""
+    line = MessageToDict(info, preserving_proto_field_name=True)
+    line.pop("spectators_allowed", None)
+    return line
+
+
+def test_calls_go_to_the_owner_and_any_replica_lists_every_table(database, tmp_path):
+    reps = Replicas(database, 3, 3.0, tmp_path)
+    try:
+        deadline = time.monotonic() + 30
+        while len(reps.owners()) < 3 and time.monotonic() < deadline:  # the shards spread as replicas join
+            time.sleep(0.2)
+        makers = [Client(r.address) for r in reps.live]  # each makes its tables in shards of its own
+        made = [makers[i % 3].create_table("four_point_ne_wisconsin", seed=f"s{i}", hand_limit=1) for i in range(12)]
+        owners = {m.table_id: _lease(database, m.table_id)[0] for m in made}
+        assert len(set(owners.values())) >= 2, owners  # CreateTable picks shards of the replica asked
+        tid = made[0].table_id
+        other = next(r.address for r in reps.live if r.address != owners[tid])
+        stub = pb_grpc.RefereeStub(grpc.insecure_channel(other))
+        code, reason, meta = _refusal(lambda: stub.GetTable(pb.GetTableRequest(table_id=tid)))
+        assert (code, reason, meta) == (grpc.StatusCode.UNAVAILABLE, "NOT_OWNER", {"owner": owners[tid]})
+
+        there = Client(other)  # given the wrong replica only: it follows NOT_OWNER
+        assert there.table(tid).table_id == tid and there.route.current == owners[tid]
+        seats = [Client(other, there.join(tid, s).token) for s in range(4)]
+        finals = [None] * 4
+
+        def seat(s: int) -> None:
+            finals[s] = play_seat(seats[s], tid, "heuristic", s)
+        import threading
+        threads = [threading.Thread(target=seat, args=(s,)) for s in range(4)]
+        for th in threads:
+            th.start()
+        for th in threads:
+            th.join(120)
+        assert all(f is not None and f.finished for f in finals)
+        record, complete = Client(other, made[0].host_token).record(tid)
+        assert complete and there.verify(record)["valid"]
+
+        live = {m.table_id: _line(Client(owners[m.table_id]).table(m.table_id)) for m in made}
+        for r in reps.live:  # every replica lists every table, each line as its owner gives it
+            listed = {i.table_id: _line(i) for i in Client(r.address).list_tables(include_finished=True)}
+            assert listed == live
+            unfinished = [i.table_id for i in Client(r.address).list_tables()]
+            assert tid not in unfinished and len(unfinished) == 11
+    finally:
+        reps.close()
+
+
+def test_a_replica_whose_shard_was_taken_has_its_write_refused_by_the_database(database, tmp_path):
+    reps = Replicas(database, 1, 20.0, tmp_path)  # a long lease: renewed every 5 s, so the write comes first
+    try:
+        replica = reps.live[0]
+        c = Client(replica.address)
+        for attempt in range(3):
+            made = c.create_table("four_point_ne_wisconsin", seed=f"fence-{attempt}")
+            tid = made.table_id
+            seats = {s: c.with_token(c.join(tid, s).token) for s in range(4)}
+            view = seats[0].view(tid)
+            mover = seats[view.turn]
+            with psycopg.connect(database, autocommit=True) as conn:  # another replica takes the shard over
+                conn.execute("UPDATE leases SET owner = 'intruder', address = '127.0.0.1:9', epoch = epoch + 1, "
+                             "expires = clock_timestamp() + interval '60 seconds' WHERE shard = %s", (shard_of(tid),))
+            stub = pb_grpc.RefereeStub(grpc.insecure_channel(replica.address))
+            code, reason, meta = _refusal(lambda: stub.SubmitMove(pb.SubmitMoveRequest(
+                table_id=tid, move=view.legal_moves[0], expected_version=view.version, idempotency_key="k"),
+                metadata=[("authorization", f"Bearer {mover.token}")]))
+            assert (code, reason) == (grpc.StatusCode.UNAVAILABLE, "NOT_OWNER")
+            with psycopg.connect(database) as conn:
+                assert conn.execute("SELECT count(*) FROM moves WHERE table_id = %s", (tid,)).fetchone()[0] == 0
+            if f"fenced: a move at table {tid} was refused" in replica.log.read_text():
+                break  # refused by the database's fence (not by a renewal that noticed first)
+        else:
+            pytest.fail("the renewal noticed first three times running")
+        deadline = time.monotonic() + 10
+        while f"lost shard {shard_of(tid)}" not in replica.log.read_text() and time.monotonic() < deadline:
+            time.sleep(0.2)
+        code, reason, meta = _refusal(lambda: stub.GetTable(pb.GetTableRequest(table_id=tid)))
+        assert (reason, meta) == ("NOT_OWNER", {"owner": "127.0.0.1:9"})  # sent to the new owner
+    finally:
+        reps.close()
+
+
+CHAOS_TABLES = int(os.environ.get("SMEAR_CHAOS_TABLES", "300"))
+CHAOS_KILLS = int(os.environ.get("SMEAR_CHAOS_KILLS", "20"))
+LEASE = 2.0
+
+
+def _pg_restart_command() -> list[str] | None:
+    version = sorted(os.listdir("/etc/postgresql"))[-1] if os.path.isdir("/etc/postgresql") else None
+    if version is None or shutil.which("pg_ctlcluster") is None:
+        return None
+    return ["pg_ctlcluster", "--skip-systemctl-redirect", version, "main"]
+
+
+def test_chaos_kill_nine_stale_owner_and_a_database_restart_lose_no_acknowledged_move(database, tmp_path):
+    """300 tables of bots on Play streams and a spectator each over three replicas; meanwhile
+    replicas are killed (-9) 20 times, a second one while it takes over, one is stopped past its
+    lease and resumed, and PostgreSQL itself is killed and restarted. Then every acknowledgement
+    and every event is checked against the final database (cluster_harness.check_ledger)."""
+    pg = _pg_restart_command()
+    if pg is None:
+        pytest.skip("pg_ctlcluster is not here: the database restart cannot be made")
+    reps = Replicas(database, 3, LEASE, tmp_path)
+    ledger = Ledger()
+    chaos: dict = {"kills": 0, "second": 0}
+    try:
+        made = asyncio.run(_run(reps, ledger, chaos, pg))
+        for r in reps.live:
+            r.proc.send_signal(signal.SIGTERM)
+            r.proc.wait(20)
+        counts = check_ledger(database, ledger, {tid: host for tid, host in made})
+    finally:
+        reps.close()
+    stale = chaos["stale"].log.read_text()
+    print(f"\nchaos: {counts}, {chaos['kills']} kills, reconnects {ledger.reconnects}, stale owner: "
+          f"{stale.count('lost shard')} shards lost, {stale.count('fenced:')} writes fenced")
+    assert chaos["kills"] >= CHAOS_KILLS and chaos["second"] == 1 and chaos["pg"] == 1
+    assert counts["records"] == len(made) and len(ledger.finished) == len(made)
+    assert "lost shard" in stale  # the stale owner let its tables go when it woke
+    late = [a for a in ledger.acks if a[4] == chaos["stale"].address and chaos["expired"] < a[5] < chaos["resumed"]]
+    assert not late  # nothing acknowledged by the stopped owner between its lease's end and its waking
+
+
+async def _run(reps: Replicas, ledger: Ledger, chaos: dict, pg: list[str]) -> list[tuple[str, str]]:
+    route = AsyncRoute(reps.targets)
+    made = []
+    for i in range(0, CHAOS_TABLES, 50):
+        made += await asyncio.gather(*(new_table(route, j, 3) for j in range(i, min(CHAOS_TABLES, i + 50))))
+    tasks = []
+    for i, (tid, _host, seats, spectator) in enumerate(made):
+        rng = random.Random(i)
+        tasks += [asyncio.ensure_future(play(AsyncRoute(reps.targets), s, ledger, rng)) for s in seats]
+        tasks.append(asyncio.ensure_future(watch(AsyncRoute(reps.targets), tid, spectator, ledger)))
+    await _chaos(reps, chaos, pg)
+    done, pending = await asyncio.wait(tasks, timeout=240)
+    for t in done:
+        t.result()  # a bot that met a refusal it should not have raises here
+    assert not pending, f"{len(pending)} seats or watchers never finished"
+    await route.close()
+    return [(tid, host) for tid, host, _s, _w in made]
+
+
+async def _chaos(reps: Replicas, chaos: dict, pg: list[str]) -> None:
+    rng = random.Random(17)
+    for k in range(CHAOS_KILLS):
+        await asyncio.sleep(rng.uniform(0.5, 2.0))
+        owners = await asyncio.to_thread(reps.owners)
+        victim = rng.choice([r for r in reps.live if r.address in owners] or reps.live)
+        await asyncio.to_thread(reps.replace, victim)
+        chaos["kills"] += 1
+        if k == CHAOS_KILLS // 3:  # kill a second replica while it takes over the first one's shards
+            before = {s for s, _e in owners.get(victim.address, [])}
+            deadline = time.monotonic() + 4 * LEASE
+            while time.monotonic() < deadline:
+                now = await asyncio.to_thread(reps.owners)
+                taker = next((r for r in reps.live if {s for s, _e in now.get(r.address, [])} & before), None)
+                if taker is not None:
+                    await asyncio.to_thread(reps.replace, taker)
+                    chaos["second"] += 1
+                    chaos["kills"] += 1
+                    break
+                await asyncio.sleep(0.02)
+        if k == CHAOS_KILLS // 2:  # a stale owner: stopped past its lease, then resumed
+            stale = chaos["stale"] = rng.choice(reps.live)
+            stale.proc.send_signal(signal.SIGSTOP)
+            chaos["expired"] = time.time() + LEASE
+            await asyncio.sleep(2.5 * LEASE)
+            chaos["resumed"] = time.time()
+            stale.proc.send_signal(signal.SIGCONT)
+        if k == 2 * CHAOS_KILLS // 3:  # PostgreSQL itself, killed and started again
+            await asyncio.to_thread(subprocess.run, [*pg, "stop", "-m", "immediate"], check=True, capture_output=True)
+            await asyncio.sleep(1.0)
+            await asyncio.to_thread(subprocess.run, [*pg, "start"], check=True, capture_output=True)
+            chaos["pg"] = 1
+            while pg_reachable():
+                await asyncio.sleep(0.2)
