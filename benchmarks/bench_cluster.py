@@ -50,10 +50,13 @@ async def load(reps: Replicas, n: int, seconds: float, kills: int = 0, lease: fl
     elapsed = time.perf_counter() - t0
     moves = len(ledger.acks) - start_acks
     lat = ledger.latencies[lat0:]
+    broken = [t.exception() for t in tasks if t.done() and not t.cancelled() and t.exception() is not None]
     for t in tasks:
         t.cancel()
     await asyncio.gather(*tasks, return_exceptions=True)
-    await route.close()
+    if broken:
+        print(f"  {len(broken)} seats stopped on an error, e.g. {broken[0]!r}", flush=True)
+    await AsyncRoute.close_all()
     return {"moves_s": moves / elapsed, "p50": _pct(lat, 0.5), "p99": _pct(lat, 0.99), "failovers": failovers,
             "reconnects": ledger.reconnects}
 
@@ -63,17 +66,19 @@ async def _failover(reps: Replicas, ledger: Ledger, table_ids: list[str]) -> lis
     victim = max(reps.live, key=lambda r: len(owners.get(r.address, [])))
     shards = {s for s, _e in owners.get(victim.address, [])}
     affected = {tid for tid in table_ids if shard_of(tid) in shards}
+    seen = len(ledger.acks)
     killed_at = time.time()
     await asyncio.to_thread(reps.replace, victim)
     firsts: dict[str, float] = {}
     deadline = time.monotonic() + 60
-    seen = len(ledger.acks)
     while len(firsts) < len(affected) and time.monotonic() < deadline:
         await asyncio.sleep(0.05)
         for tid, _v, _s, _k, _r, at in ledger.acks[seen:]:
             if tid in affected and at > killed_at:
                 firsts.setdefault(tid, at - killed_at)
         seen = len(ledger.acks)
+    if len(firsts) < len(affected):
+        print(f"  no move within 60 s of a kill at {sorted(affected - set(firsts))}", flush=True)
     return list(firsts.values()) + [float("inf")] * (len(affected) - len(firsts))
 
 

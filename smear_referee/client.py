@@ -41,6 +41,10 @@ def error_reason(err: grpc.RpcError) -> str | None:
 
 DEFAULT_PORT = 50051
 FOLLOW_SECONDS = 30.0  # how long a call keeps following owners and trying replicas before it gives up
+# gRPC waits up to 120 s, growing, before it dials an address that failed again: a replica that
+# restarts (or the replica a shard moved to) is dialled again within a second instead.
+RECONNECT = (("grpc.initial_reconnect_backoff_ms", 100), ("grpc.min_reconnect_backoff_ms", 100),
+             ("grpc.max_reconnect_backoff_ms", 1000))
 
 
 def bearer(token: str) -> list[tuple[str, str]]:
@@ -78,7 +82,7 @@ class Route:
         ch = self._channels.get(self.current)
         if ch is None:  # records of long games can exceed gRPC's default 4 MB; the server sends up to 128 MB
             ch = self._channels[self.current] = grpc.insecure_channel(
-                self.current, options=[("grpc.max_receive_message_length", 128 << 20)])
+                self.current, options=[("grpc.max_receive_message_length", 128 << 20), *RECONNECT])
         return ch
 
     @property

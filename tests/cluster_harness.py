@@ -23,7 +23,7 @@ sys.path.insert(0, str(ROOT))
 
 from smear_referee.api import referee_pb2 as pb  # noqa: E402
 from smear_referee.api import referee_pb2_grpc as pb_grpc  # noqa: E402
-from smear_referee.client import choose, error_info  # noqa: E402
+from smear_referee.client import RECONNECT, choose, error_info  # noqa: E402
 
 PG_SERVER = "postgresql://postgres@127.0.0.1:5432"
 
@@ -129,19 +129,25 @@ class Replicas:
 
 
 class AsyncRoute:
-    """The asyncio side of smear_referee.client.Route: a channel per address, NOT_OWNER followed."""
+    """The asyncio side of smear_referee.client.Route: NOT_OWNER followed, a replica that does not
+    answer passed over. Routes share CHANNELS connections per address (one HTTP/2 connection
+    takes 1000 streams at the server)."""
+
+    _pool: dict[str, list[grpc.aio.Channel]] = {}
+    CHANNELS = 8
 
     def __init__(self, targets: str):
         self.targets = targets.split(",")
         self.current = random.choice(self.targets)
-        self.channels: dict[str, grpc.aio.Channel] = {}
+        self.slot = random.randrange(self.CHANNELS)
 
     def stub(self) -> pb_grpc.RefereeStub:
-        ch = self.channels.get(self.current)
-        if ch is None:
-            ch = self.channels[self.current] = grpc.aio.insecure_channel(
-                self.current, options=[("grpc.use_local_subchannel_pool", 1)])
-        return pb_grpc.RefereeStub(ch)
+        pool = self._pool.get(self.current)
+        if pool is None:
+            pool = self._pool[self.current] = [grpc.aio.insecure_channel(
+                self.current, options=[("grpc.use_local_subchannel_pool", 1), *RECONNECT])
+                for _ in range(self.CHANNELS)]
+        return pb_grpc.RefereeStub(pool[self.slot])
 
     def follow(self, err: grpc.RpcError) -> float:
         """Where to go after a failed call, and how long to wait first."""
@@ -164,9 +170,12 @@ class AsyncRoute:
                 await asyncio.sleep(self.follow(e))
         raise RuntimeError(f"{method}: no replica answered")
 
-    async def close(self) -> None:
-        for ch in self.channels.values():
-            await ch.close()
+    @classmethod
+    async def close_all(cls) -> None:
+        for pool in cls._pool.values():
+            for ch in pool:
+                await ch.close()
+        cls._pool.clear()
 
 
 @dataclass

@@ -189,7 +189,7 @@ async def _run(reps: Replicas, ledger: Ledger, chaos: dict, pg: list[str]) -> li
     for t in done:
         t.result()  # a bot that met a refusal it should not have raises here
     assert not pending, f"{len(pending)} seats or watchers never finished"
-    await route.close()
+    await AsyncRoute.close_all()
     return [(tid, host) for tid, host, _s, _w in made]
 
 
