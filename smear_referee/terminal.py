@@ -16,7 +16,7 @@ import grpc
 from rich.console import Console
 
 from .api import referee_pb2 as pb
-from .client import Client, error_reason
+from .client import Client, error_info, error_reason
 
 SUITS = {"S": "♠", "H": "♥", "D": "♦", "C": "♣"}
 SUIT_ORDER = "SHCD"
@@ -218,6 +218,9 @@ class TerminalTable:
             except grpc.RpcError as e:
                 if e.code() not in (grpc.StatusCode.UNAVAILABLE, grpc.StatusCode.DEADLINE_EXCEEDED):
                     raise
+                self.client.route.follow(e)  # to the table's owner, or past a replica that went away
+                if error_info(e)[1].get("owner"):
+                    continue
                 self.console.print("[yellow]connection lost: reconnecting…[/yellow]")
                 import time
                 time.sleep(1)
