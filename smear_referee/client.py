@@ -138,17 +138,22 @@ class Client:
     def _call(self, method: str, request, token: bool = False, safe: bool = True):
         """One unary call, following owners. `safe`: it may be sent again after a replica died while
         answering (a read, or a move with its idempotency key); otherwise only after NOT_OWNER,
-        which refuses before doing anything."""
+        which refuses before doing anything. A referee that does not answer at all is passed over
+        for the route's other replicas, a few rounds of them; with one address the error is the
+        caller's at once, as it always was."""
         deadline = time.monotonic() + FOLLOW_SECONDS
-        pause = 0.05
+        pause, silent = 0.05, 0
         while True:
             try:
                 return getattr(self.stub, method)(request, metadata=self._md() if token else None)
             except grpc.RpcError as e:
-                retry = self.route.follow(e) and (safe or error_reason(e) == "NOT_OWNER")
+                reason, meta = error_info(e)
+                silent = silent + 1 if reason is None else 0  # no answer at all: the address is down
+                retry = self.route.follow(e) and (safe or reason == "NOT_OWNER") and \
+                    silent <= 3 * (len(self.route.targets) - 1)
                 if not retry or time.monotonic() + pause > deadline:
                     raise
-                if error_reason(e) != "NOT_OWNER" or not error_info(e)[1].get("owner"):
+                if not meta.get("owner"):
                     time.sleep(pause)  # a replica restarting, a shard changing hands: wait a moment
                     pause = min(1.0, pause * 2)
 

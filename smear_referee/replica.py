@@ -89,9 +89,12 @@ def hand_over(tables: "Tables", shards: set[int]) -> None:
 
 
 async def take_over(tables: "Tables", shards: list[int]) -> None:
-    """Read back the unfinished tables of these shards played within idle_seconds (or not yet played)."""
+    """Count the unfinished tables of these shards as this replica's, and read back those played
+    within idle_seconds (or not yet played); the others stay parked until a call names one."""
     since = time.time() - tables.limits.idle_seconds
-    ids = await asyncio.to_thread(tables.store.open_in_shards, shards, since)
+    found = await asyncio.to_thread(tables.store.open_in_shards, shards)
+    tables.open_ids.update(tid for tid, _updated in found)  # counted, and ended if abandoned; the idle stay parked
+    ids = [tid for tid, updated in found if updated is None or updated >= since]
     stored = await asyncio.to_thread(tables.store.load, ids)
     for st in stored:
         if tables.shards.owns(st.id):  # still ours (a round may have passed meanwhile)

@@ -327,15 +327,14 @@ class Store:
             "SELECT id FROM tables WHERE finished = 0 AND COALESCE(updated, created) < ? ORDER BY created LIMIT ?",
             (before, limit))]
 
-    def open_in_shards(self, shards: list[int], since: float) -> list[str]:
-        """Unfinished tables of these shards played since `since` or not yet played (a replica that
-        takes the shards over reads them back). Opens its own connection: for a worker thread."""
+    def open_in_shards(self, shards: list[int]) -> list[tuple[str, float | None]]:
+        """(id, time of its last move or None) of the unfinished tables of these shards, oldest
+        first: a replica that takes the shards over. Opens its own connection: for a worker thread."""
         conn = self.backend.connect()
         try:
             marks = ", ".join("?" * len(shards))
-            return [tid for (tid,) in conn.execute(
-                f"SELECT id FROM tables WHERE finished = 0 AND shard IN ({marks}) AND (updated IS NULL OR updated >= ?) "
-                "ORDER BY created", (*shards, since))]
+            return [tuple(row) for row in conn.execute(
+                f"SELECT id, updated FROM tables WHERE finished = 0 AND shard IN ({marks}) ORDER BY created", tuple(shards))]
         finally:
             _close(conn)
 
