@@ -11,6 +11,7 @@ import secrets
 import signal
 import subprocess
 import sys
+import threading
 import time
 import uuid
 from dataclasses import dataclass, field
@@ -74,7 +75,7 @@ class Replicas:
         self.all: list[Replica] = []  # every process started, killed ones included
         self.live: list[Replica] = [self.start() for _ in range(n)]
 
-    def start(self, port: int = 0) -> Replica:
+    def start(self, port: int = 0, wait: bool = True) -> Replica:
         log = self.logs / f"replica-{len(self.all)}.log"
         cmd = [sys.executable, "-m", "smear_dsl", "serve", "--host", "127.0.0.1", "--port", str(port), "--db", self.url,
                "--limit", "tables_per_address=100000", "--limit", "idle_seconds=3600"]
@@ -85,6 +86,11 @@ class Replicas:
         with open(log, "w") as err:
             proc = subprocess.Popen(cmd, cwd=ROOT, stdout=subprocess.PIPE, stderr=err, text=True,
                                     env=dict(os.environ, PYTHONUNBUFFERED="1"))
+        if not wait:  # it comes up at the port it is given while the caller goes on (it reads its own output)
+            threading.Thread(target=proc.stdout.read, daemon=True).start()
+            r = Replica(proc, f"127.0.0.1:{port}", log)
+            self.all.append(r)
+            return r
         line = proc.stdout.readline()
         if "listening on" not in line:
             proc.kill()
@@ -106,7 +112,7 @@ class Replicas:
         """kill -9 `r` and start a new replica in its place, on its port (a machine that died and came
         back at the address its clients were given)."""
         self.kill(r)
-        new = self.start(int(r.address.rsplit(":", 1)[1]))
+        new = self.start(int(r.address.rsplit(":", 1)[1]), wait=False)
         self.live.append(new)
         return new
 
