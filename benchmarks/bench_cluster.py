@@ -35,8 +35,16 @@ async def load(reps: Replicas, n: int, seconds: float, kills: int = 0, lease: fl
     for i in range(0, n, 50):
         made += await asyncio.gather(*(new_table(route, j, 1000) for j in range(i, min(n, i + 50))))
     ledger = Ledger()
-    tasks = [asyncio.ensure_future(play(AsyncRoute(reps.targets), s, ledger, random.Random(i * 4 + s.seat)))
-             for i, (_tid, _h, seats, _w) in enumerate(made) for s in seats]
+
+    async def table(i: int, seats) -> None:
+        """One table's four seats; a game that ends is followed by a new table, so the load holds."""
+        k = 0
+        while True:
+            await asyncio.gather(*(play(AsyncRoute(reps.targets), s, ledger, random.Random(i * 4 + s.seat))
+                                   for s in seats))
+            k += 1
+            seats = (await new_table(route, 100_000 * k + i, 1000))[2]
+    tasks = [asyncio.ensure_future(table(i, seats)) for i, (_tid, _h, seats, _w) in enumerate(made)]
     await asyncio.sleep(2.0)  # warm up
     start_acks, t0 = len(ledger.acks), time.perf_counter()
     lat0 = len(ledger.latencies)
@@ -44,7 +52,7 @@ async def load(reps: Replicas, n: int, seconds: float, kills: int = 0, lease: fl
     if kills:
         for _ in range(kills):
             await asyncio.sleep(seconds / kills)
-            failovers += await _failover(reps, ledger, [m[0] for m in made])
+            failovers += await _failover(reps, ledger)
     else:
         await asyncio.sleep(seconds)
     elapsed = time.perf_counter() - t0
@@ -61,11 +69,11 @@ async def load(reps: Replicas, n: int, seconds: float, kills: int = 0, lease: fl
             "reconnects": ledger.reconnects}
 
 
-async def _failover(reps: Replicas, ledger: Ledger, table_ids: list[str]) -> list[float]:
+async def _failover(reps: Replicas, ledger: Ledger) -> list[float]:
     owners = await asyncio.to_thread(reps.owners)
     victim = max(reps.live, key=lambda r: len(owners.get(r.address, [])))
     shards = {s for s, _e in owners.get(victim.address, [])}
-    affected = {tid for tid in table_ids if shard_of(tid) in shards}
+    affected = {tid for tid in {a[0] for a in ledger.acks[-5000:]} if shard_of(tid) in shards}  # tables in play
     seen = len(ledger.acks)
     killed_at = time.time()
     await asyncio.to_thread(reps.replace, victim)
@@ -73,6 +81,7 @@ async def _failover(reps: Replicas, ledger: Ledger, table_ids: list[str]) -> lis
     deadline = time.monotonic() + 60
     while len(firsts) < len(affected) and time.monotonic() < deadline:
         await asyncio.sleep(0.05)
+        affected -= ledger.finished - set(firsts)  # over before the kill: nothing more to move
         for tid, _v, _s, _k, _r, at in ledger.acks[seen:]:
             if tid in affected and at > killed_at:
                 firsts.setdefault(tid, at - killed_at)
