@@ -34,6 +34,8 @@ CREATE TABLE IF NOT EXISTS replicas (id TEXT PRIMARY KEY, address TEXT NOT NULL,
 # commits, so a takeover (an UPDATE of that row) happens before it or after it, never across it.
 FENCE_SQL = ("SELECT 1 FROM leases WHERE shard = %s AND owner = %s AND epoch = %s AND expires > clock_timestamp() "
              "FOR SHARE")
+# And again just before COMMIT: a writer stopped mid-transaction (its lease ran out meanwhile) commits nothing.
+STILL_HELD_SQL = "SELECT shard FROM leases WHERE shard = ANY(%s) AND expires > clock_timestamp()"
 
 
 def shard_of(table_id: str) -> int:
@@ -165,10 +167,13 @@ class Leases:
         held = {shard: epoch for shard, (epoch, _until) in self.held.items() if shard not in self.releasing}
         kept = {}
         if held:  # one statement; rows locked in shard order, as the writer's fences lock them (no deadlock)
-            kept = {shard: epoch for shard, epoch in conn.execute(
-                "UPDATE leases SET expires = clock_timestamp() + %s::interval WHERE shard IN (SELECT shard FROM leases "
-                "WHERE owner = %s AND shard = ANY(%s) AND expires > clock_timestamp() ORDER BY shard FOR UPDATE) "
-                "RETURNING shard, epoch", (ttl, self.replica, list(held))) if held.get(shard) == epoch}
+            # The expiry is tested again once the row is locked (a write holding it may have kept this
+            # waiting past the lease): a lease that ran out is not renewed, it is taken again with a new epoch.
+            kept = {shard: epoch for shard, epoch, alive in conn.execute(
+                "UPDATE leases SET expires = CASE WHEN expires > clock_timestamp() THEN clock_timestamp() + "
+                "%s::interval ELSE expires END WHERE shard IN (SELECT shard FROM leases WHERE owner = %s AND "
+                "shard = ANY(%s) ORDER BY shard FOR UPDATE) RETURNING shard, epoch, expires > clock_timestamp()",
+                (ttl, self.replica, list(held))) if alive and held.get(shard) == epoch}
         live = conn.execute("SELECT count(*) FROM replicas WHERE seen > clock_timestamp() - %s::interval",
                             (ttl,)).fetchone()[0]
         share = math.ceil(SHARDS / max(1, live))

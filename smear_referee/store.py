@@ -21,7 +21,7 @@ from typing import Any
 from smear_dsl.errors import SmearError
 
 from .backends import backend_for
-from .cluster import FENCE_SQL, Fence, Fenced, shard_of
+from .cluster import FENCE_SQL, STILL_HELD_SQL, Fence, Fenced, shard_of
 
 TABLE_COLUMNS = ("id, rules_name, rules_text, players, options_json, seed, first_dealer, created, duplicate, "
                  "hand_limit, seal, ended, updated")
@@ -124,8 +124,9 @@ class Store:
                 for statements, _loop, _fut, _fence in batch:
                     for sql, params in statements:
                         conn.execute(sql, params)
-                conn.execute("COMMIT")
-                return [None] * len(batch)
+                if not _lapsed(conn, batch):
+                    conn.execute("COMMIT")
+                    return [None] * len(batch)
             _rollback(conn, backend)
         except backend.Error:
             _rollback(conn, backend)
@@ -149,6 +150,12 @@ class Store:
                     conn.execute("ROLLBACK TO SAVEPOINT one")
                     conn.execute("RELEASE SAVEPOINT one")
                     results.append(e)
+            lapsed = _lapsed(conn, batch)
+            if lapsed:  # a lease ran out while this transaction ran: it commits nothing
+                _rollback(conn, backend)
+                return [Fenced(f"shard {item[3].shard}'s lease ran out before the commit") if item[3] in lapsed
+                        else backend.Error("the group was rolled back (another write's lease ran out)")
+                        for item in batch]
             conn.execute("COMMIT")
             return results
         except backend.Error as e:  # the commit itself failed (disk full, I/O error): nothing was written
@@ -359,6 +366,16 @@ def _fences(conn, batch: list) -> set[Fence]:
     the transaction ends, so no takeover lands between this check and the commit."""
     fences = sorted({item[3] for item in batch if item[3] is not None}, key=lambda f: (f.shard, f.epoch))
     return {f for f in fences if conn.execute(FENCE_SQL, (f.shard, f.owner, f.epoch)).fetchone() is None}
+
+
+def _lapsed(conn, batch: list) -> set[Fence]:
+    """The fences of this group whose lease has run out since they were checked (the rows are
+    still ours, locked FOR SHARE, so only time can have passed)."""
+    fences = {item[3] for item in batch if item[3] is not None}
+    if not fences:
+        return set()
+    alive = {shard for (shard,) in conn.execute(STILL_HELD_SQL, ([f.shard for f in fences],)).fetchall()}
+    return {f for f in fences if f.shard not in alive}
 
 
 def _one(rows: list[tuple]) -> tuple | None:

@@ -123,6 +123,20 @@ class Replicas:
                 r.proc.kill()
                 r.proc.wait(10)
 
+    def held(self) -> dict[int, set[int]]:
+        """The shards each live replica holds unexpired leases on, by its own replica id (an address
+        may still have leases of the process killed there a moment ago): {index in live: shards}."""
+        import psycopg
+        with psycopg.connect(self.url, connect_timeout=3) as conn:
+            rows = conn.execute("SELECT owner, shard FROM leases WHERE owner IS NOT NULL AND "
+                                "expires > clock_timestamp()").fetchall()
+        out = {}
+        for i, r in enumerate(self.live):
+            ids = [line.split()[1] for line in (r.log.read_text().splitlines() if r.log.exists() else ())
+                   if line.startswith("replica ")]
+            out[i] = {shard for owner, shard in rows if ids and owner == ids[0]}
+        return out
+
     def owners(self) -> dict[str, list[tuple[int, int]]]:
         """address -> [(shard, epoch)] of the unexpired leases, by the database's clock."""
         import psycopg

@@ -203,16 +203,16 @@ async def _chaos(reps: Replicas, chaos: dict, pg: list[str] | None) -> None:
     rng = random.Random(17)
     for k in range(CHAOS_KILLS):
         await asyncio.sleep(rng.uniform(0.3, 1.5))
-        owners = await asyncio.to_thread(reps.owners)
-        victim = rng.choice([r for r in reps.live if r.address in owners] or reps.live)
+        held = await asyncio.to_thread(reps.held)
+        victim = reps.live[rng.choice([i for i, shards in held.items() if shards] or list(held))]  # an owner
+        before = held.get(reps.live.index(victim), set())
         await asyncio.to_thread(reps.replace, victim)
         chaos["kills"] += 1
         if k == CHAOS_KILLS // 3:  # kill a second replica while it takes over the first one's shards
-            before = {s for s, _e in owners.get(victim.address, [])}
             deadline = time.monotonic() + 4 * LEASE
             while time.monotonic() < deadline:
-                now = await asyncio.to_thread(reps.owners)
-                taker = next((r for r in reps.live if {s for s, _e in now.get(r.address, [])} & before), None)
+                now = await asyncio.to_thread(reps.held)
+                taker = next((reps.live[i] for i, shards in now.items() if shards & before), None)
                 if taker is not None:
                     await asyncio.to_thread(reps.replace, taker)
                     chaos["second"] += 1
@@ -220,8 +220,8 @@ async def _chaos(reps: Replicas, chaos: dict, pg: list[str] | None) -> None:
                     break
                 await asyncio.sleep(0.02)
         if k == CHAOS_KILLS // 2:  # a stale owner: stopped past its lease, then resumed
-            owners = await asyncio.to_thread(reps.owners)
-            stale = chaos["stale"] = max(reps.live, key=lambda r: len(owners.get(r.address, [])))
+            held = await asyncio.to_thread(reps.held)
+            stale = chaos["stale"] = reps.live[max(held, key=lambda i: len(held[i]))]  # the one holding most
             stale.proc.send_signal(signal.SIGSTOP)
             chaos["expired"] = time.time() + LEASE
             await asyncio.sleep(2.5 * LEASE)
