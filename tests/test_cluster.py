@@ -175,7 +175,6 @@ def test_chaos_kill_nine_stale_owner_and_a_database_restart_lose_no_acknowledged
         print("PostgreSQL was not restarted: pg_ctlcluster as root is not available here")
     assert chaos["kills"] >= CHAOS_KILLS and chaos["second"] == 1 and chaos.get("pg", 0) == (pg is not None)
     assert counts["records"] == len(made) and len(ledger.finished) == len(made)
-    assert "lost shard" in stale  # the stale owner let its tables go when it woke
     late = [a for a in ledger.acks if a[4] == chaos["stale"].address and chaos["expired"] < a[5] < chaos["resumed"]]
     assert not late  # nothing acknowledged by the stopped owner between its lease's end and its waking
 
