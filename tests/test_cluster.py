@@ -205,13 +205,19 @@ async def _chaos(reps: Replicas, chaos: dict, pg: list[str] | None) -> None:
         held = await asyncio.to_thread(reps.held)
         victim = reps.live[rng.choice([i for i, shards in held.items() if shards] or list(held))]  # an owner
         before = held.get(reps.live.index(victim), set())
+        owners = await asyncio.to_thread(reps.owners)
         await asyncio.to_thread(reps.replace, victim)
         chaos["kills"] += 1
         if k == CHAOS_KILLS // 3:  # kill a second replica while it takes over the first one's shards
-            deadline = time.monotonic() + 4 * LEASE
+            deadline = time.monotonic() + 8 * LEASE
+            gone = {s for s, _e in owners.get(victim.address, [])} | before
             while time.monotonic() < deadline:
                 now = await asyncio.to_thread(reps.held)
                 taker = next((reps.live[i] for i, shards in now.items() if shards & before), None)
+                if taker is None:  # by address: a replica that has just come up may not have named itself yet
+                    by_address = await asyncio.to_thread(reps.owners)
+                    taker = next((r for r in reps.live if r is not reps.live[-1] and
+                                  {s for s, _e in by_address.get(r.address, [])} & gone), None)
                 if taker is not None:
                     await asyncio.to_thread(reps.replace, taker)
                     chaos["second"] += 1
