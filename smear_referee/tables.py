@@ -150,6 +150,10 @@ class Tables:
             if t is not None:
                 self.hand_over(t)
             raise self.not_owner(table_id) from None
+        except self.store.backend.Error:
+            if t is not None and self.store.backend.name == "postgresql":
+                self.hand_over(t)  # the commit may or may not have happened: the store decides
+            raise RefereeError("UNAVAILABLE", "STORE_FAILED", "the database did not take the change; try again") from None
 
     def outcome(self, table_id: str) -> tuple[bool, list[int], int | None]:
         """(finished, scores, winner) of a table, without reading it back into memory."""
