@@ -1,10 +1,12 @@
-"""Simple players: a random bot and a heuristic bot that bids on trump length and plays sensibly."""
+"""Players: a random bot, a heuristic bot that bids on trump length and plays sensibly, and (search.py)
+a search bot; `make_bot` builds any of them from its name, e.g. `search:200ms`."""
 from __future__ import annotations
 
 import random
 
 from . import cards as C
 from . import moves as M
+from .botspec import check_bot, parse_budget
 from .engine import BEG, BIDDING, STEP, Game
 
 
@@ -117,3 +119,11 @@ class HeuristicBot:
 
 
 BOTS = {"random": RandomBot, "heuristic": HeuristicBot}
+
+
+def make_bot(kind: str, rng: random.Random | None = None):
+    """A player for `kind` (a name botspec.check_bot accepts), drawing from `rng`."""
+    if kind in BOTS:
+        return BOTS[kind](rng)
+    from .search import SearchBot
+    return SearchBot(rng, parse_budget(check_bot(kind)))

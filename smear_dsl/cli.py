@@ -7,6 +7,7 @@ import json
 import sys
 from typing import Any
 
+from .botspec import BOT_HELP, check_bot
 from .errors import OptionError, RecordError, RuleError, SmearError
 
 
@@ -219,6 +220,14 @@ class _Parser(argparse.ArgumentParser):
         return parsed
 
 
+def _bot_kind(text: str) -> str:
+    """argparse's check of --bot: a bot's name (see bots.BOT_HELP), with what the bots are if not."""
+    try:
+        return check_bot(text)
+    except ValueError as e:
+        raise argparse.ArgumentTypeError(str(e)) from None
+
+
 def _suggest(word: str, options: list[str]) -> str | None:
     import difflib
     close = difflib.get_close_matches(word, options, n=1, cutoff=0.5)
@@ -255,14 +264,14 @@ def main(argv: list[str] | None = None) -> int:
     s = sub.add_parser("simulate", help="play bot games and summarise them")
     s.add_argument("rules", nargs="?", help="a rule name in rules/ or a path to a rule file")
     s.add_argument("--compare", nargs=2, metavar=("A", "B"),
-                   help="compare two arms on the same deals; an arm is RULES or RULES:k=v,k=v (heuristic bots)")
+                   help="compare two arms on the same deals; an arm is RULES or RULES:k=v,k=v (--bot plays both)")
     s.add_argument("--plot", metavar="FILE.png", help="with --compare: draw the comparison (needs matplotlib)")
     s.add_argument("--players", type=int, default=None, help="number of seats (default: the rules' first)")
     s.add_argument("--option", action="append", metavar="K=V", help="a table option (repeatable)")
     s.add_argument("--games", type=int, default=100)
     s.add_argument("--seed", type=int, default=None, help="seed for deals and bots (default: random)")
-    s.add_argument("--bot", choices=["random", "heuristic"], default=None,
-                   help="bots for every seat (default: heuristic)")
+    s.add_argument("--bot", type=_bot_kind, default=None, metavar="BOT",
+                   help=f"bots for every seat: {BOT_HELP} (default: heuristic)")
     s.add_argument("--max-hands", type=int, default=1000, help="stop a game unfinished after this many hands")
     s.add_argument("--record-dir", default=None, help="write every game's smear-record/1 here")
     s.add_argument("--json", action="store_true", help="print the summary as one JSON object")

@@ -8,7 +8,7 @@ from collections import Counter
 from pathlib import Path
 from typing import Any
 
-from .bots import BOTS
+from .bots import make_bot
 from .compiler import CompiledRules
 from .engine import Game
 from .parallel import run_games
@@ -25,7 +25,7 @@ def play_game(rules: CompiledRules, seed: int | None, bot: str = "random", max_h
         while not game.finished and len(game.results) < max_hands:
             game.apply(game.turn, game.random_move(rng))
         return game
-    players = [BOTS[bot](random.Random(rng.random())) for _ in range(rules.players)]
+    players = [make_bot(bot, random.Random(rng.random())) for _ in range(rules.players)]
     while not game.finished and len(game.results) < max_hands:
         game.apply(game.turn, players[game.turn].choose(game))
     return game
