@@ -5,18 +5,20 @@ play (bids, tricks, face-up discards and draws, the turned-up card), and counts 
 (hand sizes, how many cards each seat discarded, the stock's size). `world(game, kn, rng)` deals
 the cards the seat cannot see at random among the places it cannot see into, respecting what
 play revealed (a seat that did not follow suit holds none of it), and returns a copy of the game
-in which every hidden card, the stock's order and the dealing generator are that sample's. A search
+in which every hidden card and the stock's order are that sample's, and which holds no dealing generator. A search
 bot plays out such worlds (perfect-information Monte Carlo); it never looks at the real ones.
 """
 from __future__ import annotations
 
 import random
+import secrets
 from dataclasses import dataclass
 
 from . import cards as C
 from . import moves as M
 from .engine import PLAY, Game
 
+NO_DEALS = secrets.SystemRandom()  # what a world has for a dealing generator: shared, never seeded, never read
 TRIES = 8  # shuffles tried before a seat's void constraints are dropped (they can be unsatisfiable)
 
 
@@ -98,7 +100,7 @@ def world(game: Game, kn: Knowledge, rng: random.Random) -> Game:
     `kn`; it deals no further hand (a search plays one hand out) and shares no generator with `game`."""
     places = _deal_unknown(kn, rng)
     g = game.clone()
-    g.rng = random.Random(rng.getrandbits(64))
+    g.rng = NO_DEALS  # a world never deals (auto_deal is off): it holds no generator of the real game's
     g.deal_source, g.auto_deal, g.keep_boundary, g.boundary = None, False, False, None
     g._lead_memo = g._plan_memo = g._lead_memo_plans = None  # caches keyed on cards, not on the stock
     shown_by = [0] * game.n

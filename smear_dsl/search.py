@@ -21,6 +21,8 @@ from .errors import MoveError
 from .knowledge import knowledge, world
 
 DISCARD_CANDIDATES = 8  # discards tried: the weakest and random legal ones (there can be thousands)
+SETTLE_WORLDS = 12  # worlds played before the search may stop early on a clear best move
+SETTLE_Z = 3.0  # how clear: the best leads the next by this many standard errors of their paired difference
 ROLLOUT_CAP = 2_000  # moves in one playout, a bound on any rule file (a hand has far fewer)
 
 
@@ -44,25 +46,22 @@ class SearchBot:
             return cands[0]
         kn = knowledge(game, seat)
         side = game.rules.side_of[seat]
-        total = [0.0] * len(cands)
-        count = [0] * len(cands)
-        played = 0
+        values: list[list[float | None]] = [[] for _ in cands]  # per candidate, its outcome in each world
         deadline = time.perf_counter() + self.budget.ms / 1000 if self.budget.ms is not None else None
+        limit = self.budget.playouts or 1
+        played = 0
         while True:
             w = world(game, kn, self.rng)
             for i, code in enumerate(cands):
-                v = self._playout(w, seat, code, side)
-                if v is not None:
-                    total[i] += v
-                    count[i] += 1
+                values[i].append(self._playout(w, seat, code, side))
             played += len(cands)
-            if deadline is not None:
-                if time.perf_counter() >= deadline:
-                    break
-            elif played >= (self.budget.playouts or 1):
+            worlds = len(values[0])
+            if deadline is not None and time.perf_counter() >= deadline or deadline is None and played >= limit:
+                break
+            if worlds >= SETTLE_WORLDS and worlds % 4 == 0 and settled(values):
                 break
         self.last_playouts = played
-        means = [t / c if c else float("-inf") for t, c in zip(total, count)]
+        means = [_mean(v) for v in values]
         return cands[max(range(len(cands)), key=means.__getitem__)]
 
     def candidates(self, game: Game) -> list[int]:
@@ -86,7 +85,7 @@ class SearchBot:
     def _playout(self, w: Game, seat: int, code: int, side: int) -> float | None:
         """The outcome for `side` of playing `code` in world `w` and the hand out; None if the move
         is not legal there (a discard whose condition reads the unseen stock)."""
-        g = w.clone()
+        g = fork(w)
         try:
             g.apply(seat, code)
         except MoveError:
@@ -111,3 +110,29 @@ class SearchBot:
         if g.finished and g.winner is not None:
             v += g.rules.target if g.winner == side else -g.rules.target
         return v
+
+
+def fork(w: Game) -> Game:
+    """A copy of world `w` to play one candidate out on: Game.clone without its generator handling
+    (a world holds none), which is most of a playout's copying cost."""
+    g = object.__new__(type(w))
+    g.__dict__ = {k: v[:] if v.__class__ is list else v for k, v in w.__dict__.items()}
+    return g
+
+
+def _mean(vals: list[float | None]) -> float:
+    got = [v for v in vals if v is not None]
+    return sum(got) / len(got) if got else float("-inf")
+
+
+def settled(values: list[list[float | None]]) -> bool:
+    """Whether more worlds would not change the choice: the best candidate leads the runner-up by
+    SETTLE_Z standard errors of their difference world by world, or the two never differ."""
+    order = sorted(range(len(values)), key=lambda i: _mean(values[i]), reverse=True)
+    diffs = [a - b for a, b in zip(values[order[0]], values[order[1]]) if a is not None and b is not None]
+    if len(diffs) < SETTLE_WORLDS:
+        return False
+    n = len(diffs)
+    mean = sum(diffs) / n
+    var = sum((d - mean) ** 2 for d in diffs) / (n - 1)
+    return var == 0 or mean > SETTLE_Z * (var / n) ** 0.5

@@ -299,7 +299,7 @@ class ServerThread:
 def fresh_server(directory: str, limits: Limits | None = None, web: int | None = None,
                  own_process: bool = False) -> "ServerThread | ServerProcess":
     """A referee on a new SQLite file `referee.sqlite3` in `directory` (an old one is removed); in a
-    process of its own with `own_process` (then `limits` are the defaults but for a minute to compile)."""
+    process of its own with `own_process` (`limits` then travel as its `--limit` flags)."""
     from pathlib import Path
     out = Path(directory)
     out.mkdir(parents=True, exist_ok=True)
@@ -307,7 +307,10 @@ def fresh_server(directory: str, limits: Limits | None = None, web: int | None =
     for suffix in ("", "-wal", "-shm"):
         Path(f"{db}{suffix}").unlink(missing_ok=True)
     if own_process:
-        return ServerProcess(str(db), ["table_compile_seconds=60"])
+        import dataclasses
+        given = limits or Limits(table_compile_seconds=60.0)
+        return ServerProcess(str(db), [f"{f.name}={getattr(given, f.name)}" for f in dataclasses.fields(given)
+                                       if getattr(given, f.name) != f.default])
     return ServerThread(str(db), limits=limits, web=web)
 
 

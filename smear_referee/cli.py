@@ -8,7 +8,8 @@ import json
 import os
 import sys
 
-from smear_dsl.cli import parse_options, read_json
+from smear_dsl.botspec import BOT_HELP
+from smear_dsl.cli import _bot_kind, parse_options, read_json
 from smear_dsl.errors import OptionError
 
 
@@ -48,7 +49,8 @@ def _add_bot(sub) -> None:
     b.add_argument("--table", required=True)
     b.add_argument("--seat", type=int, required=True, help="the seat the token is for")
     b.add_argument("--token", required=True)
-    b.add_argument("--style", choices=["random", "heuristic"], default="heuristic")
+    b.add_argument("--style", type=_bot_kind, default="heuristic", metavar="BOT",
+                   help=f"{BOT_HELP}; a search bot is played by the referee on this seat's behalf (default: heuristic)")
     b.add_argument("--seed", type=int, default=None)
     b.set_defaults(fn=cmd_bot, parser=b)
 
@@ -81,7 +83,8 @@ def _add_tournament(sub) -> None:
     tr.add_argument("--teams", action="store_true", help="entrants are fixed teams (one side each)")
     tr.add_argument("--option", action="append", metavar="K=V")
     tr.add_argument("--seed", default="smear-tournament")
-    tr.add_argument("--bot", choices=["random", "heuristic"], default="heuristic")
+    tr.add_argument("--bot", type=_bot_kind, default="heuristic", metavar="BOT",
+                    help=f"every entrant's bot: {BOT_HELP} (default: heuristic)")
     tr.add_argument("--hands", type=int, default=0, help="play N hands per round instead of a whole game")
     tr.add_argument("--jobs", type=int, default=None, metavar="N",
                     help="processes (default and 0: one per core): the referee in one, the bots in the others; "

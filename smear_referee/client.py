@@ -14,6 +14,8 @@ import grpc
 from google.rpc import error_details_pb2
 from grpc_status import rpc_status
 
+from smear_dsl.botspec import SIMPLE
+
 from .api import referee_pb2 as pb
 from .api import referee_pb2_grpc as pb_grpc
 
@@ -196,7 +198,8 @@ class Client:
         return self._call("GetTable", pb.GetTableRequest(table_id=table_id))
 
     def add_bots(self, table_id: str, kind: str = "heuristic") -> pb.AddBotsResponse:
-        """Fill the free seats with bots the server plays (this client's token must be the host's)."""
+        """Fill the free seats with bots the server plays (with the host's token), or hand this seat
+        to one (with the seat's token: a bot stands in). `kind`: heuristic, random or search[:BUDGET]."""
         return self._call("AddBots", pb.AddBotsRequest(table_id=table_id, kind=kind), token=True, safe=False)
 
     def submit(self, table_id: str, move: pb.Move, expected_version: int, key: str = "") -> pb.SubmitMoveResponse:
@@ -268,8 +271,8 @@ class Persona:
         return cls(style, rng.getrandbits(32), rng.choice((-1, 0, 0, 1)), round(rng.uniform(0.0, 0.08), 3))
 
     def describe(self) -> str:
-        if self.style == "random":
-            return "random"
+        if self.style not in ("heuristic",):
+            return self.style  # random, or a search bot (the referee's, seeded per table and seat)
         bold = {-1: "cautious", 0: "steady", 1: "bold"}[self.boldness]
         return f"{self.style}, {bold} bidder, {self.noise:.0%} random moves"
 
@@ -308,6 +311,16 @@ def choose(view: pb.View, rng: random.Random, style: str = "random", boldness: i
     return plays[-1] if not detail.get("trick") else plays[0]
 
 
+def house_plays(client: Client, table_id: str, kind: str) -> pb.View:
+    """Hand this client's seat to a bot of `kind` the referee plays (a search bot thinks on the game's
+    hidden state through what the seat may know, which only the referee can give it), then follow
+    the table until the game is over. Returns the seat's final view."""
+    client.add_bots(table_id, kind)
+    for _ev in client.follow(table_id):
+        pass
+    return client.view(table_id)
+
+
 class MoveRefused(Exception):
     """A move answered on a Play stream with a refusal (its status name, reason code and message)."""
 
@@ -324,6 +337,8 @@ def play_seat(client: Client, table_id: str, style: str = "random", seed: int | 
     Returns the final view; raises MoveRefused if a move is refused for any reason but a stale view."""
     if persona is not None:
         style, seed = persona.style, f"{persona.seed}/{seed}"
+    if style not in SIMPLE:  # a search bot: it needs the game, which only the referee holds, so it plays there
+        return house_plays(client, table_id, style)
     boldness, noise = (persona.boldness, persona.noise) if persona else (0, 0.0)
     rng = random.Random(seed)
     seen: int | None = None

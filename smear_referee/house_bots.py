@@ -3,6 +3,8 @@
 A bot is woken like any other seat (a callback in the table's turn_waiters), waits
 `Limits.bot_seconds` so people at the table can follow, then submits its move through
 `Tables.submit`: the same checks, the same durable write, the same events as a person's move.
+A search bot thinks on a copy of the game in a worker thread, `Limits.bot_searches` at a time,
+so the event loop goes on answering while it does.
 """
 from __future__ import annotations
 
@@ -10,14 +12,15 @@ import asyncio
 import hashlib
 import logging
 import random
+from typing import Any
 
-from smear_dsl.bots import HeuristicBot, RandomBot
+from smear_dsl.bots import make_bot
+from smear_dsl.botspec import SIMPLE
 
 from .convert import move_to_proto
 from .tables import Identity, RefereeError, Table, Tables
 
 log = logging.getLogger("smear_dsl.referee")
-KINDS = {"heuristic": HeuristicBot, "random": RandomBot}
 
 
 class HouseBots:
@@ -27,7 +30,8 @@ class HouseBots:
         self.tables = tables
         self.delay = tables.limits.bot_seconds
         self.pending: dict[tuple[str, int], asyncio.Task] = {}
-        self.players: dict[tuple[str, int], HeuristicBot | RandomBot] = {}
+        self.players: dict[tuple[str, int], Any] = {}
+        self.searching = asyncio.Semaphore(max(1, tables.limits.bot_searches))
         tables.woken.append(self.watch)  # a parked table read back: its bots play on
         tables.parked.append(self.let_go)
 
@@ -45,8 +49,14 @@ class HouseBots:
             key = (t.id, seat)
             if key in self.players:
                 continue
-            rng = random.Random(hashlib.sha256(f"{t.seed}:{seat}".encode()).digest())
-            self.players[key] = KINDS.get(kind, HeuristicBot)(rng)
+            # A search bot's generator also reads the table's id: duplicate tables share a seed, and
+            # their bots should not all play alike.
+            salt = f"{t.seed}:{seat}" if kind in SIMPLE else f"{t.seed}:{t.id}:{seat}:{kind}"
+            rng = random.Random(hashlib.sha256(salt.encode()).digest())
+            try:
+                self.players[key] = make_bot(kind, rng)
+            except ValueError:  # a kind stored by a server whose limits or bots differed
+                self.players[key] = make_bot("heuristic", rng)
             t.turn_waiters[seat].add(lambda t=t, seat=seat: self._wake(t, seat))
             self._wake(t, seat)
 
@@ -66,7 +76,14 @@ class HouseBots:
             if g.finished or g.turn != seat:
                 return
             version = t.version
-            code = self.players[key].choose(g)
+            bot = self.players[key]
+            if bot.name == "search":
+                async with self.searching:
+                    if t.game is not g or t.version != version:
+                        return  # it moved on (or left memory) while this bot waited to think
+                    code = await asyncio.to_thread(bot.choose, g.clone())
+            else:
+                code = bot.choose(g)
             move = move_to_proto(t.rules, code)
             await self.tables.submit(t, Identity(t.id, "seat", seat), move, version, f"bot:{version}")
         except RefereeError as e:  # another move landed first: the next wake-up tries again

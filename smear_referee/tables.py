@@ -17,6 +17,7 @@ import time
 from collections import OrderedDict, defaultdict
 from typing import Any, Callable
 
+from smear_dsl.botspec import SIMPLE, check_bot, parse_budget
 from smear_dsl.compiler import CompiledRules, compile_rules
 from smear_dsl.duplicate import first_dealer
 from smear_dsl.errors import MoveError, clip
@@ -34,7 +35,6 @@ from .table import Event, Identity, RefereeError, Table
 __all__ = ["Identity", "RefereeError", "Table", "Tables", "known_spec", "rules_spec", "token_hash", "new_token"]
 
 log = logging.getLogger("smear_dsl.referee")
-BOT_KINDS = ("heuristic", "random")
 
 
 def token_hash(token: str) -> str:
@@ -305,12 +305,22 @@ class Tables:
         if t.seats_taken[seat]:
             raise RefereeError("ALREADY_EXISTS", "SEAT_TAKEN", f"seat {seat} is taken")
 
+    def check_bot(self, kind: str) -> None:
+        """INVALID_ARGUMENT / BAD_BOT unless `kind` names a bot (botspec) whose budget is within the limits."""
+        try:
+            budget = parse_budget(check_bot(kind)) if kind not in SIMPLE else None
+        except ValueError as e:
+            raise RefereeError("INVALID_ARGUMENT", "BAD_BOT", clip(str(e), 200)) from None
+        lim = self.limits
+        if budget is not None and ((budget.ms or 0) > lim.bot_search_ms or (budget.playouts or 0) > lim.bot_search_playouts):
+            raise RefereeError("INVALID_ARGUMENT", "BAD_BOT", f"a search bot here thinks at most {lim.bot_search_ms:g}ms "
+                               f"or {lim.bot_search_playouts} playouts a move, not {clip(kind)}")
+
     async def add_bots(self, t: Table, kind: str, seat: int | None = None) -> list[int]:
         """Seat a bot the server plays (smear_referee/house_bots.py) in every free seat, or in `seat`
         (its player hands it over: a bot stands in); their tokens are stored (so the bots play on
         after a restart) and never shown."""
-        if kind not in BOT_KINDS:
-            raise RefereeError("INVALID_ARGUMENT", "BAD_BOT", f"bots are {' or '.join(BOT_KINDS)}, not {clip(kind)}")
+        self.check_bot(kind)
         if t.game.finished:
             raise RefereeError("FAILED_PRECONDITION", "GAME_OVER", "the game is over")
         async with t.lock:

@@ -261,3 +261,34 @@ def test_the_web_port_bounds_its_open_connections(tmp_path):
         assert wait_for(lambda: connect_call(base(srv), "ListTables", {})[0] == 200, 10)
     finally:
         srv.stop()
+
+
+def test_search_bots_the_server_plays_finish_a_game_and_keep_to_the_limits(web):
+    """Search bots are seated like any bot (kind search:BUDGET), think off the event loop and finish
+    the game with a valid record; a budget over the server's limit, or a misspelt one, is BAD_BOT."""
+    c = web.client()
+    made = c.create_table("cutthroat_canadian", players=3, seed="search-bots")
+    host = web.client(made.host_token)
+    fails(lambda: host.add_bots(made.table_id, "search:5s"), grpc.StatusCode.INVALID_ARGUMENT, "BAD_BOT")
+    fails(lambda: host.add_bots(made.table_id, "search:fast"), grpc.StatusCode.INVALID_ARGUMENT, "BAD_BOT")
+    added = host.add_bots(made.table_id, "search:40")
+    assert list(added.table.seat_names) == ["bot:search:40"] * 3
+    # While they think, the server still answers at once (the searches run on a worker thread).
+    assert c.table(made.table_id).table_id == made.table_id
+    assert wait_for(lambda: c.table(made.table_id).finished, 240)
+    watcher = c.join(made.table_id, None)
+    record = web.client(watcher.token).record(made.table_id)[0]
+    assert verify(record)["valid"]
+
+
+def test_a_bot_client_hands_its_seat_to_the_referees_search_bot(web):
+    """`smear-dsl bot --style search:...` (play_seat with a search style) seats the referee's search
+    bot on its own seat token and follows the table to the end."""
+    from smear_referee.client import play_seat
+    c = web.client()
+    made = c.create_table("cutthroat_canadian", players=2, seed="hand-over")
+    seat0 = c.join(made.table_id, 0, name="mine")
+    web.client(made.host_token).add_bots(made.table_id, "heuristic")
+    final = play_seat(web.client(seat0.token), made.table_id, "search:20")
+    assert final.finished
+    assert c.table(made.table_id).seat_names[0] == "bot:search:20"

@@ -1,6 +1,6 @@
 // The table: a seat's (or a spectator's) live view, moves, refusals in words, results, the record.
 import { auth, referee, refusal, tokens } from "./api.js";
-import { cardEl, cardLabel, CHOICE_WORDS, choiceButtonLabel, h, moveLabel, sortHand, SUITS } from "./ui.js";
+import { BOT_KINDS, cardEl, cardLabel, CHOICE_WORDS, choiceButtonLabel, h, moveLabel, sortHand, SUITS } from "./ui.js";
 
 export async function tablePage(root, tableId, go) {
   const page = new TablePage(root, tableId, go);
@@ -71,15 +71,16 @@ class TablePage {
   hostPanel() {
     const host = tokens.get(this.tableId).host;
     if (!host || this.info.finished || this.info.seatTaken.every(Boolean)) return null;
+    const kind = h("select#bot-kind", {}, BOT_KINDS.map(([value, label]) => h("option", { value }, label)));
     return h("section.panel.host", {}, h("button#bots", {
       onclick: async () => {
         try {
-          const r = await referee.addBots({ tableId: this.tableId, kind: "heuristic" }, auth(host));
+          const r = await referee.addBots({ tableId: this.tableId, kind: kind.value }, auth(host));
           this.info = r.table;
         } catch (err) { this.refused(err); }
         this.token ? this.render() : this.renderJoin();
       },
-    }, "Fill empty seats with bots"), h("span.muted", {}, " the server plays them"));
+    }, "Fill empty seats with bots"), " ", kind, h("span.muted", {}, " the server plays them"));
   }
 
   // ---- the live table

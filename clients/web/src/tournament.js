@@ -95,8 +95,8 @@ class TournamentPage {
 
   async standIn(tableId, token) {
     try {
-      await referee.addBots({ tableId, kind: "heuristic" }, auth(token));
-      this.message = "a bot now plays that seat";
+      await referee.addBots({ tableId, kind: "search:200ms" }, auth(token));
+      this.message = "a search bot now plays that seat";
     } catch (err) {
       this.message = `${refusal(err).reason}: ${refusal(err).message}`;
     }

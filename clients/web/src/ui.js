@@ -62,6 +62,10 @@ export function sortHand(cards, trump) {
 }
 
 // Begging (All Fours): what each choice says at the table.
+// The bots a host can seat (AddBots kinds): a search bot thinks up to its budget on every move.
+export const BOT_KINDS = [["heuristic", "heuristic bots (quick)"], ["search:200ms", "search bots (strong, 0.2 s a move)"],
+  ["search:1s", "search bots (strongest, 1 s a move)"], ["random", "random bots"]];
+
 export const CHOICE_WORDS = { stand: "stands", beg: "begs", give: "gives a point", run: "runs the cards" };
 const CHOICE_BUTTONS = { stand: "Stand", beg: "Beg", give: "Give a point", run: "Run the cards" };
 export function choiceButtonLabel(choice) { return CHOICE_BUTTONS[choice] || choice; }
