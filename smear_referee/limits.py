@@ -39,7 +39,7 @@ class Limits:
     list_tables: int = 200                # tables one ListTables answer lists
     bot_seconds: float = 0.6              # a bot the server plays waits this long before each move, so people can follow
     bot_search_ms: float = 1_000.0        # the most a search bot the server plays may think per move (`search:MS`)
-    bot_search_playouts: int = 20_000     # the most playouts a search bot the server plays may ask per move
+    bot_search_playouts: int = 2_000      # the most playouts a search bot the server plays may ask per move (about a second)
     bot_searches: int = 1                 # search bots thinking at once (each holds a core); the rest wait their turn
     web_connections: int = 2_000          # open connections on the web port, the one being answered included
     options: int = 50                     # options given to a table or tournament

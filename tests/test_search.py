@@ -60,6 +60,8 @@ def test_knowledge_places_every_card_and_its_worlds_look_the_same(name, players)
             assert g.stock[pos] == c
         w = world(g, kn, rng)
         assert _view(w, seat) == _view(g, seat)
+        for s, (_size, _d, known, void) in enumerate(kn.slots):  # the world keeps to what play revealed
+            assert not w.hands[s] & void and w.hands[s] & known == known
         assert sorted(C.bits(sum(w.hands) | sum(w.discarded) | C.mask_of(w.stock) | sum(kn.played_by))) == \
             sorted(C.bits(sum(g.hands) | sum(g.discarded) | C.mask_of(g.stock) | sum(kn.played_by)))
         seen += 1
@@ -194,3 +196,18 @@ def test_a_time_budget_is_capped():
 
 
 assert RULE_FILES  # the shipped rule files are there
+
+
+def test_simulate_plays_search_bots_and_names_the_bots_on_a_typo():
+    """`simulate --bot search:N` plays and reports them; a misspelt bot is a usage error saying what bots are."""
+    import subprocess
+    import sys
+    ok = subprocess.run([sys.executable, "-m", "smear_dsl", "simulate", "cutthroat_canadian", "--games", "1",
+                         "--seed", "4", "--bot", "search:6", "--json"], capture_output=True, text=True)
+    assert ok.returncode == 0, ok.stderr
+    import json
+    summary = json.loads(ok.stdout)
+    assert summary["bot"] == "search:6" and summary["games"] == 1 and summary["unfinished_games"] == 0
+    bad = subprocess.run([sys.executable, "-m", "smear_dsl", "simulate", "cutthroat_canadian", "--bot", "serach"],
+                         capture_output=True, text=True)
+    assert bad.returncode == 2 and "bots are random, heuristic, or search" in bad.stderr and "Traceback" not in bad.stderr

@@ -177,3 +177,18 @@ def test_standings_rules_and_director_actions():
     replaced = ["a", "b", "c", "d"]
     replaced[1] = "b2"
     assert {r["name"] for r in S.compute(replaced, games, audit)} == {"a", "b2", "c", "d"}
+
+
+def test_a_duplicate_tournament_of_search_bots(tmp_path):
+    """`--bot search:N`: the runner hands every seat to the referee's search bot; the archive checks
+    out from scratch, and the tables of a duplicate round (the same boards) are not played alike,
+    since each table's bots draw from their own generators."""
+    archive = run_tournament("four_point_ne_wisconsin", 8, 1, "swiss", duplicate=True, seed="t-search",
+                             out=str(tmp_path), bot="search:12", progress=False, hands_per_round=2)
+    assert archive["_stats"]["problems"] == []
+    assert verify_archive(json.loads((tmp_path / "archive.json").read_text())) == []
+    tables = archive["rounds"][0]["tables"]
+    assert len(tables) == 2
+    plays = [json.dumps([m for h in t["record"]["hands"] for m in h["moves"]]) for t in tables]
+    assert plays[0] != plays[1]
+    assert {e["bot"] for e in archive["entrants"]} == {"search:12"}

@@ -48,9 +48,9 @@ def run_tournament(rules_name: str, entrants: int, rounds: int, fmt: str = "swis
     # Each entrant is its own player: its bot has its own seed, boldness and noise wherever it sits.
     personas = [Persona.for_entrant(seed, i, bot) for i in range(entrants)]
     # Our own referee (a house file may be slow to compile): in this process, or in its own.
-    # A search bot is played by the referee (it needs the hidden game): here with no pause before its
+    # A search bot is played by the referee (it needs the hidden game): here with hardly a pause before its
     # moves, as long a think as asked, and a core per process the bots would have had.
-    limits = Limits(table_compile_seconds=60.0, bot_seconds=0.0, bot_search_ms=60_000.0,
+    limits = Limits(table_compile_seconds=60.0, bot_seconds=0.001, bot_search_ms=60_000.0,
                     bot_search_playouts=1_000_000, bot_searches=max(1, jobs - 1))
     server = fresh_server(out, limits, own_process=jobs > 1)
     channel = grpc.insecure_channel(server.target, options=[("grpc.max_receive_message_length", 512 << 20)])
