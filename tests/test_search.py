@@ -112,14 +112,14 @@ def _same_choice_when_shuffled(name: str, players: int, pick_world=None) -> tupl
     """(positions where the hidden cards were shuffled, of them where the bot chose differently)."""
     rng = random.Random(11)
     tried = differed = 0
-    for g in positions(name, players, games=2, every=4, seed=3):
+    for g in positions(name, players, games=2, every=6, seed=3):
         seat = g.turn
         h = shuffled(g, seat, rng)
         if h.hands == g.hands and h.stock == g.stock and h.discarded == g.discarded:
             continue
         assert _view(h, seat) == _view(g, seat)  # the shuffle is one the seat cannot see
-        a = S.SearchBot(random.Random(7), Budget(playouts=48)).choose(g)
-        b = S.SearchBot(random.Random(7), Budget(playouts=48)).choose(h)
+        a = S.SearchBot(random.Random(7), Budget(playouts=32)).choose(g)
+        b = S.SearchBot(random.Random(7), Budget(playouts=32)).choose(h)
         tried += 1
         differed += a != b
     return tried, differed
