@@ -63,7 +63,9 @@ def _add_play(sub) -> None:
                        "or a path to your own rule file)")
     pl.add_argument("--option", action="append", metavar="K=V", help="an option of the rules (with --create)")
     pl.add_argument("--players", type=int, default=0, help="seats at the new table (with --create)")
-    pl.add_argument("--bots", action="store_true", help="fill the other seats with bots the server plays (with --create)")
+    pl.add_argument("--bots", nargs="?", const="heuristic", default=None, type=_bot_kind, metavar="BOT",
+                    help=f"fill the other seats with bots the server plays (with --create): {BOT_HELP} "
+                         "(default when given alone: heuristic)")
     pl.add_argument("--seat", type=int, default=None, help="the seat to take (default: the first free one)")
     pl.add_argument("--watch", action="store_true", help="watch as a spectator instead of playing")
     pl.add_argument("--name", default=os.environ.get("USER", ""), help="your name at the table")
@@ -152,7 +154,7 @@ def cmd_play(args: argparse.Namespace) -> int:
         console.print(f"you are {'watching' if seat['seat'] is None else 'seat ' + str(seat['seat'])} at table "
                       f"{table_id}")
         if host and args.bots:
-            lobby.with_token(host).add_bots(table_id)
+            lobby.with_token(host).add_bots(table_id, args.bots)
         final = TerminalTable(lobby.with_token(seat["token"]), table_id, console).run()
         if args.record:
             record, _complete = lobby.with_token(seat["token"]).record(table_id)

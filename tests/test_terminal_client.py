@@ -113,17 +113,19 @@ def test_the_terminal_client_takes_its_seat_back(server, tmp_path):
 def test_california_jack_at_the_terminal_shows_the_turned_trump_and_the_stock_top(server, tmp_path):
     """No bidding: the person's first move is a card; the face-up stock's top card is shown, and
     after each trick the stock shrinks by one card per player."""
-    person = Person(["--server", server.target, "--create", "california_jack", "--players", "2", "--bots",
-                     "--name", "Ann"], str(tmp_path))
-    sizes = []
+    person = Person(["--server", server.target, "--create", "california_jack", "--players", "2", "--bots", "search:10",
+                     "--name", "Ann"], str(tmp_path))  # `--bots BOT`: here the server's search bot
+    sizes, table_id = [], None
     for _ in range(4):
         assert person.read_until(r"move> $") == r"move> $"
+        table_id = table_id or re.search(r"table (\w+) opened", person.seen).group(1)  # `say` clears what was seen
         stock = re.findall(r"stock: (\d+) cards\s+turned up \S+\s+top card (\S+)", person.seen)
         assert stock, person.seen
         sizes.append(int(stock[-1][0]))
         assert "bids:" not in person.seen and "bid " not in person.seen.rsplit("your move:", 1)[1]
         person.say("1")
     assert sizes[0] <= 40 and sizes[-1] < sizes[0] and all(s % 2 == 0 for s in sizes)
+    assert "bot:search:10" in server.client().table(table_id).seat_names
     person.proc.kill()
 
 
