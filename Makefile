@@ -41,7 +41,7 @@ demo: $(STAMP)
 	  $$( [ -t 0 ] && [ -z "$$CI" ] && echo --serve )
 
 test: $(STAMP) $(NODE_STAMP) $(WEB_STAMP) browser
-	$(BIN)/python -m pytest
+	$(BIN)/python -m pytest --durations=15
 
 conformance: $(STAMP)
 	$(BIN)/python ../shared/tools/check_conformance.py --cmd $(BIN)/smear-dsl
