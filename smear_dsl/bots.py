@@ -32,7 +32,7 @@ class HeuristicBot:
 
     def choose(self, game: Game) -> int:
         if game.phase == STEP and game.expected_action() == "discard":
-            quick = self._weakest_discard(game)
+            quick = self.weakest_discard(game)
             if quick is not None:
                 return quick
             return game.random_move(self.rng)  # none found within the search's bounds (see discards.py)
@@ -80,7 +80,7 @@ class HeuristicBot:
         want = ("stand", "give") if strong else ("beg", "run")
         return next((code for code in legal if M.CHOICES[code - M.CHOOSE_BASE] in want), legal[-1])
 
-    def _weakest_discard(self, game: Game) -> int | None:
+    def weakest_discard(self, game: Game) -> int | None:
         """Keep the strongest cards: the legal discard of the weakest (side suits before trumps, low
         before high), found by the engine's discard plans without trying every combination."""
         seat = game.turn

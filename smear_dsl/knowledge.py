@@ -34,6 +34,7 @@ class Knowledge:
     stock_size: int
     stock_known: tuple[tuple[int, int], ...]
     played_by: tuple[int, ...]  # cards each seat has played this hand (public)
+    shown_by: tuple[int, ...]  # cards each seat discarded face up this hand (public)
 
 
 def knowledge(game: Game, seat: int) -> Knowledge:
@@ -73,7 +74,8 @@ def knowledge(game: Game, seat: int) -> Knowledge:
                   (game.hands[s].bit_count(), (game.discarded[s] & ~shown_by[s]).bit_count(), in_hand[s], void[s])
                   for s in range(n))
     deck = C.mask_of(r.deck)
-    return Knowledge(seat, deck & ~known, slots, len(game.stock), tuple(stock_known), tuple(played_by))
+    return Knowledge(seat, deck & ~known, slots, len(game.stock), tuple(stock_known), tuple(played_by),
+                     tuple(shown_by))
 
 
 def _voids(game: Game) -> list[int]:
@@ -103,15 +105,12 @@ def world(game: Game, kn: Knowledge, rng: random.Random) -> Game:
     g.rng = NO_DEALS  # a world never deals (auto_deal is off): it holds no generator of the real game's
     g.deal_source, g.auto_deal, g.keep_boundary, g.boundary = None, False, False, None
     g._lead_memo = g._plan_memo = g._lead_memo_plans = None  # caches keyed on cards, not on the stock
-    shown_by = [0] * game.n
-    for s, m in game.public_log()[1]:
-        shown_by[s] |= m
     for s, (size, _d, known, _v) in enumerate(kn.slots):
         if s == kn.seat:
             continue
         hand, discards = places[s]
         g.hands[s] = known | hand
-        g.discarded[s] = shown_by[s] | discards
+        g.discarded[s] = kn.shown_by[s] | discards
         g.held[s] = g.hands[s] | kn.played_by[s] if game.phase == PLAY else 0
         g.dealt[s] = g.hands[s] | kn.played_by[s] | g.discarded[s]
     stock = places[game.n]

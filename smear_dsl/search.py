@@ -69,10 +69,8 @@ class SearchBot:
         legal ones (listing every discard could mean thousands)."""
         if game.phase == STEP and game.expected_action() == "discard":
             seat = game.turn
-            out: list[int] = []
-            weakest = game.weakest_discard(seat, game.side_cards_first(game.trump if game.trump >= 0 else 0))
-            if weakest is not None:
-                out.append(M.DISCARD_FLAG | weakest)
+            weakest = self.rollout.weakest_discard(game)
+            out: list[int] = [weakest] if weakest is not None else []
             for _ in range(DISCARD_CANDIDATES * 2):
                 if len(out) >= DISCARD_CANDIDATES:
                     break
@@ -85,7 +83,7 @@ class SearchBot:
     def _playout(self, w: Game, seat: int, code: int, side: int) -> float | None:
         """The outcome for `side` of playing `code` in world `w` and the hand out; None if the move
         is not legal there (a discard whose condition reads the unseen stock)."""
-        g = fork(w)
+        g = w.clone()
         try:
             g.apply(seat, code)
         except MoveError:
@@ -110,14 +108,6 @@ class SearchBot:
         if g.finished and g.winner is not None:
             v += g.rules.target if g.winner == side else -g.rules.target
         return v
-
-
-def fork(w: Game) -> Game:
-    """A copy of world `w` to play one candidate out on: Game.clone without its generator handling
-    (a world holds none), which is most of a playout's copying cost."""
-    g = object.__new__(type(w))
-    g.__dict__ = {k: v[:] if v.__class__ is list else v for k, v in w.__dict__.items()}
-    return g
 
 
 def _mean(vals: list[float | None]) -> float:

@@ -271,7 +271,7 @@ class Persona:
         return cls(style, rng.getrandbits(32), rng.choice((-1, 0, 0, 1)), round(rng.uniform(0.0, 0.08), 3))
 
     def describe(self) -> str:
-        if self.style not in ("heuristic",):
+        if self.style != "heuristic":
             return self.style  # random, or a search bot (the referee's, seeded per table and seat)
         bold = {-1: "cautious", 0: "steady", 1: "bold"}[self.boldness]
         return f"{self.style}, {bold} bidder, {self.noise:.0%} random moves"

@@ -17,7 +17,7 @@ import time
 from collections import OrderedDict, defaultdict
 from typing import Any, Callable
 
-from smear_dsl.botspec import SIMPLE, check_bot, parse_budget
+from smear_dsl.botspec import check_bot, parse_budget
 from smear_dsl.compiler import CompiledRules, compile_rules
 from smear_dsl.duplicate import first_dealer
 from smear_dsl.errors import MoveError, clip
@@ -308,7 +308,7 @@ class Tables:
     def check_bot(self, kind: str) -> None:
         """INVALID_ARGUMENT / BAD_BOT unless `kind` names a bot (botspec) whose budget is within the limits."""
         try:
-            budget = parse_budget(check_bot(kind)) if kind not in SIMPLE else None
+            budget = parse_budget(check_bot(kind))  # None for the simple bots
         except ValueError as e:
             raise RefereeError("INVALID_ARGUMENT", "BAD_BOT", clip(str(e), 200)) from None
         lim = self.limits
