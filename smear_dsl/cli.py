@@ -9,6 +9,7 @@ from typing import Any
 
 from .botspec import BOT_HELP, check_bot
 from .errors import OptionError, RecordError, RuleError, SmearError
+from .i18n import LANGUAGES
 
 
 def read_json(path: str) -> Any:
@@ -162,7 +163,8 @@ def cmd_explain(args: argparse.Namespace) -> int:
     table = args.option is not None or args.players is not None
     if args.players is not None and args.players not in spec.players:
         raise OptionError(f"{spec.name} is for {' or '.join(map(str, spec.players))} players, not {args.players}")
-    return _emit(render(spec, args.format, parse_options(args.option) if table else None, args.players), args.out)
+    return _emit(render(spec, args.format, parse_options(args.option) if table else None, args.players, args.lang),
+                 args.out)
 
 
 def cmd_schema(args: argparse.Namespace) -> int:
@@ -285,6 +287,8 @@ def main(argv: list[str] | None = None) -> int:
     e.add_argument("--option", action="append", metavar="K=V",
                    help="a table's option: the sheet then reads that table's values (repeatable)")
     e.add_argument("--players", type=int, default=None, help="a table's seat count: the sheet is for that table")
+    e.add_argument("--lang", choices=list(LANGUAGES), default="en",
+                   help="the players' language: " + ", ".join(f"{k} ({v})" for k, v in LANGUAGES.items()))
     e.set_defaults(fn=cmd_explain, parser=e)
     sc = sub.add_parser("schema", help="print the JSON Schema of rule files (rules/rules.schema.json)")
     sc.add_argument("--out", default=None, help="write it to this file instead of standard output")

@@ -53,13 +53,30 @@ class OptionError(SmearError):
     """A table option or seat count the rules do not allow."""
 
 
-class MoveError(SmearError):
-    """A move the referee refuses; `code` is one of RECORD_FORMAT.md's error codes."""
+@dataclass(frozen=True)
+class Said:
+    """A message players read, kept as its English template and values so it can be said in
+    another language (i18n.say); `str()` is the English. With `plural`, `n` picks the form."""
 
-    def __init__(self, code: str, message: str):
+    template: str
+    params: tuple[tuple[str, object], ...] = ()
+    plural: str | None = None
+
+    def __str__(self) -> str:
+        values = dict(self.params)
+        text = self.plural if self.plural is not None and values.get("n") != 1 else self.template
+        return text.format(**{k: str(v) for k, v in values.items()}) if values else text
+
+
+class MoveError(SmearError):
+    """A move the referee refuses; `code` is one of RECORD_FORMAT.md's error codes, `said` the reason
+    (a template and its values: `MoveError(code, N_("bids are {lo} to {hi}"), lo=2, hi=4)`)."""
+
+    def __init__(self, code: str, message: str | Said, **params: object):
         self.code = code
-        self.message = message
-        super().__init__(f"{code}: {message}")
+        self.said = message if isinstance(message, Said) else Said(message, tuple(params.items()))
+        self.message = str(self.said)
+        super().__init__(f"{code}: {self.message}")
 
 
 class RecordError(SmearError):

@@ -23,7 +23,8 @@ from .paths import rule_file, rule_names
 from .rulefile import RULES
 from .schema import MISSING, Ctx, Src, did_you_mean
 from .crosschecks import CrossChecks
-from .spec import (BiddingSpec, DealSpec, DeckSpec, EndSpec, ExprSpec, LeadRule, Loc, OptionSpec, PhaseSpec, PlaySpec,
+from .i18n import LANGUAGES
+from .spec import (BiddingSpec, DealSpec, DeckSpec, EndSpec, ExprSpec, LangText, LeadRule, Loc, OptionSpec, PhaseSpec, PlaySpec,
                    PointSpec, RuleSpec, ScoringSpec, TrumpRef)
 from .yamlsrc import MAX_BYTES, TOO_LARGE_HINT, Node, SourceCache, load_yaml, too_large
 
@@ -140,7 +141,24 @@ def _load_merged(text: str, path: str, sources: SourceCache, chain: list[str],
     merged.value.pop("extends", None)
     if "description" not in node.value:  # the parent's would describe the parent (its target, its deck...)
         merged.value.pop("description", None)
+    _own_titles(merged, node)
     return merged, []
+
+
+def _own_titles(merged: Node, child: Node) -> None:
+    """A parent's name and description in another language describe the parent: keep only the child's."""
+    langs = merged.value.get("translations")
+    if langs is None or langs.kind != "map":
+        return
+    own = child.value.get("translations")
+    own_langs = own.value if own is not None and own.kind == "map" else {}
+    for lang, words in list(langs.value.items()):
+        if words.kind != "map":
+            continue
+        mine = own_langs.get(lang)
+        kept = {k: v for k, v in words.value.items()
+                if k not in ("name", "description") or (mine is not None and mine.kind == "map" and k in mine.value)}
+        langs.value[lang] = Node("map", kept, words.path, words.line, words.col, words.keys)
 
 
 def _merge(base: Node, over: Node) -> Node:
@@ -284,6 +302,7 @@ class _Semantics(CrossChecks):
             if not any(A.mentions(r.forbid.ast, "joker") for r in play.lead_rules):
                 self.err(root.value["deck"], "with jokers and trump fixed by the first lead, a lead rule must say when a "
                          "joker may not be led", "add to play.lead_rules: `- {forbid: trick == 1 and lead.joker, code: WRONG_PHASE}`")
+        translations = _translations(self, raw.get("translations") or {}, options, points, play, bid_names, deck)
         if self.ctx.diags:
             return None
         return RuleSpec(
@@ -292,7 +311,7 @@ class _Semantics(CrossChecks):
             deal=deal, bidding=bidding, phases=phases, trump_named=bool(named), play=play, points=points,
             scoring=scoring, end=end, loc=self.loc(root),
             definitions=tuple((name, src.text, ast) for name, (src, ast) in self.defs.items()), point_vars=point_vars,
-            beg=beg)
+            beg=beg, translations=translations)
 
     def options(self, raw: dict) -> tuple[OptionSpec, ...]:
         out = []
@@ -537,3 +556,31 @@ class _Semantics(CrossChecks):
                      "add count_out to tie_break, e.g. `tie_break: [bidder, count_out]`")
         return EndSpec(self.expr(raw["target"]), self.expr(raw["win_if"]), tie_break,
                        order, self.expr(co.get("when")))
+
+
+def _translations(sem: "_Semantics", raw: dict, options, points, play, bid_names, deck) -> tuple[tuple[str, LangText], ...]:
+    """`translations:` checked against what the file defines: a known language, its options,
+    its refusal codes, its identifiers (a misspelt key would silently never show)."""
+    known = {"options": {o.name for o in options or ()},
+             "messages": {x for r in (*play.lead_rules, *play.follow_rules) for x in (r.code, r.message)}
+             if play else set(),
+             "names": {p.name for p in points or ()} | set(sem.def_asts) | set(bid_names) | set(deck.jokers if deck else ())
+             | {o.name for o in options or ()}}
+    out = []
+    for lang, (words, kn) in raw.items():
+        if lang not in LANGUAGES or lang == "en":
+            sem.err(kn, f"`{lang}` is not a players' language here", "languages: " +
+                    ", ".join(code for code in LANGUAGES if code != "en") + " (the file itself is the English)")
+            continue
+        kept: dict[str, dict[str, str]] = {}
+        for part, names in known.items():
+            kept[part] = {}
+            for key, (text, kkn) in (words[part] or {}).items():
+                if key in names:
+                    kept[part][key] = text
+                elif kkn.path == sem.path:  # a parent's words for what this file took away just go
+                    sem.err(kkn, f"translations.{lang}.{part}: `{key}` is not defined in this rule file",
+                            did_you_mean(key, names) or ("defined: " + ", ".join(sorted(names)) if names else None))
+        out.append((lang, LangText(words["name"] or "", words["description"] or "", kept["options"],
+                                   kept["messages"], kept["names"])))
+    return tuple(out)

@@ -11,6 +11,7 @@ from . import moves as M
 from .compiler import CompiledRules, compile_rules
 from .engine import Game
 from .errors import MoveError, OptionError, RecordError, RuleError, clip
+from .i18n import N_
 from .language import load_spec, spec_from_text
 from .paths import rule_names
 from .schema import did_you_mean
@@ -178,7 +179,8 @@ def apply_parsed(game: Game, seat: int, action: str, payload: Any) -> None:
     elif action == "bid":
         if payload < 0 or payload >= M.TRUMP_BASE - M.BID_BASE:
             r = game.rules
-            raise MoveError("BID_OUT_OF_RANGE", f"bids are {r.bid_min} to {r.bid_max}, not {payload}")
+            raise MoveError("BID_OUT_OF_RANGE", N_("bids are {lo} to {hi}, not {value}"), lo=r.bid_min, hi=r.bid_max,
+                            value=payload)
         game.apply(seat, M.BID_BASE + payload)
     elif action == "trump":
         game.apply(seat, M.TRUMP_BASE + payload)
@@ -186,7 +188,7 @@ def apply_parsed(game: Game, seat: int, action: str, payload: Any) -> None:
         game.apply(seat, M.CHOOSE_BASE + payload)
     else:
         if payload not in game.rules.name_of:
-            raise MoveError("CARD_NOT_IN_HAND", f"{game.rules.card_name(payload) if payload in game.rules.name_of else 'that card'} is not in this deck")
+            raise MoveError("CARD_NOT_IN_HAND", N_("that card is not in this deck"))
         game.apply(seat, payload)
 
 

@@ -135,6 +135,17 @@ END = Map({
     }, name="count_out"), doc="how `tie_break: [count_out]` counts: the order of the points (the rest follow as listed)"),
 }, name="end")
 
+LANG_TEXT = Map({
+    "name": F(Str(), doc="the variant's name in this language (not inherited by a child file)"),
+    "description": F(Str(), doc="the description in this language (not inherited by a child file)"),
+    "options": F(Dict(Str()), default={}, doc="option name -> what it does, in this language"),
+    "messages": F(Dict(Str(), free_keys=True), default={},
+                  doc="a lead or follow rule's refusal in this language, keyed by its code, or by its English message "
+                      "where two rules share a code"),
+    "names": F(Dict(Str()), default={},
+               doc="identifier (point, definition, named bid, joker) -> the word players read in this language"),
+}, name="a language's words")
+
 RULES = Map({
     "extends": F(Str(), doc="a rule name in rules/ or a path: this file overrides its keys"),
     "name": F(Str(), required=True, doc="the variant's name"),
@@ -160,4 +171,7 @@ RULES = Map({
     "points": F(Dict(POINT), required=True),
     "scoring": F(SCORING, required=True),
     "end": F(END, required=True),
+    "translations": F(Dict(LANG_TEXT), default={},
+                      doc="the rule file's own words for players in other languages, by language code "
+                          "(fr, sk, tl, th): name, description, option descriptions, refusal messages, names"),
 }, name="the rule file")

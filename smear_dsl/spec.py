@@ -44,6 +44,23 @@ class ExprSpec:
 
 
 @dataclass(frozen=True)
+class LangText:
+    """A rule file's own words in one players' language (`translations: {fr: ...}`): its name and
+    description, its options' descriptions, its refusal messages by code, and names for its identifiers."""
+
+    name: str = ""
+    description: str = ""
+    options: dict[str, str] | None = None
+    messages: dict[str, str] | None = None
+    names: dict[str, str] | None = None
+
+    def __post_init__(self) -> None:
+        for attr in ("options", "messages", "names"):
+            if getattr(self, attr) is None:
+                object.__setattr__(self, attr, {})
+
+
+@dataclass(frozen=True)
 class OptionSpec:
     name: str
     type: str  # 'int' | 'bool' | 'choice'
@@ -253,6 +270,11 @@ class RuleSpec:
     # a point whose name is already a name there (an option, `bid`...) is not among them.
     point_vars: tuple[str, ...] = ()
     beg: BegSpec | None = None
+    translations: tuple[tuple[str, LangText], ...] = ()  # (language, its words), as `translations:` gives them
+
+    def words(self, lang: str) -> LangText | None:
+        """The rule file's own words in `lang`, if it gives any."""
+        return dict(self.translations).get(lang)
 
     def option(self, name: str) -> OptionSpec | None:
         for o in self.options:

@@ -116,9 +116,10 @@ class Client:
     that went away, for up to FOLLOW_SECONDS."""
 
     def __init__(self, target: str, token: str | None = None, channel: grpc.Channel | None = None,
-                 route: Route | None = None):
+                 route: Route | None = None, lang: str | None = None):
         self.route = route or Route(target, channel)
         self.token = token
+        self.lang = lang  # sent as `accept-language`: the referee's refusals come back in it (codes do not change)
 
     @property
     def channel(self) -> grpc.Channel:
@@ -129,10 +130,11 @@ class Client:
         return self.route.stub
 
     def with_token(self, token: str) -> "Client":
-        return Client("", token, route=self.route)
+        return Client("", token, route=self.route, lang=self.lang)
 
-    def _md(self) -> list[tuple[str, str]]:
-        return bearer(self.token) if self.token else []
+    def _md(self, token: bool = True) -> list[tuple[str, str]]:
+        md = bearer(self.token) if self.token and token else []
+        return md + [("accept-language", self.lang)] if self.lang else md
 
     def close(self) -> None:
         self.route.close()
@@ -147,7 +149,7 @@ class Client:
         pause, silent = 0.05, 0
         while True:
             try:
-                return getattr(self.stub, method)(request, metadata=self._md() if token else None)
+                return getattr(self.stub, method)(request, metadata=self._md(token) or None)
             except grpc.RpcError as e:
                 reason, meta = error_info(e)
                 silent = silent + 1 if reason is None else 0  # no answer at all: the address is down

@@ -50,11 +50,11 @@ def check_rules(text: str, name: str) -> dict[str, Any]:
     return {"info": rule_info(spec).SerializeToString(), "seconds": time.perf_counter() - t0}
 
 
-def explain_rules(text: str, fmt: str) -> dict[str, Any]:
+def explain_rules(text: str, fmt: str, lang: str = "en") -> dict[str, Any]:
     """{"text": the rules sheet} or {"diagnostics": [...]} or {"error": message}."""
     from smear_dsl.explain import render
     try:
-        return {"text": render(_checked(text, "upload.yaml"), fmt)}
+        return {"text": render(_checked(text, "upload.yaml"), fmt, lang=lang)}
     except RuleError as e:
         return {"diagnostics": _diagnostics(e)}
     except RecursionError:

@@ -17,6 +17,7 @@ from grpc_status import rpc_status
 
 from smear_dsl.errors import Diagnostic, OptionError, RuleError, clip
 from smear_dsl.explain import render
+from smear_dsl.i18n import LANGUAGES, negotiate
 from smear_dsl.paths import rule_names
 
 from .api import referee_pb2 as pb
@@ -36,6 +37,7 @@ NEEDS_TOKEN = {f"/{SERVICE}/{m}" for m in ("GetView", "SubmitMove", "WatchTable"
                                            "AddBots")} | \
     {f"/{TOURNAMENT}/{m}" for m in ("StartRound", "Act", "ExportTournament")}
 CALLER: contextvars.ContextVar[Identity | None] = contextvars.ContextVar("caller", default=None)
+LANG: contextvars.ContextVar[str] = contextvars.ContextVar("lang", default="en")  # the caller's, for refusals
 MESSAGE_CHARS = Limits.message_chars
 HEARTBEAT_SECONDS = 10.0
 PLAY_BACKLOG = 256  # answers and views a Play stream may hold for a client that is not reading
@@ -134,7 +136,7 @@ async def _abort_for(context, e: Exception) -> None:
     if isinstance(e, StoreDown):
         await _abort(context, "UNAVAILABLE", "STORE_FAILED", f"{e}; try again")
     elif isinstance(e, RefereeError):
-        await _abort(context, e.status, e.reason, e.message, e.metadata)
+        await _abort(context, e.status, e.reason, e.message_in(LANG.get()), e.metadata)
     elif isinstance(e, (OptionError, ValueError)):
         await _abort(context, "INVALID_ARGUMENT", "BAD_OPTION", str(e))
     else:
@@ -150,9 +152,21 @@ def _short(d: Diagnostic) -> Diagnostic:
     return Diagnostic(d.path[:200], d.line, d.col, d.message[:500], (d.hint or "")[:300] or None, line)
 
 
+def caller_language(context) -> str:
+    """The language the caller reads (its `accept-language` metadata, as a browser sends it), for
+    refusal messages; codes are the same in every language."""
+    try:
+        meta = context.invocation_metadata() or ()
+        header = next((v for k, v in meta if k.lower() == "accept-language"), None)
+    except (AttributeError, TypeError, ValueError):
+        header = None
+    return negotiate(header if isinstance(header, str) else None)
+
+
 def guard(fn):
     """Turn our errors into statuses; an unexpected bug becomes INTERNAL, never a hang."""
     async def wrapper(self, request, context):
+        LANG.set(caller_language(context))
         try:
             return await fn(self, request, context)
         except _OUR_ERRORS as e:
@@ -164,6 +178,7 @@ def guard(fn):
 def guard_stream(fn):
     """guard for a streaming handler (an async generator)."""
     async def wrapper(self, request, context):
+        LANG.set(caller_language(context))
         try:
             async for item in fn(self, request, context):
                 yield item
@@ -282,15 +297,17 @@ class Referee(pb_grpc.RefereeServicer):
         fmt = request.format or "md"
         if fmt not in ("md", "html"):
             raise RefereeError("INVALID_ARGUMENT", "BAD_FORMAT", "format is md or html")
+        lang = request.lang if request.lang in LANGUAGES else LANG.get()
         if request.WhichOneof("source") == "table_id":
             t = self.tables.table_for(request.table_id, None)
-            if fmt not in t.sheets:  # made once per table and format: a flood of these costs nothing more
-                t.sheets[fmt] = await asyncio.to_thread(render, t.spec, fmt, dict(t.rules.options), t.rules.players)
-            return pb.ExplainRulesResponse(text=t.sheets[fmt])
+            if (fmt, lang) not in t.sheets:  # made once per table, format and language: a flood costs nothing more
+                t.sheets[fmt, lang] = await asyncio.to_thread(render, t.spec, fmt, dict(t.rules.options),
+                                                              t.rules.players, lang)
+            return pb.ExplainRulesResponse(text=t.sheets[fmt, lang])
         if request.WhichOneof("source") != "text":
-            return pb.ExplainRulesResponse(text=render(known_spec(known_rules(request.name)), fmt))
+            return pb.ExplainRulesResponse(text=render(known_spec(known_rules(request.name)), fmt, lang=lang))
         address = self.admit(context)
-        done = await self.sandboxed(address, "explain_rules", self.limited_text(request.text), fmt,
+        done = await self.sandboxed(address, "explain_rules", self.limited_text(request.text), fmt, lang,
                                     seconds=self.limits.compile_seconds, too_slow="RULES_TOO_COMPLEX")
         if "text" not in done:
             raise RefereeError("INVALID_ARGUMENT", "BAD_RULES", done.get("error") or
@@ -499,7 +516,8 @@ class Referee(pb_grpc.RefereeServicer):
             replayed, made = await self.tables.submit(t, who, req.move, req.expected_version, req.idempotency_key)
             return pb.MoveResult(accepted=True, replayed=replayed, version=made)
         except RefereeError as e:
-            return pb.MoveResult(accepted=False, version=t.version, status=e.status, reason=e.reason, message=e.message)
+            return pb.MoveResult(accepted=False, version=t.version, status=e.status, reason=e.reason,
+                                 message=e.message_in(LANG.get()))
 
     def _seat_table(self, table_id: str, who: Identity, refusal: str):
         """The caller's table, for a call only a seat may make (PERMISSION_DENIED / NOT_A_SEAT otherwise)."""

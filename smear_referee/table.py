@@ -17,6 +17,8 @@ from smear_dsl.duplicate import boards
 from smear_dsl.engine import Game
 from smear_dsl.engine.constants import HAND_DONE
 from smear_dsl.engine.snapshot import between_hands, forget_history, restore
+from smear_dsl.errors import Said
+from smear_dsl.i18n import say, tr_for
 from smear_dsl.record import apply_parsed, rules_fields
 from smear_dsl.spec import RuleSpec
 
@@ -43,10 +45,20 @@ Event = tuple
 class RefereeError(Exception):
     """An error with a gRPC status name and a reason (the RECORD_FORMAT.md code or our own)."""
 
-    def __init__(self, status: str, reason: str, message: str, metadata: dict[str, str] | None = None):
-        super().__init__(message)
-        self.status, self.reason, self.message = status, reason, message
+    def __init__(self, status: str, reason: str, message: str | Said, metadata: dict[str, str] | None = None,
+                 spec: RuleSpec | None = None):
+        said = message if isinstance(message, Said) else Said(message)
+        super().__init__(str(said))
+        self.status, self.reason, self.message = status, reason, str(said)
         self.metadata = metadata or {}  # ErrorInfo's metadata (NOT_OWNER: the owner's address)
+        self.said, self.spec = said, spec  # for saying it in the caller's language (the rule file's own words)
+
+    def message_in(self, lang: str) -> str:
+        """The message in the caller's language (the same code, whatever the language)."""
+        if lang == "en":
+            return self.message
+        words = self.spec.words(lang) if self.spec is not None else None
+        return say(tr_for(lang), self.said, self.reason, words.messages if words else None)
 
 
 @dataclass
@@ -84,7 +96,7 @@ class Table:
     seat_names: list[str] = field(default_factory=list)  # as each seat's player gave it ("bot" for the server's bots)
     bots: dict[int, str] = field(default_factory=dict)  # seat -> kind, for the seats the server plays
     token_hashes: list[str] = field(default_factory=list)  # its tokens, forgotten with it when it leaves memory
-    sheets: dict[str, str] = field(default_factory=dict)  # format -> this table's rules sheet, once asked for
+    sheets: dict[tuple[str, str], str] = field(default_factory=dict)  # (format, language) -> rules sheet, once asked
     spectators: int = 0
     events: list[Event] = field(default_factory=list)
     lock: asyncio.Lock = field(default_factory=asyncio.Lock)

@@ -20,7 +20,8 @@ from typing import Any, Callable
 from smear_dsl.botspec import check_bot, parse_budget
 from smear_dsl.compiler import CompiledRules, compile_rules
 from smear_dsl.duplicate import first_dealer
-from smear_dsl.errors import MoveError, clip
+from smear_dsl.errors import MoveError, Said, clip
+from smear_dsl.i18n import N_
 from smear_dsl.language import load_spec, spec_from_text
 from smear_dsl.spec import RuleSpec
 
@@ -367,15 +368,16 @@ class Tables:
             if key and (made := self._used(t, seat, key, digest, expected_version)) is not None:
                 return True, made
             if t.game.finished:
-                raise RefereeError("FAILED_PRECONDITION", "GAME_OVER", "the game is over")
+                raise RefereeError("FAILED_PRECONDITION", "GAME_OVER", Said(N_("the game is over")))
             if expected_version != t.version:
                 raise RefereeError("ABORTED", "STALE_VERSION",
-                                   f"the table is at version {t.version}, not {expected_version}: get the view again")
+                                   Said(N_("the table is at version {version}, not {sent}: get the view again"),
+                                        (("version", t.version), ("sent", expected_version))))
             try:
                 code, before = t.check_and_apply(seat, move)
             except MoveError as e:
                 raise RefereeError("INVALID_ARGUMENT" if e.code in ("BAD_RECORD", "BAD_DEAL") else "FAILED_PRECONDITION",
-                                   e.code, e.message) from None
+                                   e.code, e.said, spec=t.rules.spec) from None
             events = t.news(before, seat, code)
             snap = t.reached(before, len(events))
             now = time.time()

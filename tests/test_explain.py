@@ -119,7 +119,7 @@ def test_a_tables_sheet_reads_its_option_values_in_place_of_their_names():
 
 
 def test_constant_clauses_read_the_right_way_round():
-    from smear_dsl.english import Reader
+    from smear_dsl.reading import Reader
     from smear_dsl.expr import ast as A
     assert Reader().clause(A.Const(0, True, "bool")) == "always"
     assert Reader().clause(A.Const(0, False, "bool")) == "never"

@@ -6,8 +6,11 @@ from __future__ import annotations
 from .. import cards as C
 from .. import moves as M
 from ..errors import MoveError
+from ..i18n import N_, Phrase
 from ..scoring import score_hand
 from .constants import BEG
+
+CHOICE_WORDS = {"stand": N_("stand"), "beg": N_("beg"), "give": N_("give a point"), "run": N_("run the cards")}
 
 STAND, BEG_, GIVE, RUN = (M.CHOOSE_BASE + i for i in range(len(M.CHOICES)))
 
@@ -44,10 +47,11 @@ class Begging:
         """Apply a choice: refused with CHOICE_NOT_ALLOWED unless it is the seat's to make now."""
         if code not in self._legal_choices():
             name = M.CHOICES[code - M.CHOOSE_BASE]
-            why = ("the dealer may not give a point that would win the game: he must run the cards" if code == GIVE
-                   and seat == self.dealer else "the player left of the dealer stands or begs" if seat != self.dealer
-                   else "the dealer gives a point or runs the cards")
-            raise MoveError("CHOICE_NOT_ALLOWED", f"you cannot {name} now: {why}")
+            why = (N_("the dealer may not give a point that would win the game: he must run the cards") if code == GIVE
+                   and seat == self.dealer else N_("the player left of the dealer stands or begs") if seat != self.dealer
+                   else N_("the dealer gives a point or runs the cards"))
+            raise MoveError("CHOICE_NOT_ALLOWED", N_("you cannot {choice} now: {why}"), choice=Phrase(CHOICE_WORDS[name]),
+                            why=Phrase(why))
         self.hand_moves.append((seat, code))
         if code == BEG_:
             self.turn = self.dealer

@@ -5,6 +5,7 @@ from typing import Any
 
 from .. import moves as M
 from ..errors import MoveError
+from ..i18n import N_
 from .constants import _BID_BASE, _PASS, STEP
 
 
@@ -46,7 +47,7 @@ class Bidding:
         r = self.rules
         if is_pass:
             if r.all_pass == "dealer_bids" and self._forced(seat):
-                raise MoveError("BID_OUT_OF_RANGE", f"everyone else passed: the dealer must bid at least {r.bid_min}")
+                raise MoveError("BID_OUT_OF_RANGE", N_("everyone else passed: the dealer must bid at least {n}"), n=r.bid_min)
             self.hand_moves.append((seat, _PASS))
             self.bids.append((seat, 0))
             self.passed[seat] = True
@@ -54,9 +55,9 @@ class Bidding:
             if not value > self.high or not r.bid_min <= value <= r.bid_max:
                 err = self._bid_ok(seat, value)
                 if err == "BID_OUT_OF_RANGE":
-                    raise MoveError(err, f"bids are {r.bid_min} to {r.bid_max}, not {value}")
+                    raise MoveError(err, N_("bids are {lo} to {hi}, not {value}"), lo=r.bid_min, hi=r.bid_max, value=value)
                 if err:
-                    raise MoveError(err, f"a bid must be higher than {self.high}")
+                    raise MoveError(err, N_("a bid must be higher than {high}"), high=self.high)
             self.hand_moves.append((seat, _BID_BASE + value))
             self.bids.append((seat, value))
             self.high, self.bidder = value, seat

@@ -14,6 +14,7 @@ from .. import cards as C
 from .. import moves as M
 from ..compiler import CompiledRules
 from ..errors import MoveError
+from ..i18n import N_, CardWord, Phrase, SuitWord
 from ..scoring import HandResult, award, score_hand
 from ..shuffle import keyed_shuffle
 from .begging import Begging
@@ -23,6 +24,12 @@ from .constants import _BID_BASE, _BIT, _PASS, _TRUMP_BASE, BEG, BIDDING, HAND_D
 from .play import Play
 from .snapshot import between_hands
 from .steps import Steps
+
+# What the hand waits for, and what was sent instead, for WRONG_PHASE (said in the player's language).
+NEEDS = {"bid": N_("a bid or a pass"), "discard": N_("a discard"), "trump": N_("naming trump"),
+         "play": N_("playing a card"), "choose": N_("a choice (stand or beg; give or run)")}
+ACTIONS = {"bid": N_("a bid"), "pass": N_("a pass"), "discard": N_("a discard"), "trump": N_("naming trump"),
+           "play": N_("a play"), "choose": N_("a choice")}
 
 
 class Game(Bidding, Begging, Steps, Discards, Play):
@@ -236,7 +243,8 @@ class Game(Bidding, Begging, Steps, Discards, Play):
                 hand = hands[seat]
                 bit = 1 << code
                 if not hand & bit:
-                    raise MoveError("CARD_NOT_IN_HAND", f"{self.rules.name_of.get(code, str(code))} is not in seat {seat}'s hand")
+                    raise MoveError("CARD_NOT_IN_HAND", N_("{card} is not in your hand"),
+                                    card=CardWord(code, self.rules.name_of.get(code, str(code))))
                 trick = self.trick
                 if not trick:
                     if self.lead_free:  # trump known and no lead rule left: the lead only sets the trick up
@@ -245,8 +253,8 @@ class Game(Bidding, Begging, Steps, Discards, Play):
                     else:
                         self._lead(seat, code, hand)
                 elif hand & self.led_mask and not bit & self.follow_ok:
-                    raise MoveError("MUST_FOLLOW_SUIT", f"you must follow {C.SUIT_WORDS[self.led]}"
-                                    + ("" if self.rules.follow_suit_only else " or play a trump"))
+                    raise MoveError("MUST_FOLLOW_SUIT", N_("you must follow {suit}") if self.rules.follow_suit_only
+                                    else N_("you must follow {suit} or play a trump"), suit=SuitWord(self.led))
                 self.hand_moves.append((seat, code))
                 hands[seat] = left = hand ^ bit
                 trick.append(code)
@@ -294,22 +302,21 @@ class Game(Bidding, Begging, Steps, Discards, Play):
         elif code >= M.TRUMP_BASE:
             self._name_trump(seat, code - M.TRUMP_BASE)
         else:  # unreachable: check_turn admits a play only when the fast path above takes it
-            raise MoveError("WRONG_PHASE", "a card can be played only in the play")
+            raise MoveError("WRONG_PHASE", N_("a card can be played only in the play"))
 
     def check_turn(self, seat: int, action: str) -> None:
         """GAME_OVER / HAND_OVER / WRONG_TURN / WRONG_PHASE, in that order."""
         if self.finished and self.phase == HAND_DONE:
-            raise MoveError("GAME_OVER", "the game is over")
+            raise MoveError("GAME_OVER", N_("the game is over"))
         if self.phase == HAND_DONE:
-            raise MoveError("HAND_OVER", "the hand is over")
+            raise MoveError("HAND_OVER", N_("the hand is over"))
         if seat != self.turn:
-            raise MoveError("WRONG_TURN", f"it is seat {self.turn}'s turn, not seat {seat}'s")
+            raise MoveError("WRONG_TURN", N_("it is seat {turn}'s turn, not seat {seat}'s"), turn=self.turn, seat=seat)
         want = self.expected_action()
         ok = action in ("bid", "pass") if want == "bid" else action == want
         if not ok:
-            need = {"bid": "a bid or a pass", "discard": "a discard", "trump": "naming trump", "play": "playing a card",
-                    "choose": "a choice (stand or beg; give or run)"}[want]
-            raise MoveError("WRONG_PHASE", f"the hand is waiting for {need}, not a {action}")
+            raise MoveError("WRONG_PHASE", N_("the hand is waiting for {need}, not {action}"), need=Phrase(NEEDS[want]),
+                            action=Phrase(ACTIONS.get(action, action)))
 
     def _log(self, seat: int, code: int) -> None:
         self.hand_moves.append((seat, code))

@@ -5,6 +5,7 @@ from typing import Any
 
 from .. import cards as C
 from ..errors import MoveError
+from ..i18n import N_
 from .constants import PLAY
 
 
@@ -149,7 +150,7 @@ class Play:
         trump = self.trump
         if trump < 0:
             if c >= C.N_SUITED and hand & C.SUITED_MASK:
-                raise MoveError("WRONG_PHASE", "a joker cannot fix trump: lead a suited card")
+                raise MoveError("WRONG_PHASE", N_("a joker cannot fix trump: lead a suited card"))
             self.trump = trump = c // 13 if c < C.N_SUITED else 0  # a hand of jokers alone: a joker leads as a spade
         self.led, self.led_mask, self.follow_ok, self.trick_key = r.lead_info[trump][c]
         self.trick_leader = seat

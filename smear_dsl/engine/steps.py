@@ -6,7 +6,8 @@ from typing import Any
 
 from .. import cards as C
 from .. import moves as M
-from ..errors import MoveError
+from ..errors import MoveError, Said
+from ..i18n import NN_, N_, CardWord
 from ..spec import phase_seats
 from .constants import _BIT
 
@@ -68,7 +69,7 @@ class Steps:
         self.queue.pop(0)
         self._advance_steps()
 
-    def _discard_error(self, seat: int, mask: int) -> str | None:
+    def _discard_error(self, seat: int, mask: int) -> Said | None:
         """Why a discard of `mask` is refused, or None if it is legal: the size, the cards in hand and
         `allowed` by masks, valid_if by the counts per kind it reads (discards.py's plan), then the lead."""
         step = self.rules.steps[self.step]
@@ -79,20 +80,23 @@ class Steps:
             allowed, lo, hi, kinds, plan_set, _plans = self._plan(seat)
         k = mask.bit_count()
         if not lo <= k <= hi:
-            return f"discard {lo} card(s)" if lo == hi else f"discard {lo} to {hi} cards"
+            one, many = NN_("discard {n} card", "discard {n} cards")
+            return Said(one, (("n", lo),), many) if lo == hi else \
+                Said(N_("discard {lo} to {hi} cards"), (("lo", lo), ("hi", hi)))
         if mask & ~self.hands[seat]:
-            return "you can only discard cards in your hand"
+            return Said(N_("you can only discard cards in your hand"))
         if mask & ~allowed:
-            return f"{self.rules.card_name(next(C.bits(mask & ~allowed)))} may not be discarded"
+            card = next(C.bits(mask & ~allowed))
+            return Said(N_("{card} may not be discarded"), (("card", CardWord(card, self.rules.card_name(card))),))
         if step.valid_if is not None and tuple((mask & kind).bit_count() for kind in kinds) not in plan_set:
-            return "this discard breaks the discard rule"
+            return Said(N_("this discard breaks the discard rule"))
         return self._lead_error(seat, mask)
 
-    def _lead_error(self, seat: int, mask: int) -> str | None:
+    def _lead_error(self, seat: int, mask: int) -> Said | None:
         """The last action before play, by the first leader: the discard must leave a legal lead."""
         if self._lead_binds(seat):
             if not self._can_lead(seat, self.hands[seat] & ~mask, self.discarded[seat] | mask):
-                return "after this discard you would have no legal first lead"
+                return Said(N_("after this discard you would have no legal first lead"))
         return None
 
     def _can_lead(self, seat: int, hand: int, discarded: int) -> bool:
@@ -104,7 +108,7 @@ class Steps:
         mask, lo, hi = self._plan(seat)[:3]
         return lo, min(hi, mask.bit_count()), mask
 
-    def discard_error(self, seat: int, mask: int) -> str | None:
+    def discard_error(self, seat: int, mask: int) -> Said | None:
         """Why discarding `mask` now would be refused (None: it is legal)."""
         return self._discard_error(seat, mask)
 
@@ -152,7 +156,7 @@ class Steps:
         """Discard a list of card ids (a repeated card is a BAD_DISCARD)."""
         self.check_turn(seat, "discard")
         if len(set(cards)) != len(cards):
-            raise MoveError("BAD_DISCARD", "a card is repeated in the discard")
+            raise MoveError("BAD_DISCARD", N_("a card is repeated in the discard"))
         self._discard(seat, C.mask_of(cards))
 
     def _discard(self, seat: int, mask: int) -> None:

@@ -83,16 +83,18 @@ class CheckRulesResponse(_message.Message):
     def __init__(self, ok: _Optional[bool] = ..., diagnostics: _Optional[_Iterable[_Union[Diagnostic, _Mapping]]] = ..., rules: _Optional[_Union[RuleInfo, _Mapping]] = ...) -> None: ...
 
 class ExplainRulesRequest(_message.Message):
-    __slots__ = ("name", "text", "table_id", "format")
+    __slots__ = ("name", "text", "table_id", "format", "lang")
     NAME_FIELD_NUMBER: _ClassVar[int]
     TEXT_FIELD_NUMBER: _ClassVar[int]
     TABLE_ID_FIELD_NUMBER: _ClassVar[int]
     FORMAT_FIELD_NUMBER: _ClassVar[int]
+    LANG_FIELD_NUMBER: _ClassVar[int]
     name: str
     text: str
     table_id: str
     format: str
-    def __init__(self, name: _Optional[str] = ..., text: _Optional[str] = ..., table_id: _Optional[str] = ..., format: _Optional[str] = ...) -> None: ...
+    lang: str
+    def __init__(self, name: _Optional[str] = ..., text: _Optional[str] = ..., table_id: _Optional[str] = ..., format: _Optional[str] = ..., lang: _Optional[str] = ...) -> None: ...
 
 class ExplainRulesResponse(_message.Message):
     __slots__ = ("text",)

@@ -1,0 +1,236 @@
+"""Players' languages: gettext catalogs (Babel .po files under locale/) and the words for cards in them.
+
+Messages are whole English templates with named placeholders (`"{n} players, each for
+themselves."`), so a translation can reorder a sentence; the .po files are read with Babel
+at first use, so there is no compiled .mo to keep current. Authors' tools stay in English.
+"""
+from __future__ import annotations
+
+import gettext
+import io
+from dataclasses import dataclass, field
+from functools import lru_cache
+from pathlib import Path
+from typing import Iterable, Mapping
+
+from . import cards as C
+from .errors import Said
+
+# The languages players may choose, each named in itself.
+LANGUAGES: dict[str, str] = {"en": "English", "fr": "Français", "sk": "Slovenčina", "tl": "Tagalog", "th": "ไทย"}
+DOMAIN = "smear"
+LOCALE_DIR = Path(__file__).parent / "locale"
+SUIT_SYMBOLS = "♠♥♦♣"
+
+
+def N_(message: str) -> str:
+    """Marks a message for the catalogs where it is defined (a table of phrases); translated where used."""
+    return message
+
+
+def NP_(context: str, message: str) -> str:
+    """N_ with a context, for words that may need two translations (a suit, a point's name)."""
+    return message
+
+
+def NN_(singular: str, plural: str) -> tuple[str, str]:
+    """N_ for a message with a plural form (its count is `{n}`)."""
+    return singular, plural
+
+
+def po_path(lang: str) -> Path:
+    return LOCALE_DIR / lang / "LC_MESSAGES" / f"{DOMAIN}.po"
+
+
+@lru_cache(maxsize=None)
+def translations(lang: str) -> gettext.NullTranslations:
+    """The catalog of `lang` (English: the messages themselves)."""
+    if lang == "en" or lang not in LANGUAGES:
+        return gettext.NullTranslations()
+    from babel.messages.mofile import write_mo  # Babel only where a language is used: the engine starts fast
+    from babel.messages.pofile import read_po
+    with po_path(lang).open("rb") as f:
+        catalog = read_po(f, locale=lang, domain=DOMAIN)
+    buf = io.BytesIO()
+    write_mo(buf, catalog, use_fuzzy=False)
+    buf.seek(0)
+    return gettext.GNUTranslations(buf)
+
+
+def negotiate(wanted: str | Iterable[str] | None) -> str:
+    """The supported language closest to `wanted` (a code, a list, or an Accept-Language header); English
+    when nothing matches. Never raises: a header is a stranger's input."""
+    if not wanted:
+        return "en"
+    if isinstance(wanted, str):
+        parts = [p.split(";")[0].strip() for p in wanted[:200].split(",")]
+    else:
+        parts = [str(p)[:20] for p in list(wanted)[:20]]
+    for p in parts:
+        code = p.replace("_", "-").split("-")[0].lower()
+        if code == "fil":  # Filipino, the standard form of Tagalog
+            code = "tl"
+        if code in LANGUAGES:
+            return code
+    from babel import Locale, UnknownLocaleError
+    try:
+        found = Locale.negotiate(parts, list(LANGUAGES), sep="-")
+    except (UnknownLocaleError, ValueError, TypeError):
+        found = None
+    return str(found.language) if found is not None else "en"
+
+
+@dataclass(frozen=True)
+class Tr:
+    """Messages and card words in one language; `names` are a rule file's own words for its identifiers."""
+
+    lang: str = "en"
+    names: Mapping[str, str] = field(default_factory=dict)
+
+    @property
+    def english(self) -> bool:
+        return self.lang == "en"
+
+    def t(self, msgid: str, /, **kw: object) -> str:
+        """`msgid` translated, its `{placeholders}` filled."""
+        text = translations(self.lang).gettext(msgid)
+        return text.format(**kw) if kw else text
+
+    def tn(self, singular: str, plural: str, n: int, /, **kw: object) -> str:
+        """The form of `singular`/`plural` for the number `n` (filled in as `{n}`)."""
+        return translations(self.lang).ngettext(singular, plural, n).format(n=n, **kw)
+
+    def tp(self, context: str, msgid: str, /, **kw: object) -> str:
+        """`msgid` in a context (one English word may be two words elsewhere)."""
+        text = translations(self.lang).pgettext(context, msgid)
+        return text.format(**kw) if kw else text
+
+    # ---- lists
+    def join(self, items: Iterable[str], word: str = "and") -> str:
+        """ "a, b and c" (or "or"), as the language writes it."""
+        items = list(items)
+        if len(items) <= 1:
+            return "".join(items)
+        sep = self.tp("list", ", ")
+        head = sep.join(items[:-1])
+        return self.t("{a} and {b}", a=head, b=items[-1]) if word == "and" else self.t("{a} or {b}", a=head, b=items[-1])
+
+    # ---- cards
+    def rank(self, r: int) -> str:
+        """A rank as a word ("ace", "10")."""
+        return self.t(RANK_WORDS[r]) if r in RANK_WORDS else str(r + 2)
+
+    def rank_short(self, r: int) -> str:
+        """A rank as the language abbreviates it (English keeps the notation: T for ten)."""
+        if self.english:
+            return C.RANK_CHARS[r]
+        return self.tp("rank letter", RANK_LETTERS[r]) if r in RANK_LETTERS else str(r + 2)
+
+    def suit(self, s: int) -> str:
+        return self.tp("suit", SUITS[s])
+
+    def card_short(self, c: int, name: str) -> str:
+        """A card in a list: English keeps the deck's notation (`name`), others a rank and a suit symbol."""
+        if self.english or c >= C.N_SUITED:
+            return self.label(name) if c >= C.N_SUITED else name
+        return self.rank_short(C.rank_of(c)) + SUIT_SYMBOLS[c // 13]
+
+    def card(self, c: int, name: str) -> str:
+        """A card in a sentence ("the ace of hearts"); a joker by its name."""
+        if c >= C.N_SUITED:
+            return self.label(name)
+        return self.card_of(C.rank_of(c), self.suit(c // 13))
+
+    def card_of(self, r: int, suit: str, of_trump: bool = False) -> str:
+        """ "the ace of hearts", or with `of_trump` "the ace of trump" (some languages say it differently)."""
+        key = CARD_OF_TRUMP if of_trump else CARD_OF
+        if r in key:
+            return self.t(key[r], suit=suit)
+        return self.t(key[None], rank=str(r + 2), suit=suit)
+
+    # ---- a rule file's names
+    def label(self, identifier: str) -> str:
+        """A rule file's identifier (a point, definition, joker) as players read it: the file's own
+        translation, else the family's usual word for it, else the name itself with spaces."""
+        if identifier in self.names:
+            return self.names[identifier]
+        if self.english:
+            return identifier
+        known = self.tp("name", identifier)
+        return known if known != identifier else identifier.replace("_", " ")
+
+
+RANK_WORDS = {12: N_("ace"), 11: N_("king"), 10: N_("queen"), 9: N_("jack"), 8: N_("ten")}
+CARD_OF = {12: N_("the ace of {suit}"), 11: N_("the king of {suit}"), 10: N_("the queen of {suit}"),
+           9: N_("the jack of {suit}"), 8: N_("the ten of {suit}"), None: N_("the {rank} of {suit}")}
+CARD_OF_TRUMP = {12: N_("the ace of trump"), 11: N_("the king of trump"), 10: N_("the queen of trump"),
+                 9: N_("the jack of trump"), 8: N_("the ten of trump"), None: N_("the {rank} of trump")}
+# Words the family uses for its usual identifiers (points, jokers), offered to every rule file.
+# (A variant's own points are named in its rule file's `translations:`.)
+FAMILY_NAMES = (NP_("name", "high"), NP_("name", "low"), NP_("name", "jack"), NP_("name", "game"),
+                NP_("name", "jick"), NP_("name", "joker"), NP_("name", "black_joker"), NP_("name", "red_joker"),
+                NP_("name", "trey"), NP_("name", "gift"))
+RANK_LETTERS = {12: NP_("rank letter", "A"), 11: NP_("rank letter", "K"), 10: NP_("rank letter", "Q"),
+                9: NP_("rank letter", "J")}
+SUITS = (NP_("suit", "spades"), NP_("suit", "hearts"), NP_("suit", "diamonds"), NP_("suit", "clubs"))
+ENGLISH = Tr()
+
+
+# ---- values in a refusal (errors.Said), said in the reader's language
+
+@dataclass(frozen=True)
+class CardWord:
+    """A card in a message: its deck name in English, its words elsewhere."""
+
+    card: int
+    name: str
+
+    def __str__(self) -> str:
+        return self.name
+
+
+@dataclass(frozen=True)
+class SuitWord:
+    suit: int
+
+    def __str__(self) -> str:
+        return C.SUIT_WORDS[self.suit]
+
+
+@dataclass(frozen=True)
+class Phrase:
+    """A marked message used inside another (`N_("a bid or a pass")`)."""
+
+    msgid: str
+
+    def __str__(self) -> str:
+        return self.msgid
+
+
+def _value(tr: Tr, v: object) -> str:
+    if isinstance(v, CardWord):
+        return tr.card(v.card, v.name)
+    if isinstance(v, SuitWord):
+        return tr.suit(v.suit)
+    if isinstance(v, Phrase):
+        return tr.t(v.msgid)
+    return str(v)
+
+
+def say(tr: Tr, said: Said, code: str = "", messages: Mapping[str, str] | None = None) -> str:
+    """A refusal in `tr`'s language: the catalog's words for its template, else the rule file's
+    own words for its code (`translations: {fr: {messages: ...}}`), else the English."""
+    if tr.english:
+        return str(said)
+    values = {k: _value(tr, v) for k, v in said.params}
+    if said.plural is not None:
+        return tr.tn(said.template, said.plural, int(dict(said.params).get("n", 0)),
+                     **{k: v for k, v in values.items() if k != "n"})
+    text = translations(tr.lang).gettext(said.template)
+    if text == said.template and not said.params and messages:
+        return messages.get(said.template) or messages.get(code) or text
+    return text.format(**values) if values else text
+
+
+def tr_for(lang: str, names: Mapping[str, str] | None = None) -> Tr:
+    return Tr(lang if lang in LANGUAGES else "en", dict(names or {}))

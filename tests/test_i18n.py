@@ -1,0 +1,258 @@
+"""The players' languages: complete catalogs, rules sheets with no English left, the seeds' own
+terms, a rule file's own words, and refusals said in the caller's language with the same codes.
+
+To accept a deliberate change of a translated sheet: SMEAR_UPDATE_GOLDEN=1 pytest tests/test_i18n.py
+"""
+from __future__ import annotations
+
+import os
+import re
+import string
+import subprocess
+import sys
+
+import pytest
+from babel.messages.pofile import read_po
+
+from smear_dsl.engine import Game
+from smear_dsl.errors import MoveError, RuleError
+from smear_dsl.explain import render
+from smear_dsl.i18n import LANGUAGES, negotiate, po_path, say, tr_for
+from smear_dsl.language import load_spec
+from smear_dsl.compiler import compile_rules
+
+from conftest import ROOT, RULE_FILES
+
+sys.path.insert(0, str(ROOT / "scripts"))
+import update_catalogs  # noqa: E402
+
+FOREIGN = [lang for lang in LANGUAGES if lang != "en"]
+GOLDEN = ROOT / "tests" / "golden" / "explain"
+SEEDS = ROOT.parent / "shared" / "seeds"
+WORD = re.compile(r"[^\W\d_]+")
+
+
+def _placeholders(text: str) -> set[str]:
+    return {name for _lit, name, _spec, _conv in string.Formatter().parse(text) if name}
+
+
+def test_the_catalog_template_holds_every_message_the_sources_mark():
+    """smear.pot is what extraction makes of the sources now (regenerate: scripts/update_catalogs.py)."""
+    fresh = update_catalogs.text(update_catalogs.extract())
+    assert update_catalogs.pot_path().read_text(encoding="utf-8") == fresh, \
+        "a message changed: run scripts/update_catalogs.py, then translate what is new"
+
+
+@pytest.mark.parametrize("lang", FOREIGN)
+def test_every_catalog_translates_every_message_with_the_same_placeholders(lang):
+    with update_catalogs.pot_path().open("rb") as f:
+        template = read_po(f)
+    with po_path(lang).open("rb") as f:
+        catalog = read_po(f, locale=lang)
+    missing, wrong = [], []
+    for m in template:
+        if not m.id:
+            continue
+        got = catalog.get(m.id, m.context)
+        forms = got.string if got is not None else None
+        forms = forms if isinstance(forms, tuple) else (forms,)
+        if got is None or got.fuzzy or not all(forms):
+            missing.append(m.id)
+            continue
+        want = _placeholders(m.id[-1] if isinstance(m.id, tuple) else m.id) - {"n"}
+        if any(_placeholders(f) - {"n"} != want for f in forms):
+            wrong.append(m.id)
+    assert not missing, f"{lang}: {len(missing)} messages untranslated, e.g. {missing[:5]}"
+    assert not wrong, f"{lang}: placeholders differ from the English in {wrong[:5]}"
+
+
+@pytest.mark.parametrize("lang", FOREIGN)
+@pytest.mark.parametrize("name", RULE_FILES)
+def test_translated_sheets_match_golden(name, lang):
+    text = render(load_spec(name), "md", lang=lang)
+    path = GOLDEN / lang / f"{name}.md"
+    if os.environ.get("SMEAR_UPDATE_GOLDEN"):
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_text(text, encoding="utf-8")
+    assert text == path.read_text(encoding="utf-8"), f"{lang} sheet of {name} changed; review, then SMEAR_UPDATE_GOLDEN=1"
+
+
+def _english_words() -> set[str]:
+    """Every word the English sheets use (outside code): an independent list of what English looks like."""
+    words: set[str] = set()
+    for name in RULE_FILES:
+        words |= {w.lower() for w in WORD.findall(re.sub(r"`[^`]*`", "", render(load_spec(name))))}
+    return words
+
+
+# Words that are also words of the language (French "plus", "table"; Slovak "to", "ten"), and
+# for Tagalog the loanwords its players use, as the seed document does (trump, suit, jack, joker).
+SHARED = {
+    "fr": {"a", "as", "d", "n", "s", "t", "face", "non", "on", "option", "options", "phase", "plus", "point", "points",
+           "possible", "score", "section", "six", "table", "total", "joker", "jokers", "jick", "pedro", "pedros"},
+    "sk": {"a", "by", "k", "s", "so", "ten", "to", "variant", "plus", "jick", "pedro"},
+    "tl": {"at", "may", "jack", "suit", "trump", "joker", "jick", "pedro"},
+    "th": set(),
+}
+PROPER = {"foster", "smudge"}  # a rules author's name in an option; a bid's own name
+
+
+@pytest.mark.parametrize("lang", FOREIGN)
+def test_no_english_is_left_in_a_translated_sheet_but_proper_names(lang):
+    english = _english_words()
+    for name in RULE_FILES:
+        spec = load_spec(name)
+        titles = " ".join([spec.name, *spec.deck.jokers, *(load_spec(p).name for p in spec.extends)])
+        proper = {w.lower() for w in WORD.findall(titles)} | PROPER  # names, and the jokers' names (JK)
+        text = render(spec, "md", lang=lang)
+        prose = re.sub(r"`[^`]*`|\b[A-Z][A-Z_]+[A-Z]\b", "", text)  # code as typed, refusal codes
+        left = {w for w in WORD.findall(prose) if len(w) > 1 and w.lower() in english
+                and w.lower() not in SHARED[lang] | proper}
+        assert not left, f"{lang} sheet of {name} still has English: {sorted(left)}"
+        assert "`points >= bid`" not in text, "formulas are the authors': only the English sheet shows them"
+
+
+# What the seed documents call things, and the word our sheet uses for it (the seeds are machine
+# translations: where they are wrong, e.g. Slovak "valach" for the jack, we say what players say).
+SEED_TERMS = {
+    "fr": ("000", ["atout", "pli", "enchère", "enchérisseur", "donneur", "couleur", "valet", "équipe", "Jeu", "as"]),
+    "sk": ("001", ["tromf", "trik", "dražiteľ", "rozdávajúci", "ponuka", "farb", "eso", "tím", "hráč", "bod"]),
+    "tl": ("003", ["manlalaro", "koponan", "baraha", "trump", "puntos", "iskor", "suit", "jack", "alas", "Laro"]),
+    "th": ("004", ["ไพ่", "ผู้เล่น", "ทีม", "แต้ม", "คะแนน", "เจ้ามือ", "การประมูล", "ผู้ประมูล", "เอซ", "ทรัมป์", "รอบ"]),
+}
+
+
+@pytest.mark.parametrize("lang", FOREIGN)
+def test_sheets_use_the_seed_documents_terms(lang):
+    number, terms = SEED_TERMS[lang]
+    sheet = render(load_spec("four_point_ne_wisconsin"), "md", lang=lang)
+    for term in terms:
+        assert term.lower() in sheet.lower(), f"{lang}: the sheet never says {term!r}"
+    if not SEEDS.is_dir():
+        pytest.skip("../shared/seeds is not beside this clone: the sheet's side was checked")
+    seed = next(SEEDS.glob(f"{number}_*.txt")).read_text(encoding="utf-8").lower()
+    for term in terms:
+        assert term.lower() in seed, f"{lang}: seed {number} does not use {term!r}"
+
+
+def test_the_html_sheet_says_its_language():
+    html = render(load_spec("four_point_ne_wisconsin"), "html", lang="th")
+    assert '<html lang="th">' in html and "<h1>สเมียร์สี่แต้ม" in html
+
+
+def test_a_table_sheet_reads_its_options_in_the_language():
+    text = render(load_spec("four_point_ne_wisconsin"), "md", {"widow": 2, "defense_cap": True}, 4, lang="fr")
+    assert "tel que cette table le joue (4 joueurs ; widow=2, win_only_on_bid=non, defense_cap=oui)" in text
+    assert "L'enchérisseur prend 2 cartes sur le dessus du talon." in text
+
+
+def test_explain_cli_takes_a_language_and_refuses_an_unknown_one():
+    run = lambda *a: subprocess.run([sys.executable, "-m", "smear_dsl", "explain", "cutthroat_canadian", *a],  # noqa: E731
+                                    capture_output=True, text=True, cwd=ROOT)
+    fr = run("--lang", "fr")
+    assert fr.returncode == 0 and fr.stdout.startswith("# Smear canadien chacun pour soi\n")
+    bad = run("--lang", "de")
+    assert bad.returncode == 2 and "invalid choice" in bad.stderr and "Traceback" not in bad.stderr
+
+
+def _rules(tmp_path, text: str):
+    path = tmp_path / "house.yaml"
+    path.write_text(text, encoding="utf-8")
+    return str(path)
+
+
+def test_a_rule_files_translations_are_checked_where_they_stand(tmp_path):
+    base = "extends: four_point_ne_wisconsin\nname: House\ntranslations:\n"
+    with pytest.raises(RuleError) as e:
+        load_spec(_rules(tmp_path, base + "  de:\n    name: Haus\n"))
+    d = e.value.diagnostics[0]
+    assert (d.line, d.col) == (4, 3) and "`de` is not a players' language" in d.message and "fr, sk, tl, th" in d.hint
+    with pytest.raises(RuleError) as e:
+        load_spec(_rules(tmp_path, base + "  fr:\n    options:\n      widdow: talon\n"))
+    d = e.value.diagnostics[0]
+    assert (d.line, d.col) == (6, 7) and "`widdow` is not defined" in d.message and "did you mean `widow`" in d.hint
+    with pytest.raises(RuleError) as e:
+        load_spec(_rules(tmp_path, base + "  fr:\n    names:\n      hihg: Haut\n"))
+    assert "did you mean `high`" in e.value.diagnostics[0].hint
+
+
+def test_a_child_keeps_its_parents_words_but_not_its_parents_title(tmp_path):
+    """Options and refusals are the parent's too; the parent's name and description describe the parent."""
+    spec = load_spec(_rules(tmp_path, "extends: four_point_ne_wisconsin\nname: House to 7\nend:\n  target: 7\n"))
+    fr = spec.words("fr")
+    assert fr.name == "" and fr.description == ""
+    assert fr.options["widow"].startswith("Combien de cartes") and "TRUMP_DISCARDED" in fr.messages
+    text = render(spec, lang="fr")
+    assert text.startswith("# House to 7\n") and "Quatre joueurs" not in text and "partie en 15" not in text
+    own = load_spec(_rules(tmp_path, "extends: four_point_ne_wisconsin\nname: House\ntranslations:\n"
+                                     "  fr:\n    name: Maison\n    names:\n      high: Haut\n"))
+    assert render(own, lang="fr").startswith("# Maison\n") and "| Haut | 1 |" in render(own, lang="fr")
+
+
+def _refusal(game: Game, seat: int, move: int) -> MoveError:
+    with pytest.raises(MoveError) as e:
+        game.apply(seat, move)
+    return e.value
+
+
+def test_refusals_are_said_in_the_language_with_the_same_code():
+    rules = compile_rules(load_spec("four_point_ne_wisconsin"), 4, {})
+    g = Game(rules, seed="say")
+    seat = g.turn
+    e = _refusal(g, (seat + 1) % 4, 0x40 + 2)  # a bid out of turn
+    assert e.code == "WRONG_TURN" and e.message == f"it is seat {seat}'s turn, not seat {(seat + 1) % 4}'s"
+    assert say(tr_for("fr"), e.said) == f"c'est au tour de la place {seat}, pas de la place {(seat + 1) % 4}"
+    e = _refusal(g, seat, rules.id_of["AS"])
+    assert e.code == "WRONG_PHASE"
+    assert say(tr_for("sk"), e.said) == "kolo čaká na ponuku alebo pas, nie na zahranú kartu"
+    assert say(tr_for("th"), e.said) == "รอบนี้กำลังรอการประมูลหรือการผ่าน ไม่ใช่การลงไพ่"
+
+
+def test_a_rule_files_own_refusal_is_said_in_its_words():
+    spec = load_spec("six_point_ne_wisconsin")
+    msgs = spec.words("fr").messages
+    joker = next(r for r in spec.play.lead_rules if "buried" in r.message)
+    from smear_dsl.errors import Said
+    assert say(tr_for("fr"), Said(joker.message), joker.code, msgs).startswith("vous avez écarté un joker")
+    other = next(r for r in spec.play.lead_rules if r.code == "TRUMP_DISCARDED" and r is not joker)
+    assert say(tr_for("fr"), Said(other.message), other.code, msgs).startswith("vous avez écarté une carte")
+    assert say(tr_for("en"), Said(joker.message), joker.code, msgs) == joker.message
+
+
+def test_accept_language_is_negotiated_and_never_fails():
+    assert negotiate("fr-CA,fr;q=0.9,en;q=0.8") == "fr"
+    assert negotiate("de-DE,de;q=0.9,sk;q=0.5") == "sk"
+    assert negotiate("fil-PH") == "tl" and negotiate("th") == "th"
+    for junk in ("de", "", None, "x" * 10_000, ";;;,,,q=", "zz-ZZ", "\x00"):
+        assert negotiate(junk) == "en"
+
+
+def test_the_referee_refuses_in_the_callers_language_with_the_same_code(tmp_path):
+    """A client that sends `accept-language: fr` reads refusals in French; the code does not change,
+    and a client without it still reads English."""
+    import grpc
+    from smear_referee.api import referee_pb2 as pb
+    from referee_harness import ServerThread, error_reason
+
+    srv = ServerThread(str(tmp_path / "referee.sqlite3"))
+    try:
+        c = srv.client()
+        t = c.create_table("four_point_ne_wisconsin", {}, 0, "fr")
+        seats = [c.join(t.table_id, s).token for s in range(4)]
+        v = srv.client(seats[0]).view(t.table_id)
+        wrong = (v.turn + 1) % 4
+        said = {}
+        for lang in ("fr", "th", None):
+            cl = srv.client(seats[wrong])
+            cl.lang = lang
+            with pytest.raises(grpc.RpcError) as e:
+                cl.submit(t.table_id, pb.Move(**{"pass": True}), v.version)
+            assert e.value.code() == grpc.StatusCode.FAILED_PRECONDITION and error_reason(e.value) == "WRONG_TURN"
+            said[lang] = e.value.details()
+        assert said["fr"] == f"c'est au tour de la place {v.turn}, pas de la place {wrong}"
+        assert said["th"] == f"ถึงคิวของที่นั่ง {v.turn} ไม่ใช่ที่นั่ง {wrong}"
+        assert said[None] == f"it is seat {v.turn}'s turn, not seat {wrong}'s"
+        sheet = c.stub.ExplainRules(pb.ExplainRulesRequest(table_id=t.table_id, lang="sk")).text
+        assert sheet.startswith("# Štvorbodový Smear")
+    finally:
+        srv.stop()
