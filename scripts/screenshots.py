@@ -34,6 +34,21 @@ def finished_table(srv: ServerThread) -> str:
     return made.table_id
 
 
+def sheets_side_by_side(browser) -> None:
+    """The English and the French rules sheet of the seed variant, side by side (docs/img/rules_en_fr.png)."""
+    import html as _html
+
+    from smear_dsl.explain import render
+    from smear_dsl.language import load_spec
+    spec = load_spec("four_point_ne_wisconsin")
+    frames = "".join(f'<iframe srcdoc="{_html.escape(render(spec, "html", lang=lang))}"></iframe>' for lang in ("en", "fr"))
+    page = browser.new_context(viewport={"width": 1500, "height": 1250}).new_page()
+    page.set_content("<style>body{margin:0;display:flex;gap:8px;background:#ccc}iframe{flex:1;height:1250px;"
+                     "border:0;background:#fff}</style>" + frames)
+    page.wait_for_timeout(300)
+    page.screenshot(path=OUT / "rules_en_fr.png")
+
+
 def wait_for_turn(page) -> None:
     page.wait_for_selector("main[data-my-turn='true']", timeout=60_000)
 
@@ -99,6 +114,13 @@ def main() -> None:
                 for _ in range(9):
                     page.click("#next")
                 page.screenshot(path=OUT / "replay.png", full_page=True)
+                sheets_side_by_side(browser)
+                french = browser.new_context(viewport={"width": 1100, "height": 700}, locale="fr-FR").new_page()
+                french.goto(f"{srv.url}t/{replayed}")
+                french.wait_for_selector("h2")
+                french.goto(srv.url)
+                french.wait_for_selector("#tables")
+                french.screenshot(path=OUT / "lobby_fr.png")
                 browser.close()
         finally:
             srv.stop()

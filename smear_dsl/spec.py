@@ -276,6 +276,21 @@ class RuleSpec:
         """The rule file's own words in `lang`, if it gives any."""
         return dict(self.translations).get(lang)
 
+    def title(self, lang: str = "en") -> str:
+        """The variant's name as players of `lang` read it (the file's own name where it gives none)."""
+        w = self.words(lang)
+        return w.name if w and w.name else self.name
+
+    def about(self, lang: str = "en") -> str:
+        w = self.words(lang)
+        return w.description if w and w.description else self.description
+
+    def option_text(self, name: str, lang: str = "en") -> str:
+        """What option `name` does, in `lang` where the file says it."""
+        w = self.words(lang)
+        o = self.option(name)
+        return (w.options.get(name) if w else None) or (o.description if o else "")
+
     def option(self, name: str) -> OptionSpec | None:
         for o in self.options:
             if o.name == name:

@@ -11,6 +11,7 @@ import sys
 from smear_dsl.botspec import BOT_HELP
 from smear_dsl.cli import _bot_kind, parse_options, read_json
 from smear_dsl.errors import OptionError
+from smear_dsl.i18n import LANGUAGES, negotiate, tr_for
 
 
 def register(sub) -> None:
@@ -71,6 +72,9 @@ def _add_play(sub) -> None:
     pl.add_argument("--name", default=os.environ.get("USER", ""), help="your name at the table")
     pl.add_argument("--record", metavar="FILE", help="write the game's record here when it ends")
     pl.add_argument("--tls-ca", metavar="PEM", help="connect over TLS, trusting this certificate (or CA)")
+    pl.add_argument("--lang", choices=list(LANGUAGES), default=None,
+                    help="the table's language: " + ", ".join(f"{k} ({v})" for k, v in LANGUAGES.items())
+                         + " (default: from LANG, else English); moves are typed as shown in `play --help`")
     pl.set_defaults(fn=cmd_play, parser=pl)
 
 def _add_tournament(sub) -> None:
@@ -92,6 +96,8 @@ def _add_tournament(sub) -> None:
                     help="processes (default and 0: one per core): the referee in one, the bots in the others; "
                          "the results are the same for any N")
     tr.add_argument("--out", default="tournament-out")
+    tr.add_argument("--lang", choices=list(LANGUAGES), default="en",
+                    help="the language of standings.html: " + ", ".join(LANGUAGES))
     tr.set_defaults(fn=cmd_tournament_run, parser=tr)
 
 def _add_verify_tournament(sub) -> None:
@@ -110,14 +116,12 @@ def _add_demo(sub) -> None:
     d.add_argument("--serve", action="store_true", help="keep the referee serving after the games, until Ctrl-C")
     d.set_defaults(fn=cmd_demo, parser=d)
 
-def cmd_play(args: argparse.Namespace) -> int:
+def _play_client(args: argparse.Namespace, where: str):
+    """A client of the referee for `play`: over TLS with --tls-ca, speaking the person's language
+    (--lang, else LANGUAGE/LANG), so refusals and titles come back in it."""
     import grpc
-    from rich.console import Console
 
-    from .client import Client, error_reason, target
-    from .terminal import TerminalTable, save_seat, saved_seat
-
-    where = target(args.server)
+    from .client import Client
     if args.tls_ca:
         if not os.path.isfile(args.tls_ca):
             raise OptionError(f"no file {args.tls_ca}")
@@ -127,6 +131,20 @@ def cmd_play(args: argparse.Namespace) -> int:
         lobby = Client(where, channel=channel)
     else:
         lobby = Client(where)
+    lobby.lang = args.lang or negotiate(os.environ.get("LANGUAGE", "").split(":") + [os.environ.get("LANG", "")])
+    return lobby
+
+
+def cmd_play(args: argparse.Namespace) -> int:
+    import grpc
+    from rich.console import Console
+
+    from .client import error_reason, target
+    from .terminal import TerminalTable, save_seat, saved_seat
+
+    where = target(args.server)
+    lobby = _play_client(args, where)
+    tr = tr_for(lobby.lang)
     console = Console(highlight=False)
     try:
         if args.create:
@@ -151,17 +169,18 @@ def cmd_play(args: argparse.Namespace) -> int:
             seat = {"token": joined.token, "seat": chosen}
             if chosen is not None:
                 save_seat(where, table_id, seat)
-        console.print(f"you are {'watching' if seat['seat'] is None else 'seat ' + str(seat['seat'])} at table "
-                      f"{table_id}")
+        console.print(tr.t("you are watching at table {table}", table=table_id) if seat["seat"] is None else
+                      tr.t("you are seat {seat} at table {table}", seat=seat["seat"], table=table_id))
         if host and args.bots:
             lobby.with_token(host).add_bots(table_id, args.bots)
-        final = TerminalTable(lobby.with_token(seat["token"]), table_id, console).run()
+        final = TerminalTable(lobby.with_token(seat["token"]), table_id, console, tr=tr).run()
         if args.record:
             record, _complete = lobby.with_token(seat["token"]).record(table_id)
             with open(args.record, "w", encoding="utf-8") as f:
                 json.dump(record, f, indent=1)
-            console.print(f"record written to {args.record}")
-        console.print(f"winner: {final.winner if final.HasField('winner') else 'nobody'}, scores {list(final.scores)}")
+            console.print(tr.t("record written to {file}", file=args.record))
+        console.print(tr.t("winner: {who}, scores {list}", who=final.winner if final.HasField("winner") else tr.t("nobody"),
+                           list=list(final.scores)))
     except grpc.RpcError as e:
         if e.code() == grpc.StatusCode.UNAVAILABLE:
             raise OptionError(f"cannot reach the referee at {where} (is `smear-dsl serve` running there?)") from None
@@ -241,7 +260,7 @@ def cmd_tournament_run(args: argparse.Namespace) -> int:
     try:
         archive = run_tournament(args.rules, args.entrants, args.rounds, args.pairing, args.duplicate, args.teams,
                                  parse_options(args.option), args.seed, args.out, args.bot, progress=True,
-                                 hands_per_round=args.hands, jobs=jobs_option(args.jobs))
+                                 hands_per_round=args.hands, jobs=jobs_option(args.jobs), lang=args.lang)
     except ValueError as e:
         raise OptionError(str(e)) from None
     stats = archive["_stats"]

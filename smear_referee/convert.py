@@ -83,15 +83,16 @@ def view_to_proto(table_id: str, game: Game, seat: int | None, version: int) -> 
     return out
 
 
-def rule_info(spec: RuleSpec) -> pb.RuleInfo:
+def rule_info(spec: RuleSpec, lang: str = "en") -> pb.RuleInfo:
+    """A rule file as the lobby lists it: its name, description and options' words in `lang` where it gives them."""
     opts = []
     for o in spec.options:
         oi = pb.OptionInfo(name=o.name, type=o.type, default_value=str(o.default).lower() if isinstance(o.default, bool)
-                           else str(o.default), description=o.description, choices=list(o.choices))
+                           else str(o.default), description=spec.option_text(o.name, lang), choices=list(o.choices))
         if o.min is not None:
             oi.min = o.min
         if o.max is not None:
             oi.max = o.max
         opts.append(oi)
-    return pb.RuleInfo(name=spec.stem, title=spec.name, description=spec.description, players=list(spec.players),
+    return pb.RuleInfo(name=spec.stem, title=spec.title(lang), description=spec.about(lang), players=list(spec.players),
                        options=opts)

@@ -23,7 +23,7 @@ LOBBY_SQL = ("SELECT t.id, t.rules_name, t.rules_text, t.players, t.options_json
              "FROM tables t WHERE t.seal IS NULL AND (t.finished = 0 OR ? = 1) ORDER BY t.finished, t.created DESC LIMIT ?")
 
 
-async def stored_lobby(tables: "Tables", include_finished: bool, limit: int) -> list[pb.TableInfo]:
+async def stored_lobby(tables: "Tables", include_finished: bool, limit: int, lang: str = "en") -> list[pb.TableInfo]:
     """Unfinished tables first, each group newest first, never a duplicate round's: those this
     replica holds as they are in memory, the others as stored (read in a worker thread)."""
     from .tables import _compiled, rules_spec
@@ -35,7 +35,9 @@ async def stored_lobby(tables: "Tables", include_finished: bool, limit: int) -> 
     for tid, rules_name, rules_text, players, options, created, finished, outcome, version, state in rows:
         held = tables.tables.get(tid)
         if held is not None:
-            out.append(held.info(spectators_allowed=held.spectators < tables.limits.spectators_per_table))
+            info = held.info(spectators_allowed=held.spectators < tables.limits.spectators_per_table)
+            info.title = held.spec.title(lang)
+            out.append(info)
             continue
         try:
             spec = rules_spec(rules_name, rules_text)
@@ -50,7 +52,7 @@ async def stored_lobby(tables: "Tables", include_finished: bool, limit: int) -> 
                 watching += 1
         scores = json.loads(outcome)["scores"] if finished and outcome else \
             json.loads(state)["scores"] if state else [0] * compiled.n_sides
-        out.append(pb.TableInfo(table_id=tid, rules=rules_name, title=spec.name, players=players,
+        out.append(pb.TableInfo(table_id=tid, rules=rules_name, title=spec.title(lang), players=players,
                                 options={k: _text(v) for k, v in compiled.options.items()}, seat_taken=taken,
                                 finished=bool(finished), seat_names=names, started=bool(version), spectators=watching,
                                 spectators_allowed=watching < tables.limits.spectators_per_table,

@@ -280,7 +280,7 @@ class Referee(pb_grpc.RefereeServicer):
         out = []
         for name in rule_names():
             try:
-                out.append(rule_info(known_spec(name)))
+                out.append(rule_info(known_spec(name), LANG.get()))
             except RuleError:
                 continue
         return pb.ListRulesResponse(rules=out)
@@ -351,7 +351,9 @@ class Referee(pb_grpc.RefereeServicer):
         return out
 
     def info(self, t: Table) -> pb.TableInfo:
-        return t.info(spectators_allowed=t.seal is None and t.spectators < self.limits.spectators_per_table)
+        info = t.info(spectators_allowed=t.seal is None and t.spectators < self.limits.spectators_per_table)
+        info.title = t.spec.title(LANG.get())  # the variant's name in the caller's language, where the file gives it
+        return info
 
     @guard
     async def ListTables(self, request, context):
@@ -359,7 +361,8 @@ class Referee(pb_grpc.RefereeServicer):
         if limit < 0:
             raise RefereeError("INVALID_ARGUMENT", "BAD_LIMIT", "limit is 0 (the default) or more")
         if self.tables.shards.clustered:  # the tables are spread over the replicas: the store lists them all
-            return pb.ListTablesResponse(tables=await stored_lobby(self.tables, request.include_finished, limit))
+            return pb.ListTablesResponse(tables=await stored_lobby(self.tables, request.include_finished, limit,
+                                                                   LANG.get()))
         return pb.ListTablesResponse(tables=[self.info(t) for t in self.tables.lobby(request.include_finished, limit)])
 
     @guard

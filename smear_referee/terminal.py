@@ -14,6 +14,9 @@ from typing import Callable
 
 import grpc
 from rich.console import Console
+from rich.markup import escape
+
+from smear_dsl.i18n import ENGLISH, N_, Tr
 
 from .api import referee_pb2 as pb
 from .client import Client, error_info, error_reason
@@ -64,23 +67,26 @@ def sort_hand(cards: list[str], trump: str | None) -> list[str]:
     return sorted(cards, key=key)
 
 
-def move_text(m: pb.Move) -> str:
+def move_text(m: pb.Move, tr: Tr = ENGLISH) -> str:
+    """A move as the table says it, in the person's language."""
     kind = m.WhichOneof("action")
     if kind == "pass":
-        return "pass"
+        return tr.t("pass")
     if kind == "bid":
-        return f"bid {m.bid}"
+        return tr.t("bid {n}", n=m.bid)
     if kind == "trump":
-        return f"trump {SUITS.get(m.trump, m.trump)}"
+        return tr.t("trump {suit}", suit=SUITS.get(m.trump, m.trump))
     if kind == "discard":
-        return "discard " + (" ".join(card(c) for c in m.discard.cards) or f"{m.discard.count} cards")
+        if m.discard.cards:
+            return tr.t("discard {cards}", cards=" ".join(card(c) for c in m.discard.cards))
+        return tr.t("discard {n} cards", n=m.discard.count)
     if kind == "choose":
-        return CHOICE_WORDS.get(m.choose, m.choose)
-    return f"play {card(m.play)}"
+        return tr.t(CHOICE_WORDS[m.choose]) if m.choose in CHOICE_WORDS else m.choose
+    return tr.t("play {card}", card=card(m.play))
 
 
-# Begging (All Fours): each choice as the table says it; a person types the first word.
-CHOICE_WORDS = {"stand": "stand", "beg": "beg", "give": "give a point", "run": "run the cards"}
+# Begging (All Fours): each choice as the table says it; a person types the first word (in English).
+CHOICE_WORDS = {"stand": N_("stand"), "beg": N_("beg"), "give": N_("give a point"), "run": N_("run the cards")}
 
 
 def parse_move(text: str, legal: list[pb.Move]) -> pb.Move | None:
@@ -112,72 +118,87 @@ def parse_move(text: str, legal: list[pb.Move]) -> pb.Move | None:
 class TerminalTable:
     """The table as text; `ask` reads a line from the person (input() by default)."""
 
-    def __init__(self, client: Client, table_id: str, console: Console, ask: Callable[[str], str] = input):
-        self.client, self.table_id, self.console, self.ask = client, table_id, console, ask
+    def __init__(self, client: Client, table_id: str, console: Console, ask: Callable[[str], str] = input,
+                 tr: Tr = ENGLISH):
+        self.client, self.table_id, self.console, self.ask, self.tr = client, table_id, console, ask, tr
         self.info = client.table(table_id)
 
     def name(self, seat: int, view: pb.View) -> str:
+        t = self.tr.t
         n = self.info.seat_names[seat] if seat < len(self.info.seat_names) else ""
-        n = f"Bot {seat}" if n.startswith("bot:") else n or f"Seat {seat}"
-        return n + (" (you)" if view.HasField("seat") and view.seat == seat else "")
+        n = t("Bot {seat}", seat=seat) if n.startswith("bot:") else n or t("Seat {seat}", seat=seat)
+        return t("{name} (you)", name=n) if view.HasField("seat") and view.seat == seat else n
 
     def narrate(self, ev: pb.TableEvent, view: pb.View) -> str | None:
+        t = self.tr.t
         kind = ev.WhichOneof("kind")
         if kind == "move":
-            return f"{self.name(ev.move.seat, view)}: {move_text(ev.move.move)}"
+            return f"{self.name(ev.move.seat, view)}: {move_text(ev.move.move, self.tr)}"
         if kind == "trick_won":
-            return f"  {self.name(ev.trick_won.winner, view)} takes the trick " + \
-                " ".join(card(c) for c in ev.trick_won.cards)
+            return "  " + t("{who} takes the trick ({cards})", who=self.name(ev.trick_won.winner, view),
+                            cards=" ".join(card(c) for c in ev.trick_won.cards))
         if kind == "hand_scored":
             r = json.loads(ev.hand_scored.result_json)
-            points = ", ".join(f"{p} → {'nobody' if s is None else s}" for p, s in (r.get("points") or {}).items())
-            return f"[bold]hand {ev.hand_scored.hand + 1} scored[/bold]: {points}; scores {list(ev.hand_scored.scores)}"
+            nobody = t("nobody")
+            points = ", ".join(f"{self.tr.label(p)} → {nobody if s is None else s}" for p, s in (r.get("points") or {}).items())
+            scored = t("Hand {n} scored", n=ev.hand_scored.hand + 1)
+            return f"[bold]{scored}[/bold]: {points}; " + t("scores {list}", list=list(ev.hand_scored.scores))
         if kind == "hand_started":
             self.info = self.client.table(self.table_id)
-            return f"[bold]hand {ev.hand_started.hand + 1}[/bold]: {self.name(ev.hand_started.dealer, view)} deals"
+            deals = t("hand {n}: {who} deals", n=ev.hand_started.hand + 1, who=self.name(ev.hand_started.dealer, view))
+            return f"[bold]{deals}[/bold]"
         if kind == "game_over":
-            return f"[bold green]game over[/bold green]: scores {list(ev.game_over.scores)}"
+            return "[bold green]" + t("Game over") + "[/bold green]: " + t("scores {list}", list=list(ev.game_over.scores))
         return None
 
     def show(self, view: pb.View) -> None:
         d = json.loads(view.detail_json)
-        c = self.console
+        c, t = self.console, self.tr.t
         trump = d.get("trump")
-        c.rule(f"{self.info.title} · {view.phase}")
+        phase = self.tr.tp("phase", view.phase)  # the phases' words are the web table's (clients/web/src/i18n.js)
+        c.rule(f"{self.info.title} · {phase}")
         side_names = [self.name(i, view) for i in range(len(d["scores"]))] if len(d["scores"]) == d["players"] else \
-            [f"side {i + 1}" + (" (yours)" if d.get("side") == i else "") for i in range(len(d["scores"]))]
-        c.print("scores: " + ", ".join(f"{n} {s}" for n, s in zip(side_names, d["scores"])))
+            [t("{name} (yours)", name=t("Side {n}", n=i + 1)) if d.get("side") == i else t("Side {n}", n=i + 1)
+             for i in range(len(d["scores"]))]
+        c.print(t("scores: {list}", list=", ".join(f"{n} {s}" for n, s in zip(side_names, d["scores"]))))
         if d.get("bids"):
-            c.print("bids: " + ", ".join(f"{self.name(b['seat'], view)} {b['bid'] or 'pass'}" for b in d["bids"]))
+            c.print(t("bids: {list}", list=", ".join(f"{self.name(b['seat'], view)} {b['bid'] or t('pass')}"
+                                                       for b in d["bids"])))
         if trump:
-            bid = (f"   high bid {d.get('bid')} by {self.name(d['bidder'], view)}" if d.get("bidder") is not None
-                   else "")
-            c.print(f"trump: {card('A' + trump).replace('A', '', 1)}{bid}")
+            bid = ("   " + t("high bid {n} by {who}", n=d.get("bid"), who=self.name(d["bidder"], view))
+                   if d.get("bidder") is not None else "")
+            c.print(t("trump: {suit}", suit=card("A" + trump).replace("A", "", 1)) + bid)
         for shown in d.get("shown") or ():  # face-up discards
-            c.print(f"discarded face up by {self.name(shown['seat'], view)}: " + " ".join(card(x, trump) for x in shown["cards"]))
+            c.print(t("discarded face up by {who}: {cards}", who=self.name(shown["seat"], view),
+                      cards=" ".join(card(x, trump) for x in shown["cards"])))
         stock = d.get("stock")
         if stock:  # a turned-up trump card, and a face-up stock's top card, are for everyone to see
-            c.print(f"stock: {stock['size']} cards" + (f"   turned up {card(stock['turned_up'], trump)}" if stock.get("turned_up") else "")
-                    + (f"   top card {card(stock['top'], trump)}" if stock.get("top") else "")
-                    + ("   set aside " + " ".join(card(x) for x in stock["turned_down"]) if stock.get("turned_down") else ""))
+            c.print(t("stock: {n} cards", n=stock["size"])
+                    + ("   " + t("turned up {card}", card=card(stock["turned_up"], trump)) if stock.get("turned_up") else "")
+                    + ("   " + t("top card {card}", card=card(stock["top"], trump)) if stock.get("top") else "")
+                    + ("   " + t("set aside {cards}", cards=" ".join(card(x) for x in stock["turned_down"]))
+                       if stock.get("turned_down") else ""))
         if d.get("choices"):  # begging: who stood, begged, gave or ran
-            c.print("begging: " + ", ".join(f"{self.name(x['seat'], view)} {CHOICE_WORDS.get(x['choice'], x['choice'])}"
-                                            for x in d["choices"]))
+            c.print(t("begging: {list}", list=", ".join(
+                f"{self.name(x['seat'], view)} {t(CHOICE_WORDS[x['choice']]) if x['choice'] in CHOICE_WORDS else x['choice']}"
+                for x in d["choices"])))
         if d.get("trick"):
-            c.print("trick: " + "  ".join(f"{self.name(t['seat'], view)} {card(t['card'], trump)}" for t in d["trick"]))
+            c.print(t("trick: {cards}", cards="  ".join(f"{self.name(x['seat'], view)} {card(x['card'], trump)}"
+                                                         for x in d["trick"])))
         if view.hand:
-            c.print("your hand: " + " ".join(card(x, trump) for x in sort_hand(list(view.hand), trump)))
+            c.print(t("your hand: {cards}", cards=" ".join(card(x, trump) for x in sort_hand(list(view.hand), trump))))
         dd = d.get("discard")
         if dd:  # the discard to make: how many, of which cards (the menu offers one legal discard)
-            many = str(dd["min"]) if dd["min"] == dd["max"] else f"{dd['min']} to {dd['max']}"
-            c.print(f"discard {many} of: " + " ".join(card(x, trump) for x in sort_hand(dd["cards"], trump))
-                    + "   (type e.g. discard AS KH)")
+            many = str(dd["min"]) if dd["min"] == dd["max"] else t("{lo} to {hi}", lo=dd["min"], hi=dd["max"])
+            c.print(t("discard {n} of: {cards}   (type e.g. discard AS KH)", n=many,
+                      cards=" ".join(card(x, trump) for x in sort_hand(dd["cards"], trump))))
 
     def prompt(self, view: pb.View) -> None:
         """Ask for a move until the referee takes one."""
         legal = list(view.legal_moves)
         self.show(view)
-        self.console.print("your move: " + "  ".join(f"[cyan]{i + 1}[/cyan] {move_text(m)}" for i, m in enumerate(legal)))
+        self.console.print(self.tr.t("your move: {list}", list="  ".join(f"[cyan]{i + 1}[/cyan] {move_text(m, self.tr)}"
+                                                                         for i, m in enumerate(legal))))
         while True:
             try:
                 text = self.ask("move> ")
@@ -185,14 +206,15 @@ class TerminalTable:
                 raise SystemExit(0) from None
             move = parse_move(text, legal)
             if move is None:
-                self.console.print("type a number from the list, or pass, bid N, trump S, discard AS KH, a card (AS), "
-                                   "or stand, beg, give, run")
+                self.console.print(self.tr.t("type a number from the list, or pass, bid N, trump S, discard AS KH, "
+                                             "a card (AS), or stand, beg, give, run"))
                 continue
             try:
                 self.client.submit(self.table_id, move, view.version)
                 return
             except grpc.RpcError as e:
-                self.console.print(f"[red]refused[/red] ({error_reason(e) or e.code().name}): {e.details()}")
+                said = self.tr.t("refused ({code}): {message}", code=error_reason(e) or e.code().name, message=e.details())
+                self.console.print(f"[red]{escape(said)}[/red]")
                 if error_reason(e) == "STALE_VERSION":
                     return
 
@@ -221,6 +243,6 @@ class TerminalTable:
                 self.client.route.follow(e)  # to the table's owner, or past a replica that went away
                 if error_info(e)[1].get("owner"):
                     continue
-                self.console.print("[yellow]connection lost: reconnecting…[/yellow]")
+                self.console.print("[yellow]" + self.tr.t("connection lost: reconnecting…") + "[/yellow]")
                 import time
                 time.sleep(1)

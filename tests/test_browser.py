@@ -455,3 +455,51 @@ def test_the_client_works_against_the_referee_make_demo_starts(browser, tmp_path
     finally:
         proc.send_signal(signal.SIGINT)
         assert proc.wait(30) == 0
+
+
+def test_a_hand_played_with_the_table_in_french(browser, server):
+    """A browser that prefers French gets the lobby and the table in French, the referee's refusal
+    in French (its code unchanged), and the rules sheet of the table in French; a hand is played
+    to its score that way."""
+    context = browser.new_context(locale="fr-FR")
+    page = context.new_page()
+    page.goto(server.url)
+    assert page.inner_text("h1") == "Tables de Smear" and page.get_attribute("html", "lang") == "fr"
+    assert page.input_value("#lang") == "fr"
+    page.select_option("#rules", "four_point_ne_wisconsin")
+    assert "Smear à quatre points" in page.inner_text("#rules")  # the rule file's own French name
+    page.click("#create")
+    page.wait_for_selector("#name")
+    assert page.inner_text("h2") == "Prendre place" and page.get_attribute("#name", "placeholder") == "votre nom"
+    page.fill("#name", "Anne")
+    page.click("button.seat[data-seat='0']")
+    page.wait_for_selector("#hand")
+    page.click("#bots")
+    rng, refused = random.Random(11), False
+    while not page.query_selector(".results li"):  # until the first hand is scored
+        state = my_turn_or_over(page)
+        if state == "over":
+            break
+        if state == "bidding" and not refused:
+            page.click("#hand .card")  # a card while the hand waits for a bid
+            refusal = page.wait_for_selector("#message.refusal")
+            assert refusal.get_attribute("data-reason") == "WRONG_PHASE"
+            assert refusal.inner_text() == "Refusé : la donne attend une enchère ou un passe, pas une carte jouée"
+            assert "Phase : enchères" in page.inner_text("#phase")
+            assert {b.inner_text() for b in page.query_selector_all("#actions button.bid")} <= \
+                {"passe", "enchère 2", "enchère 3", "enchère 4"}
+            refused = True
+            continue
+        act(page, rng)
+    assert refused
+    scored = page.inner_text(".results li")
+    assert "enchère" in scored and "scores" in scored and any(p in scored for p in ("Atout fort", "Atout faible", "Valet", "Jeu"))
+    page.click("details.rules summary")
+    sheet = page.frame_locator("iframe.rules-frame")
+    assert sheet.locator("h1").inner_text() == "Smear à quatre points du nord-est du Wisconsin"
+    assert "L'enchérisseur entame le premier pli." in sheet.locator("body").inner_text()
+    # Back to English from the picker: the same table, now in English.
+    page.select_option("#lang", "en")
+    page.wait_for_function("() => document.querySelector('h1')?.innerText === 'Four Point Northeastern Wisconsin Smear'")
+    assert "Play so far" in page.inner_text("main")
+    context.close()

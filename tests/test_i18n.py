@@ -43,6 +43,22 @@ def test_the_catalog_template_holds_every_message_the_sources_mark():
         "a message changed: run scripts/update_catalogs.py, then translate what is new"
 
 
+def test_the_web_clients_messages_are_made_from_the_catalogs_now():
+    """clients/web/src/gen/messages.js holds the catalogs' translations of what the web client says."""
+    assert update_catalogs.WEB_MESSAGES.read_text(encoding="utf-8") == update_catalogs.web_messages(), \
+        "run scripts/update_catalogs.py, then `npm run build` in clients/web"
+
+
+def test_no_message_hides_inside_an_f_string():
+    """Extraction does not look inside f-strings: a message there would never reach a catalog."""
+    hidden = []
+    for path in [*(ROOT / "smear_dsl").rglob("*.py"), *(ROOT / "smear_referee").rglob("*.py")]:
+        text = path.read_text(encoding="utf-8")
+        if "i18n" in text:
+            hidden += [f"{path.relative_to(ROOT)}: {m.group(0)}" for m in re.finditer(r"\{(?:[\w.]+\.)?t[np]?\(['\"]", text)]
+    assert not hidden, hidden
+
+
 @pytest.mark.parametrize("lang", FOREIGN)
 def test_every_catalog_translates_every_message_with_the_same_placeholders(lang):
     with update_catalogs.pot_path().open("rb") as f:

@@ -25,7 +25,8 @@ class Person:
     """The client process; `read_until` collects its output up to a pattern."""
 
     def __init__(self, args: list[str], home: str):
-        env = dict(os.environ, XDG_CONFIG_HOME=home, PYTHONUNBUFFERED="1", COLUMNS="100")
+        # The terminal speaks the language of LANG/LANGUAGE unless --lang says: these tests read English.
+        env = dict(os.environ, XDG_CONFIG_HOME=home, PYTHONUNBUFFERED="1", COLUMNS="100", LANG="C.UTF-8", LANGUAGE="")
         self.proc = subprocess.Popen([sys.executable, "-m", "smear_dsl", "play", *args], cwd=ROOT, env=env,
                                      stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
                                      text=True, bufsize=0)
@@ -176,3 +177,20 @@ def _beg_through_a_game(person: Person) -> tuple[bool, bool]:
             assert "stand" not in menu and "give a point" not in menu, menu
             person.say("1")
     return begged, ran
+
+
+def test_the_terminal_table_in_french(server, tmp_path):
+    """`play --lang fr`: the table, its menu and the referee's refusal in French; the code and the
+    typed moves are the same as in English."""
+    person = Person(["--server", server.target, "--create", "four_point_ne_wisconsin", "--bots", "--name", "Anne",
+                     "--lang", "fr"], str(tmp_path))
+    person.read_until(r"move> $")
+    assert "Smear à quatre points du nord-est du Wisconsin" in person.seen and "votre main : " in person.seen
+    assert "scores : " in person.seen and "votre coup : " in person.seen
+    if "passe" in person.seen.rsplit("votre coup :", 1)[1]:  # bidding: a card now is refused, in French
+        person.say("AS")
+        assert person.read_until(r"refusé \(WRONG_PHASE\) : la donne attend une enchère ou un passe, pas une carte jouée")
+    else:
+        person.say("bid 9")
+        assert person.read_until(r"refusé \((WRONG_PHASE|WRONG_TURN)\) : ")
+    person.proc.kill()

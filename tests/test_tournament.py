@@ -94,6 +94,21 @@ def test_the_standings_report_a_club_pins_on_the_wall(duplicate_archive):
     assert all(r["seed"] not in report[:report.index("<details>")] for r in archive["rounds"])
 
 
+def test_the_standings_report_in_the_clubs_language(duplicate_archive):
+    """`tournament run --lang fr` writes the same report in French: the rules' French name, the
+    headings, the verdicts; names, scores and seeds as they are."""
+    from smear_referee.tournament.runner import standings_html
+    archive, _out = duplicate_archive
+    fr = standings_html(archive, "fr")
+    assert fr.startswith("<!DOCTYPE html><html lang='fr'>")
+    assert "<b>Smear à quatre points du nord-est du Wisconsin</b>" in fr and "widow = 0" in fr
+    assert "<h2>Classement</h2>" in fr and "<th>participant</th>" in fr and "<summary>Vérification</summary>" in fr
+    assert "<h3>Manche 1 (duplicate : les mêmes donnes à chaque table)" in fr and ("gagnée par" in fr or "pas de gagnant" in fr)
+    assert all(r["seed"] in fr for r in archive["rounds"]) and archive["standings"][0]["name"] in fr
+    th = standings_html(archive, "th")
+    assert "<h2>อันดับ</h2>" in th and "Standings" not in th
+
+
 def test_points_against_count_from_zero():
     rows = {r["entrant"]: r for r in S.compute(["a", "b"], [{"seats": [0, 1], "scores": [15, -6], "winner": 0}], [])}
     assert (rows[0]["points_for"], rows[0]["points_against"]) == (15, 0)

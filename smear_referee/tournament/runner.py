@@ -17,6 +17,7 @@ from pathlib import Path
 from typing import Any
 
 from smear_dsl.compiler import compile_rules
+from smear_dsl.i18n import tr_for
 from smear_dsl.language import load_spec
 from smear_dsl.record import carried_rules, verify
 
@@ -26,7 +27,7 @@ from .archive import verify_archive
 def run_tournament(rules_name: str, entrants: int, rounds: int, fmt: str = "swiss", duplicate: bool = False,
                    teams: bool = False, options: dict[str, str] | None = None, seed: str = "smear",
                    out: str = "tournament-out", bot: str = "heuristic", progress: bool = True,
-                   hands_per_round: int = 0, jobs: int = 1) -> dict[str, Any]:
+                   hands_per_round: int = 0, jobs: int = 1, lang: str = "en") -> dict[str, Any]:
     """A whole bot tournament on a local referee, driven through its Tournament service as any
     director's client would: create, then for each round start it and seat a bot per entrant on
     every seat token, and at the end export the archive. Writes archive.json and standings.html.
@@ -78,7 +79,7 @@ def run_tournament(rules_name: str, entrants: int, rounds: int, fmt: str = "swis
             bar[0].stop()
         channel.close()
         server.stop()
-    return _write(archive, personas, Path(out), time.perf_counter() - t0)
+    return _write(archive, personas, Path(out), time.perf_counter() - t0, lang)
 
 
 def _bot_pool(processes: int):
@@ -119,15 +120,15 @@ def _play_tables(target: str, r: int, tables: list) -> int:
     return len(tables)
 
 
-def _write(archive: dict[str, Any], personas: list, outdir: Path, seconds: float) -> dict[str, Any]:
+def _write(archive: dict[str, Any], personas: list, outdir: Path, seconds: float, lang: str = "en") -> dict[str, Any]:
     """archive.json (with each entrant's bot) and standings.html; the archive, with `_stats` from a
     verification of the written file from scratch."""
     archive.pop("pending_rounds", None)
     for entrant in archive["entrants"]:
         entrant["bot"] = personas[entrant["id"]].describe()
     (outdir / "archive.json").write_text(json.dumps(archive, indent=1))
-    (outdir / "standings.html").write_text(standings_html(archive))
-    moves = sum(len(h["moves"]) for rnd in archive["rounds"] for t in rnd["tables"] for h in t["record"]["hands"])
+    (outdir / "standings.html").write_text(standings_html(archive, lang), encoding="utf-8")
+    moves = sum(len(h["moves"]) for rnd in archive["rounds"] for tb in rnd["tables"] for h in tb["record"]["hands"])
     archive["_stats"] = {"seconds": round(seconds, 2), "moves": moves,
                          "moves_per_second": round(moves / seconds) if seconds else None,
                          "problems": verify_archive(json.loads((outdir / "archive.json").read_text()))}
@@ -140,78 +141,119 @@ def comparisons(archive: dict[str, Any]) -> list[dict[str, Any]]:
     for rnd in archive["rounds"]:
         if not rnd["duplicate"]:
             continue
-        n_boards = min(len(t["record"]["hands"]) for t in rnd["tables"])
-        scored = [verify(t["record"])["hands"] for t in rnd["tables"]]  # once per table, not per board
+        n_boards = min(len(tb["record"]["hands"]) for tb in rnd["tables"])
+        scored = [verify(tb["record"])["hands"] for tb in rnd["tables"]]  # once per table, not per board
         for k in range(n_boards):
             row = {"round": rnd["round"], "board": k, "tables": []}
-            for t, hands in zip(rnd["tables"], scored):
+            for tb, hands in zip(rnd["tables"], scored):
                 if k < len(hands):
                     h = hands[k]
-                    bidder = t["seats"][h["bidder"]] if h["bidder"] is not None and h["bidder"] < len(t["seats"]) else None
-                    row["tables"].append({"table": t["table"], "bidder_entrant": bidder, "bid": h["bid"],
+                    bidder = tb["seats"][h["bidder"]] if h["bidder"] is not None and h["bidder"] < len(tb["seats"]) else None
+                    row["tables"].append({"table": tb["table"], "bidder_entrant": bidder, "bid": h["bid"],
                                           "made": h["made"], "delta": h["delta"]})
             out.append(row)
     return out
 
 
-def standings_html(archive: dict[str, Any]) -> str:
-    """The report a club pins on the wall: the rules, the standings, every round's seating and
-    results, the boards compared across tables, and (folded away) the seeds to check it all."""
-    e = html.escape
-    names = {x["id"]: x["name"] for x in archive["entrants"]}
-    n_sides = max((len(t["result"]["scores"]) for r in archive["rounds"] for t in r["tables"]), default=0)
-    options = ", ".join(f"{k} = {v}" for k, v in archive["options"].items()) or "none"
+def standings_html(archive: dict[str, Any], lang: str = "en") -> str:
+    """The report a club pins on the wall, in its players' language: the rules, the standings, every
+    round's seating and results, the boards compared across tables, and (folded away) the seeds."""
+    e, spec = html.escape, _spec_of(archive)
+    tr = tr_for(lang)
+    t = tr.t
+    title = spec.title(lang) if spec else archive.get("title", archive["rules"])
+    on_off = {"true": t("on"), "false": t("off")}
+    options = ", ".join(f"{k} = {on_off.get(str(v).lower(), v)}" for k, v in archive["options"].items()) or t("none")
     rows = "".join(f"<tr><td>{s['rank']}</td><td>{e(s['name'])}</td><td>{s['games']}</td><td>{s['wins']}</td>"
                    f"<td>{s['points_for']}</td><td>{s['points_against']}</td><td>{s['difference']:+d}</td></tr>"
                    for s in archive["standings"])
-    rounds = ""
+    bots = "".join(f"<li>{e(x['name'])}: {e(x['bot'])}</li>" for x in archive["entrants"] if x.get("bot"))
+    names = {x["id"]: x["name"] for x in archive["entrants"]}
+    audit = "".join(f"<li>{e(a['action'])} {e(names.get(a['entrant'], '?'))}: {e(a.get('reason', ''))}</li>"
+                    for a in archive.get("audit", []))
+    checks = "".join("<li>" + t("round {n}: commitment {hash}, seed {seed}", n=r["round"] + 1,
+                                hash=f"<code>{r['commitment']}</code>", seed=f"<code>{e(r['seed'])}</code>") + "</li>"
+                     for r in archive["rounds"])
+    who = t("{n} teams", n=len(archive["entrants"])) if archive.get("teams") else \
+        t("{n} entrants", n=len(archive["entrants"]))
+    pairing = {"swiss": t("Swiss"), "round_robin": t("round robin")}.get(archive["pairing"], archive["pairing"])
+    about = t("Rules {title} ({code}), {players} players, options: {options}.", title=f"<b>{e(title)}</b>",
+              code=f"<code>{e(archive['rules'])}</code>", players=archive["players"], options=e(options)) + " " + \
+        t("{who}, {rounds} rounds ({pairing}).", who=who, rounds=len(archive["rounds"]), pairing=e(pairing)) + \
+        (" " + t("{n} hands a round.", n=archive["hands_per_round"]) if archive.get("hands_per_round") else "")
+    director = t("The director's actions")
+    head = "".join(f"<th>{x}</th>" for x in ("#", t("entrant"), t("games"), t("wins"), t("points for"), t("against"),
+                                              t("difference")))
+    return (f"<!DOCTYPE html><html lang='{tr.lang}'><head><meta charset='utf-8'><title>" + e(archive["name"]) +
+            "</title><style>body{font:15px system-ui;max-width:56rem;margin:2rem auto;padding:0 1rem}"
+            "table{border-collapse:collapse;margin:.5rem 0 1rem}td,th{border:1px solid #ccc;padding:.25em .6em;"
+            "text-align:left}td.won{background:#e6f4e6}code{font-size:12px;word-break:break-all}</style></head><body>"
+            f"<h1>{e(archive['name'])}</h1><p>{about}</p><h2>" + t("Standings") + "</h2><p>"
+            + t("Ranked by wins, then point difference, then points for. Points against: the best opposing final "
+                "score of each game, counted from zero.") + f"</p><table><tr>{head}</tr>{rows}</table>"
+            "<h2>" + t("Rounds") + f"</h2>{_rounds_html(archive, tr)}{_comparisons_html(archive, tr)}"
+            + (f"<h2>{director}</h2><ul>{audit}</ul>" if audit else "")
+            + ("<h2>" + t("Players") + f"</h2><ul>{bots}</ul>" if bots else "")
+            + "<details><summary>" + t("Verification") + "</summary><p>"
+            + t("Each round's seed was committed to (SHA-256) before its first deal and revealed after its last; "
+                "{command} re-deals every game from these seeds and recomputes everything above.",
+                command="<code>smear-dsl verify-tournament archive.json</code>")
+            + f"</p><ul>{checks}</ul></details></body></html>\n")
+
+
+def _spec_of(archive: dict[str, Any]):
+    """The tournament's rule file, for its name in the reader's language (None if not a shipped one)."""
+    from smear_dsl.paths import rule_names
+    return load_spec(archive["rules"]) if archive.get("rules") in rule_names() else None
+
+
+def _rounds_html(archive: dict[str, Any], tr) -> str:
+    """Every round: each table's sides, their scores and who won."""
+    e, t = html.escape, tr.t
+    names = {x["id"]: x["name"] for x in archive["entrants"]}
+    n_sides = max((len(x["result"]["scores"]) for r in archive["rounds"] for x in r["tables"]), default=0)
+    out = ""
     for rnd in archive["rounds"]:
         lines = ""
-        for t in rnd["tables"]:
-            res = t["result"]
-            sides = [[names.get(u, "?") for x, u in enumerate(t["seats"]) if x % len(res["scores"]) == p]
+        for table in rnd["tables"]:
+            res = table["result"]
+            sides = [[names.get(u, "?") for x, u in enumerate(table["seats"]) if x % len(res["scores"]) == p]
                      for p in range(len(res["scores"]))]
             cells = "".join(f"<td{' class=won' if res['winner'] == p else ''}>{e(' & '.join(dict.fromkeys(side)))}"
                             f" <b>{score}</b></td>" for p, (side, score) in enumerate(zip(sides, res["scores"])))
-            verdict = "won by " + e(" & ".join(dict.fromkeys(sides[res["winner"]]))) if res["winner"] is not None \
-                else ("no winner" if res["finished"] else "unfinished")
-            lines += f"<tr><td>table {t['table'] + 1}</td>{cells}<td>{verdict}</td></tr>"
-        rounds += (f"<h3>Round {rnd['round'] + 1}{' (duplicate: the same boards at every table)' if rnd['duplicate'] else ''}"
-                   f"</h3><table><tr><th></th>{''.join(f'<th>side {p}</th>' for p in range(n_sides))}<th>result</th></tr>"
-                   f"{lines}</table>")
+            verdict = t("won by {who}", who=e(" & ".join(dict.fromkeys(sides[res["winner"]])))) \
+                if res["winner"] is not None else (t("no winner") if res["finished"] else t("unfinished"))
+            name = t("Table {n}", n=table["table"] + 1)
+            lines += f"<tr><td>{name}</td>{cells}<td>{verdict}</td></tr>"
+        heading = t("Round {n} (duplicate: the same boards at every table)", n=rnd["round"] + 1) if rnd["duplicate"] \
+            else t("Round {n}", n=rnd["round"] + 1)
+        out += (f"<h3>{heading}</h3><table><tr><th></th>"
+                + "".join("<th>" + t("Side {n}", n=p) + "</th>" for p in range(n_sides))
+                + "<th>" + t("result") + f"</th></tr>{lines}</table>")
+    return out
+
+
+def _comparisons_html(archive: dict[str, Any], tr) -> str:
+    """Duplicate boards: who bid each at every table, and what it did to the scores."""
+    e, t = html.escape, tr.t
+    names = {x["id"]: x["name"] for x in archive["entrants"]}
     comps = ""
     for row in archive.get("duplicate_comparisons", []):
-        cells = "".join(f"<td>table {t['table'] + 1}: {e(names.get(t['bidder_entrant'], 'nobody'))} "
-                        f"{'bid ' + str(t['bid']) + (' made' if t['made'] else ' set') if t['bid'] else 'no bid'}, "
-                        f"{' / '.join(f'{d:+d}' for d in t['delta'])}</td>" for t in row["tables"])
-        comps += f"<tr><td>round {row['round'] + 1} board {row['board'] + 1}</td>{cells}</tr>"
-    if comps:
-        comps = ("<h2>The same deals across tables</h2><p>Each board was dealt to the same seats at every table: "
-                 "who bid it, and the score change of each side.</p><table>" + comps + "</table>")
-    bots = "".join(f"<li>{e(x['name'])}: {e(x['bot'])}</li>" for x in archive["entrants"] if x.get("bot"))
-    audit = "".join(f"<li>{e(a['action'])} {e(names.get(a['entrant'], '?'))}: {e(a.get('reason', ''))}</li>"
-                    for a in archive.get("audit", []))
-    checks = "".join(f"<li>round {r['round'] + 1}: commitment <code>{r['commitment']}</code>, seed <code>"
-                     f"{e(r['seed'])}</code></li>" for r in archive["rounds"])
-    return ("<!DOCTYPE html><html lang='en'><head><meta charset='utf-8'><title>" + e(archive["name"]) + "</title>"
-            "<style>body{font:15px system-ui;max-width:56rem;margin:2rem auto;padding:0 1rem}"
-            "table{border-collapse:collapse;margin:.5rem 0 1rem}td,th{border:1px solid #ccc;padding:.25em .6em;"
-            "text-align:left}td.won{background:#e6f4e6}code{font-size:12px;word-break:break-all}</style></head><body>"
-            f"<h1>{e(archive['name'])}</h1><p>Rules <b>{e(archive.get('title', archive['rules']))}</b> "
-            f"(<code>{e(archive['rules'])}</code>), {archive['players']} players, options: {e(options)}. "
-            f"{len(archive['entrants'])} {'teams' if archive.get('teams') else 'entrants'}, {len(archive['rounds'])} "
-            f"rounds ({e(archive['pairing'].replace('_', ' '))})"
-            + (f", {archive['hands_per_round']} hands a round" if archive.get("hands_per_round") else "")
-            + ".</p><h2>Standings</h2><p>Ranked by wins, then point difference, then points for. Points against: the "
-            "best opposing final score of each game, counted from zero.</p><table><tr><th>#</th><th>entrant</th>"
-            f"<th>games</th><th>wins</th><th>for</th><th>against</th><th>diff</th></tr>{rows}</table>"
-            f"<h2>Rounds</h2>{rounds}{comps}"
-            + (f"<h2>Director's actions</h2><ul>{audit}</ul>" if audit else "")
-            + (f"<h2>Players</h2><ul>{bots}</ul>" if bots else "")
-            + "<details><summary>Verification</summary><p>Each round's seed was committed to (SHA-256) before its "
-            "first deal and revealed after its last; <code>smear-dsl verify-tournament archive.json</code> re-deals "
-            f"every game from these seeds and recomputes everything above.</p><ul>{checks}</ul></details>"
-            "</body></html>\n")
+        cells = ""
+        for x in row["tables"]:
+            if x["bid"]:
+                did = t("bid {n} made", n=x["bid"]) if x["made"] else t("bid {n} set", n=x["bid"])
+            else:
+                did = t("no bid")
+            table, bidder = t("Table {n}", n=x["table"] + 1), names.get(x["bidder_entrant"]) or t("nobody")
+            cells += f"<td>{table}: {e(bidder)} {did}, {' / '.join(f'{d:+d}' for d in x['delta'])}</td>"
+        board = t("round {n} board {b}", n=row["round"] + 1, b=row["board"] + 1)
+        comps += f"<tr><td>{board}</td>{cells}</tr>"
+    if not comps:
+        return ""
+    return ("<h2>" + t("The same deals across tables") + "</h2><p>"
+            + t("Each board was dealt to the same seats at every table: who bid it, and the score change of each side.")
+            + "</p><table>" + comps + "</table>")
 
 
 def _bar(total: int):

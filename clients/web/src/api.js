@@ -3,8 +3,14 @@
 import { createClient, ConnectError, Code } from "@connectrpc/connect";
 import { createConnectTransport } from "@connectrpc/connect-web";
 import { Referee } from "./gen/smear/referee/v1/referee_pb.js";
+import { lang } from "./i18n.js";
 
-const transport = createConnectTransport({ baseUrl: window.location.origin });
+/** Every call says the player's language: refusals, titles and rules sheets come back in it. */
+const speaks = (next) => async (req) => {
+  req.header.set("accept-language", lang());
+  return await next(req);
+};
+export const transport = createConnectTransport({ baseUrl: window.location.origin, interceptors: [speaks] });
 export const referee = createClient(Referee, transport);
 
 /** Call options carrying a token as `authorization: Bearer`. */

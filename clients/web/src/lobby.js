@@ -1,5 +1,6 @@
 // The lobby: open tables, a new table from a rule file of the server or from pasted house rules.
 import { referee, refusal, tokens } from "./api.js";
+import { langPicker, optionsText, t } from "./i18n.js";
 import { h } from "./ui.js";
 
 export async function lobbyPage(root, go) {
@@ -7,14 +8,14 @@ export async function lobbyPage(root, go) {
   const list = h("div#tables");
   const form = createForm(rules, go);
   root.replaceChildren(
-    h("header", {}, h("h1", {}, "Smear tables"),
-      link("/replay", "replay a record file", go), link("/tournament", "run a tournament", go)),
-    h("section.panel", {}, h("h2", {}, "Open a table"), form),
-    h("section.panel", {}, h("h2", {}, "Tables"), list),
+    h("header", {}, langPicker(), h("h1", {}, t("Smear tables")),
+      link("/replay", t("replay a record file"), go), link("/tournament", t("run a tournament"), go)),
+    h("section.panel", {}, h("h2", {}, t("Open a table")), form),
+    h("section.panel", {}, h("h2", {}, t("Tables")), list),
   );
   const refresh = async () => {
     const { tables: rows } = await referee.listTables({ includeFinished: true });
-    list.replaceChildren(rows.length ? tableList(rows, go) : h("p.muted", {}, "No tables yet: open one."));
+    list.replaceChildren(rows.length ? tableList(rows, go) : h("p.muted", {}, t("No tables yet: open one.")));
   };
   list.replaceChildren(tableList(tables.tables, go));
   const timer = setInterval(() => refresh().catch(() => {}), 3000);
@@ -23,16 +24,18 @@ export async function lobbyPage(root, go) {
 
 function tableList(rows, go) {
   return h("table.lobby", {},
-    h("tr", {}, h("th", {}, "Rules"), h("th", {}, "Options"), h("th", {}, "Seats"), h("th", {}, "State"), h("th", {})),
-    rows.map((t) => {
-      const free = t.seatTaken.filter((x) => !x).length;
-      const state = t.finished ? "finished" : t.started ? "playing" : "waiting";
-      return h("tr", { "data-table": t.tableId },
-        h("td", {}, t.title, t.houseRules ? h("span.tag", {}, "house rules") : null),
-        h("td.muted", {}, Object.entries(t.options).map(([k, v]) => `${k}=${v}`).join(", ")),
-        h("td", {}, t.seatNames.map((n, i) => n || (t.seatTaken[i] ? "taken" : "free")).join(" · ")),
-        h("td", {}, state, free && !t.finished ? ` (${free} free)` : "", t.spectators ? ` · ${t.spectators} watching` : ""),
-        h("td", {}, t.finished ? link(`/replay/${t.tableId}`, "replay", go) : link(`/t/${t.tableId}`, free ? "join" : "watch", go)));
+    h("tr", {}, h("th", {}, t("Rules")), h("th", {}, t("Options")), h("th", {}, t("Seats")), h("th", {}, t("State")), h("th", {})),
+    rows.map((row) => {
+      const free = row.seatTaken.filter((x) => !x).length;
+      const state = row.finished ? t("finished") : row.started ? t("playing") : t("waiting");
+      return h("tr", { "data-table": row.tableId },
+        h("td", {}, row.title, row.houseRules ? h("span.tag", {}, t("house rules")) : null),
+        h("td.muted", {}, optionsText(row.options)),
+        h("td", {}, row.seatNames.map((n, i) => n || (row.seatTaken[i] ? t("taken") : t("free"))).join(" · ")),
+        h("td", {}, state, free && !row.finished ? ` ${t("({n} free)", { n: free })}` : "",
+          row.spectators ? ` · ${t("{n} watching", { n: row.spectators })}` : ""),
+        h("td", {}, row.finished ? link(`/replay/${row.tableId}`, t("replay"), go)
+          : link(`/t/${row.tableId}`, free ? t("join") : t("watch"), go)));
     }));
 }
 
@@ -42,7 +45,7 @@ function link(href, text, go) {
 
 function createForm(rules, go) {
   const select = h("select#rules", { name: "rules" },
-    rules.map((r) => h("option", { value: r.name }, r.title)), h("option", { value: "" }, "House rules (paste below)…"));
+    rules.map((r) => h("option", { value: r.name }, r.title)), h("option", { value: "" }, t("House rules (paste below)…")));
   const players = h("select#players", { name: "players" });
   const options = h("div.options");
   const house = h("textarea#house", { rows: 10, placeholder: "extends: four_point_ne_wisconsin\nname: Our house rules\n...", spellcheck: "false" });
@@ -51,11 +54,11 @@ function createForm(rules, go) {
       house.value = await upload.files[0].text();
       house.dispatchEvent(new Event("input"));
     } });
-  const houseBox = h("div.house", { hidden: true }, h("label", { for: "house" }, "Your rule file (YAML): paste it, or "),
+  const houseBox = h("div.house", { hidden: true }, h("label", { for: "house" }, t("Your rule file (YAML): paste it, or"), " "),
     upload, house);
   const errors = h("div#errors.errors");
   const show = (r) => {
-    players.replaceChildren(...(r ? r.players : []).map((n) => h("option", { value: n }, `${n} players`)));
+    players.replaceChildren(...(r ? r.players : []).map((n) => h("option", { value: n }, t("{n} players", { n }))));
     options.replaceChildren(...(r ? r.options : []).map(optionInput));
   };
   const fill = () => {
@@ -69,11 +72,11 @@ function createForm(rules, go) {
   const check = async () => {
     const checked = await referee.checkRules({ text: house.value, fileName: "house.yaml" });
     if (!checked.ok) {
-      errors.replaceChildren(h("p", {}, "The rule file has mistakes:"), ...checked.diagnostics.map(diagnosticEl));
+      errors.replaceChildren(h("p", {}, t("The rule file has mistakes:")), ...checked.diagnostics.map(diagnosticEl));
       show(null);
       return false;
     }
-    errors.replaceChildren(h("p.ok", {}, `✓ ${checked.rules.title}: ${checked.rules.players.join(" or ")} players`));
+    errors.replaceChildren(h("p.ok", {}, `✓ ${checked.rules.title}: ${t("{n} players", { n: checked.rules.players.join("/") })}`));
     show(checked.rules);
     return true;
   };
@@ -83,7 +86,7 @@ function createForm(rules, go) {
   });
   select.addEventListener("change", fill);
   fill();
-  const submit = h("button#create", { type: "submit" }, "Create table");
+  const submit = h("button#create", { type: "submit" }, t("Create table"));
   const form = h("form", {
     async onsubmit(e) {
       e.preventDefault();
@@ -112,7 +115,7 @@ function createForm(rules, go) {
         submit.disabled = false;
       }
     },
-  }, h("label", {}, "Rules ", select), " ", players, options, houseBox, errors, submit);
+  }, h("label", {}, t("Rules"), " ", select), " ", players, options, houseBox, errors, submit);
   return form;
 }
 

@@ -3,6 +3,7 @@ import { lobbyPage } from "./lobby.js";
 import { replayPage } from "./replay.js";
 import { tablePage } from "./table.js";
 import { newTournamentPage, tournamentPage } from "./tournament.js";
+import { t } from "./i18n.js";
 import { h } from "./ui.js";
 
 const root = document.getElementById("app");
@@ -22,7 +23,7 @@ async function route() {
     else leave = await lobbyPage(root, go);
   } catch (err) {
     root.replaceChildren(h("p.refusal", {}, String(err.rawMessage || err.message || err)),
-      h("a", { href: "/" }, "back to the lobby"));
+      h("a", { href: "/" }, t("back to the lobby")));
   }
 }
 
@@ -32,4 +33,5 @@ function go(path) {
 }
 
 window.addEventListener("popstate", route);
+window.addEventListener("smear:lang", route);  // a new language: the page again, in it
 route();

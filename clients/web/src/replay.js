@@ -2,13 +2,14 @@
 // hand by hand, every seat's cards face up. Positions come from the referee (ReplayRecord), which
 // re-referees the record with the same engine, so a house rule replays as it was played.
 import { referee, refusal } from "./api.js";
-import { cardEl, cardLabel, CHOICE_WORDS, h, SUITS } from "./ui.js";
+import { langPicker, pointName, t } from "./i18n.js";
+import { cardEl, cardLabel, choiceWords, h, SUITS } from "./ui.js";
 
 export async function replayPage(root, tableId, go) {
   const page = new ReplayPage(root, go);
   if (tableId) {
-    page.names = (await referee.getTable({ tableId })).seatNames.map((n, i) => (n.startsWith("bot:") ? `Bot ${i}` : n));
-    await page.load({ case: "tableId", value: tableId }, `table ${tableId}`);
+    page.names = (await referee.getTable({ tableId })).seatNames.map((n, i) => (n.startsWith("bot:") ? t("Bot {seat}", { seat: i }) : n));
+    await page.load({ case: "tableId", value: tableId }, t("table {id}", { id: tableId }));
   }
   else page.renderPicker();
   const keys = (e) => page.key(e);
@@ -28,9 +29,9 @@ class ReplayPage {
         await this.load({ case: "recordJson", value: text }, file.files[0].name);
       } });
     this.root.replaceChildren(...[
-      h("header", {}, h("a.back", { href: "/", onclick: (e) => { e.preventDefault(); this.go("/"); } }, "← lobby"),
-        h("h1", {}, "Replay a game")),
-      h("section.panel", {}, h("label", { for: "record-file" }, "Open a record (smear-record/1 JSON): "), file),
+      h("header", {}, h("a.back", { href: "/", onclick: (e) => { e.preventDefault(); this.go("/"); } }, t("← lobby")),
+        langPicker(), h("h1", {}, t("Replay a game"))),
+      h("section.panel", {}, h("label", { for: "record-file" }, t("Open a record (smear-record/1 JSON):"), " "), file),
       this.message ? h("p.refusal#message", {}, this.message) : null,
     ].filter(Boolean));
   }
@@ -70,51 +71,51 @@ class ReplayPage {
     this.render();
   }
 
-  seatName(s) { return this.names?.[s] || `Seat ${s}`; }
+  seatName(s) { return this.names?.[s] || t("Seat {seat}", { seat: s }); }
 
   render() {
     const d = this.data, s = d.steps[this.at];
     const hands = new Set(d.steps.map((x) => x.hand)).size;
     const verdict = d.verdict;
     this.root.replaceChildren(...[
-      h("header", {}, h("a.back", { href: "/", onclick: (e) => { e.preventDefault(); this.go("/"); } }, "← lobby"),
-        h("h1", {}, `Replay: ${d.rules}`), h("span.muted", {}, this.label)),
+      h("header", {}, h("a.back", { href: "/", onclick: (e) => { e.preventDefault(); this.go("/"); } }, t("← lobby")),
+        langPicker(() => this.render()), h("h1", {}, t("Replay: {rules}", { rules: d.rules })), h("span.muted", {}, this.label)),
       h("section.panel.controls", {},
-        h("button#prev-hand", { onclick: () => this.hand(-1) }, "« hand"),
-        h("button#prev", { onclick: () => this.step(-1) }, "◀ move"),
-        h("span#where", {}, ` hand ${s.hand + 1} of ${hands} · ${s.move === null ? "the deal" : `move ${s.move + 1}`} `),
-        h("button#next", { onclick: () => this.step(1) }, "move ▶"),
-        h("button#next-hand", { onclick: () => this.hand(1) }, "hand »"),
+        h("button#prev-hand", { onclick: () => this.hand(-1) }, t("« hand")),
+        h("button#prev", { onclick: () => this.step(-1) }, t("◀ move")),
+        h("span#where", {}, ` ${t("hand {n} of {all}", { n: s.hand + 1, all: hands })} · ${s.move === null ? t("the deal") : t("move {n}", { n: s.move + 1 })} `),
+        h("button#next", { onclick: () => this.step(1) }, t("move ▶")),
+        h("button#next-hand", { onclick: () => this.hand(1) }, t("hand »")),
         h("input#slider", { type: "range", min: 0, max: d.steps.length - 1, value: this.at,
           oninput: (e) => { this.at = Number(e.target.value); this.render(); } })),
-      h("div#last.last", {}, s.last ? `${this.seatName(s.last.seat)} ${moveText(s.last)}` : `${this.seatName(s.dealer)} deals`),
+      h("div#last.last", {}, s.last ? `${this.seatName(s.last.seat)} ${moveText(s.last)}` : t("{who} deals", { who: this.seatName(s.dealer) })),
       h("section.board", {}, h("div.seats-row", {}, s.hands.map((cards, seat) => h("div.seat", {
         class: ["seat", s.turn === seat && "to-act"].filter(Boolean).join(" "), "data-seat": seat },
-      h("b", {}, this.seatName(seat)), s.dealer === seat ? h("span.tag", {}, "dealer") : null,
+      h("b", {}, this.seatName(seat)), s.dealer === seat ? h("span.tag", {}, t("dealer")) : null,
       h("div.cards.replay-hand", {}, cards.map((c) => cardEl(c, { small: true }))),
-      s.discarded[seat].length ? h("div.muted", {}, `discarded ${s.discarded[seat].map(cardLabel).join(" ")}`) : null))),
-      h("div.trick", {}, h("div.muted", {}, s.winner_of_trick !== null && s.winner_of_trick !== undefined ? `${this.seatName(s.winner_of_trick)} took the trick` : "trick"),
+      s.discarded[seat].length ? h("div.muted", {}, t("discarded {cards}", { cards: s.discarded[seat].map(cardLabel).join(" ") })) : null))),
+      h("div.trick", {}, h("div.muted", {}, s.winner_of_trick !== null && s.winner_of_trick !== undefined ? t("{who} took the trick", { who: this.seatName(s.winner_of_trick) }) : t("trick")),
         h("div.trick-cards", {}, s.trick.map((t) => h("div.played", {}, cardEl(t.card), h("small", {}, this.seatName(t.seat))))))),
-      h("section.status", {}, h("div", {}, s.trump ? `Trump: ${SUITS[s.trump]}` : "no trump yet",
-        s.turned_up ? ` · turned up ${cardLabel(s.turned_up)}` : "",
-        s.bids.length ? ` · bids: ${s.bids.map((b) => `${this.seatName(b.seat)} ${b.bid ?? "pass"}`).join(", ")}` : ""),
-      h("div.scores", {}, `Scores: ${s.scores.join("–")}`)),
-      s.result ? h("section.panel#hand-result", {}, h("h2", {}, `Hand ${s.hand + 1} scored`),
-        Object.entries(s.result.points || {}).map(([p, side]) => `${p} → ${side === null ? "nobody" : `side ${side + 1}`}`).join(", "),
-        ` · scores ${s.result.scores.join("–")}`) : null,
-      h("p.muted", {}, `Verdict: ${verdict.valid ? "valid" : `invalid (${verdict.error?.code}: ${verdict.error?.message})`}`,
-        ` · final scores ${verdict.scores.join("–")}`, " · keys: ← → moves, PageUp/PageDown hands"),
+      h("section.status", {}, h("div", {}, s.trump ? t("Trump: {suit}", { suit: SUITS[s.trump] }) : t("no trump yet"),
+        s.turned_up ? ` · ${t("turned up {card}", { card: cardLabel(s.turned_up) })}` : "",
+        s.bids.length ? ` · ${t("bids: {list}", { list: s.bids.map((b) => `${this.seatName(b.seat)} ${b.bid ?? t("pass")}`).join(", ") })}` : ""),
+      h("div.scores", {}, t("Scores: {list}", { list: s.scores.join("–") }))),
+      s.result ? h("section.panel#hand-result", {}, h("h2", {}, t("Hand {n} scored", { n: s.hand + 1 })),
+        Object.entries(s.result.points || {}).map(([p, side]) => `${pointName(p)} → ${side === null ? t("nobody") : t("Side {n}", { n: side + 1 })}`).join(", "),
+        ` · ${t("scores {list}", { list: s.result.scores.join("–") })}`) : null,
+      h("p.muted", {}, verdict.valid ? t("Verdict: valid") : t("Verdict: invalid ({code}: {message})", { code: verdict.error?.code, message: verdict.error?.message }),
+        ` · ${t("final scores {list}", { list: verdict.scores.join("–") })}`, ` · ${t("keys: ← → moves, PageUp/PageDown hands")}`),
     ].filter(Boolean));
   }
 }
 
 function moveText(m) {
   switch (m.action) {
-    case "pass": return "passes";
-    case "bid": return `bids ${m.value}`;
-    case "trump": return `names ${SUITS[m.suit]} trump`;
-    case "discard": return `discards ${m.cards.map(cardLabel).join(" ")}`;
-    case "choose": return CHOICE_WORDS[m.choice] || m.choice;
-    default: return `plays ${cardLabel(m.card)}`;
+    case "pass": return t("passes");
+    case "bid": return t("bids {n}", { n: m.value });
+    case "trump": return t("names {suit} trump", { suit: SUITS[m.suit] });
+    case "discard": return t("discards {cards}", { cards: m.cards.map(cardLabel).join(" ") });
+    case "choose": return choiceWords(m.choice);
+    default: return t("plays {card}", { card: cardLabel(m.card) });
   }
 }

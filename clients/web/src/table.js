@@ -1,6 +1,7 @@
 // The table: a seat's (or a spectator's) live view, moves, refusals in words, results, the record.
 import { auth, referee, refusal, tokens } from "./api.js";
-import { BOT_KINDS, cardEl, cardLabel, CHOICE_WORDS, choiceButtonLabel, h, moveLabel, sortHand, SUITS } from "./ui.js";
+import { langPicker, optionsText, phaseName, pointName, t, tn } from "./i18n.js";
+import { botKinds, cardEl, cardLabel, choiceButtonLabel, choiceWords, h, moveKey, moveLabel, sortHand, SUITS } from "./ui.js";
 
 export async function tablePage(root, tableId, go) {
   const page = new TablePage(root, tableId, go);
@@ -21,6 +22,13 @@ class TablePage {
 
   close() { this.abort.abort(); }
 
+  /** Draw the page again in a newly chosen language (the title and the rules sheet come from the server in it). */
+  async redraw() {
+    this.rules = null;
+    this.info = await referee.getTable({ tableId: this.tableId });
+    this.token ? this.render() : this.renderJoin();
+  }
+
   get token() {
     const t = tokens.get(this.tableId);
     return t.seat ?? t.spectator ?? null;
@@ -40,17 +48,17 @@ class TablePage {
 
   // ---- joining
   renderJoin() {
-    const name = h("input#name", { placeholder: "your name", maxlength: 40, value: localStorage.getItem("smear:name") || "" });
+    const name = h("input#name", { placeholder: t("your name"), maxlength: 40, value: localStorage.getItem("smear:name") || "" });
     const info = this.info;
     const seatButtons = info.seatTaken.map((taken, seat) => h("button.seat", {
       disabled: taken || info.finished, "data-seat": seat,
       onclick: () => this.join({ case: "seat", value: seat }, name.value),
-    }, taken ? `Seat ${seat}: ${info.seatNames[seat] || "taken"}` : `Sit in seat ${seat}`));
+    }, taken ? t("Seat {seat}: {name}", { seat, name: info.seatNames[seat] || t("taken") }) : t("Sit in seat {seat}", { seat })));
     this.root.replaceChildren(...[
       this.header(),
-      h("section.panel", {}, h("h2", {}, "Take a seat"), h("label", {}, "Name ", name), h("div.seats", {}, seatButtons),
+      h("section.panel", {}, h("h2", {}, t("Take a seat")), h("label", {}, t("Name"), " ", name), h("div.seats", {}, seatButtons),
         h("p", {}, h("button#watch", { onclick: () => this.join({ case: "spectator", value: true }, ""),
-          disabled: !info.spectatorsAllowed }, "Watch as a spectator"))),
+          disabled: !info.spectatorsAllowed }, t("Watch as a spectator")))),
       this.hostPanel(),
       this.messageEl()].filter(Boolean));
   }
@@ -71,7 +79,7 @@ class TablePage {
   hostPanel() {
     const host = tokens.get(this.tableId).host;
     if (!host || this.info.finished || this.info.seatTaken.every(Boolean)) return null;
-    const kind = h("select#bot-kind", {}, BOT_KINDS.map(([value, label]) => h("option", { value }, label)));
+    const kind = h("select#bot-kind", {}, botKinds().map(([value, label]) => h("option", { value }, label)));
     return h("section.panel.host", {}, h("button#bots", {
       onclick: async () => {
         try {
@@ -80,7 +88,7 @@ class TablePage {
         } catch (err) { this.refused(err); }
         this.token ? this.render() : this.renderJoin();
       },
-    }, "Fill empty seats with bots"), " ", kind, h("span.muted", {}, " the server plays them"));
+    }, t("Fill empty seats with bots")), " ", kind, " ", h("span.muted", {}, t("the server plays them")));
   }
 
   // ---- the live table
@@ -101,7 +109,7 @@ class TablePage {
           tokens.set(this.tableId, { seat: undefined, spectator: undefined });
           return this.renderJoin();
         }
-        this.message = { text: "connection lost: reconnecting…", bad: true };
+        this.message = { text: t("connection lost: reconnecting…"), lost: true, bad: true };
         this.render();
       }
       await new Promise((ok) => setTimeout(ok, delay));
@@ -115,14 +123,16 @@ class TablePage {
     if (k.case === "heartbeat") return;
     if (k.case === "snapshot") {
       this.setView(k.value);
-      if (this.message?.text?.startsWith("connection lost")) this.message = null;
+      if (this.message?.lost) this.message = null;
       return this.render();
     }
     if (k.case === "move") this.note(`${this.seatName(k.value.seat)} ${moveLabel(k.value.move)}`);
-    if (k.case === "trickWon") this.note(`${this.seatName(k.value.winner)} takes the trick (${k.value.cards.map(cardLabel).join(" ")})`);
+    if (k.case === "trickWon") {
+      this.note(t("{who} takes the trick ({cards})", { who: this.seatName(k.value.winner), cards: k.value.cards.map(cardLabel).join(" ") }));
+    }
     if (k.case === "handScored") this.results.push({ hand: k.value.hand, ...JSON.parse(k.value.resultJson) });
     if (k.case === "handStarted") {
-      this.note(`hand ${k.value.hand + 1}: ${this.seatName(k.value.dealer)} deals`);
+      this.note(t("hand {n}: {who} deals", { n: k.value.hand + 1, who: this.seatName(k.value.dealer) }));
       this.info = await referee.getTable({ tableId: this.tableId });
     }
     if (k.case === "gameOver") this.gameOver = k.value;
@@ -163,13 +173,13 @@ class TablePage {
 
   seatName(seat) {
     const n = this.info?.seatNames?.[seat];
-    const me = this.view?.seat === seat ? " (you)" : "";
-    return `${n ? n.replace(/^bot:.*/, `Bot ${seat}`) : `Seat ${seat}`}${me}`;
+    const name = n ? (n.startsWith("bot:") ? t("Bot {seat}", { seat }) : n) : t("Seat {seat}", { seat });
+    return this.view?.seat === seat ? t("{name} (you)", { name }) : name;
   }
 
   refused(err) {
     const r = refusal(err);
-    this.message = { text: `Refused: ${r.message}`, reason: r.reason, bad: true };
+    this.message = { text: t("Refused: {message}", { message: r.message }), reason: r.reason, bad: true };
     if (this.view) this.render();
   }
 
@@ -192,10 +202,11 @@ class TablePage {
     const info = this.info;
     const link = `${location.origin}/t/${this.tableId}`;
     return h("header", {},
-      h("a.back", { href: "/", onclick: (e) => { e.preventDefault(); this.go("/"); } }, "← lobby"),
+      h("a.back", { href: "/", onclick: (e) => { e.preventDefault(); this.go("/"); } }, t("← lobby")),
+      langPicker(() => this.redraw()),
       h("h1", {}, info.title),
-      h("div.muted", {}, Object.entries(info.options).map(([k, v]) => `${k}=${v}`).join(", ")),
-      h("div.invite", {}, "Invite: ", h("a#invite", { href: link }, link)));
+      h("div.muted", {}, optionsText(info.options)),
+      h("div.invite", {}, t("Invite:"), " ", h("a#invite", { href: link }, link)));
   }
 
   messageEl() {
@@ -214,10 +225,10 @@ class TablePage {
       h("section.board", {}, this.seatsEl(), this.trickEl()),
       h("section.status", {}, this.statusEl()),
       this.messageEl(),
-      mine !== undefined ? h("section.hand", {}, this.handEl(), this.actionsEl()) : h("p.muted#spectating", {}, "You are watching: only public play is shown."),
+      mine !== undefined ? h("section.hand", {}, this.handEl(), this.actionsEl()) : h("p.muted#spectating", {}, t("You are watching: only public play is shown.")),
       v.finished ? this.overEl() : null,
-      h("section.panel.results", {}, h("h2", {}, "Hands"), this.resultsEl()),
-      h("section.panel.log", {}, h("h2", {}, "Play so far"), h("ol", {}, this.log.slice(-12).map((t) => h("li", {}, t)))),
+      h("section.panel.results", {}, h("h2", {}, t("Hands")), this.resultsEl()),
+      h("section.panel.log", {}, h("h2", {}, t("Play so far")), h("ol", {}, this.log.slice(-12).map((x) => h("li", {}, x)))),
       this.rulesEl(),
     ].filter(Boolean));
   }
@@ -225,22 +236,22 @@ class TablePage {
   seatsEl() {
     const d = this.detail;
     return h("div.seats-row", {}, Array.from({ length: d.players }, (_, s) => {
-      const bid = (d.bids || []).filter((b) => b.seat === s).map((b) => (b.bid ? `bid ${b.bid}` : "pass")).pop();
+      const bid = (d.bids || []).filter((b) => b.seat === s).map((b) => (b.bid ? t("bid {n}", { n: b.bid }) : t("pass"))).pop();
       return h("div.seat", { class: ["seat", d.turn === s && "to-act", this.view.seat === s && "me"].filter(Boolean).join(" "), "data-seat": s },
-        h("b", {}, this.seatName(s)), d.dealer === s ? h("span.tag", {}, "dealer") : null,
-        h("div.muted", {}, d.hand_sizes ? `${d.hand_sizes[s]} cards` : ""), bid ? h("div", {}, bid) : null,
-        d.turn === s ? h("div.turn", {}, "to act") : null);
+        h("b", {}, this.seatName(s)), d.dealer === s ? h("span.tag", {}, t("dealer")) : null,
+        h("div.muted", {}, d.hand_sizes ? tn("{n} card", "{n} cards", d.hand_sizes[s]) : ""), bid ? h("div", {}, bid) : null,
+        d.turn === s ? h("div.turn", {}, t("to act")) : null);
     }));
   }
 
   trickEl() {
     const d = this.detail;
     let cards = d.trick || [];
-    let caption = "trick";
+    let caption = t("trick");
     if (!cards.length && d.tricks?.length) {
       const last = d.tricks[d.tricks.length - 1];
       cards = last.cards.map((c, i) => ({ seat: (last.leader + i) % d.players, card: c }));
-      caption = `last trick: ${this.seatName(last.winner)} took it`;
+      caption = t("last trick: {who} took it", { who: this.seatName(last.winner) });
     }
     return h("div#trick.trick", {}, h("div.muted", {}, caption),
       h("div.trick-cards", {}, cards.map((t) => h("div.played", {}, cardEl(t.card), h("small", {}, this.seatName(t.seat))))));
@@ -249,16 +260,22 @@ class TablePage {
   statusEl() {
     const d = this.detail, v = this.view;
     const side = d.side;
-    const scores = d.scores.map((s, i) => h("span.score", {}, `${d.players === d.scores.length ? this.seatName(i) : `Side ${i + 1}`}${side === i ? " (yours)" : ""}: ${s}`));
+    const scores = d.scores.map((s, i) => {
+      const name = d.players === d.scores.length ? this.seatName(i) : t("Side {n}", { n: i + 1 });
+      return h("span.score", {}, `${side === i ? t("{name} (yours)", { name }) : name}: ${s}`);
+    });
     return h("div", {},
-      h("div#phase", {}, `Phase: ${v.phase}`, d.turn !== null && d.turn !== undefined && !v.finished ? ` · ${this.seatName(d.turn)} to act` : ""),
-      h("div", {}, [d.trump ? `Trump: ${SUITS[d.trump]}` : "", d.bid ? `high bid ${d.bid} by ${this.seatName(d.bidder)}` : ""]
-        .filter(Boolean).join(" · ")),
-      d.stock ? h("div#stock", {}, [`Stock: ${d.stock.size} cards`, d.stock.turned_up ? `turned up ${d.stock.turned_up}` : "",
-        d.stock.top ? `top card ${d.stock.top}` : "",
-        d.stock.turned_down?.length ? `set aside ${d.stock.turned_down.join(" ")}` : ""].filter(Boolean).join(" · ")) : "",
-      d.choices?.length ? h("div#choices", {}, d.choices.map((c) => `${this.seatName(c.seat)} ${CHOICE_WORDS[c.choice] || c.choice}`).join(" · ")) : "",
-      d.shown ? h("div#shown", {}, "Discarded face up: " + d.shown.map((x) => `${this.seatName(x.seat)} ${x.cards.join(" ")}`).join(" · ")) : "",
+      h("div#phase", {}, t("Phase: {phase}", { phase: phaseName(v.phase) }),
+        d.turn !== null && d.turn !== undefined && !v.finished ? ` · ${t("{who} to act", { who: this.seatName(d.turn) })}` : ""),
+      h("div", {}, [d.trump ? t("Trump: {suit}", { suit: SUITS[d.trump] }) : "",
+        d.bid ? t("high bid {n} by {who}", { n: d.bid, who: this.seatName(d.bidder) }) : ""].filter(Boolean).join(" · ")),
+      d.stock ? h("div#stock", {}, [t("Stock: {n} cards", { n: d.stock.size }),
+        d.stock.turned_up ? t("turned up {card}", { card: cardLabel(d.stock.turned_up) }) : "",
+        d.stock.top ? t("top card {card}", { card: cardLabel(d.stock.top) }) : "",
+        d.stock.turned_down?.length ? t("set aside {cards}", { cards: d.stock.turned_down.map(cardLabel).join(" ") }) : ""]
+        .filter(Boolean).join(" · ")) : "",
+      d.choices?.length ? h("div#choices", {}, d.choices.map((c) => `${this.seatName(c.seat)} ${choiceWords(c.choice)}`).join(" · ")) : "",
+      d.shown ? h("div#shown", {}, t("Discarded face up: {list}", { list: d.shown.map((x) => `${this.seatName(x.seat)} ${x.cards.map(cardLabel).join(" ")}`).join(" · ") })) : "",
       h("div.scores", {}, scores));
   }
 
@@ -289,43 +306,46 @@ class TablePage {
     const out = [];
     const bids = legal.filter((m) => m.action.case === "bid" || m.action.case === "pass");
     for (const m of bids) {
-      out.push(h("button.bid", { "data-move": moveLabel(m), onclick: () => this.submit(m) }, moveLabel(m)));
+      out.push(h("button.bid", { "data-move": moveKey(m), onclick: () => this.submit(m) }, moveLabel(m)));
     }
     for (const m of legal.filter((x) => x.action.case === "choose")) {
-      out.push(h("button.choose", { "data-move": moveLabel(m), onclick: () => this.submit(m) }, choiceButtonLabel(m.action.value)));
+      out.push(h("button.choose", { "data-move": moveKey(m), onclick: () => this.submit(m) }, choiceButtonLabel(m.action.value)));
     }
     for (const m of legal.filter((x) => x.action.case === "trump")) {
-      out.push(h("button.trump", { "data-move": moveLabel(m), onclick: () => this.submit(m) }, `${SUITS[m.action.value]} trump`));
+      out.push(h("button.trump", { "data-move": moveKey(m), onclick: () => this.submit(m) }, t("{suit} trump", { suit: SUITS[m.action.value] })));
     }
     const dd = this.detail.discard;  // how many may go (min..max), which, and one legal discard
     if (dd && legal.some((m) => m.action.case === "discard")) {
-      const need = dd.min === dd.max ? `${dd.min}` : `${dd.min} to ${dd.max}`;
+
       out.push(h("button#discard", {
         "data-example": (dd.example || []).join(" "),
         onclick: () => this.submit({ action: { case: "discard", value: { cards: [...this.selected], count: this.selected.size } } }),
         disabled: this.selected.size < dd.min || this.selected.size > dd.max,
-      }, `Discard ${need} selected card${dd.max === 1 ? "" : "s"} (${this.selected.size} chosen)`));
+      }, dd.min === dd.max ? tn("Discard {n} selected card ({chosen} chosen)", "Discard {n} selected cards ({chosen} chosen)", dd.min, { chosen: this.selected.size })
+        : t("Discard {lo} to {hi} selected cards ({chosen} chosen)", { lo: dd.min, hi: dd.max, chosen: this.selected.size })));
     }
-    if (!legal.length && !this.view.finished) out.push(h("span.muted", {}, "waiting for the others…"));
+    if (!legal.length && !this.view.finished) out.push(h("span.muted", {}, t("waiting for the others…")));
     return h("div#actions.actions", {}, out);
   }
 
   resultsEl() {
-    if (!this.results.length) return h("p.muted", {}, "No hand finished yet.");
+    if (!this.results.length) return h("p.muted", {}, t("No hand finished yet."));
     const d = this.detail;
-    const who = (side) => (side === null || side === undefined ? "nobody" : d.players === d.scores.length ? this.seatName(side) : `Side ${side + 1}`);
+    const who = (side) => (side === null || side === undefined ? t("nobody") : d.players === d.scores.length ? this.seatName(side) : t("Side {n}", { n: side + 1 }));
     return h("ol.results", {}, this.results.map((r) => h("li", {},
-      `bid ${r.bid ?? "-"} by ${r.bidder === null ? "-" : this.seatName(r.bidder)}${r.made === false ? " (set)" : ""}: `,
-      Object.entries(r.points || {}).map(([name, side]) => `${name} → ${who(side)}`).join(", "),
-      ` · scores ${r.scores.join("–")}`)));
+      t("bid {n} by {who}", { n: r.bid ?? "-", who: r.bidder === null ? "-" : this.seatName(r.bidder) }),
+      r.made === false ? ` ${t("(set)")}` : "", ": ",
+      Object.entries(r.points || {}).map(([name, side]) => `${pointName(name)} → ${who(side)}`).join(", "),
+      ` · ${t("scores {list}", { list: r.scores.join("–") })}`)));
   }
 
   overEl() {
     const v = this.view, d = this.detail;
-    const winner = v.winner === undefined ? "nobody" : d.players === d.scores.length ? this.seatName(v.winner) : `Side ${v.winner + 1}`;
-    return h("section.panel.over#game-over", {}, h("h2", {}, "Game over"), h("p", {}, `Winner: ${winner} · scores ${d.scores.join("–")}`),
-      h("button#download", { onclick: () => this.download() }, "Download the record"),
-      h("button#replay", { onclick: () => this.go(`/replay/${this.tableId}`) }, "Replay the game"));
+    const winner = v.winner === undefined ? t("nobody") : d.players === d.scores.length ? this.seatName(v.winner) : t("Side {n}", { n: v.winner + 1 });
+    return h("section.panel.over#game-over", {}, h("h2", {}, t("Game over")),
+      h("p", {}, t("Winner: {who} · scores {list}", { who: winner, list: d.scores.join("–") })),
+      h("button#download", { onclick: () => this.download() }, t("Download the record")),
+      h("button#replay", { onclick: () => this.go(`/replay/${this.tableId}`) }, t("Replay the game")));
   }
 
   async download() {
@@ -342,7 +362,7 @@ class TablePage {
   rulesEl() {
     // Kept across redraws, so an open rules panel stays open while play goes on.
     this.rules ??= h("details.panel.rules", { ontoggle: (e) => this.loadRules(e.target) },
-      h("summary", {}, "Rules of this table"), h("div.rules-text"));
+      h("summary", {}, t("Rules of this table")), h("div.rules-text"));
     return this.rules;
   }
 
@@ -353,7 +373,7 @@ class TablePage {
     try {
       const r = await referee.explainRules({ source: { case: "tableId", value: this.tableId }, format: "html" });
       // The server's rules sheet (its HTML escapes every text of the rule file), in a frame of its own.
-      box.replaceChildren(h("iframe.rules-frame", { sandbox: "", srcdoc: r.text, title: "rules" }));
+      box.replaceChildren(h("iframe.rules-frame", { sandbox: "", srcdoc: r.text, title: t("Rules of this table") }));
     } catch (err) { box.textContent = refusal(err).message; }
   }
 }

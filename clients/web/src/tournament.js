@@ -1,20 +1,20 @@
 // Tournaments with people: the director's page (create, start rounds, seat slips, bots standing in,
 // tables still playing, live standings) and the public page anyone can follow.
 import { createClient } from "@connectrpc/connect";
-import { createConnectTransport } from "@connectrpc/connect-web";
-import { auth, referee, refusal } from "./api.js";
+import { auth, referee, refusal, transport } from "./api.js";
 import { Tournament } from "./gen/smear/referee/v1/referee_pb.js";
+import { langPicker, t } from "./i18n.js";
 import { optionInput } from "./lobby.js";
 import { h } from "./ui.js";
 
-const tournament = createClient(Tournament, createConnectTransport({ baseUrl: window.location.origin }));
+const tournament = createClient(Tournament, transport);
 const saved = {
   get: (id) => JSON.parse(localStorage.getItem(`smear:tournament:${id}`) || "{}"),
   set(id, patch) { localStorage.setItem(`smear:tournament:${id}`, JSON.stringify({ ...this.get(id), ...patch })); },
 };
 
 function back(go) {
-  return h("a.back", { href: "/", onclick: (e) => { e.preventDefault(); go("/"); } }, "← lobby");
+  return [h("a.back", { href: "/", onclick: (e) => { e.preventDefault(); go("/"); } }, t("← lobby")), langPicker()];
 }
 
 export async function newTournamentPage(root, go) {
@@ -24,15 +24,15 @@ export async function newTournamentPage(root, go) {
   const fill = () => options.replaceChildren(...rules.find((r) => r.name === select.value).options.map(optionInput));
   select.addEventListener("change", fill);
   fill();
-  const name = h("input#t-name", { placeholder: "Club night", maxlength: 100 });
-  const entrants = h("textarea#t-entrants", { rows: 8, placeholder: "one name per line" });
+  const name = h("input#t-name", { placeholder: t("Club night"), maxlength: 100 });
+  const entrants = h("textarea#t-entrants", { rows: 8, placeholder: t("one name per line") });
   const rounds = h("input#t-rounds", { type: "number", min: 1, max: 50, value: 3 });
-  const pairing = h("select#t-pairing", {}, h("option", { value: "swiss" }, "Swiss"), h("option", { value: "round_robin" }, "round robin"));
+  const pairing = h("select#t-pairing", {}, h("option", { value: "swiss" }, t("Swiss")), h("option", { value: "round_robin" }, t("round robin")));
   const hands = h("input#t-hands", { type: "number", min: 0, max: 100, value: 0 });
   const duplicate = h("input#t-duplicate", { type: "checkbox" });
   const teams = h("input#t-teams", { type: "checkbox" });
   const errors = h("div.errors");
-  root.replaceChildren(h("header", {}, back(go), h("h1", {}, "New tournament")),
+  root.replaceChildren(h("header", {}, back(go), h("h1", {}, t("New tournament"))),
     h("form.panel", {
       async onsubmit(e) {
         e.preventDefault();
@@ -52,13 +52,13 @@ export async function newTournamentPage(root, go) {
           errors.replaceChildren(h("p.refusal", {}, `${refusal(err).reason}: ${refusal(err).message}`));
         }
       },
-    }, h("label", {}, "Name ", name), " ", h("label", {}, "Rules ", select), options,
-    h("label", { for: "t-entrants" }, "Entrants"), entrants,
-    h("div", {}, h("label", {}, "Rounds ", rounds), " ", h("label", {}, "Pairing ", pairing), " ",
-      h("label", {}, "Hands per round (0: a whole game) ", hands), " ",
-      h("label", {}, duplicate, " duplicate (every table of a round plays the same boards)"), " ",
-      h("label", {}, teams, " entrants are fixed teams")),
-    errors, h("button#t-create", { type: "submit" }, "Create tournament")));
+    }, h("label", {}, t("Name"), " ", name), " ", h("label", {}, t("Rules"), " ", select), options,
+    h("label", { for: "t-entrants" }, t("Entrants")), entrants,
+    h("div", {}, h("label", {}, t("Rounds"), " ", rounds), " ", h("label", {}, t("Pairing"), " ", pairing), " ",
+      h("label", {}, t("Hands per round (0: a whole game)"), " ", hands), " ",
+      h("label", {}, duplicate, " ", t("duplicate (every table of a round plays the same boards)")), " ",
+      h("label", {}, teams, " ", t("entrants are fixed teams"))),
+    errors, h("button#t-create", { type: "submit" }, t("Create tournament"))));
 }
 
 export async function tournamentPage(root, id, go) {
@@ -84,7 +84,7 @@ class TournamentPage {
     try {
       const r = await tournament.startRound({ tournamentId: this.id }, auth(this.director));
       const slips = saved.get(this.id).slips || {};
-      slips[r.round] = r.tables.map((t) => ({ table: t.table, tableId: t.tableId, seats: t.seats, tokens: t.seatTokens }));
+      slips[r.round] = r.tables.map((x) => ({ table: x.table, tableId: x.tableId, seats: x.seats, tokens: x.seatTokens }));
       saved.set(this.id, { slips });
       this.message = null;
     } catch (err) {
@@ -96,7 +96,7 @@ class TournamentPage {
   async standIn(tableId, token) {
     try {
       await referee.addBots({ tableId, kind: "search:200ms" }, auth(token));
-      this.message = "a search bot now plays that seat";
+      this.message = t("a search bot now plays that seat");
     } catch (err) {
       this.message = `${refusal(err).reason}: ${refusal(err).message}`;
     }
@@ -111,32 +111,33 @@ class TournamentPage {
     const canStart = this.director && s.rounds.length < s.roundsPlanned && (!last || last.finishedTables === last.tables);
     const slips = saved.get(this.id).slips || {};
     this.root.replaceChildren(...[
-      h("header", {}, back(this.go), h("h1", {}, s.name), h("span.muted", {}, `${s.rules} · round ${s.rounds.length} of ${s.roundsPlanned}`)),
-      this.director ? h("section.panel.director", {}, h("h2", {}, "Director"),
+      h("header", {}, back(this.go), h("h1", {}, s.name),
+        h("span.muted", {}, `${s.rules} · ${t("round {n} of {all}", { n: s.rounds.length, all: s.roundsPlanned })}`)),
+      this.director ? h("section.panel.director", {}, h("h2", {}, t("Director")),
         h("button#start-round", { disabled: !canStart, onclick: () => this.startRound() },
-          s.rounds.length < s.roundsPlanned ? `Start round ${s.rounds.length + 1}` : "All rounds started"),
-        h("button#print", { onclick: () => window.print() }, "Print seat slips"),
+          s.rounds.length < s.roundsPlanned ? t("Start round {n}", { n: s.rounds.length + 1 }) : t("All rounds started")),
+        h("button#print", { onclick: () => window.print() }, t("Print seat slips")),
         this.message ? h("p#t-message", {}, this.message) : null) : null,
-      h("section.panel", {}, h("h2", {}, "Standings"), h("table.lobby#standings", {},
-        h("tr", {}, ["#", "entrant", "games", "wins", "points for", "against", "difference"].map((x) => h("th", {}, x))),
+      h("section.panel", {}, h("h2", {}, t("Standings")), h("table.lobby#standings", {},
+        h("tr", {}, ["#", t("entrant"), t("games"), t("wins"), t("points for"), t("against"), t("difference")].map((x) => h("th", {}, x))),
         standings.map((r) => h("tr", {}, [r.rank, r.name, r.games, r.wins, r.points_for, r.points_against, r.difference].map((x) => h("td", {}, x)))))),
       ...[...s.rounds].reverse().map((rnd) => h("section.panel.round", { "data-round": rnd.round },
-        h("h2", {}, `Round ${rnd.round}: ${rnd.finishedTables} of ${rnd.tables} tables finished`),
-        h("div.muted", {}, `seed commitment ${rnd.commitment.slice(0, 16)}…`, rnd.seed ? ` · seed ${rnd.seed}` : ""),
+        h("h2", {}, t("Round {n}: {done} of {all} tables finished", { n: rnd.round, done: rnd.finishedTables, all: rnd.tables })),
+        h("div.muted", {}, t("seed commitment {hash}…", { hash: rnd.commitment.slice(0, 16) }), rnd.seed ? ` · ${t("seed {seed}", { seed: rnd.seed })}` : ""),
         h("div.slips", {}, rnd.tableStates.map((t) => this.tableEl(rnd.round, t, names, slips[rnd.round]))))),
     ].filter(Boolean));
   }
 
-  tableEl(round, t, names, slips) {
-    const slip = slips?.find((x) => x.tableId === t.tableId);
-    const link = (token) => `${location.origin}/t/${t.tableId}#seat=${token}`;
-    return h("div.slip", { "data-table": t.tableId },
-      h("b", {}, `Table ${t.table + 1}`), t.finished ? h("span.tag", {}, "finished") : h("span.tag", {}, "playing"),
-      h("ol", { start: 0 }, t.seats.map((entrant, seat) => h("li", {}, names[entrant] ?? `entrant ${entrant}`,
-        slip && !t.finished ? [" · ", h("a.seat-link", { href: link(slip.tokens[seat]), "data-seat": seat }, "seat link"),
-          " ", h("button.stand-in", { onclick: () => this.standIn(t.tableId, slip.tokens[seat]) }, "bot stands in")] : null))),
-      h("a", { href: t.finished ? `/replay/${t.tableId}` : `/t/${t.tableId}`,
-        onclick: (e) => { e.preventDefault(); this.go(t.finished ? `/replay/${t.tableId}` : `/t/${t.tableId}`); } },
-      t.finished ? "replay" : "watch"));
+  tableEl(round, tb, names, slips) {
+    const slip = slips?.find((x) => x.tableId === tb.tableId);
+    const link = (token) => `${location.origin}/t/${tb.tableId}#seat=${token}`;
+    return h("div.slip", { "data-table": tb.tableId },
+      h("b", {}, t("Table {n}", { n: tb.table + 1 })), tb.finished ? h("span.tag", {}, t("finished")) : h("span.tag", {}, t("playing")),
+      h("ol", { start: 0 }, tb.seats.map((entrant, seat) => h("li", {}, names[entrant] ?? t("entrant {n}", { n: entrant }),
+        slip && !tb.finished ? [" · ", h("a.seat-link", { href: link(slip.tokens[seat]), "data-seat": seat }, t("seat link")),
+          " ", h("button.stand-in", { onclick: () => this.standIn(tb.tableId, slip.tokens[seat]) }, t("bot stands in"))] : null))),
+      h("a", { href: tb.finished ? `/replay/${tb.tableId}` : `/t/${tb.tableId}`,
+        onclick: (e) => { e.preventDefault(); this.go(tb.finished ? `/replay/${tb.tableId}` : `/t/${tb.tableId}`); } },
+      tb.finished ? t("replay") : t("watch")));
   }
 }

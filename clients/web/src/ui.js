@@ -1,4 +1,5 @@
 // Small DOM helpers and card faces.
+import { t, tp } from "./i18n.js";
 
 /** An element: h("div.cls#id", {attrs, onclick}, ...children). */
 export function h(tag, attrs = {}, ...children) {
@@ -43,7 +44,7 @@ export function cardEl(name, { onclick, legal = true, selected = false, small = 
   const cls = ["card", suit === "H" || suit === "D" ? "red" : "black", !legal && "unavailable",
     selected && "selected", small && "small", !suit && "joker"].filter(Boolean);
   const el = h(onclick ? "button" : "span", { class: cls.join(" "), onclick, "data-card": name,
-    title: legal ? name : `${name}: not a legal play now` },
+    title: legal ? name : t("{card}: not a legal play now", { card: name }) },
   h("span.rank", {}, rank), h("span.suit", {}, suit ? SUITS[suit] : "★"));
   return el;
 }
@@ -61,25 +62,46 @@ export function sortHand(cards, trump) {
   });
 }
 
-// Begging (All Fours): what each choice says at the table.
 // The bots a host can seat (AddBots kinds): a search bot thinks up to its budget on every move.
-export const BOT_KINDS = [["heuristic", "heuristic bots (quick)"], ["search:200ms", "search bots (strong, 0.2 s a move)"],
-  ["search:1s", "search bots (strongest, 1 s a move)"], ["random", "random bots"]];
+export function botKinds() {
+  return [["heuristic", t("heuristic bots (quick)")], ["search:200ms", t("search bots (strong, 0.2 s a move)")],
+    ["search:1s", t("search bots (strongest, 1 s a move)")], ["random", t("random bots")]];
+}
 
-export const CHOICE_WORDS = { stand: "stands", beg: "begs", give: "gives a point", run: "runs the cards" };
-const CHOICE_BUTTONS = { stand: "Stand", beg: "Beg", give: "Give a point", run: "Run the cards" };
-export function choiceButtonLabel(choice) { return CHOICE_BUTTONS[choice] || choice; }
+// Begging (All Fours): what each choice says at the table, and its button.
+export function choiceWords(choice) {
+  return { stand: t("stands"), beg: t("begs"), give: t("gives a point"), run: t("runs the cards") }[choice] || choice;
+}
+export function choiceButtonLabel(choice) {
+  return { stand: t("Stand"), beg: t("Beg"), give: t("Give a point"), run: t("Run the cards") }[choice] || choice;
+}
 
+/** A suit's name in the chosen language ("hearts", "cœur"). */
+export function suitName(letter) {
+  const words = { S: "spades", H: "hearts", D: "diamonds", C: "clubs" };
+  return words[letter] ? tp("suit", words[letter]) : letter;
+}
+
+/** A move's stable name for selectors and tests (`data-move`): the same in every language. */
+export function moveKey(m) {
+  const v = m.action.value;
+  const keys = { pass: () => "pass", bid: () => `bid ${v}`, trump: () => `trump ${v}`, play: () => `plays ${v}`,
+    discard: () => `discard ${v.cards.join(" ")}`, choose: () => ({ stand: "stands", beg: "begs", give: "gives a point", run: "runs the cards" }[v] || v) };
+  return (keys[m.action.case] || (() => "?"))();
+}
+
+/** A move as the table's log and buttons say it ("bid 3", "plays A♥"). */
 export function moveLabel(m) {
   if (!m) return "";
+  const v = m.action.value;
   switch (m.action.case) {
-    case "pass": return "pass";
-    case "bid": return `bid ${m.action.value}`;
-    case "trump": return `trump ${SUITS[m.action.value] || m.action.value}`;
-    case "discard": return m.action.value.cards.length ? `discard ${m.action.value.cards.map(cardLabel).join(" ")}`
-      : `discard ${m.action.value.count} cards`;
-    case "play": return `plays ${cardLabel(m.action.value)}`;
-    case "choose": return CHOICE_WORDS[m.action.value] || m.action.value;
+    case "pass": return t("pass");
+    case "bid": return t("bid {n}", { n: v });
+    case "trump": return t("trump {suit}", { suit: SUITS[v] || v });
+    case "discard": return v.cards.length ? t("discard {cards}", { cards: v.cards.map(cardLabel).join(" ") })
+      : t("discard {n} cards", { n: v.count });
+    case "play": return t("plays {card}", { card: cardLabel(v) });
+    case "choose": return choiceWords(v);
     default: return "?";
   }
 }
