@@ -62,6 +62,11 @@ FILTERS = {
     "non-trump": (N_("non-trump cards"), N_("a non-trump card"), N_("no non-trump card"), N_("non-trump card")),
     "non-joker": (N_("non-joker cards"), N_("a non-joker card"), N_("no non-joker card"), N_("non-joker card")),
     "of": (N_("cards of {suit}"), N_("a card of {suit}"), N_("no card of {suit}"), N_("card of {suit}")),
+    # The suit led, said whole: "a card of the suit led" needs its own case in Slovak, its own particle in Tagalog.
+    "of led": (N_("cards of the suit led"), N_("a card of the suit led"), N_("no card of the suit led"),
+               N_("card of the suit led")),
+    "not of led": (N_("cards not of the suit led"), N_("a card not of the suit led"), N_("no card not of the suit led"),
+                   N_("card not of the suit led")),
     "not of": (N_("cards not of {suit}"), N_("a card not of {suit}"), N_("no card not of {suit}"),
                N_("card not of {suit}")),
     "trumps not jokers": (N_("trumps other than jokers"), N_("a trump other than a joker"),
@@ -284,7 +289,10 @@ class Reader:
         if not neg and isinstance(x, A.Compare) and x.op in ("==", "!="):
             for a, b in ((x.a, x.b), (x.b, x.a)):
                 if isinstance(a, A.Attr) and _is(a.obj, "card") and a.name == "suit":
-                    return ("not of" if x.op == "!=" else "of"), self._suit(b)
+                    kind = "not of" if x.op == "!=" else "of"
+                    if isinstance(b, A.Attr) and b.name == "suit" and _is(b.obj, "lead"):
+                        return kind + " led", None
+                    return kind, self._suit(b)
         if not neg and isinstance(cond, A.BoolOp) and cond.op == "and":
             parts = [self._filter_kind(p)[0] for p in (cond.a, cond.b)]
             if parts == ["trumps", "non-joker"]:
