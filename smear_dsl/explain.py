@@ -88,7 +88,7 @@ def explain(spec: RuleSpec, options: dict[str, Any] | None = None, players: int 
                 frozenset(name for name, _t, _a in spec.definitions), frozenset(spec.point_vars), tr)
     sh = Sheet(spec, r, rd, tr, words)
     t = tr.t
-    description = words.description if words and words.description else spec.description
+    description = spec.about(lang)
     intro = [description] if description else []
     rule_file = f"`{spec.stem}`"
     if spec.extends:
@@ -102,8 +102,7 @@ def explain(spec: RuleSpec, options: dict[str, Any] | None = None, players: int 
         chosen = tr.tp("list", ", ").join(f"{k}={_option_text(tr, v)}" for k, v in r.options.items())
         table = tr.tn("{n} player", "{n} players", r.players) + (t("; {chosen}", chosen=chosen) if chosen else "")
         intro.append(t("{origin}, as this table plays it ({table}).", origin=origin, table=table))
-    title = words.name if words and words.name else spec.name
-    return Document(title, intro, [
+    return Document(spec.title(lang), intro, [
         _players(sh, tables), _cards(sh), _deal(sh, tables), _bidding(sh),
         *([_phases(sh)] if spec.phases else []), _play(sh), _points(sh),
         _scoring(sh), _end(sh), *([_definitions(sh)] if spec.definitions else []),
@@ -369,7 +368,7 @@ def _points(sh: Sheet) -> Section:
         else:
             card = _read(sh, p.card, False)
             goes = t(TO_WORDS[p.to])
-        rows.append([_point_name(sh, p.name), str(value), card, goes])
+        rows.append([tr.label(p.name), str(value), card, goes])
     blocks: list = [t("Each hand awards these points ({n} in all):", n=total),
                     Table([t("point"), t("worth"), t("for"), t("goes to")], rows)]
     blocks.append(t("A point whose card is not in play goes to nobody; one card may carry two points "
@@ -401,7 +400,7 @@ def _end(sh: Sheet) -> Section:
     items = [t("The target is {n}.", n=r.target),
              t("After each scored hand, a side wins when {cond}.", cond=_read(sh, e.win_if, True))]
     if r.pre_points and r.no_bidding:
-        early = tr.join([_point_name(sh, p.name) for p in spec.points if p.gift or p.to == "dealer_if_turned"])
+        early = tr.join([tr.label(p.name) for p in spec.points if p.gift or p.to == "dealer_if_turned"])
         items.append(t("The points settled before the play ({points}) count at once: a side they bring to a win wins "
                        "as soon as trump is settled, before a card is played; otherwise they are scored with the "
                        "hand's other points.", points=early))
@@ -449,7 +448,6 @@ def _options(sh: Sheet, chosen: dict[str, Any] | None = None) -> Section:
     t = tr.t
     if not spec.options:
         return Section(t("Table options"), [t("These rules have no table options.")])
-    said = sh.words.options if sh.words else {}
     rows = []
     for o in spec.options:
         if o.type == "int":
@@ -459,7 +457,7 @@ def _options(sh: Sheet, chosen: dict[str, Any] | None = None) -> Section:
         else:
             kind = t("one of {choices}", choices=", ".join(f"`{c}`" for c in o.choices))
         default = _option_text(tr, o.default)
-        rows.append([f"`{o.name}`", kind, default, said.get(o.name, o.description)] +
+        rows.append([f"`{o.name}`", kind, default, spec.option_text(o.name, tr.lang)] +
                     ([_option_text(tr, chosen[o.name])] if chosen is not None else []))
     header = [t("option"), t("values"), t("default"), t("what it does")]
     if chosen is not None:
@@ -511,20 +509,13 @@ def _card(sh: Sheet, c: int) -> str:
     return sh.tr.card_short(c, sh.r.card_name(c))
 
 
-def _point_name(sh: Sheet, name: str) -> str:
-    """A point as the sheet names it: the identifier in English (as the rule file writes it)."""
-    return sh.tr.label(name)
-
-
 def _point_title(sh: Sheet, name: str) -> str:
     return name.replace("_", " ").title() if sh.tr.english else sh.tr.label(name)
 
 
 def _message(sh: Sheet, code: str, message: str) -> str:
     """A lead or follow rule's refusal message in the reader's language, if the rule file gives it."""
-    if not sh.words:
-        return message
-    return sh.words.messages.get(message) or sh.words.messages.get(code, message)
+    return sh.words.refusal(code, message) if sh.words else message
 
 
 # ---------------------------------------------------------------- rendering

@@ -11,10 +11,13 @@ import io
 from dataclasses import dataclass, field
 from functools import lru_cache
 from pathlib import Path
-from typing import Iterable, Mapping
+from typing import TYPE_CHECKING, Iterable, Mapping
 
 from . import cards as C
 from .errors import Said
+
+if TYPE_CHECKING:
+    from .spec import LangText
 
 # The languages players may choose, each named in itself.
 LANGUAGES: dict[str, str] = {"en": "English", "fr": "Français", "sk": "Slovenčina", "tl": "Tagalog", "th": "ไทย"}
@@ -66,18 +69,13 @@ def negotiate(wanted: str | Iterable[str] | None) -> str:
         parts = [p.split(";")[0].strip() for p in wanted[:200].split(",")]
     else:
         parts = [str(p)[:20] for p in list(wanted)[:20]]
-    for p in parts:
+    for p in parts:  # our languages are bare codes: the first tag whose language is one of them wins
         code = p.replace("_", "-").split("-")[0].lower()
         if code == "fil":  # Filipino, the standard form of Tagalog
             code = "tl"
         if code in LANGUAGES:
             return code
-    from babel import Locale, UnknownLocaleError
-    try:
-        found = Locale.negotiate(parts, list(LANGUAGES), sep="-")
-    except (UnknownLocaleError, ValueError, TypeError):
-        found = None
-    return str(found.language) if found is not None else "en"
+    return "en"
 
 
 @dataclass(frozen=True)
@@ -131,8 +129,10 @@ class Tr:
 
     def card_short(self, c: int, name: str) -> str:
         """A card in a list: English keeps the deck's notation (`name`), others a rank and a suit symbol."""
-        if self.english or c >= C.N_SUITED:
-            return self.label(name) if c >= C.N_SUITED else name
+        if c >= C.N_SUITED:
+            return self.label(name)
+        if self.english:
+            return name
         return self.rank_short(C.rank_of(c)) + SUIT_SYMBOLS[c // 13]
 
     def card(self, c: int, name: str) -> str:
@@ -217,9 +217,9 @@ def _value(tr: Tr, v: object) -> str:
     return str(v)
 
 
-def say(tr: Tr, said: Said, code: str = "", messages: Mapping[str, str] | None = None) -> str:
+def say(tr: Tr, said: Said, code: str = "", words: LangText | None = None) -> str:
     """A refusal in `tr`'s language: the catalog's words for its template, else the rule file's
-    own words for its code (`translations: {fr: {messages: ...}}`), else the English."""
+    own words for it (`translations: {fr: {messages: ...}}`), else the English."""
     if tr.english:
         return str(said)
     values = {k: _value(tr, v) for k, v in said.params}
@@ -227,8 +227,8 @@ def say(tr: Tr, said: Said, code: str = "", messages: Mapping[str, str] | None =
         return tr.tn(said.template, said.plural, int(dict(said.params).get("n", 0)),
                      **{k: v for k, v in values.items() if k != "n"})
     text = translations(tr.lang).gettext(said.template)
-    if text == said.template and not said.params and messages:
-        return messages.get(said.template) or messages.get(code) or text
+    if text == said.template and not said.params and words is not None:
+        return words.refusal(code, text)
     return text.format(**values) if values else text
 
 

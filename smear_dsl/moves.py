@@ -10,12 +10,15 @@ from typing import Any
 
 from . import cards as C
 from .errors import MoveError, clip
+from .i18n import N_
 
 PASS = 64
 BID_BASE = 128
 TRUMP_BASE = 4096
 CHOOSE_BASE = TRUMP_BASE + 16
 CHOICES = ("stand", "beg", "give", "run")  # the eldest stands or begs; the dealer gives a point or runs the cards
+# Each choice as the table says it (a message of the catalogs; a person at a terminal types the first word).
+CHOICE_WORDS = {"stand": N_("stand"), "beg": N_("beg"), "give": N_("give a point"), "run": N_("run the cards")}
 DISCARD_FLAG = 1 << 64
 ACTIONS = ("pass", "bid", "discard", "play", "trump", "choose")
 

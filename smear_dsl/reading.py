@@ -292,17 +292,12 @@ class Reader:
                     kind = "not of" if x.op == "!=" else "of"
                     if isinstance(b, A.Attr) and b.name == "suit" and _is(b.obj, "lead"):
                         return kind + " led", None
-                    return kind, self._suit(b)
+                    return kind, self.noun(b)
         if not neg and isinstance(cond, A.BoolOp) and cond.op == "and":
             parts = [self._filter_kind(p)[0] for p in (cond.a, cond.b)]
             if parts == ["trumps", "non-joker"]:
                 return "trumps not jokers", None
         return None, None
-
-    def _suit(self, e: A.Expr) -> str:
-        if isinstance(e, A.Attr) and e.name == "suit" and _is(e.obj, "lead"):
-            return self.tr.t("the suit led")
-        return self.noun(e)
 
     def _call(self, e: A.Call) -> str:
         t = self.tr.t

@@ -5,7 +5,7 @@ closures are built later against the compiled tables.
 """
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
 from .errors import clip
@@ -50,14 +50,14 @@ class LangText:
 
     name: str = ""
     description: str = ""
-    options: dict[str, str] | None = None
-    messages: dict[str, str] | None = None
-    names: dict[str, str] | None = None
+    options: dict[str, str] = field(default_factory=dict)
+    messages: dict[str, str] = field(default_factory=dict)
+    names: dict[str, str] = field(default_factory=dict)
 
-    def __post_init__(self) -> None:
-        for attr in ("options", "messages", "names"):
-            if getattr(self, attr) is None:
-                object.__setattr__(self, attr, {})
+    def refusal(self, code: str, message: str) -> str:
+        """A lead or follow rule's refusal in this language: by its English message (two rules may
+        share a code), else by its code, else the English itself."""
+        return self.messages.get(message) or self.messages.get(code) or message
 
 
 @dataclass(frozen=True)

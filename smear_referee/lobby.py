@@ -35,9 +35,7 @@ async def stored_lobby(tables: "Tables", include_finished: bool, limit: int, lan
     for tid, rules_name, rules_text, players, options, created, finished, outcome, version, state in rows:
         held = tables.tables.get(tid)
         if held is not None:
-            info = held.info(spectators_allowed=held.spectators < tables.limits.spectators_per_table)
-            info.title = held.spec.title(lang)
-            out.append(info)
+            out.append(held.info(spectators_allowed=held.spectators < tables.limits.spectators_per_table, lang=lang))
             continue
         try:
             spec = rules_spec(rules_name, rules_text)

@@ -351,9 +351,8 @@ class Referee(pb_grpc.RefereeServicer):
         return out
 
     def info(self, t: Table) -> pb.TableInfo:
-        info = t.info(spectators_allowed=t.seal is None and t.spectators < self.limits.spectators_per_table)
-        info.title = t.spec.title(LANG.get())  # the variant's name in the caller's language, where the file gives it
-        return info
+        return t.info(spectators_allowed=t.seal is None and t.spectators < self.limits.spectators_per_table,
+                      lang=LANG.get())
 
     @guard
     async def ListTables(self, request, context):

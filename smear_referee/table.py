@@ -57,8 +57,7 @@ class RefereeError(Exception):
         """The message in the caller's language (the same code, whatever the language)."""
         if lang == "en":
             return self.message
-        words = self.spec.words(lang) if self.spec is not None else None
-        return say(tr_for(lang), self.said, self.reason, words.messages if words else None)
+        return say(tr_for(lang), self.said, self.reason, self.spec.words(lang) if self.spec is not None else None)
 
 
 @dataclass
@@ -151,9 +150,9 @@ class Table:
     def last_seq(self) -> int:
         return self.base_seq + len(self.events)
 
-    def info(self, spectators_allowed: bool = True) -> pb.TableInfo:
-        """What anyone may know of the table (a lobby's line): nothing hidden."""
-        return pb.TableInfo(table_id=self.id, rules=self.rules_name, title=self.spec.name, players=self.rules.players,
+    def info(self, spectators_allowed: bool = True, lang: str = "en") -> pb.TableInfo:
+        """What anyone may know of the table (a lobby's line): nothing hidden; its title in `lang`."""
+        return pb.TableInfo(table_id=self.id, rules=self.rules_name, title=self.spec.title(lang), players=self.rules.players,
                             options={k: _text(v) for k, v in self.rules.options.items()},
                             seat_taken=self.seats_taken, finished=self.game.finished, seat_names=self.seat_names,
                             started=self.version > 0, spectators=self.spectators,

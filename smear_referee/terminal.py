@@ -16,7 +16,8 @@ import grpc
 from rich.console import Console
 from rich.markup import escape
 
-from smear_dsl.i18n import ENGLISH, N_, Tr
+from smear_dsl import moves as M
+from smear_dsl.i18n import ENGLISH, Tr
 
 from .api import referee_pb2 as pb
 from .client import Client, error_info, error_reason
@@ -85,8 +86,7 @@ def move_text(m: pb.Move, tr: Tr = ENGLISH) -> str:
     return tr.t("play {card}", card=card(m.play))
 
 
-# Begging (All Fours): each choice as the table says it; a person types the first word (in English).
-CHOICE_WORDS = {"stand": N_("stand"), "beg": N_("beg"), "give": N_("give a point"), "run": N_("run the cards")}
+CHOICE_WORDS = M.CHOICE_WORDS  # begging (All Fours): each choice as the table says it; a person types the first word
 
 
 def parse_move(text: str, legal: list[pb.Move]) -> pb.Move | None:
@@ -162,8 +162,8 @@ class TerminalTable:
              for i in range(len(d["scores"]))]
         c.print(t("scores: {list}", list=", ".join(f"{n} {s}" for n, s in zip(side_names, d["scores"]))))
         if d.get("bids"):
-            c.print(t("bids: {list}", list=", ".join(f"{self.name(b['seat'], view)} {b['bid'] or t('pass')}"
-                                                       for b in d["bids"])))
+            passed = t("pass")
+            c.print(t("bids: {list}", list=", ".join(f"{self.name(b['seat'], view)} {b['bid'] or passed}" for b in d["bids"])))
         if trump:
             bid = ("   " + t("high bid {n} by {who}", n=d.get("bid"), who=self.name(d["bidder"], view))
                    if d.get("bidder") is not None else "")

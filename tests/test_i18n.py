@@ -228,7 +228,7 @@ def test_refusals_are_said_in_the_language_with_the_same_code():
 
 def test_a_rule_files_own_refusal_is_said_in_its_words():
     spec = load_spec("six_point_ne_wisconsin")
-    msgs = spec.words("fr").messages
+    msgs = spec.words("fr")
     joker = next(r for r in spec.play.lead_rules if "buried" in r.message)
     from smear_dsl.errors import Said
     assert say(tr_for("fr"), Said(joker.message), joker.code, msgs).startswith("vous avez écarté un joker")

@@ -10,8 +10,6 @@ from ..i18n import N_, Phrase
 from ..scoring import score_hand
 from .constants import BEG
 
-CHOICE_WORDS = {"stand": N_("stand"), "beg": N_("beg"), "give": N_("give a point"), "run": N_("run the cards")}
-
 STAND, BEG_, GIVE, RUN = (M.CHOOSE_BASE + i for i in range(len(M.CHOICES)))
 
 
@@ -50,7 +48,7 @@ class Begging:
             why = (N_("the dealer may not give a point that would win the game: he must run the cards") if code == GIVE
                    and seat == self.dealer else N_("the player left of the dealer stands or begs") if seat != self.dealer
                    else N_("the dealer gives a point or runs the cards"))
-            raise MoveError("CHOICE_NOT_ALLOWED", N_("you cannot {choice} now: {why}"), choice=Phrase(CHOICE_WORDS[name]),
+            raise MoveError("CHOICE_NOT_ALLOWED", N_("you cannot {choice} now: {why}"), choice=Phrase(M.CHOICE_WORDS[name]),
                             why=Phrase(why))
         self.hand_moves.append((seat, code))
         if code == BEG_:
