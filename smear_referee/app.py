@@ -19,20 +19,65 @@ from .api import referee_pb2 as pb
 from .backends import is_postgres
 from .cluster import Leases
 from .api import referee_pb2_grpc as pb_grpc
+from .grpcguard import ReadableRequests
 from .health import SideHealth
 from .limits import Limits
 from .sandbox import Sandbox
-from .service import SERVICE, AuthInterceptor, Referee
+from .service import SERVICE, TOURNAMENT, AuthInterceptor, Referee
 from .store import Store
 from .tables import Tables
 from .tournament.service import Tournaments, TournamentService
 from .web import WebServer, web_server
+from .webguard import AddressLog
 
 MAX_MESSAGE_BYTES = 4 * 1024 * 1024
 
 
 class PortInUse(SmearError):
     """The server cannot bind its port."""
+
+
+class BadTls(SmearError):
+    """The TLS certificate or key given to the server does not load."""
+
+
+def check_tls(cert: str, key: str) -> None:
+    """BadTls saying, in one line, what is wrong with a (certificate chain, private key) pair of PEM
+    files: before anything binds, so the operator is not told that a port is in use."""
+    import ssl
+    texts = {}
+    for what, path in (("certificate", cert), ("key", key)):
+        try:
+            with open(path, "rb") as f:
+                texts[what] = f.read(1 << 20)
+        except OSError as e:
+            raise BadTls(f"cannot read the TLS {what} {path}: {e.strerror or e}") from None
+    if b"-----BEGIN CERTIFICATE-----" not in texts["certificate"]:
+        raise BadTls(f"{cert} is not a PEM certificate (it has no BEGIN CERTIFICATE block)")
+    if b"PRIVATE KEY-----" not in texts["key"]:
+        raise BadTls(f"{key} is not a PEM private key (it has no BEGIN ... PRIVATE KEY block)")
+    if b"ENCRYPTED" in texts["key"]:
+        raise BadTls(f"the key {key} is encrypted with a passphrase: give the server an unencrypted key")
+    ctx = ssl.SSLContext(ssl.PROTOCOL_TLS_SERVER)
+
+    def no_passphrase() -> str:
+        raise BadTls(f"the key {key} is encrypted with a passphrase: give the server an unencrypted key")
+    try:
+        ctx.load_cert_chain(cert, key, password=no_passphrase)
+    except ssl.SSLError as e:
+        reason = getattr(e, "reason", None) or ""
+        if reason == "KEY_VALUES_MISMATCH":
+            raise BadTls(f"the key {key} is not the key of the certificate {cert} (they are of different pairs)") \
+                from None
+        raise BadTls(f"the certificate {cert} or the key {key} does not load: {reason or str(e)[:200]}") from None
+    try:  # CPython's own PEM decoder: the certificate's dates
+        info = ssl._ssl._test_decode_cert(cert)  # noqa: SLF001 - no public API reads a file's dates
+    except (AttributeError, ssl.SSLError, OSError):
+        return
+    import time
+    ends = info.get("notAfter")
+    if ends and ssl.cert_time_to_seconds(ends) < time.time():
+        raise BadTls(f"the certificate {cert} expired on {ends}: renew it")
 
 
 def _can_bind(host: str, port: int) -> bool:
@@ -115,13 +160,16 @@ async def start(where: Listen = Listen(), db: str = "smear-referee.sqlite3", lim
     serving; port 0 picks a free port."""
     host, port = where.host, where.port
     limits = limits or Limits()
+    if where.tls:
+        check_tls(*where.tls)
     store, tables, leases = _open(db, limits, where.advertise)
     sandbox = Sandbox(limits.sandbox_workers, limits.sandbox_queue, limits.sandbox_memory_bytes)
     await asyncio.to_thread(sandbox.prestart)
     tournaments = Tournaments(tables)
     tournaments.load()
     server = grpc.aio.server(
-        interceptors=[AuthInterceptor(tables)],
+        interceptors=[ReadableRequests((SERVICE, TOURNAMENT), AddressLog(limits.web_log_lines, logging.getLogger(
+            "smear_dsl.referee"), "grpc")), AuthInterceptor(tables)],
         options=[("grpc.max_receive_message_length", MAX_MESSAGE_BYTES),
                  ("grpc.max_send_message_length", 32 * MAX_MESSAGE_BYTES),
                  ("grpc.max_concurrent_streams", 1000),

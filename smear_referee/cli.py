@@ -139,7 +139,10 @@ def cmd_play(args: argparse.Namespace) -> int:
     import grpc
     from rich.console import Console
 
+    from rich.text import Text
+
     from .client import error_reason, target
+    from .names import shown
     from .terminal import TerminalTable, save_seat, saved_seat
 
     where = target(args.server)
@@ -155,7 +158,7 @@ def cmd_play(args: argparse.Namespace) -> int:
             made = lobby.create_table(None if text else args.create, parse_options(args.option or []),
                                       args.players, rules_text=text)
             table_id, host = made.table_id, made.host_token
-            console.print(f"table {table_id} opened: {made.table.title}")
+            console.print(Text(f"table {table_id} opened: {shown(made.table.title)}"))
         else:
             table_id, host = args.table, None
         seat = saved_seat(where, table_id) if not args.watch and args.seat is None else None
@@ -253,8 +256,11 @@ def cmd_bot(args: argparse.Namespace) -> int:
 def cmd_tournament_run(args: argparse.Namespace) -> int:
     from rich.console import Console
     from rich.table import Table
+    from rich.text import Text
 
     from smear_dsl.parallel import jobs_option
+
+    from .names import shown
 
     from .tournament.runner import run_tournament
     try:
@@ -264,11 +270,11 @@ def cmd_tournament_run(args: argparse.Namespace) -> int:
     except ValueError as e:
         raise OptionError(str(e)) from None
     stats = archive["_stats"]
-    table = Table(title=archive["name"])
+    table = Table(title=Text(shown(archive["name"])))
     for col in ("#", "entrant", "games", "wins", "for", "against", "diff"):
         table.add_column(col, justify="left" if col == "entrant" else "right")
     for s in archive["standings"]:
-        table.add_row(str(s["rank"]), s["name"], str(s["games"]), str(s["wins"]), str(s["points_for"]),
+        table.add_row(str(s["rank"]), Text(shown(s["name"])), str(s["games"]), str(s["wins"]), str(s["points_for"]),
                       str(s["points_against"]), str(s["difference"]))
     console = Console(highlight=False)
     console.print(table)
@@ -277,7 +283,7 @@ def cmd_tournament_run(args: argparse.Namespace) -> int:
                   f"report {args.out}/standings.html")
     if stats["problems"]:
         for p in stats["problems"]:
-            console.print(f"[red]{p}[/red]")
+            console.print(Text(p, style="red"))
         return 1
     console.print("verify-tournament: every deal, game and standing checks out")
     return 0

@@ -42,6 +42,12 @@ class Limits:
     bot_search_playouts: int = 2_000      # the most playouts a search bot the server plays may ask per move (about a second)
     bot_searches: int = 1                 # search bots thinking at once (each holds a core); the rest wait their turn
     web_connections: int = 2_000          # open connections on the web port, the one being answered included
+    web_connections_per_address: int = 128  # of those, open from one address (a club behind one router: ~6 a browser)
+    web_body_bytes: int = 4 * 1024 * 1024  # a request's body on the web port, counted once decompressed
+    web_header_seconds: float = 10.0      # a web connection's next request must have sent all its headers within this
+    web_body_seconds: float = 30.0        # a web request's body must have arrived within this
+    web_idle_seconds: float = 5.0         # a kept-alive web connection with no request in flight is closed after this
+    web_log_lines: int = 20               # log lines one address can cause a minute (then one summary line)
     options: int = 50                     # options given to a table or tournament
     option_chars: int = 100               # an option's name or value
     seed_chars: int = 200                 # a seed a caller chooses

@@ -29,6 +29,7 @@ from . import history, restore, upkeep
 from .api import referee_pb2 as pb
 from .cluster import Fenced, Solo
 from .limits import Limits
+from .names import clean as clean_name
 from .store import Store, StoredTable
 from .restore import Damaged
 from .table import Event, Identity, RefereeError, Table
@@ -282,7 +283,7 @@ class Tables:
     async def join(self, table_id: str, seat: int | None, name: str = "") -> tuple[Table, str]:
         t = self.table_for(table_id, None)
         token = new_token()
-        name = " ".join(name.split())[:self.limits.player_name_chars]
+        name = clean_name(name, self.limits.player_name_chars, "a player's name")
         async with t.lock:
             if seat is not None:
                 self._check_free(t, seat)

@@ -26,6 +26,7 @@ from .api import referee_connect as rc
 from .api import referee_pb2 as pb
 from .service import CALLER, NEEDS_TOKEN, caller_of
 from .tables import RefereeError, Tables
+from .webguard import AddressLog, CappedGzip, Guard, SafeCodec, WebLimits, guarded_protocol
 
 STATIC = Path(__file__).parent / "static"  # built from clients/web by its `npm run build`
 _CONNECT_CODES = {code_pb2.CANCELLED: Code.CANCELED} | {
@@ -100,13 +101,22 @@ class _App:
 
     def __init__(self, referee: Any, tournament: Any, tables: Tables, read_max_bytes: int):
         svc = pb.DESCRIPTOR.services_by_name
+        gzip = [CappedGzip(read_max_bytes)]  # a message in a query string or an envelope inflates only so far
         self.routes = {
             f"/{svc['Referee'].full_name}/": rc.RefereeASGIApplication(
-                _bridge(referee, svc["Referee"], tables), read_max_bytes=read_max_bytes),
+                _bridge(referee, svc["Referee"], tables), read_max_bytes=read_max_bytes, compressions=gzip),
             f"/{svc['Tournament'].full_name}/": rc.TournamentASGIApplication(
-                _bridge(tournament, svc["Tournament"], tables), read_max_bytes=read_max_bytes),
+                _bridge(tournament, svc["Tournament"], tables), read_max_bytes=read_max_bytes, compressions=gzip),
         }
+        for app in self.routes.values():
+            # A request that does not decode is INVALID_ARGUMENT, not an unexpected error. The generated
+            # applications take no codecs, so their (connectrpc <0.11) table of them is replaced;
+            # test_web_hardening checks that malformed requests get invalid_argument.
+            app._codecs = {name: SafeCodec(codec) for name, codec in app._codecs.items()}
         self.files = StaticFiles(directory=STATIC, html=True, check_dir=False)
+
+    def is_api(self, path: str) -> bool:
+        return path.startswith(tuple(self.routes))
 
     async def __call__(self, scope, receive, send):
         if scope["type"] == "http":
@@ -131,11 +141,13 @@ class WebServer:
     """The web port: uvicorn on the referee's event loop (so a browser's call and a gRPC call meet
     the same tables under the same locks)."""
 
-    def __init__(self, app: _App, sock: socket.socket, tls: tuple[str, str] | None, connections: int):
+    def __init__(self, app: _App, sock: socket.socket, tls: tuple[str, str] | None, limits: WebLimits):
         kw = {"ssl_certfile": tls[0], "ssl_keyfile": tls[1]} if tls else {}
-        config = uvicorn.Config(app, lifespan="off", log_level="warning", access_log=False,
-                                timeout_graceful_shutdown=1, ws="none", limit_concurrency=connections,
-                                h11_max_incomplete_event_size=64 * 1024, **kw)
+        logs = AddressLog(limits.log_lines)
+        config = uvicorn.Config(Guard(app, limits, logs, app.is_api), lifespan="off", log_level="warning",
+                                access_log=False, timeout_graceful_shutdown=1, ws="none",
+                                http=guarded_protocol(limits, logs), limit_concurrency=limits.connections,
+                                timeout_keep_alive=limits.idle_seconds, h11_max_incomplete_event_size=64 * 1024, **kw)
         config.load()
         self.server = uvicorn.Server(config)
         self.server.lifespan = config.lifespan_class(config)
@@ -158,9 +170,10 @@ class WebServer:
 
 
 def listen(host: str, port: int) -> socket.socket:
-    """A listening socket for the web port (OSError if taken)."""
+    """A listening socket for the web port (OSError if taken). Made as TCP explicitly: asyncio sets
+    TCP_NODELAY on accepted sockets only when `proto` says TCP (a socket made with 0 does not)."""
     family = socket.AF_INET6 if ":" in host else socket.AF_INET
-    sock = socket.socket(family, socket.SOCK_STREAM)
+    sock = socket.socket(family, socket.SOCK_STREAM, socket.IPPROTO_TCP)
     sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
     try:
         sock.bind((host, port))
@@ -174,5 +187,7 @@ def listen(host: str, port: int) -> socket.socket:
 
 def web_server(referee: Any, tournament: Any, tables: Tables, host: str, port: int, read_max_bytes: int,
                tls: tuple[str, str] | None = None) -> WebServer:
-    return WebServer(_App(referee, tournament, tables, read_max_bytes), listen(host, port), tls,
-                     tables.limits.web_connections)
+    lim = tables.limits
+    limits = WebLimits(min(read_max_bytes, lim.web_body_bytes), lim.web_header_seconds, lim.web_body_seconds,
+                       lim.web_idle_seconds, lim.web_connections, lim.web_connections_per_address, lim.web_log_lines)
+    return WebServer(_App(referee, tournament, tables, limits.body_bytes), listen(host, port), tls, limits)

@@ -26,19 +26,30 @@ class ServerThread(_ServerThread):
 class ServerProcess:
     """`smear-dsl serve` as a child process; it prints the port it bound."""
 
-    def __init__(self, db: str, *args: str):
+    def __init__(self, db: str, *args: str, log: str | None = None):
+        """`log`: a file for the server's stderr (a pipe nobody reads would stop a server that logs a lot)."""
         env = dict(os.environ, PYTHONUNBUFFERED="1")
+        self.log = log
+        err = open(log, "w") if log else subprocess.PIPE
         self.proc = subprocess.Popen([sys.executable, "-m", "smear_dsl", "serve", "--port", "0", "--db", db, *args],
-                                     cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=env)
+                                     cwd=ROOT, stdout=subprocess.PIPE, stderr=err, text=True, env=env)
+        if log:
+            err.close()
         line = self.proc.stdout.readline()
         if "listening on" not in line:
-            raise RuntimeError(f"server did not start: {line!r} {self.proc.stderr.read() if self.proc.poll() else ''}")
+            why = (open(log).read() if log else self.proc.stderr.read()) if self.proc.poll() is not None else ""
+            raise RuntimeError(f"server did not start: {line!r} {why}")
         self.port = int(line.strip().rsplit(":", 1)[1])
         self.target = f"127.0.0.1:{self.port}"
         self.url = self.proc.stdout.readline().split()[-1] if "--web" in args else None  # "web client: URL"
 
     def client(self, token: str | None = None) -> Client:
         return Client(self.target, token)
+
+    def rss(self) -> tuple[int, int]:
+        """(resident, peak resident) bytes of the server's process, from /proc."""
+        fields = dict(line.split(":", 1) for line in open(f"/proc/{self.proc.pid}/status"))
+        return tuple(int(fields[k].split()[0]) * 1024 for k in ("VmRSS", "VmHWM"))
 
     def kill9(self) -> None:
         self.proc.kill()

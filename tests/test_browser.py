@@ -81,6 +81,8 @@ def act(page, rng: random.Random) -> None:
 def sit_with_bots(browser, server, rules: str, fill: dict | None = None, players: str | None = None):
     """A page that opened a table of `rules` in the lobby, sat Ann at seat 0 and filled the rest with bots."""
     page = browser.new_context(accept_downloads=True).new_page()
+    page.blocked = []  # what the server's Content-Security-Policy stopped (nothing, if the client keeps to it)
+    page.on("console", lambda m: "Content Security Policy" in m.text and page.blocked.append(m.text))
     page.goto(server.url)
     page.select_option("#rules", rules)
     if players:
@@ -125,6 +127,7 @@ def test_one_person_plays_a_whole_game_against_bots_in_the_browser(browser, serv
         act(page, rng)
     assert reloaded and refused_bid
     assert "Winner:" in page.inner_text("#game-over")
+    assert page.blocked == []  # the whole game under the CSP (no inline script or style) without a violation
 
     with page.expect_download() as dl:
         page.click("#download")

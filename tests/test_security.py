@@ -258,7 +258,7 @@ def test_tournaments_and_tables_have_per_address_budgets(tmp_path):
         stub = pb_grpc.TournamentStub(c.channel)
         fails(lambda: stub.CreateTournament(pb.CreateTournamentRequest(
             rules_name="four_point_ne_wisconsin", entrants=["x" * 4096] * 8, pairing="swiss", rounds=1)),
-            grpc.StatusCode.INVALID_ARGUMENT, "BAD_TOURNAMENT")
+            grpc.StatusCode.INVALID_ARGUMENT, "BAD_NAME")
         fails(lambda: stub.CreateTournament(pb.CreateTournamentRequest(
             rules_name="four_point_ne_wisconsin", entrants=[f"p{i}" for i in range(1001)], pairing="swiss", rounds=1)),
             grpc.StatusCode.INVALID_ARGUMENT, "BAD_TOURNAMENT")
@@ -452,3 +452,28 @@ def test_a_compile_error_quotes_the_upload_not_a_file_of_the_same_name(tmp_path,
         assert "TOP-SECRET" not in err.details()
     finally:
         srv.stop()
+
+
+# ---------------------------------------------------------------- malformed gRPC requests (issue 29)
+
+def test_a_malformed_grpc_request_is_invalid_argument_not_unknown(srv):
+    """Bytes that are no message of the method's type: INVALID_ARGUMENT / BAD_REQUEST, on unary, server
+    streaming and bidirectional calls alike (grpcio's own answer would be UNKNOWN)."""
+    made = srv.client().create_table("cutthroat_canadian", players=3)
+    seat = srv.client().join(made.table_id, 0)
+    with grpc.insecure_channel(srv.target) as ch:
+        garbage = b"\xff" * 30
+        for call in (ch.unary_unary("/smear.referee.v1.Referee/ListTables"),
+                     ch.unary_unary("/smear.referee.v1.Tournament/GetStandings")):
+            with pytest.raises(grpc.RpcError) as e:
+                call(garbage, timeout=10)
+            assert e.value.code() == grpc.StatusCode.INVALID_ARGUMENT and error_reason(e.value) == "BAD_REQUEST"
+        with pytest.raises(grpc.RpcError) as e:
+            list(ch.unary_stream("/smear.referee.v1.Referee/WatchTable")(garbage, timeout=10))
+        assert e.value.code() == grpc.StatusCode.INVALID_ARGUMENT and error_reason(e.value) == "BAD_REQUEST"
+        play = ch.stream_stream("/smear.referee.v1.Referee/Play")
+        first = pb.PlayRequest(table_id=made.table_id).SerializeToString()
+        with pytest.raises(grpc.RpcError) as e:
+            list(play(iter([first, garbage]), metadata=bearer(seat.token), timeout=10))
+        assert e.value.code() == grpc.StatusCode.INVALID_ARGUMENT and error_reason(e.value) == "BAD_REQUEST"
+    assert srv.client().list_tables()  # and the server goes on

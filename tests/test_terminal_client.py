@@ -194,3 +194,54 @@ def test_the_terminal_table_in_french(server, tmp_path):
         person.say("bid 9")
         assert person.read_until(r"refusé \((WRONG_PHASE|WRONG_TURN)\) : ")
     person.proc.kill()
+
+
+def test_names_are_text_at_the_terminal_never_markup_or_escapes(tmp_path):
+    """A player named like rich markup is shown as typed; a name holding terminal escapes (refused
+    now, but a store written before may hold one) reaches no watcher's screen as an escape."""
+    import sqlite3
+
+    import grpc
+
+    from smear_referee.api import referee_pb2 as pb
+    from referee_harness import fails
+    db = str(tmp_path / "referee.sqlite3")
+    srv = ServerThread(db, limits=Limits(bot_seconds=0.01))
+    c = srv.client()
+    made = c.create_table("cutthroat_canadian", players=3, seed="names")
+    for bad in ("\x1b[2JEve", "Eve\u202e", "E\u200bve", "Eve\x07", "Eve\u2066x"):
+        fails(lambda: c.join(made.table_id, 1, name=bad), grpc.StatusCode.INVALID_ARGUMENT, "BAD_NAME")
+    zoe = c.join(made.table_id, 2, name="Zoe\u0301")
+    assert zoe.table.seat_names[2] == "Zo\u00e9"  # NFC
+    me = c.join(made.table_id, 0, name="[/bogus] hi")
+    srv.stop()
+    with sqlite3.connect(db) as conn:  # as a server from before the checks stored it
+        conn.execute("UPDATE tokens SET name = ? WHERE table_id = ? AND seat = 2", ("\x1b]0;owned\x07\x1b[2JZoe",
+                                                                                     made.table_id))
+    srv = ServerThread(db, limits=Limits(bot_seconds=0.01))
+    try:
+        srv.client(made.host_token).add_bots(made.table_id)
+        watcher = Person(["--server", srv.target, "--table", made.table_id, "--watch"], str(tmp_path))
+        players = [srv.client(me.token), srv.client(zoe.token)]
+        stop = threading.Event()
+
+        def play() -> None:  # seats 0 and 2 play their first legal move whenever they must
+            while not stop.is_set():
+                for player in players:
+                    try:
+                        v = player.view(made.table_id)
+                        if v.finished:
+                            return
+                        if v.legal_moves:
+                            player.submit(made.table_id, v.legal_moves[0], v.version)
+                    except grpc.RpcError:
+                        pass
+                time.sleep(0.02)
+        threading.Thread(target=play, daemon=True).start()
+        watcher.read_until(r"\[/bogus\] hi: ", seconds=60)
+        watcher.read_until(r"\ufffd\]0;owned\ufffd\ufffd\[2JZoe: ", seconds=60)
+        assert "\x1b" not in watcher.seen and watcher.proc.poll() is None
+        stop.set()
+        watcher.proc.kill()
+    finally:
+        srv.stop()

@@ -6,6 +6,7 @@ import json
 import shutil
 import ssl
 import subprocess
+import sys
 import urllib.request
 
 import grpc
@@ -44,6 +45,7 @@ def test_grpc_and_the_web_port_speak_tls_only(cert, tmp_path):
         base = srv.url.replace("127.0.0.1", "localhost").rstrip("/")
         with urllib.request.urlopen(base + "/", context=trusted, timeout=10) as r:
             assert b'<main id="app">' in r.read()
+            assert r.headers["strict-transport-security"].startswith("max-age=")  # HSTS under TLS only
         req = urllib.request.Request(base + "/smear.referee.v1.Referee/ListTables", data=b"{}",
                                      headers={"content-type": "application/json"})
         with urllib.request.urlopen(req, context=trusted, timeout=10) as r:
@@ -52,3 +54,27 @@ def test_grpc_and_the_web_port_speak_tls_only(cert, tmp_path):
             urllib.request.urlopen(base.replace("https://", "http://") + "/", timeout=5).read()
     finally:
         srv.stop()
+
+
+def test_a_bad_certificate_or_a_key_of_another_says_what_is_wrong(cert, tmp_path):
+    """`serve` refuses to start in one line naming the problem, not "a port is in use"."""
+    other = tmp_path / "other"
+    other.mkdir()
+    subprocess.run(["openssl", "req", "-x509", "-newkey", "rsa:2048", "-nodes", "-days", "2", "-subj", "/CN=other",
+                    "-keyout", str(other / "key.pem"), "-out", str(other / "cert.pem")], check=True, capture_output=True)
+    junk = tmp_path / "junk.pem"
+    junk.write_text("not a certificate\n")
+    broken = tmp_path / "broken.pem"
+    broken.write_text("-----BEGIN CERTIFICATE-----\nAAAA\n-----END CERTIFICATE-----\n")
+    cases = [((junk, cert[1]), "is not a PEM certificate"),
+             ((cert[0], junk), "is not a PEM private key"),
+             ((cert[0], other / "key.pem"), "is not the key of the certificate"),
+             ((broken, cert[1]), "does not load"),
+             ((tmp_path / "missing.pem", cert[1]), "no file")]
+    for (c, k), said in cases:
+        run = subprocess.run([sys.executable, "-m", "smear_dsl", "serve", "--port", "0", "--db", str(tmp_path / "r.db"),
+                              "--tls-cert", str(c), "--tls-key", str(k)], capture_output=True, text=True, timeout=60)
+        assert run.returncode != 0
+        lines = [line for line in run.stderr.splitlines() if line.strip()]
+        assert len(lines) == 1 and said in lines[0] and "port" not in lines[0], (said, run.stderr)
+        assert "Traceback" not in run.stderr

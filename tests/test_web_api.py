@@ -96,8 +96,9 @@ def test_the_lobby_lists_tables_with_names_and_free_seats(web):
     status, body = connect_call(base(web), "ListTables", {})
     assert status == 200 and [t["tableId"] for t in body["tables"]] == [b.table_id, a.table_id]
     assert body["tables"][1]["seatNames"][2] == "Ann Lee"
-    long = c.join(b.table_id, 0, name="x" * 500)
-    assert len(long.table.seat_names[0]) == Limits.player_name_chars
+    fails(lambda: c.join(b.table_id, 0, name="x" * 500), grpc.StatusCode.INVALID_ARGUMENT, "BAD_NAME")
+    assert len(c.join(b.table_id, 0, name="x" * Limits.player_name_chars).table.seat_names[0]) == \
+        Limits.player_name_chars
 
 
 def test_add_bots_takes_the_host_token_and_fills_only_free_seats(web):

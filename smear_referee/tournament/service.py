@@ -21,6 +21,7 @@ from smear_dsl.record import verify
 from ..api import referee_pb2 as pb
 from ..api import referee_pb2_grpc as pb_grpc
 from ..limits import address_of
+from ..names import clean as clean_name
 from ..service import CALLER, Referee, guard, known_rules
 from ..store import Store
 from ..tables import Identity, RefereeError, Tables, new_token, rules_spec, token_hash
@@ -113,10 +114,11 @@ class TournamentService(pb_grpc.TournamentServicer):
         if self.t.by_address[address] >= lim.tournaments_per_address:
             raise RefereeError("RESOURCE_EXHAUSTED", "TOO_MANY_TOURNAMENTS",
                                f"{lim.tournaments_per_address} tournaments were created from your address")
-        if len(request.entrants) > lim.entrants or any(len(e) > lim.name_chars for e in request.entrants) \
-                or len(request.name) > lim.name_chars:
-            raise RefereeError("INVALID_ARGUMENT", "BAD_TOURNAMENT", f"at most {lim.entrants} entrants; names are at "
-                               f"most {lim.name_chars} characters")
+        if len(request.entrants) > lim.entrants:
+            raise RefereeError("INVALID_ARGUMENT", "BAD_TOURNAMENT", f"at most {lim.entrants} entrants")
+        title = clean_name(request.name, lim.name_chars, "a tournament's name")
+        entrants = [clean_name(e, lim.name_chars, f"entrant {i + 1}'s name", empty=False)
+                    for i, e in enumerate(request.entrants)]
         self.referee.check_options(request)
         if text is not None:
             await self.referee.check_upload(context, text)
@@ -126,13 +128,12 @@ class TournamentService(pb_grpc.TournamentServicer):
         per_table = rules.n_sides if teams else rules.players
         if teams and rules.n_sides == rules.players:
             raise RefereeError("INVALID_ARGUMENT", "BAD_TOURNAMENT", "these rules have no partnerships: entrants are players")
-        entrants = list(request.entrants)
         if len(entrants) < per_table:
             raise RefereeError("INVALID_ARGUMENT", "BAD_TOURNAMENT", f"at least {per_table} entrants")
         if request.pairing not in ("swiss", "round_robin") or not 1 <= request.rounds <= 100:
             raise RefereeError("INVALID_ARGUMENT", "BAD_TOURNAMENT", "pairing is swiss or round_robin; rounds 1..100")
         tid = secrets.token_hex(8)
-        config = {"name": request.name or f"{spec.name} tournament", "rules": name, "options": dict(rules.options),
+        config = {"name": title or f"{spec.name} tournament", "rules": name, "options": dict(rules.options),
                   "players": rules.players, "entrants": entrants, "teams": teams, "pairing": request.pairing,
                   "rounds": request.rounds, "duplicate": request.duplicate,
                   "seed": request.seed if request.HasField("seed") else secrets.token_hex(16),
@@ -222,7 +223,7 @@ class TournamentService(pb_grpc.TournamentServicer):
         if kind == "forfeit":
             entry["round"] = a.round
         elif kind == "replace":
-            entry["name"] = a.name[:100]
+            entry["name"] = clean_name(a.name, self.t.tables.limits.name_chars, "the new entrant's name", empty=False)
         else:
             entry["wins"], entry["points"] = a.wins, a.points
         await self.t.store.write(Store.add_audit(t.id, entry))
