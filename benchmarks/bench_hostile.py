@@ -12,7 +12,16 @@ The per-address budgets are raised for the run (`--limit sandbox_per_address=...
 hostile call came from another address: otherwise most of the flood is refused at once (BUSY)
 and the run measures less.
 Targets (issue 11): health checks under 100 ms at p95 and moves under 50 ms at p95 during the flood.
-Usage: python benchmarks/bench_hostile.py [--tables 20] [--seconds 20] [--attackers 32]
+
+Then the web port (issue 29), on a server started with --web: honest web play (a person at a
+table of bots, every call over Connect from 127.0.0.1) alone, then during each of three attacks
+from 127.0.0.2, each from a process of its own: gzip bombs (256 MB of zeros in 254 KB, 8 at a
+time), slow connections (2,000 sending a request line and one header, reopened as they are
+closed) and 100 MB bodies (4 at a time). The server's resident memory is sampled every 50 ms.
+Targets: honest web play's p95 under 100 ms and the server's RSS under +50 MB during each attack.
+Last, search bots (issue 29): 20 tables of search bots (search:200ms in every seat) beside one
+table whose view is asked every 20 ms. Target: that GetView's p99 under 50 ms.
+Usage: python benchmarks/bench_hostile.py [--tables 20] [--seconds 20] [--attackers 32] [--only grpc|web|search]
 """
 from __future__ import annotations
 
@@ -161,11 +170,29 @@ def main() -> None:
     ap.add_argument("--seconds", type=float, default=20.0)
     ap.add_argument("--attackers", type=int, default=32)
     ap.add_argument("--max-calls", type=int, default=5_000)
+    ap.add_argument("--only", choices=("grpc", "web", "search"), default=None)
     ap.add_argument("--flood", metavar="TARGET", help=argparse.SUPPRESS)  # the attacker process
+    ap.add_argument("--web-attack", nargs=3, metavar=("KIND", "PORT", "SECONDS"), help=argparse.SUPPRESS)
     args = ap.parse_args()
     if args.flood:
         print(json.dumps(asyncio.run(flood(args.flood, args.seconds, args.attackers, args.max_calls))))
         return
+    if args.web_attack:
+        import web_attacks
+        kind, port, seconds = args.web_attack
+        print(json.dumps(asyncio.run(web_attacks.attack(kind, int(port), float(seconds)))))
+        return
+    if args.only in (None, "grpc"):
+        grpc_flood(args)
+    if args.only in (None, "web"):
+        import web_attacks
+        web_attacks.main(args.seconds)
+    if args.only in (None, "search"):
+        import web_attacks
+        web_attacks.search_main(args.seconds)
+
+
+def grpc_flood(args) -> None:
     with tempfile.TemporaryDirectory() as tmp:
         proc, target = start_server(str(Path(tmp) / "bench.sqlite3"))
         try:

@@ -65,14 +65,14 @@ def build(path: str, moves: int, live: int, live_moves: int, hands: int) -> None
             seat = t.game.turn
             code = t.game.random_move(rng)
             snap = t.replay_move(seat, code) or snap
-            rows += Store.add_move(t.id, t.version, seat, code, f"k{t.version}", None, now - 60)
+            rows += Store.add_move(t.id, t.version, seat, code, f"k{t.version}", None, now - 60, t.chain)
             made += 1
         rows = Store.create_table(StoredTable(t.id, t.rules_name, None, 4, t.options, t.seed, t.first_dealer, t.created,
                                               tokens, [], False, t.hand_limit)) + rows
         if t.snapshot is not None:
             rows += Store.save_snapshot(t.id, t.snapshot)
         if t.game.finished:
-            rows += Store.finish(t.id, t.game.scores, t.game.winner)
+            rows += Store.finish(t.id, t.game.scores, t.game.winner, t.chain)
         with conn:
             for sql, params in rows:
                 conn.execute(sql, params)

@@ -21,6 +21,7 @@ from .cluster import Leases
 from .api import referee_pb2_grpc as pb_grpc
 from .grpcguard import ReadableRequests
 from .health import SideHealth
+from .house_bots import HouseBots
 from .limits import Limits
 from .sandbox import Sandbox
 from .service import SERVICE, TOURNAMENT, AuthInterceptor, Referee
@@ -130,6 +131,8 @@ class Running:
     health: SideHealth | None = None
     beat: asyncio.Task | None = None
     leases: "replica.LeaseKeeper | None" = None  # a replica's lease renewal (replica.py)
+    checking: asyncio.Future | None = None  # the start-up integrity check (it runs in the background)
+    bots: "HouseBots | None" = None  # the bots the server plays (their search workers are stopped with it)
 
     @property
     def web_port(self) -> int | None:
@@ -140,7 +143,7 @@ class Running:
         return self.health.port if self.health else None
 
     async def stop(self, grace: float = 2.0) -> None:
-        for task in (self.upkeep, self.beat):
+        for task in (self.upkeep, self.beat, self.checking):
             if task is not None:
                 task.cancel()
         if self.leases is not None:  # hand the shards back now: no one waits for them to expire
@@ -152,6 +155,8 @@ class Running:
             await self.web.stop()
         await self.server.stop(grace)
         await self.sandbox.aclose()
+        if self.bots is not None:
+            await self.bots.aclose()
         self.store.close()
 
 
@@ -162,26 +167,13 @@ async def start(where: Listen = Listen(), db: str = "smear-referee.sqlite3", lim
     limits = limits or Limits()
     if where.tls:
         check_tls(*where.tls)
-    store, tables, leases = _open(db, limits, where.advertise)
+    # Reading the store back is blocking work: done in a thread, as every store read is.
+    store, tables, leases = await asyncio.to_thread(_open, db, limits, where.advertise)
     sandbox = Sandbox(limits.sandbox_workers, limits.sandbox_queue, limits.sandbox_memory_bytes)
     await asyncio.to_thread(sandbox.prestart)
     tournaments = Tournaments(tables)
-    tournaments.load()
-    server = grpc.aio.server(
-        interceptors=[ReadableRequests((SERVICE, TOURNAMENT), AddressLog(limits.web_log_lines, logging.getLogger(
-            "smear_dsl.referee"), "grpc")), AuthInterceptor(tables)],
-        options=[("grpc.max_receive_message_length", MAX_MESSAGE_BYTES),
-                 ("grpc.max_send_message_length", 32 * MAX_MESSAGE_BYTES),
-                 ("grpc.max_concurrent_streams", 1000),
-                 ("grpc.so_reuseport", 0)])  # a port another process listens on is an error, not shared
-    referee = Referee(tables, sandbox)
-    pb_grpc.add_RefereeServicer_to_server(referee, server)
-    pb_grpc.add_TournamentServicer_to_server(tournament := TournamentService(tournaments, referee), server)
-    health_servicer = health.aio.HealthServicer()
-    health_pb2_grpc.add_HealthServicer_to_server(health_servicer, server)
-    names = (pb.DESCRIPTOR.services_by_name["Referee"].full_name, pb.DESCRIPTOR.services_by_name["Tournament"].full_name,
-             health.SERVICE_NAME, reflection.SERVICE_NAME)
-    reflection.enable_server_reflection(names, server)
+    await asyncio.to_thread(tournaments.load)
+    server, referee, tournament, health_servicer, names = _grpc_server(tables, sandbox, tournaments, limits)
     try:
         bound = _add_port(server, host, port, where.tls) if _can_bind(host, port) else 0
         web = None if where.web is None else \
@@ -215,8 +207,52 @@ async def start(where: Listen = Listen(), db: str = "smear-referee.sqlite3", lim
     await health_servicer.set(SERVICE, health_pb2.HealthCheckResponse.SERVING)
     await health_servicer.set("", health_pb2.HealthCheckResponse.SERVING)
     beat = side.start() if side is not None else None
-    return Running(server, bound, tables, store, sandbox, web, asyncio.ensure_future(_upkeep(tables)), side, beat,
-                   renewing)
+    running = Running(server, bound, tables, store, sandbox, web, asyncio.ensure_future(_upkeep(tables)), side, beat,
+                      renewing)
+    running.checking = asyncio.ensure_future(_integrity(store))
+    running.bots = referee.bots
+    return running
+
+
+INTEGRITY_TABLES, INTEGRITY_SECONDS = 500, 2.0  # the start-up check's budget (docs/security.md, "The store")
+
+
+async def _integrity(store: Store) -> None:
+    """At start-up, in a reading thread: prove the most recent tables of the store by their hashes,
+    within a budget, and say so in the log (the tables read back were proven as they were read)."""
+    from .store import _reading
+    from .storetools import scan
+    log = logging.getLogger("smear_dsl.referee")
+    try:
+        report = await store.off_loop(lambda: _reading(store, lambda conn: scan(
+            conn, limit=INTEGRITY_TABLES, seconds=INTEGRITY_SECONDS, recent_first=True)))
+    except Exception as e:  # noqa: BLE001 - a check that cannot run is reported, it does not stop the server
+        log.warning("integrity: the start-up check did not run: %s", str(e).splitlines()[0][:200] if str(e) else e)
+        return
+    scope = "" if report.complete else f" (the {report.tables:,} most recent; `smear-dsl store check` checks all)"
+    log.info("integrity: %s%s", report.summary(), scope)
+    for tid, version, what in report.damaged[:20]:
+        log.error("integrity: table %s damaged at version %d: %s", tid, version, what)
+
+
+def _grpc_server(tables: Tables, sandbox: Sandbox, tournaments: Tournaments, limits: Limits):
+    """The gRPC server with the referee's services, health checking and reflection (not bound yet)."""
+    server = grpc.aio.server(
+        interceptors=[ReadableRequests((SERVICE, TOURNAMENT), AddressLog(limits.web_log_lines, logging.getLogger(
+            "smear_dsl.referee"), "grpc")), AuthInterceptor(tables)],
+        options=[("grpc.max_receive_message_length", MAX_MESSAGE_BYTES),
+                 ("grpc.max_send_message_length", 32 * MAX_MESSAGE_BYTES),
+                 ("grpc.max_concurrent_streams", 1000),
+                 ("grpc.so_reuseport", 0)])  # a port another process listens on is an error, not shared
+    referee = Referee(tables, sandbox)
+    pb_grpc.add_RefereeServicer_to_server(referee, server)
+    pb_grpc.add_TournamentServicer_to_server(tournament := TournamentService(tournaments, referee), server)
+    health_servicer = health.aio.HealthServicer()
+    health_pb2_grpc.add_HealthServicer_to_server(health_servicer, server)
+    names = (pb.DESCRIPTOR.services_by_name["Referee"].full_name, pb.DESCRIPTOR.services_by_name["Tournament"].full_name,
+             health.SERVICE_NAME, reflection.SERVICE_NAME)
+    reflection.enable_server_reflection(names, server)
+    return server, referee, tournament, health_servicer, names
 
 
 def _open(db: str, limits: Limits, advertise: str | None) -> tuple[Store, Tables, Leases | None]:

@@ -32,12 +32,17 @@ CREATE TABLE IF NOT EXISTS rounds (
     PRIMARY KEY (tournament_id, round));
 CREATE TABLE IF NOT EXISTS audit (
     tournament_id TEXT NOT NULL, seq INTEGER NOT NULL, entry_json TEXT NOT NULL, PRIMARY KEY (tournament_id, seq));
+CREATE TABLE IF NOT EXISTS requests (
+    scope TEXT NOT NULL, key_hash TEXT NOT NULL, digest TEXT NOT NULL, salt TEXT NOT NULL, answer_json TEXT NOT NULL,
+    created REAL NOT NULL, PRIMARY KEY (scope, key_hash));
 """
 # Columns added since the first schema: (table, column, declaration), added to older files at open.
 ADDED_COLUMNS = (("tables", "seal", "TEXT"), ("moves", "digest", "TEXT"), ("tokens", "name", "TEXT"),
                  ("tables", "finished", "INTEGER NOT NULL DEFAULT 0"), ("tables", "outcome_json", "TEXT"),
                  ("tables", "record_json", "TEXT"), ("tables", "ended", "TEXT"), ("tables", "updated", "REAL"),
-                 ("tables", "shard", "INTEGER"))
+                 ("tables", "shard", "INTEGER"), ("tables", "chain0", "TEXT"), ("tables", "end_digest", "TEXT"),
+                 ("tables", "record_digest", "TEXT"), ("moves", "chain", "TEXT"), ("snapshots", "chain", "TEXT"),
+                 ("snapshots", "digest", "TEXT"))
 ADDED_INDEXES = ("CREATE INDEX IF NOT EXISTS tables_open ON tables (finished, created)",
                  "CREATE INDEX IF NOT EXISTS tables_seal ON tables (seal) WHERE seal IS NOT NULL",
                  "CREATE INDEX IF NOT EXISTS tokens_table ON tokens (table_id)",

@@ -22,6 +22,7 @@ def register(sub) -> None:
     _add_tournament(sub)
     _add_verify_tournament(sub)
     _add_demo(sub)
+    _add_store(sub)
 
 
 def _add_serve(sub) -> None:
@@ -115,6 +116,44 @@ def _add_demo(sub) -> None:
                    help="serve the web client on PORT meanwhile (a free port if PORT is taken)")
     d.add_argument("--serve", action="store_true", help="keep the referee serving after the games, until Ctrl-C")
     d.set_defaults(fn=cmd_demo, parser=d)
+
+def _add_store(sub) -> None:
+    st = sub.add_parser("store", help="check, back up or restore a referee's store (its SQLite file or database)")
+    ops = st.add_subparsers(dest="op", required=True)
+    c = ops.add_parser("check", help="prove every table intact by its hashes; list the damaged ones (exit 1 if any)")
+    c.add_argument("db", help="the SQLite file, or a postgresql://... URL")
+    c.add_argument("--deep", action="store_true", help="also replay every game through the engine")
+    c.set_defaults(fn=cmd_store, parser=c)
+    b = ops.add_parser("backup", help="copy an SQLite store while its server runs (SQLite's online backup), then check the copy")
+    b.add_argument("db")
+    b.add_argument("dest", help="a new file")
+    b.set_defaults(fn=cmd_store, parser=b)
+    r = ops.add_parser("restore", help="put a checked backup in place of a store no server is using (the old file is kept)")
+    r.add_argument("backup")
+    r.add_argument("db")
+    r.set_defaults(fn=cmd_store, parser=r)
+
+
+def cmd_store(args: argparse.Namespace) -> int:
+    from . import storetools as T
+    from .names import shown
+    try:
+        if args.op == "check":
+            report = T.check(args.db, args.deep)
+        elif args.op == "backup":
+            report = T.backup(args.db, args.dest)
+            print(f"backup written to {args.dest}")
+        else:
+            report, kept = T.restore(args.backup, args.db)
+            print(f"{args.db} restored from {args.backup}" + (f" (the file it replaced is kept as {kept})" if kept else ""))
+    except T.StoreToolError as e:
+        print(f"smear-dsl store {args.op}: {e}", file=sys.stderr)
+        return 2
+    for tid, version, what in report.damaged:
+        print(f"damaged: table {shown(tid)} at version {version}: {what}")
+    print(f"{args.db if args.op == 'check' else args.dest if args.op == 'backup' else args.backup}: {report.summary()}")
+    return 1 if report.damaged else 0
+
 
 def _play_client(args: argparse.Namespace, where: str):
     """A client of the referee for `play`: over TLS with --tls-ca, speaking the person's language

@@ -139,7 +139,13 @@ class Client:
     def close(self) -> None:
         self.route.close()
 
-    def _call(self, method: str, request, token: bool = False, safe: bool = True):
+    def tournament(self, method: str, request, token: bool = True, safe: bool = True):
+        """A call of the Tournament service (CreateTournament, StartRound, ...), following the
+        tournament's replica as table calls follow the table's. StartRound and Act are not sent again
+        after a replica died while answering (`safe=False`) unless they were refused before doing anything."""
+        return self._call(method, request, token, safe, tournament=True)
+
+    def _call(self, method: str, request, token: bool = False, safe: bool = True, tournament: bool = False):
         """One unary call, following owners. `safe`: it may be sent again after a replica died while
         answering (a read, or a move with its idempotency key); otherwise only after NOT_OWNER,
         which refuses before doing anything. A referee that does not answer at all is passed over
@@ -149,7 +155,8 @@ class Client:
         pause, silent = 0.05, 0
         while True:
             try:
-                return getattr(self.stub, method)(request, metadata=self._md(token) or None)
+                stub = pb_grpc.TournamentStub(self.channel) if tournament else self.stub
+                return getattr(stub, method)(request, metadata=self._md(token) or None)
             except grpc.RpcError as e:
                 reason, meta = error_info(e)
                 silent = silent + 1 if reason is None else 0  # no answer at all: the address is down
@@ -170,25 +177,29 @@ class Client:
 
     def create_table(self, rules: str | None = None, options: dict[str, Any] | None = None, players: int = 0,
                      seed: str | None = None, rules_text: str | None = None,
-                     duplicate: bool = False, hand_limit: int = 0) -> pb.CreateTableResponse:
+                     duplicate: bool = False, hand_limit: int = 0, key: str | None = None) -> pb.CreateTableResponse:
+        """A new table. The call carries an idempotency key (a new one unless `key` is given), so it is
+        sent again if its answer is lost: the retry gets the same table and host token."""
         req = pb.CreateTableRequest(options={k: str(v).lower() if isinstance(v, bool) else str(v)
                                              for k, v in (options or {}).items()}, players=players, duplicate=duplicate,
-                                    hand_limit=hand_limit)
+                                    hand_limit=hand_limit, idempotency_key=key or uuid.uuid4().hex)
         if rules_text is not None:
             req.rules_text = rules_text
         else:
             req.rules_name = rules or ""
         if seed is not None:
             req.seed = seed
-        return self._call("CreateTable", req, safe=False)
+        return self._call("CreateTable", req)
 
-    def join(self, table_id: str, seat: int | None = None, name: str = "") -> pb.JoinTableResponse:
-        req = pb.JoinTableRequest(table_id=table_id, name=name)
+    def join(self, table_id: str, seat: int | None = None, name: str = "", key: str | None = None) -> pb.JoinTableResponse:
+        """A seat (or, with `seat` None, a spectator's place); idempotent like create_table: a retry
+        gets the same seat and the same token, never SEAT_TAKEN by itself."""
+        req = pb.JoinTableRequest(table_id=table_id, name=name, idempotency_key=key or uuid.uuid4().hex)
         if seat is None:
             req.spectator = True
         else:
             req.seat = seat
-        return self._call("JoinTable", req, safe=False)
+        return self._call("JoinTable", req)
 
     def view(self, table_id: str) -> pb.View:
         return self._call("GetView", pb.GetViewRequest(table_id=table_id), token=True)
@@ -199,10 +210,12 @@ class Client:
     def table(self, table_id: str) -> pb.TableInfo:
         return self._call("GetTable", pb.GetTableRequest(table_id=table_id))
 
-    def add_bots(self, table_id: str, kind: str = "heuristic") -> pb.AddBotsResponse:
+    def add_bots(self, table_id: str, kind: str = "heuristic", key: str | None = None) -> pb.AddBotsResponse:
         """Fill the free seats with bots the server plays (with the host's token), or hand this seat
-        to one (with the seat's token: a bot stands in). `kind`: heuristic, random or search[:BUDGET]."""
-        return self._call("AddBots", pb.AddBotsRequest(table_id=table_id, kind=kind), token=True, safe=False)
+        to one (with the seat's token: a bot stands in). `kind`: heuristic, random or search[:BUDGET].
+        Idempotent like create_table."""
+        return self._call("AddBots", pb.AddBotsRequest(table_id=table_id, kind=kind,
+                                                       idempotency_key=key or uuid.uuid4().hex), token=True)
 
     def submit(self, table_id: str, move: pb.Move, expected_version: int, key: str = "") -> pb.SubmitMoveResponse:
         return self._call("SubmitMove", pb.SubmitMoveRequest(table_id=table_id, move=move,

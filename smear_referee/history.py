@@ -8,7 +8,8 @@ from __future__ import annotations
 import asyncio
 from typing import TYPE_CHECKING, Any
 
-from .store import Store
+from . import integrity as I
+from .store import Store, StoreDamaged
 from .table import Event, Identity, Table
 
 if TYPE_CHECKING:
@@ -18,23 +19,43 @@ if TYPE_CHECKING:
 async def record(tables: Tables, t: Table, who: Identity) -> tuple[dict[str, Any], bool]:
     """The table's record as `who` may have it (Table.redact), built from the stored moves (a
     finished game's is built once and kept)."""
-    rec = tables.store.record_of(t.id) if t.game.finished else None
+    from .tables import damaged
+    try:
+        rec = await tables.store.off_loop(tables.store.record_of, t.id, t.chain) if t.game.finished else None
+    except StoreDamaged as e:
+        raise damaged(t.id, e.reason) from None
     if rec is None:
         async with tables.history_slots:
             async with t.lock:  # the moves stored so far are the moves made (none is being written)
-                moves = await asyncio.to_thread(tables.store.moves_of, t.id)
+                moves = await _proven_moves(tables, t)
+                head = t.chain
             game = await asyncio.to_thread(t.full_game, moves)  # the replay holds up no move
             rec = game.to_record()
-        if t.game.finished:
-            tables.store.write_soon(Store.keep_record(t.id, rec))
-    return t.redact(rec, who, tables.sealed(t))
+        if t.game.finished and tables.shards.owns(t.id):  # kept by the table's owner (others only read it)
+            tables.store.write_soon(Store.keep_record(t.id, rec, head))
+    return t.redact(rec, who, await tables.sealed(t))
+
+
+async def _proven_moves(tables: Tables, t: Table) -> list[tuple[int, int, str, str | None]]:
+    """Every stored move of `t`, each proven by the chain from its root to the head in memory
+    (DATA_LOSS naming the table at the first that is not)."""
+    from .tables import damaged
+    moves = await tables.store.off_loop(tables.store.moves_of, t.id)
+    try:
+        head = I.walk(t.genesis, moves)
+    except I.Broken as e:
+        raise damaged(t.id, e.what) from None
+    if head != t.chain:
+        raise damaged(t.id, f"its stored moves end at another hash than the game in memory ({len(moves)} moves)")
+    return moves
 
 
 async def old_events(tables: Tables, t: Table, after: int, upto: int) -> list[Event]:
     """The events numbered after `after` up to `upto`, remade from the stored moves (they have
     left memory): what a stream resuming from far back is sent."""
     async with tables.history_slots:
-        moves = await asyncio.to_thread(tables.store.moves_of, t.id)
+        async with t.lock:
+            moves = await _proven_moves(tables, t)
         return await asyncio.to_thread(_remade_events, t, moves, after, upto)
 
 
@@ -43,7 +64,7 @@ def _remade_events(t: Table, moves: list[tuple[int, int, str]], after: int, upto
     scratch = Table(t.id, t.rules_name, t.rules_text, t.spec, t.rules, t.options, t.seed, t.first_dealer, t.created,
                     t.duplicate, t.hand_limit, t.seal)
     out = [ev for ev in scratch.events if after < ev[0] <= upto]
-    for _version, seat, code in moves:
+    for _version, seat, code, *_chain in moves:
         if scratch.last_seq >= upto:
             break
         seen = scratch.last_seq

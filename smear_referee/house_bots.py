@@ -3,8 +3,11 @@
 A bot is woken like any other seat (a callback in the table's turn_waiters), waits
 `Limits.bot_seconds` so people at the table can follow, then submits its move through
 `Tables.submit`: the same checks, the same durable write, the same events as a person's move.
-A search bot thinks on a copy of the game in a worker thread, `Limits.bot_searches` at a time,
-so the event loop goes on answering while it does.
+A search bot thinks in a worker process (jobs.search_move), `Limits.bot_searches` processes at
+most, each capped at `Limits.bot_search_memory_bytes`: the serving process sends the table's
+rules, its last snapshot and the moves since, and gets a move back, so serving latency does not
+depend on how many tables seat search bots. A search that fails or overruns is replaced by the
+heuristic bot's move.
 """
 from __future__ import annotations
 
@@ -14,10 +17,11 @@ import logging
 import random
 from typing import Any
 
-from smear_dsl.bots import make_bot
-from smear_dsl.botspec import SIMPLE
+from smear_dsl.bots import HeuristicBot, make_bot
+from smear_dsl.botspec import SIMPLE, parse_budget
 
 from .convert import move_to_proto
+from .sandbox import Sandbox, SandboxBusy, SandboxFailed, SandboxTimeout
 from .tables import Identity, RefereeError, Table, Tables
 
 log = logging.getLogger("smear_dsl.referee")
@@ -31,7 +35,11 @@ class HouseBots:
         self.delay = tables.limits.bot_seconds
         self.pending: dict[tuple[str, int], asyncio.Task] = {}
         self.players: dict[tuple[str, int], Any] = {}
-        self.searching = asyncio.Semaphore(max(1, tables.limits.bot_searches))
+        lim = tables.limits
+        self.searching = asyncio.Semaphore(max(1, lim.bot_searches))
+        # Worker processes started at the first search (most servers seat none); one search each at a time.
+        self.thinkers = Sandbox(max(1, lim.bot_searches), max(1, lim.bot_searches), lim.bot_search_memory_bytes)
+        self.fallbacks = 0  # searches that failed or overran, replaced by the heuristic bot's move
         tables.woken.append(self.watch)  # a parked table read back: its bots play on
         tables.parked.append(self.let_go)
 
@@ -81,7 +89,9 @@ class HouseBots:
                 async with self.searching:
                     if t.game is not g or t.version != version:
                         return  # it moved on (or left memory) while this bot waited to think
-                    code = await asyncio.to_thread(bot.choose, g.clone())
+                    code = await self._think(t, seat, t.bots.get(seat, "search"), bot)
+                    if t.game is not g or t.version != version:
+                        return
             else:
                 code = bot.choose(g)
             move = move_to_proto(t.rules, code)
@@ -92,6 +102,28 @@ class HouseBots:
             self.pending.pop(key, None)
         if not t.game.finished and t.game.turn == seat:
             self._wake(t, seat)  # its turn again (it won the trick, or the next hand is its lead)
+
+    async def _think(self, t: Table, seat: int, kind: str, bot) -> int:
+        """A search bot's move, thought in a worker process; the heuristic bot's if that fails."""
+        table = {"rules_name": t.rules_name if t.rules_text is None else None, "rules_text": t.rules_text,
+                 "players": t.rules.players, "options": dict(t.options), "seed": t.seed,
+                 "first_dealer": t.first_dealer, "duplicate": t.duplicate, "hand_limit": t.hand_limit}
+        state = t.snapshot["state"] if t.snapshot is not None else None
+        budget = parse_budget(kind)
+        seconds = (budget.ms / 1000 if budget is not None and budget.ms else 2.0) + 10.0  # thinking, plus start-up
+        try:
+            done = await self.thinkers.run("search_move", table, state, list(t.log), seat, kind,
+                                           bot.rng.getrandbits(64), seconds=seconds)
+            if "code" in done:
+                return done["code"]
+            log.warning("search bot at %s seat %d: %s; the heuristic bot moves instead", t.id, seat, done["error"])
+        except (SandboxBusy, SandboxTimeout, SandboxFailed) as e:
+            log.warning("search bot at %s seat %d: %s; the heuristic bot moves instead", t.id, seat, type(e).__name__)
+        self.fallbacks += 1
+        return HeuristicBot(bot.rng).choose(t.game)
+
+    async def aclose(self) -> None:
+        await self.thinkers.aclose()
 
     def let_go(self, t: Table) -> None:
         """The table left memory: its bots stop (a pending move is cancelled before it is made)."""

@@ -89,3 +89,50 @@ def _on_record(record_json: str, key: str, fn) -> dict[str, Any]:
 def diagnostic(row: tuple) -> Diagnostic:
     """A diagnostic as a job returned it."""
     return Diagnostic(*row)
+
+
+# ---- a search bot's move, thought in a worker process (house_bots.py)
+_RULES: dict[tuple, Any] = {}  # compiled rules kept by this worker: (name, text hash, players, options) -> rules
+
+
+def _worker_rules(rules_name: str | None, rules_text: str | None, players: int, options: dict[str, Any]):
+    import hashlib
+
+    from smear_dsl.compiler import compile_rules
+    from smear_dsl.language import load_spec, spec_from_text
+    key = (rules_name, hashlib.sha256(rules_text.encode()).hexdigest() if rules_text else None, players,
+           tuple(sorted((k, str(v)) for k, v in options.items())))
+    rules = _RULES.get(key)
+    if rules is None:
+        spec = spec_from_text(rules_text, "upload.yaml", known_parents_only=True) if rules_text else load_spec(rules_name)
+        rules = compile_rules(spec, players, options)
+        if len(_RULES) >= 32:
+            _RULES.clear()
+        _RULES[key] = rules
+    return rules
+
+
+def search_move(table: dict[str, Any], state: dict[str, Any] | None, log: list[tuple[int, int]], seat: int,
+                kind: str, seed: int) -> dict[str, Any]:
+    """{"code": the move} a search bot of `kind` makes for `seat`, or {"error": why}. The game is
+    rebuilt here as the table holds it: its rules, its last hand-boundary snapshot and the moves
+    since (`log`), so the serving process only sends plain data and never thinks."""
+    import random
+
+    from smear_dsl.bots import make_bot
+    from smear_dsl.duplicate import boards
+    from smear_dsl.engine import Game
+    from smear_dsl.engine.snapshot import restore
+    from smear_dsl.errors import MoveError, RuleError
+    try:
+        rules = _worker_rules(table["rules_name"], table["rules_text"], table["players"], table["options"])
+        args = {"seed": table["seed"], "first_dealer": table["first_dealer"], "hand_limit": table["hand_limit"] or None,
+                "deal_source": boards(rules, table["seed"]) if table["duplicate"] else None}
+        game = restore(Game, rules, state, **args) if state is not None else Game(rules, **args)
+        for s, code in log:
+            game.apply(s, code)
+        if game.finished or game.turn != seat:
+            return {"error": f"seat {seat} is not to move in the game as sent"}
+        return {"code": make_bot(kind, random.Random(seed)).choose(game)}
+    except (RuleError, MoveError, ValueError, KeyError) as e:
+        return {"error": f"{type(e).__name__}: {str(e)[:200]}"}

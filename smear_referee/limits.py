@@ -40,7 +40,8 @@ class Limits:
     bot_seconds: float = 0.6              # a bot the server plays waits this long before each move, so people can follow
     bot_search_ms: float = 1_000.0        # the most a search bot the server plays may think per move (`search:MS`)
     bot_search_playouts: int = 2_000      # the most playouts a search bot the server plays may ask per move (about a second)
-    bot_searches: int = 1                 # search bots thinking at once (each holds a core); the rest wait their turn
+    bot_searches: int = 1                 # search bots thinking at once, each in a worker process (a core); the rest wait
+    bot_search_memory_bytes: int = 1 << 30  # address space of a search bot's worker process
     web_connections: int = 2_000          # open connections on the web port, the one being answered included
     web_connections_per_address: int = 128  # of those, open from one address (a club behind one router: ~6 a browser)
     web_body_bytes: int = 4 * 1024 * 1024  # a request's body on the web port, counted once decompressed

@@ -12,6 +12,7 @@ from typing import TYPE_CHECKING
 
 from smear_dsl.errors import MoveError, OptionError, RuleError, clip
 
+from . import integrity as I
 from .store import Store, StoredTable
 from .table import Identity, Table, end_game
 
@@ -64,7 +65,7 @@ def restore(tables: "Tables", st: StoredTable) -> Table | None:
     if behind:  # it replayed past a hand its stored snapshot does not reach (an older store): save where it is
         statements = Store.save_snapshot(t.id, t.snapshot)
         if t.game.finished:
-            statements += Store.finish(t.id, t.game.scores, t.game.winner, t.ended)
+            statements += Store.finish(t.id, t.game.scores, t.game.winner, t.chain, t.ended)
         tables.store.write_soon(statements)
     if t.game.finished:
         tables.open_ids.discard(t.id)
@@ -83,15 +84,23 @@ def _damage(tables: "Tables", table_id: str, e: Damaged) -> None:
 
 def rebuild(st: StoredTable) -> tuple[Table, bool]:
     """The table as its snapshot and the moves after it make it, and whether it reached a newer
-    snapshot than the stored one; Damaged if a row does not replay."""
+    snapshot than the stored one; Damaged if a row does not read, its hashes do not prove it
+    (integrity.py), or a move does not replay."""
     from .tables import _compiled, rules_spec
+    if st.broken is not None:
+        raise Damaged(st.broken.version, st.broken.what)
+    root = I.genesis(st.id, st.rules_name, st.rules_text, st.players, st.options_json, st.seed, st.first_dealer,
+                     st.duplicate, st.hand_limit, st.seal)
+    if st.chain0 != root:
+        raise Damaged(0, "its settings (rules, seats, options or seed) were changed in the store (its root hash "
+                      "does not hold)")
     try:
         spec = rules_spec(st.rules_name, st.rules_text)
         rules = _compiled(spec, st.players, st.options)
     except (RuleError, OptionError, ValueError) as e:
         raise Damaged(0, f"its rules no longer compile: {str(e).splitlines()[0][:200]}") from None
     t = Table(st.id, st.rules_name, st.rules_text, spec, rules, st.options, st.seed, st.first_dealer, st.created,
-              st.duplicate, st.hand_limit, st.seal, touched=st.updated or st.created)
+              st.duplicate, st.hand_limit, st.seal, genesis=root, touched=st.updated or st.created)
     for _h, role, seat, name in st.tokens:
         t.take_seat(role, seat, name)
     try:
@@ -100,9 +109,12 @@ def rebuild(st: StoredTable) -> tuple[Table, bool]:
     except (KeyError, ValueError, TypeError, MoveError) as e:
         raise Damaged(st.snapshot["version"], f"its snapshot does not read back: {clip(str(e))}") from None
     stored = t.snapshot
-    for version, seat, code, idem, digest in st.moves:
+    for version, seat, code, idem, digest, chain in st.moves:
         if version != t.version + 1:
             raise Damaged(version, f"the log jumps from version {t.version} to {version}")
+        if chain != I.link(t.chain, version, seat, code):
+            raise Damaged(version, f"move {version} was changed in the store (its hash does not follow from the "
+                          "moves before it)")
         try:
             t.replay_move(seat, int(code))
         except (MoveError, ValueError, TypeError, IndexError) as e:
@@ -110,8 +122,13 @@ def rebuild(st: StoredTable) -> tuple[Table, bool]:
             raise Damaged(version, f"seat {seat}'s move does not replay: {reason}") from None
         if idem:
             t.idem[idem] = (seat, digest, version)
+    if st.finished and st.end_digest != I.end_digest(t.chain, st.outcome_json or "", st.ended):
+        raise Damaged(t.version, "its stored outcome was changed in the store (its digest does not hold)")
     if st.ended is not None:
-        t.ended = json.loads(st.ended)
+        try:
+            t.ended = json.loads(st.ended)
+        except ValueError:
+            raise Damaged(t.version, "its end (why the server ended it) does not read") from None
         end_game(t.game)
     return t, t.snapshot is not stored
 

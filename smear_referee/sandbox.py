@@ -89,6 +89,7 @@ class Sandbox:
         self._slots: asyncio.Semaphore | None = None
         self._waiting = 0
         self.kills = 0
+        self.runs = 0  # jobs a worker answered
         self.closed = False
 
     def prestart(self) -> None:
@@ -177,6 +178,7 @@ class Sandbox:
         self._give(w)
         if tag == "memory":
             raise SandboxFailed()
+        self.runs += 1
         return value
 
     def close(self) -> None:

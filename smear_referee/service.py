@@ -27,8 +27,11 @@ from .jobs import diagnostic
 from .limits import Limits, address_of
 from .lobby import stored_lobby
 from .sandbox import Sandbox, SandboxBusy, SandboxFailed, SandboxTimeout
+from . import idem
 from .house_bots import HouseBots
-from .store import StoreDown
+from .idem import keyed
+from .seats import prior
+from .store import STORE_ERRORS, StoreDamaged, StoreDown
 from .tables import Identity, RefereeError, Table, Tables, known_spec
 
 SERVICE = "smear.referee.v1.Referee"
@@ -70,18 +73,18 @@ class AuthInterceptor(grpc.aio.ServerInterceptor):
             return handler
         meta = dict(details.invocation_metadata or ())
         try:
-            who = caller_of(self.tables, meta.get("authorization", ""))
+            who = await caller_of(self.tables, meta.get("authorization", ""))
         except RefereeError as e:
             return _deny(handler, e.status, e.reason, e.message)
         return _with_caller(handler, who)
 
 
-def caller_of(tables: Tables, authorization: str) -> Identity:
+async def caller_of(tables: Tables, authorization: str) -> Identity:
     """Who `authorization: Bearer <token>` speaks for (UNAUTHENTICATED if nobody): for gRPC
     metadata and the web's HTTP header alike."""
     token = authorization[7:].strip() if authorization[:7].lower() == "bearer " else ""
     try:
-        who = tables.identify(token) if token else None
+        who = await tables.identify(token) if token else None
     except StoreDown as e:
         raise RefereeError("UNAVAILABLE", "STORE_FAILED", f"{e}; try again") from None
     if who is None:
@@ -128,13 +131,17 @@ def _with_caller(handler, who: Identity):
     return grpc.unary_unary_rpc_method_handler(unary, handler.request_deserializer, handler.response_serializer)
 
 
-_OUR_ERRORS = (RefereeError, OptionError, ValueError, RuleError, StoreDown)
+_OUR_ERRORS = (RefereeError, OptionError, ValueError, RuleError, StoreDown, StoreDamaged, *STORE_ERRORS)
 
 
 async def _abort_for(context, e: Exception) -> None:
     """End the call with the status for one of _OUR_ERRORS."""
     if isinstance(e, StoreDown):
         await _abort(context, "UNAVAILABLE", "STORE_FAILED", f"{e}; try again")
+    elif isinstance(e, StoreDamaged):
+        await _abort(context, "DATA_LOSS", "TABLE_DAMAGED", str(e), {"table_id": e.table_id})
+    elif isinstance(e, STORE_ERRORS):  # a write the database did not take (it is down, or restarting)
+        await _abort(context, "UNAVAILABLE", "STORE_FAILED", "the database did not take the change; try again")
     elif isinstance(e, RefereeError):
         await _abort(context, e.status, e.reason, e.message_in(LANG.get()), e.metadata)
     elif isinstance(e, (OptionError, ValueError)):
@@ -299,7 +306,7 @@ class Referee(pb_grpc.RefereeServicer):
             raise RefereeError("INVALID_ARGUMENT", "BAD_FORMAT", "format is md or html")
         lang = request.lang if request.lang in LANGUAGES else LANG.get()
         if request.WhichOneof("source") == "table_id":
-            t = self.tables.table_for(request.table_id, None)
+            t = await self.tables.table_for(request.table_id, None)
             if (fmt, lang) not in t.sheets:  # made once per table, format and language: a flood costs nothing more
                 t.sheets[fmt, lang] = await asyncio.to_thread(render, t.spec, fmt, dict(t.rules.options),
                                                               t.rules.players, lang)
@@ -324,6 +331,10 @@ class Referee(pb_grpc.RefereeServicer):
             raise RefereeError("INVALID_ARGUMENT", "BAD_PLAYERS", "players is 2..8 (0: the rules' first count)")
         options = self.check_options(request)
         address = address_of(context.peer())
+        key = keyed(idem.CREATE, request.idempotency_key, request, self.limits.key_chars)
+        if (done := await prior(self.tables, key)) is not None:  # a retry: the first call's table, not a new one
+            t = await self.tables.table_for(done[1]["table_id"], None)
+            return pb.CreateTableResponse(table_id=t.id, host_token=key.token(done[0], "host"), table=self.info(t))
         if which == "rules_text":
             self.tables.check_quota(address, True)  # before the compile, which is the costly part
             await self.check_upload(context, request.rules_text)
@@ -334,7 +345,7 @@ class Referee(pb_grpc.RefereeServicer):
             table, host = await self.tables.create(name, text, options, request.players,
                                                    request.seed if request.HasField("seed") else None,
                                                    request.duplicate, max(0, request.hand_limit),
-                                                   address=address)
+                                                   address=address, key=key)
         except RecursionError:
             raise RefereeError("INVALID_ARGUMENT", "BAD_RULES", "the rule file nests too deeply") from None
         return pb.CreateTableResponse(table_id=table.id, host_token=host, table=self.info(table))
@@ -344,7 +355,8 @@ class Referee(pb_grpc.RefereeServicer):
         seat = request.seat if request.WhichOneof("role") == "seat" else None
         if request.WhichOneof("role") is None:
             raise RefereeError("INVALID_ARGUMENT", "BAD_SEAT", "ask for a seat or to watch (spectator: true)")
-        table, token = await self.tables.join(request.table_id, seat, request.name)
+        key = keyed(f"join:{request.table_id}", request.idempotency_key, request, self.limits.key_chars)
+        table, token = await self.tables.join(request.table_id, seat, request.name, key)
         out = pb.JoinTableResponse(token=token, table=self.info(table))
         if seat is not None:
             out.seat = seat
@@ -366,28 +378,30 @@ class Referee(pb_grpc.RefereeServicer):
 
     @guard
     async def GetTable(self, request, context):
-        return self.info(self.tables.table_for(request.table_id, None))
+        return self.info(await self.tables.table_for(request.table_id, None))
 
     @guard
     async def AddBots(self, request, context):
         who = CALLER.get()
-        t = self.tables.table_for(request.table_id, who)
+        t = await self.tables.table_for(request.table_id, who)
         if who.role not in ("host", "seat"):
             raise RefereeError("PERMISSION_DENIED", "NOT_THE_HOST", "the host seats bots in the free seats, and a "
                                "seat's token hands that seat to a bot; a spectator does neither")
-        seats = await self.tables.add_bots(t, request.kind or "heuristic", who.seat if who.role == "seat" else None)
+        key = keyed(f"bots:{t.id}", request.idempotency_key, request, self.limits.key_chars)
+        seats = await self.tables.add_bots(t, request.kind or "heuristic", who.seat if who.role == "seat" else None,
+                                           key)
         self.bots.watch(t)
         return pb.AddBotsResponse(table=self.info(t), seats=seats)
 
     @guard
     async def GetView(self, request, context):
         who = CALLER.get()
-        return self.tables.table_for(request.table_id, who).view(who)
+        return (await self.tables.table_for(request.table_id, who)).view(who)
 
     @guard
     async def SubmitMove(self, request, context):
         who = CALLER.get()
-        t = self.tables.table_for(request.table_id, who)
+        t = await self.tables.table_for(request.table_id, who)
         replayed, _made = await self.tables.submit(t, who, request.move, request.expected_version,
                                                    request.idempotency_key)
         return pb.SubmitMoveResponse(view=t.view(who), replayed=replayed)
@@ -395,7 +409,7 @@ class Referee(pb_grpc.RefereeServicer):
     @guard_stream
     async def WatchTable(self, request, context):
         who = CALLER.get()
-        t = self.tables.table_for(request.table_id, who)
+        t = await self.tables.table_for(request.table_id, who)
         sent = max(0, request.after_seq)
         async with t.lock:
             snapshot = t.view(who)
@@ -409,11 +423,11 @@ class Referee(pb_grpc.RefereeServicer):
                 if sent < t.base_seq:  # resuming from before what memory holds: remade from the store
                     upto = t.base_seq
                     for ev in await self.tables.old_events(t, sent, upto):
-                        yield t.render(ev, who, self.tables.sealed(t))
+                        yield t.render(ev, who, await self.tables.sealed(t))
                     sent = upto
                 for ev in t.events_after(sent):
                     sent = ev[0]
-                    yield t.render(ev, who, self.tables.sealed(t))
+                    yield t.render(ev, who, await self.tables.sealed(t))
                     if sent < t.base_seq:
                         break  # the table moved on a hand while this stream was sending
                 if sent < t.base_seq:
@@ -430,7 +444,7 @@ class Referee(pb_grpc.RefereeServicer):
     @guard_stream
     async def WatchTurns(self, request, context):
         who = CALLER.get()
-        t = self._seat_table(request.table_id, who, "only a seat token has turns to watch")
+        t = await self._seat_table(request.table_id, who, "only a seat token has turns to watch")
         seat = who.seat
         sent = request.after_version if request.HasField("after_version") else -1
         wake = asyncio.Event()
@@ -459,7 +473,7 @@ class Referee(pb_grpc.RefereeServicer):
         first = await _first(request_iterator)
         if first is None:
             return
-        t = self._seat_table(first.table_id, who, "only a seat token can play")
+        t = await self._seat_table(first.table_id, who, "only a seat token can play")
         seat = who.seat
         outbox: asyncio.Queue = asyncio.Queue()
         sent = first.after_version if first.HasField("after_version") else -1
@@ -521,9 +535,9 @@ class Referee(pb_grpc.RefereeServicer):
             return pb.MoveResult(accepted=False, version=t.version, status=e.status, reason=e.reason,
                                  message=e.message_in(LANG.get()))
 
-    def _seat_table(self, table_id: str, who: Identity, refusal: str):
+    async def _seat_table(self, table_id: str, who: Identity, refusal: str):
         """The caller's table, for a call only a seat may make (PERMISSION_DENIED / NOT_A_SEAT otherwise)."""
-        t = self.tables.table_for(table_id, who)
+        t = await self.tables.table_for(table_id, who)
         if who.role != "seat" or who.seat is None:
             raise RefereeError("PERMISSION_DENIED", "NOT_A_SEAT", refusal)
         return t
@@ -531,7 +545,7 @@ class Referee(pb_grpc.RefereeServicer):
     @guard
     async def GetRecord(self, request, context):
         who = CALLER.get()
-        t = self.tables.table_for(request.table_id, who)
+        t = await self.tables.table_for(request.table_id, who)
         rec, complete = await self.tables.record(t, who)
         return pb.GetRecordResponse(record_json=json.dumps(rec), complete=complete)
 
@@ -543,10 +557,10 @@ class Referee(pb_grpc.RefereeServicer):
     @guard
     async def ReplayRecord(self, request, context):
         if request.WhichOneof("source") == "table_id":
-            t = self.tables.table_for(request.table_id, None)
+            t = await self.tables.table_for(request.table_id, None)
             if not t.game.finished:
                 raise RefereeError("FAILED_PRECONDITION", "GAME_NOT_OVER", "a table is replayed once its game is over")
-            if self.tables.sealed(t):
+            if await self.tables.sealed(t):
                 raise RefereeError("FAILED_PRECONDITION", "ROUND_SEALED",
                                    "this table's duplicate round is still being played")
             record_json = json.dumps((await self.tables.record(t, Identity(t.id, "host", None)))[0])

@@ -12,19 +12,41 @@ idempotency key of an earlier hand, a record) is read from here when asked.
 from __future__ import annotations
 
 import asyncio
+import functools
 import json
+import logging
+import os
 import queue
 import threading
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, Callable, TypeVar
 
 from smear_dsl.errors import SmearError
 
+from . import integrity as I
 from .backends import backend_for
 from .cluster import FENCE_SQL, STILL_HELD_SQL, Fence, Fenced, shard_of
 
+log = logging.getLogger("smear_dsl.referee")
+# Tests set this: a store read made on an event loop's thread (where it would stall every call)
+# raises instead of only being counted.
+STRICT = os.environ.get("SMEAR_STRICT_STORE") == "1"
+READERS = 4  # threads reading the store for calls (each with its own connection)
+
+
+def _store_errors() -> tuple[type[BaseException], ...]:
+    import sqlite3
+
+    import psycopg
+    return sqlite3.Error, psycopg.Error
+
+
+STORE_ERRORS = _store_errors()  # what either database's driver raises
+T = TypeVar("T")
+
 TABLE_COLUMNS = ("id, rules_name, rules_text, players, options_json, seed, first_dealer, created, duplicate, "
-                 "hand_limit, seal, ended, updated")
+                 "hand_limit, seal, ended, updated, chain0, finished, outcome_json, end_digest")
 
 
 @dataclass
@@ -38,13 +60,19 @@ class StoredTable:
     first_dealer: int
     created: float
     tokens: list[tuple[str, str, int | None, str]]  # (hash, role, seat, name); role host | seat | bot | spectator
-    moves: list[tuple[int, int, int, str | None, str | None]]  # (version, seat, code, idempotency key, digest)
+    moves: list[tuple[int, int, int, str | None, str | None, str | None]]  # (version, seat, code, key, digest, chain)
     duplicate: bool = False
     hand_limit: int = 0
     seal: str | None = None  # the group (a duplicate round) whose tables stay sealed until all have finished
     ended: str | None = None  # why the game was ended before its rules ended it (JSON: reason, at)
     updated: float | None = None  # when its last move was made
-    snapshot: dict[str, Any] | None = None  # the latest: {"version", "seq", "state"}; `moves` follow it
+    snapshot: dict[str, Any] | None = None  # the latest: {"version", "seq", "state", "chain"}; `moves` follow it
+    chain0: str | None = None  # the root of its chain (integrity.genesis) as stored
+    options_json: str = "{}"  # its options as stored (the text the root hashes)
+    broken: I.Broken | None = None  # a row that does not read back, or that its hashes do not prove
+    finished: bool = False
+    outcome_json: str | None = None  # its outcome as stored, once finished, bound to its chain by end_digest
+    end_digest: str | None = None
 
 
 class Store:
@@ -55,7 +83,12 @@ class Store:
         self.backend = backend_for(db, shared)
         self.path = self.backend.where  # for messages (a PostgreSQL URL without its password)
         self.upgraded = self.backend.create_schema()  # True: a file from before snapshots, read whole once
-        self._reader = None  # the event loop's own connection, for the lookups below
+        self._local = threading.local()  # each reading thread's own connection
+        self._connections: list = []  # every reading connection, closed with the store
+        self._connections_lock = threading.Lock()
+        self._readers = ThreadPoolExecutor(READERS, thread_name_prefix="smear-store-read")
+        self.blocking_calls = 0  # reads made on an event loop's thread (none, when all is well)
+        self.chained = self._chain_legacy()  # tables from before integrity hashes, hashed once now
         self._queue: queue.Queue = queue.Queue()
         self._thread = threading.Thread(target=self._writer, name="smear-store-writer", daemon=True)
         self._thread.start()
@@ -163,20 +196,50 @@ class Store:
             return [e] * len(batch)
 
     def close(self) -> None:
-        if self._reader is not None:
-            self._reader.close()
-            self._reader = None
         self._queue.put(None)
         self._thread.join(timeout=10)
+        self._readers.shutdown(wait=False, cancel_futures=True)
+        with self._connections_lock:
+            for conn in self._connections:
+                _close(conn)
+            self._connections.clear()
         self.backend.close()
+
+    # ---- reading off the event loop
+    async def off_loop(self, fn: Callable[..., T], *args: Any) -> T:
+        """`fn(*args)` (one of the read methods below) in the store's reading threads: a call that
+        reads the store waits for it, every other call goes on being answered."""
+        return await asyncio.get_running_loop().run_in_executor(self._readers, functools.partial(fn, *args))
+
+    def _conn(self):
+        """This thread's reading connection (opened at its first read, or again after a failure)."""
+        conn = getattr(self._local, "conn", None)
+        if conn is None:
+            conn = self.backend.connect()
+            self._local.conn = conn
+            with self._connections_lock:
+                self._connections.append(conn)
+        return conn
+
+    def _drop_conn(self) -> None:
+        conn = getattr(self._local, "conn", None)
+        if conn is not None:
+            self._local.conn = None
+            with self._connections_lock:
+                if conn in self._connections:
+                    self._connections.remove(conn)
+            _close(conn)
 
     # ---- statements
     @staticmethod
     def create_table(t: StoredTable) -> list[tuple[str, tuple]]:
+        options = I.options_json(t.options)
+        root = I.genesis(t.id, t.rules_name, t.rules_text, t.players, options, t.seed, t.first_dealer, t.duplicate,
+                         t.hand_limit, t.seal)
         out = [("INSERT INTO tables (id, rules_name, rules_text, players, options_json, seed, first_dealer, created, "
-                "duplicate, hand_limit, seal, shard) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
-                (t.id, t.rules_name, t.rules_text, t.players, json.dumps(t.options), t.seed, t.first_dealer, t.created,
-                 int(t.duplicate), t.hand_limit, t.seal, shard_of(t.id)))]
+                "duplicate, hand_limit, seal, shard, chain0) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                (t.id, t.rules_name, t.rules_text, t.players, options, t.seed, t.first_dealer, t.created,
+                 int(t.duplicate), t.hand_limit, t.seal, shard_of(t.id), root))]
         return out + [s for h, role, seat, name in t.tokens for s in Store.add_token(t.id, h, role, seat, name)]
 
     @staticmethod
@@ -186,31 +249,47 @@ class Store:
 
     @staticmethod
     def add_move(table_id: str, version: int, seat: int, code: int, idem: str | None,
-                 digest: str | None = None, at: float | None = None) -> list[tuple[str, tuple]]:
-        out = [("INSERT INTO moves (table_id, version, seat, code, idem, digest) VALUES (?, ?, ?, ?, ?, ?)",
-                (table_id, version, seat, str(code), idem, digest))]
+                 digest: str | None = None, at: float | None = None, chain: str | None = None) -> list[tuple[str, tuple]]:
+        """A move, with `chain`: its hash (integrity.link) after the move before it."""
+        out = [("INSERT INTO moves (table_id, version, seat, code, idem, digest, chain) VALUES (?, ?, ?, ?, ?, ?, ?)",
+                (table_id, version, seat, str(code), idem, digest, chain))]
         if at is not None:
             out.append(("UPDATE tables SET updated = ? WHERE id = ?", (at, table_id)))
         return out
 
     @staticmethod
     def save_snapshot(table_id: str, snapshot: dict[str, Any]) -> list[tuple[str, tuple]]:
-        """The table's latest snapshot (it replaces the one before)."""
-        return [("INSERT INTO snapshots (table_id, version, seq, state_json) VALUES (?, ?, ?, ?) ON CONFLICT (table_id) "
-                 "DO UPDATE SET version = excluded.version, seq = excluded.seq, state_json = excluded.state_json",
-                 (table_id, snapshot["version"], snapshot["seq"], json.dumps(snapshot["state"])))]
+        """The table's latest snapshot (it replaces the one before), with its digest."""
+        state = json.dumps(snapshot["state"])
+        chain = snapshot["chain"]
+        digest = I.snapshot_digest(chain, snapshot["version"], snapshot["seq"], state)
+        return [("INSERT INTO snapshots (table_id, version, seq, state_json, chain, digest) VALUES (?, ?, ?, ?, ?, ?) "
+                 "ON CONFLICT (table_id) DO UPDATE SET version = excluded.version, seq = excluded.seq, "
+                 "state_json = excluded.state_json, chain = excluded.chain, digest = excluded.digest",
+                 (table_id, snapshot["version"], snapshot["seq"], state, chain, digest))]
 
     @staticmethod
-    def finish(table_id: str, scores: list[int], winner: int | None,
+    def finish(table_id: str, scores: list[int], winner: int | None, head: str,
                ended: dict[str, Any] | None = None) -> list[tuple[str, tuple]]:
-        """Mark the game over (start-up then leaves it in the store), with its outcome."""
-        return [("UPDATE tables SET finished = 1, outcome_json = ?, ended = ? WHERE id = ?",
-                 (json.dumps({"scores": list(scores), "winner": winner}), json.dumps(ended) if ended else None,
-                  table_id))]
+        """Mark the game over (start-up then leaves it in the store), with its outcome bound to the
+        chain head `head`."""
+        outcome = json.dumps({"scores": list(scores), "winner": winner})
+        ended_json = json.dumps(ended) if ended else None
+        return [("UPDATE tables SET finished = 1, outcome_json = ?, ended = ?, end_digest = ? WHERE id = ?",
+                 (outcome, ended_json, I.end_digest(head, outcome, ended_json), table_id))]
 
     @staticmethod
-    def keep_record(table_id: str, record: dict[str, Any]) -> list[tuple[str, tuple]]:
-        return [("UPDATE tables SET record_json = ? WHERE id = ?", (json.dumps(record), table_id))]
+    def keep_record(table_id: str, record: dict[str, Any], head: str) -> list[tuple[str, tuple]]:
+        text = json.dumps(record)
+        return [("UPDATE tables SET record_json = ?, record_digest = ? WHERE id = ?",
+                 (text, I.record_digest(head, text), table_id))]
+
+    @staticmethod
+    def add_request(scope: str, key_hash: str, digest: str, salt: str, answer_json: str,
+                    now: float) -> list[tuple[str, tuple]]:
+        """An idempotent call remembered (idem.py)."""
+        return [("INSERT INTO requests (scope, key_hash, digest, salt, answer_json, created) VALUES (?, ?, ?, ?, ?, ?)",
+                 (scope, key_hash, digest, salt, answer_json, now))]
 
     @staticmethod
     def create_tournament(tid: str, config: dict[str, Any], created: float, director_hash: str) -> list[tuple[str, tuple]]:
@@ -227,81 +306,40 @@ class Store:
 
     def load_tournaments(self) -> list[tuple[str, dict, list[tuple[int, str, list]], list[dict], list[str]]]:
         """(id, config, [(round, seed, tables)], audit entries, director token hashes) of every tournament."""
-        conn = self.backend.connect()
-        try:
-            out = []
-            for tid, config, _created in conn.execute("SELECT id, config_json, created FROM tournaments ORDER BY created"):
-                rounds = [(r, seed, json.loads(tables)) for r, seed, tables in conn.execute(
-                    "SELECT round, seed, tables_json FROM rounds WHERE tournament_id = ? ORDER BY round", (tid,))]
-                audit = [json.loads(e) for (e,) in conn.execute(
-                    "SELECT entry_json FROM audit WHERE tournament_id = ? ORDER BY seq", (tid,))]
-                tokens = [h for (h,) in conn.execute(
-                    "SELECT hash FROM tokens WHERE table_id = ? AND role = 'director'", (tid,))]
-                out.append((tid, json.loads(config), rounds, audit, tokens))
-            return out
-        finally:
-            conn.close()
+        return _reading(self, self._load_tournaments)
 
-    # ---- reads (at start-up, and of what has left memory)
+    def _load_tournaments(self, conn) -> list:
+        out = []
+        for (tid,) in conn.execute("SELECT id FROM tournaments ORDER BY created").fetchall():
+            config, rounds, audit = _tournament(conn, tid)
+            tokens = [h for (h,) in conn.execute(
+                "SELECT hash FROM tokens WHERE table_id = ? AND role = 'director'", (tid,))]
+            out.append((tid, config, rounds, audit, tokens))
+        return out
+
+    def load_tournament(self, tid: str) -> tuple[dict, list[tuple[int, str, list]], list[dict]] | None:
+        """(config, [(round, seed, tables)], audit entries) of one tournament, or None: what a replica
+        reads on each call for a tournament (its state is the store's, whichever replica wrote it)."""
+        return _reading(self, lambda conn: _tournament(conn, tid))
+
+    # ---- reads (at start-up, and of what has left memory); each in a reading thread (off_loop)
     def open_tables(self) -> list[tuple[str, str | None, float | None]]:
         """(id, seal, time of its last move or None) of every unfinished table, oldest first; of
         every table when the file predates snapshots (it has not marked finished ones yet)."""
-        conn = self.backend.connect()
-        try:
-            where = "" if self.upgraded else "WHERE finished = 0"
-            return conn.execute(f"SELECT id, seal, updated FROM tables {where} ORDER BY created").fetchall()
-        finally:
-            conn.close()
+        where = "" if self.upgraded else "WHERE finished = 0"
+        return _reading(self, lambda conn: conn.execute(
+            f"SELECT id, seal, updated FROM tables {where} ORDER BY created").fetchall())
 
     def load(self, table_ids: list[str]) -> list[StoredTable]:
         """These tables (those that exist), each with its tokens, its latest snapshot and the moves
-        after it. Reads see only committed transactions (WAL), so this is safe beside the writer."""
-        conn = self.backend.connect()
-        try:
-            tables = {}
-            for tid in table_ids:
-                row = conn.execute(f"SELECT {TABLE_COLUMNS} FROM tables WHERE id = ?", (tid,)).fetchone()
-                if row is not None:
-                    tables[tid] = StoredTable(row[0], row[1], row[2], row[3], json.loads(row[4]), row[5], row[6],
-                                              row[7], [], [], bool(row[8]), row[9], row[10], row[11], row[12])
-            for tid, t in tables.items():
-                t.tokens = [(h, role, seat, name or "") for h, role, seat, name in conn.execute(
-                    "SELECT hash, role, seat, name FROM tokens WHERE table_id = ?", (tid,))]
-                snap = conn.execute("SELECT version, seq, state_json FROM snapshots WHERE table_id = ?", (tid,)).fetchone()
-                after = 0
-                if snap is not None:
-                    t.snapshot = {"version": snap[0], "seq": snap[1], "state": json.loads(snap[2])}
-                    after = snap[0]
-                t.moves = [tuple(m) for m in conn.execute(
-                    "SELECT version, seat, code, idem, digest FROM moves WHERE table_id = ? AND version > ? "
-                    "ORDER BY version", (tid, after))]
-            return list(tables.values())
-        finally:
-            conn.close()
+        after it. A row that does not read (JSON that does not parse) is reported in `broken`.
+        Reads see only committed transactions, so this is safe beside the writer."""
+        return _reading(self, lambda conn: [t for tid in table_ids if (t := _load_one(conn, tid)) is not None])
 
-    def moves_of(self, table_id: str) -> list[tuple[int, int, str]]:
-        """Every move of a table, (version, seat, code) in order: for its record and old events.
-        Opens its own connection, so it may run in a worker thread."""
-        conn = self.backend.connect()
-        try:
-            return conn.execute("SELECT version, seat, code FROM moves WHERE table_id = ? ORDER BY version",
-                                (table_id,)).fetchall()
-        finally:
-            conn.close()
-
-    def _read(self, sql: str, params: tuple) -> list[tuple]:
-        """A point read by key, made on the event loop (one at a time) on the lookups' own connection;
-        StoreDown if the database cannot answer (the connection is opened afresh next time)."""
-        try:
-            if self._reader is None:
-                self._reader = self.backend.connect()
-            return self._reader.execute(sql, params).fetchall()
-        except self.backend.Error as e:
-            if self._reader is not None:
-                _close(self._reader)
-                self._reader = None
-            raise StoreDown(f"the database did not answer: {str(e).strip().splitlines()[0][:200] if str(e) else e}") \
-                from None
+    def moves_of(self, table_id: str) -> list[tuple[int, int, str, str | None]]:
+        """Every move of a table, (version, seat, code, chain hash) in order: for its record and old events."""
+        return _reading(self, lambda conn: [tuple(m) for m in conn.execute(
+            "SELECT version, seat, code, chain FROM moves WHERE table_id = ? ORDER BY version", (table_id,))])
 
     def find_token(self, token_hash: str) -> tuple[str, str, int | None] | None:
         """(table id, role, seat) of a token by its hash, if the store knows it."""
@@ -311,19 +349,42 @@ class Store:
         """(version, seat, digest) of the move a table's idempotency key was used for, if it was."""
         return _one(self._read("SELECT version, seat, digest FROM moves WHERE table_id = ? AND idem = ?", (table_id, key)))
 
+    def find_request(self, scope: str, key_hash: str) -> tuple[str, str, str] | None:
+        """(digest, salt, answer JSON) of an idempotent call made with this key (idem.py), if one was."""
+        return _one(self._read("SELECT digest, salt, answer_json FROM requests WHERE scope = ? AND key_hash = ?",
+                               (scope, key_hash)))
+
     def outcome(self, table_id: str) -> tuple[bool, list[int], int | None] | None:
-        """(finished, scores, winner) as stored; None for no such table. Scores are stored only once
-        the game is over."""
-        row = _one(self._read("SELECT finished, outcome_json FROM tables WHERE id = ?", (table_id,)))
+        """(finished, scores, winner) as stored, proven by its digest; None for no such table.
+        Scores are stored only once the game is over. StoreDamaged if the digest does not hold."""
+        row = _one(self._read("SELECT finished, outcome_json, ended, end_digest, chain0, (SELECT chain FROM moves m "
+                              "WHERE m.table_id = t.id ORDER BY version DESC LIMIT 1) FROM tables t WHERE id = ?",
+                              (table_id,)))
         if row is None:
             return None
-        done = json.loads(row[1]) if row[1] else {"scores": [], "winner": None}
-        return bool(row[0]), done["scores"], done["winner"]
+        finished, outcome, ended, digest, chain0, last = row
+        if not finished:
+            return False, [], None
+        if digest != I.end_digest(last or chain0 or "", outcome or "", ended):
+            raise StoreDamaged(table_id, "its stored outcome was changed (its digest does not hold)")
+        try:
+            done = json.loads(outcome)
+            return True, list(done["scores"]), done["winner"]
+        except (ValueError, KeyError, TypeError):
+            raise StoreDamaged(table_id, "its stored outcome does not read") from None
 
-    def record_of(self, table_id: str) -> dict[str, Any] | None:
-        """A finished table's record, once one has been kept."""
-        row = _one(self._read("SELECT record_json FROM tables WHERE id = ?", (table_id,)))
-        return json.loads(row[0]) if row and row[0] else None
+    def record_of(self, table_id: str, head: str) -> dict[str, Any] | None:
+        """A finished table's record, once one has been kept, proven against the chain head `head`
+        (the table's, verified as it was read back); StoreDamaged if it does not hold."""
+        row = _one(self._read("SELECT record_json, record_digest FROM tables WHERE id = ?", (table_id,)))
+        if not row or not row[0]:
+            return None
+        if row[1] != I.record_digest(head, row[0]):
+            raise StoreDamaged(table_id, "its kept record was changed in the store (its digest does not hold)")
+        try:
+            return json.loads(row[0])
+        except ValueError:
+            raise StoreDamaged(table_id, "its kept record does not read") from None
 
     def seal_tables(self, seal: str) -> list[str]:
         return [tid for (tid,) in self._read("SELECT id FROM tables WHERE seal = ? ORDER BY created", (seal,))]
@@ -336,25 +397,149 @@ class Store:
 
     def open_in_shards(self, shards: list[int]) -> list[tuple[str, float | None]]:
         """(id, time of its last move or None) of the unfinished tables of these shards, oldest
-        first: a replica that takes the shards over. Opens its own connection: for a worker thread."""
-        conn = self.backend.connect()
-        try:
-            marks = ", ".join("?" * len(shards))
-            return [tuple(row) for row in conn.execute(
-                f"SELECT id, updated FROM tables WHERE finished = 0 AND shard IN ({marks}) ORDER BY created", tuple(shards))]
-        finally:
-            _close(conn)
+        first: a replica that takes the shards over."""
+        marks = ", ".join("?" * len(shards))
+        return _reading(self, lambda conn: [tuple(row) for row in conn.execute(
+            f"SELECT id, updated FROM tables WHERE finished = 0 AND shard IN ({marks}) ORDER BY created",
+            tuple(shards))])
 
     def fill_shards(self) -> int:
         """Give tables written before shards their shard (a store that a lone server used before)."""
-        conn = self.backend.connect()
-        try:
+        def fill(conn) -> int:
             ids = [tid for (tid,) in conn.execute("SELECT id FROM tables WHERE shard IS NULL")]
             for tid in ids:
                 conn.execute("UPDATE tables SET shard = ? WHERE id = ?", (shard_of(tid), tid))
             return len(ids)
+        return _reading(self, fill)
+
+    def _read(self, sql: str, params: tuple) -> list[tuple]:
+        """A point read by key on this thread's connection."""
+        return _reading(self, lambda conn: conn.execute(sql, params).fetchall())
+
+    def _chain_legacy(self) -> int:
+        """Hash the tables stored before integrity hashes (a store from an older server), once: their
+        rows become as provable as new ones. Returns how many."""
+        conn = self.backend.connect()
+        try:
+            ids = [tid for (tid,) in conn.execute("SELECT id FROM tables WHERE chain0 IS NULL")]
+            for tid in ids:
+                _chain_one(conn, self.backend, tid)
+            if ids:
+                log.info("%s: %d tables from before integrity hashes were hashed", self.path, len(ids))
+            return len(ids)
         finally:
             _close(conn)
+
+
+def _reading(store: Store, fn: Callable[[Any], T]) -> T:
+    """Run `fn(connection)` on this thread's reading connection: StoreDown if the database cannot
+    answer (the connection is opened afresh next time). Counted (and refused under STRICT) when
+    made on an event loop's thread, where it would stall every other call."""
+    try:
+        asyncio.get_running_loop()
+        on_loop = True
+    except RuntimeError:
+        on_loop = False
+    if on_loop:
+        store.blocking_calls += 1
+        if STRICT:
+            raise BlockingStoreCall("a store read ran on the event loop's thread (use Store.off_loop)")
+    try:
+        return fn(store._conn())
+    except store.backend.Error as e:
+        store._drop_conn()
+        raise StoreDown(f"the database did not answer: {str(e).strip().splitlines()[0][:200] if str(e) else e}") \
+            from None
+
+
+def _tournament(conn, tid: str) -> tuple[dict, list[tuple[int, str, list]], list[dict]] | None:
+    row = conn.execute("SELECT config_json FROM tournaments WHERE id = ?", (tid,)).fetchone()
+    if row is None:
+        return None
+    rounds = [(r, seed, json.loads(tables)) for r, seed, tables in conn.execute(
+        "SELECT round, seed, tables_json FROM rounds WHERE tournament_id = ? ORDER BY round", (tid,)).fetchall()]
+    audit = [json.loads(e) for (e,) in conn.execute(
+        "SELECT entry_json FROM audit WHERE tournament_id = ? ORDER BY seq", (tid,)).fetchall()]
+    return json.loads(row[0]), rounds, audit
+
+
+def _load_one(conn, tid: str) -> StoredTable | None:
+    """One table as stored; a row that does not read sets `broken` rather than raising."""
+    row = conn.execute(f"SELECT {TABLE_COLUMNS} FROM tables WHERE id = ?", (tid,)).fetchone()
+    if row is None:
+        return None
+    try:
+        options = json.loads(row[4])
+        if not isinstance(options, dict):
+            raise ValueError("not an object")
+        broken = None
+    except ValueError:
+        options, broken = {}, I.Broken(0, "its options do not read (the stored JSON is damaged)")
+    t = StoredTable(row[0], row[1], row[2], row[3], options, row[5], row[6], row[7], [], [], bool(row[8]), row[9],
+                    row[10], row[11], row[12], chain0=row[13], options_json=row[4], broken=broken,
+                    finished=bool(row[14]), outcome_json=row[15], end_digest=row[16])
+    t.tokens = [(h, role, seat, name or "") for h, role, seat, name in conn.execute(
+        "SELECT hash, role, seat, name FROM tokens WHERE table_id = ?", (tid,))]
+    snap = conn.execute("SELECT version, seq, state_json, chain, digest FROM snapshots WHERE table_id = ?",
+                        (tid,)).fetchone()
+    after = 0
+    if snap is not None:
+        version, seq, state_json, chain, digest = snap
+        after = version
+        if t.broken is None and digest != I.snapshot_digest(chain or "", version, seq, state_json):
+            t.broken = I.Broken(version, f"its snapshot at version {version} was changed in the store (its digest "
+                                "does not hold)")
+        try:
+            t.snapshot = {"version": version, "seq": seq, "state": json.loads(state_json), "chain": chain}
+        except ValueError:
+            t.broken = t.broken or I.Broken(version, f"its snapshot at version {version} does not read")
+    t.moves = [tuple(m) for m in conn.execute(
+        "SELECT version, seat, code, idem, digest, chain FROM moves WHERE table_id = ? AND version > ? "
+        "ORDER BY version", (tid, after))]
+    return t
+
+
+def _chain_one(conn, backend, tid: str) -> None:
+    """Write the hashes of one table stored before them (in one transaction)."""
+    row = conn.execute("SELECT rules_name, rules_text, players, options_json, seed, first_dealer, duplicate, "
+                       "hand_limit, seal, finished, outcome_json, ended, record_json FROM tables WHERE id = ?",
+                       (tid,)).fetchone()
+    (rules_name, rules_text, players, options_json, seed, first, duplicate, hand_limit, seal, finished, outcome,
+     ended, record) = row
+    root = I.genesis(tid, rules_name, rules_text, players, options_json, seed, first, bool(duplicate), hand_limit, seal)
+    moves = conn.execute("SELECT version, seat, code FROM moves WHERE table_id = ? ORDER BY version", (tid,)).fetchall()
+    snap = conn.execute("SELECT version, seq, state_json FROM snapshots WHERE table_id = ?", (tid,)).fetchone()
+    conn.execute(backend.BEGIN)
+    try:
+        head, at = root, {0: root}
+        for version, seat, code in moves:
+            head = I.link(head, version, seat, code)
+            at[version] = head
+            conn.execute("UPDATE moves SET chain = ? WHERE table_id = ? AND version = ?", (head, tid, version))
+        if snap is not None and snap[0] in at:
+            chain = at[snap[0]]
+            conn.execute("UPDATE snapshots SET chain = ?, digest = ? WHERE table_id = ?",
+                         (chain, I.snapshot_digest(chain, snap[0], snap[1], snap[2]), tid))
+        end = I.end_digest(head, outcome or "", ended) if finished else None
+        kept = I.record_digest(head, record) if record else None
+        conn.execute("UPDATE tables SET chain0 = ?, end_digest = ?, record_digest = ? WHERE id = ?",
+                     (root, end, kept, tid))
+        conn.execute("COMMIT")
+    except backend.Error:
+        _rollback(conn, backend)
+        raise
+
+
+class BlockingStoreCall(SmearError):
+    """A store read was made on an event loop's thread (a bug: it holds up every other call)."""
+
+
+class StoreDamaged(SmearError):
+    """A stored row of a table that its hashes do not prove (changed or corrupted in the store)."""
+
+    def __init__(self, table_id: str, reason: str):
+        super().__init__(f"table {table_id}: {reason}")
+        self.table_id, self.reason = table_id, reason
 
 
 class StoreDown(SmearError):

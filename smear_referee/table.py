@@ -22,6 +22,7 @@ from smear_dsl.i18n import say, tr_for
 from smear_dsl.record import apply_parsed, rules_fields
 from smear_dsl.spec import RuleSpec
 
+from . import integrity as I
 from .api import referee_pb2 as pb
 from .convert import move_from_proto, move_to_proto, view_to_proto
 
@@ -81,7 +82,9 @@ class Table:
     duplicate: bool = False
     hand_limit: int = 0
     seal: str | None = None  # its duplicate round: nothing of its deals is shown until the round has finished
+    genesis: str = ""  # the root of its move chain (integrity.genesis); made from the fields above if not given
     game: Game = field(init=False)
+    chain: str = ""  # the chain head: the hash of its last move (integrity.link), or the root
     log: list[tuple[int, int]] = field(default_factory=list)  # accepted (seat, code) since the snapshot
     base_version: int = 0  # moves before `log`: the snapshot's version
     base_seq: int = 0  # events before `events`
@@ -109,6 +112,11 @@ class Table:
         self.seat_names = [""] * self.rules.players
         self.turn_waiters = [set() for _ in range(self.rules.players)]
         self.touched = self.touched or self.created
+        if not self.genesis:
+            self.genesis = I.genesis(self.id, self.rules_name, self.rules_text, self.rules.players,
+                                     I.options_json(self.options), self.seed, self.first_dealer, self.duplicate,
+                                     self.hand_limit, self.seal)
+        self.chain = self.genesis
         self.game = self._new_game()
         self.publish(None)
 
@@ -130,13 +138,14 @@ class Table:
         """Stand at `snapshot` (read back from the store): the game rebuilt from its state, no history."""
         self.snapshot = snapshot
         self.base_version, self.base_seq = snapshot["version"], snapshot["seq"]
+        self.chain = snapshot["chain"]
         self.log, self.events = [], []
         self.game = self._restored_game(snapshot["state"])
 
     def full_game(self, moves: list[tuple[int, int, str]]) -> Game:
         """The game replayed from every stored move (version, seat, code), history and all: for a record."""
         game = Game(self.rules, **self._game_args())
-        for _version, seat, code in moves:
+        for _version, seat, code, *_chain in moves:
             game.apply(seat, int(code))
         if self.ended is not None:
             end_game(game)
@@ -180,6 +189,7 @@ class Table:
         apply_parsed(self.game, seat, action, payload)
         code = moves[n][1]
         self.log.append((seat, code))
+        self.chain = I.link(self.chain, self.version, seat, code)
         return code, before
 
     def replay_move(self, seat: int, code: int) -> dict[str, Any] | None:
@@ -187,6 +197,7 @@ class Table:
         before = self._marks()
         self.game.apply(seat, code)
         self.log.append((seat, code))
+        self.chain = I.link(self.chain, self.version, seat, code)
         events = self.news(before, seat, code)
         self.events += events
         snap = self.reached(before)
@@ -204,7 +215,7 @@ class Table:
 
     def snapshot_here(self, state: dict[str, Any], pending: int = 0) -> dict[str, Any]:
         """A snapshot of `state` at the table's current version, after its `pending` unappended events."""
-        return {"version": self.version, "seq": self.last_seq + pending, "state": state}
+        return {"version": self.version, "seq": self.last_seq + pending, "state": state, "chain": self.chain}
 
     def adopt(self, snap: dict[str, Any]) -> None:
         """`snap` is saved: the hand before the one just ended leaves memory (moves, events, keys)."""
@@ -221,6 +232,7 @@ class Table:
     def rebuild(self) -> None:
         """Recompute the game and events from the snapshot and the log (after a failed write)."""
         log, snap = self.log, self.snapshot
+        self.chain = snap["chain"] if snap is not None else self.genesis
         if snap is None:
             self.events, self.base_seq = [], 0
             self.game = self._new_game()

@@ -17,20 +17,17 @@ import time
 from collections import OrderedDict, defaultdict
 from typing import Any, Callable
 
-from smear_dsl.botspec import check_bot, parse_budget
 from smear_dsl.compiler import CompiledRules, compile_rules
-from smear_dsl.duplicate import first_dealer
 from smear_dsl.errors import MoveError, Said, clip
 from smear_dsl.i18n import N_
 from smear_dsl.language import load_spec, spec_from_text
 from smear_dsl.spec import RuleSpec
 
-from . import history, restore, upkeep
+from . import history, idem, restore, seats, upkeep
 from .api import referee_pb2 as pb
 from .cluster import Fenced, Solo
 from .limits import Limits
-from .names import clean as clean_name
-from .store import Store, StoredTable
+from .store import Store, StoredTable, StoreDamaged
 from .restore import Damaged
 from .table import Event, Identity, RefereeError, Table
 
@@ -143,10 +140,16 @@ class Tables:
             return self.not_owner(t.id)
         return RefereeError("UNAVAILABLE", "TABLE_RELOADED", "the table is being read back from the store: ask again")
 
-    async def write(self, t: Table | None, table_id: str, statements: list[tuple[str, tuple]]) -> None:
-        """Write statements of one table, fenced by its shard's lease (NOT_OWNER if that is lost)."""
+    async def write(self, t: Table | None, table_id: str, statements: list[tuple[str, tuple]],
+                    keyed: bool = False) -> None:
+        """Write statements of one table, fenced by its shard's lease (NOT_OWNER if that is lost);
+        `keyed`: they hold an idempotency key, and a key stored already is KeyConflict."""
         try:
             await self.store.write(statements, self.shards.fence(table_id))
+        except self.store.backend.IntegrityError:
+            if keyed:
+                raise seats.KeyConflict() from None
+            raise RefereeError("UNAVAILABLE", "STORE_FAILED", "the database did not take the change; try again") from None
         except Fenced:
             log.warning("fenced: a write of table %s was refused (its shard is no longer this replica's)", table_id)
             if t is not None:
@@ -157,27 +160,32 @@ class Tables:
                 self.hand_over(t)  # the commit may or may not have happened: the store decides
             raise RefereeError("UNAVAILABLE", "STORE_FAILED", "the database did not take the change; try again") from None
 
-    def outcome(self, table_id: str) -> tuple[bool, list[int], int | None]:
-        """(finished, scores, winner) of a table, without reading it back into memory."""
+    async def outcome(self, table_id: str) -> tuple[bool, list[int], int | None]:
+        """(finished, scores, winner) of a table, without reading it back into memory (DATA_LOSS if
+        its stored outcome is not proven by its digest)."""
         t = self.tables.get(table_id)
         if t is not None:
             return t.game.finished, list(t.game.scores), t.game.winner
         if table_id in self.damaged:
             return False, [], None
-        return self.store.outcome(table_id) or (False, [], None)
+        try:
+            return await self.store.off_loop(self.store.outcome, table_id) or (False, [], None)
+        except StoreDamaged as e:
+            raise damaged(table_id, e.reason) from None
 
     # ---- seals (duplicate rounds)
-    def sealed(self, t: Table) -> bool:
+    async def sealed(self, t: Table) -> bool:
         """Whether `t` is in a duplicate round some table of which still plays: then its seed,
         its full record and its hidden cards (the same boards as at those tables) stay withheld."""
         if t.seal is None or t.seal in self.opened:
             return False
         if t.seal not in self.seals:
-            self.seals[t.seal] = self.store.seal_tables(t.seal)
-        if all(self.outcome(tid)[0] for tid in self.seals[t.seal]):
-            self.opened.add(t.seal)
-            return False
-        return True
+            self.seals[t.seal] = await self.store.off_loop(self.store.seal_tables, t.seal)
+        for tid in list(self.seals[t.seal]):
+            if not (await self.outcome(tid))[0]:
+                return True
+        self.opened.add(t.seal)
+        return False
 
     # ---- auth
     def remember_token(self, h: str, ident: Identity) -> None:
@@ -185,33 +193,33 @@ class Tables:
         director's for good)."""
         self.tokens.setdefault(h[:16], []).append((h, ident))
 
-    def identify(self, token: str) -> Identity | None:
+    async def identify(self, token: str) -> Identity | None:
         h = token_hash(token)
         found = None
         for stored, ident in self.tokens.get(h[:16], ()):
             if hmac.compare_digest(stored, h):
                 found = ident
         if found is None:  # a table not in memory: the store knows its tokens (one indexed read)
-            row = self.store.find_token(h)
-            if row is not None and row[1] != "director":
+            row = await self.store.off_loop(self.store.find_token, h)
+            if row is not None:  # a tournament's director too: on a replica, whichever holds its shard answers
                 table_id, role, seat = row
                 found = Identity(table_id, "seat" if role == "bot" else role, seat)
         return found
 
-    def table_for(self, table_id: str, who: Identity | None) -> Table:
+    async def table_for(self, table_id: str, who: Identity | None) -> Table:
         if not self.shards.owns(table_id):
             raise self.not_owner(table_id)
         t = self.tables.get(table_id)
         if t is None and table_id in self.damaged:
             e = self.damaged[table_id]
-            raise RefereeError("DATA_LOSS", "TABLE_DAMAGED",
-                               f"table {table_id} could not be restored from the store at version {e.version}: {e.reason}")
+            raise damaged(table_id, f"could not be restored from the store at version {e.version}: {e.reason}")
         if t is None and len(table_id) <= 64:
-            stored = self.store.load([table_id])  # parked, or finished long ago: read it back
-            if stored:
+            stored = await self.store.off_loop(self.store.load, [table_id])  # parked, or finished long ago
+            t = self.tables.get(table_id)  # read back meanwhile by another call
+            if t is None and stored:
                 t = self._restore(stored[0])
                 if t is None:
-                    return self.table_for(table_id, who)  # now known as damaged
+                    return await self.table_for(table_id, who)  # now known as damaged
         if t is None:
             raise RefereeError("NOT_FOUND", "NOT_FOUND", f"no table {clip(table_id)}")
         if who is not None and who.table_id != table_id:
@@ -243,98 +251,30 @@ class Tables:
 
     async def create(self, rules_name: str | None, rules_text: str | None, options: dict[str, str], players: int,
                      seed: str | None, duplicate: bool = False, hand_limit: int = 0, seal: str | None = None,
-                     address: str | None = "local") -> tuple[Table, str]:
-        """A new table. `address` is the creator's, whose budget it counts against; None for the tables
-        a tournament opens (bounded by its entrants instead). A game has at most
-        Limits.hands_per_game hands (fewer if `hand_limit` asks)."""
-        self.check_quota(address, rules_text is not None)
-        if rules_text is not None:
-            rules_text, spec = await asyncio.to_thread(upload_spec, rules_text)
-        else:
-            spec = rules_spec(rules_name, None)
-        rules = await asyncio.to_thread(_compiled, spec, players or None, options)  # a compile stays off the loop
-        seed = seed if seed else secrets.token_hex(16)
-        first = first_dealer(seed, rules.players)
-        table_id = self.shards.new_id()
-        if table_id is None:
-            raise RefereeError("UNAVAILABLE", "NOT_OWNER", "this replica holds no shard yet: ask another, or again "
-                               "shortly", {"owner": ""})
-        cap = self.limits.hands_per_game
-        hand_limit = min(hand_limit, cap) if hand_limit > 0 else cap
-        t = Table(table_id, spec.stem if rules_name else "upload", rules_text, spec, rules, dict(rules.options), seed,
-                  first, time.time(), duplicate, hand_limit, seal)
-        host = new_token()
-        stored = StoredTable(table_id, t.rules_name, rules_text, rules.players, t.options, seed, first, t.created,
-                             [(token_hash(host), "host", None, "")], [], duplicate, hand_limit, seal)
-        await self.write(None, table_id, Store.create_table(stored))
-        self.tables[table_id] = t
-        self.open_ids.add(table_id)
-        if seal:
-            self.seals[seal].append(table_id)
-        if address is not None:
-            self.by_address[address][table_id] = rules_text is not None
-        self._token(t, token_hash(host), Identity(table_id, "host", None))
-        return t, host
+                     address: str | None = "local", key: "idem.Keyed | None" = None) -> tuple[Table, str]:
+        """A new table and its host token (seats.create). `address` is the creator's, whose budget it
+        counts against; None for the tables a tournament opens (bounded by its entrants instead). A
+        game has at most Limits.hands_per_game hands (fewer if `hand_limit` asks). With `key`, a
+        retry gets the table the first call made, and the same host token."""
+        return await seats.create(self, rules_name, rules_text, options, players, seed, duplicate, hand_limit, seal,
+                                  address, key)
 
-    def _token(self, t: Table, h: str, ident: Identity) -> None:
+    def hold_token(self, t: Table, h: str, ident: Identity) -> None:
+        """Know a token of `t` (by its hash) while `t` is in memory."""
         self.remember_token(h, ident)
         t.token_hashes.append(h)
 
-    async def join(self, table_id: str, seat: int | None, name: str = "") -> tuple[Table, str]:
-        t = self.table_for(table_id, None)
-        token = new_token()
-        name = clean_name(name, self.limits.player_name_chars, "a player's name")
-        async with t.lock:
-            if seat is not None:
-                self._check_free(t, seat)
-            else:
-                if self.sealed(t):
-                    raise RefereeError("FAILED_PRECONDITION", "ROUND_SEALED",
-                                       "this table plays a duplicate round: it can be watched once the round is over")
-                if t.spectators >= self.limits.spectators_per_table:
-                    raise RefereeError("RESOURCE_EXHAUSTED", "TOO_MANY_SPECTATORS",
-                                       f"this table has {t.spectators} spectators already")
-            role = "seat" if seat is not None else "spectator"
-            await self.write(t, table_id, Store.add_token(table_id, token_hash(token), role, seat, name))
-            t.take_seat(role, seat, name)
-            self._token(t, token_hash(token), Identity(table_id, role, seat))
-        return t, token
-
-    @staticmethod
-    def _check_free(t: Table, seat: int) -> None:
-        if not 0 <= seat < t.rules.players:
-            raise RefereeError("INVALID_ARGUMENT", "BAD_SEAT", f"seats are 0..{t.rules.players - 1}, not {seat}")
-        if t.seats_taken[seat]:
-            raise RefereeError("ALREADY_EXISTS", "SEAT_TAKEN", f"seat {seat} is taken")
+    async def join(self, table_id: str, seat: int | None, name: str = "",
+                   key: "idem.Keyed | None" = None) -> tuple[Table, str]:
+        """A seat's token, or a spectator's (seats.join)."""
+        return await seats.join(self, table_id, seat, name, key)
 
     def check_bot(self, kind: str) -> None:
-        """INVALID_ARGUMENT / BAD_BOT unless `kind` names a bot (botspec) whose budget is within the limits."""
-        try:
-            budget = parse_budget(check_bot(kind))  # None for the simple bots
-        except ValueError as e:
-            raise RefereeError("INVALID_ARGUMENT", "BAD_BOT", clip(str(e), 200)) from None
-        lim = self.limits
-        if budget is not None and ((budget.ms or 0) > lim.bot_search_ms or (budget.playouts or 0) > lim.bot_search_playouts):
-            raise RefereeError("INVALID_ARGUMENT", "BAD_BOT", f"a search bot here thinks at most {lim.bot_search_ms:g}ms "
-                               f"or {lim.bot_search_playouts} playouts a move, not {clip(kind)}")
+        seats.check_bot(self, kind)
 
-    async def add_bots(self, t: Table, kind: str, seat: int | None = None) -> list[int]:
-        """Seat a bot the server plays (smear_referee/house_bots.py) in every free seat, or in `seat`
-        (its player hands it over: a bot stands in); their tokens are stored (so the bots play on
-        after a restart) and never shown."""
-        self.check_bot(kind)
-        if t.game.finished:
-            raise RefereeError("FAILED_PRECONDITION", "GAME_OVER", "the game is over")
-        async with t.lock:
-            free = [s for s, taken in enumerate(t.seats_taken) if not taken] if seat is None else \
-                [] if seat in t.bots else [seat]
-            tokens = [(token_hash(new_token()), seat) for seat in free]
-            await self.write(t, t.id, [row for h, seat in tokens for row in
-                                       Store.add_token(t.id, h, "bot", seat, f"bot:{kind}")])
-            for h, seat in tokens:
-                t.take_seat("bot", seat, f"bot:{kind}")
-                self._token(t, h, Identity(t.id, "seat", seat))
-        return free
+    async def add_bots(self, t: Table, kind: str, seat: int | None = None, key: "idem.Keyed | None" = None) -> list[int]:
+        """Bots the server plays in the free seats, or in `seat` (seats.add_bots)."""
+        return await seats.add_bots(self, t, kind, seat, key)
 
     def lobby(self, include_finished: bool, limit: int) -> list[Table]:
         """The tables a lobby lists: unfinished first, each group newest first; never a duplicate
@@ -366,7 +306,7 @@ class Tables:
         async with t.lock:
             if t.moved:
                 raise self.gone(t)
-            if key and (made := self._used(t, seat, key, digest, expected_version)) is not None:
+            if key and (made := await self._used(t, seat, key, digest, expected_version)) is not None:
                 return True, made
             if t.game.finished:
                 raise RefereeError("FAILED_PRECONDITION", "GAME_OVER", Said(N_("the game is over")))
@@ -382,11 +322,11 @@ class Tables:
             events = t.news(before, seat, code)
             snap = t.reached(before, len(events))
             now = time.time()
-            statements = Store.add_move(t.id, t.version, seat, code, key or None, digest, now)
+            statements = Store.add_move(t.id, t.version, seat, code, key or None, digest, now, t.chain)
             if snap is not None:
                 statements += Store.save_snapshot(t.id, snap)
             if t.game.finished:
-                statements += Store.finish(t.id, t.game.scores, t.game.winner)
+                statements += Store.finish(t.id, t.game.scores, t.game.winner, t.chain)
             try:
                 await self.store.write(statements, self.shards.fence(t.id))
             except Exception as e:
@@ -397,7 +337,7 @@ class Tables:
                     self.hand_over(t)
                     raise self.not_owner(t.id) from None
                 if key and isinstance(e, self.store.backend.IntegrityError) and \
-                        (made := self._used(t, seat, key, digest, -1)) is not None:
+                        (made := await self._used(t, seat, key, digest, -1)) is not None:
                     return True, made  # the key was used in an earlier hand (its move is stored)
                 if self.store.backend.name == "postgresql":
                     self.hand_over(t)  # a lost connection leaves the commit in doubt: the store's log decides
@@ -417,14 +357,14 @@ class Tables:
             t.changed.notify_all()
         return False, made
 
-    def _used(self, t: Table, seat: int, key: str, digest: str | None, expected_version: int) -> int | None:
+    async def _used(self, t: Table, seat: int, key: str, digest: str | None, expected_version: int) -> int | None:
         """The version of the move `key` was used for already, by this seat for the same move
         (IDEMPOTENCY_KEY_REUSED if for another); None if it is new. Keys of the last two hands are in memory; an older one is looked up in the store
         only when the move could not be new (the game is over or the version is not current): a new
         move's key is held unique by the store itself."""
         hit = t.idem.get(key)
         if hit is None and (t.game.finished or expected_version != t.version):
-            row = self.store.find_key(t.id, key)
+            row = await self.store.off_loop(self.store.find_key, t.id, key)
             hit = None if row is None else (row[1], row[2], row[0])
         if hit is None:
             return None
@@ -438,6 +378,22 @@ class Tables:
 
 
     # ---- what has left memory (history.py) and upkeep (upkeep.py)
+    async def finished_record(self, table_id: str) -> dict[str, Any]:
+        """A finished table's whole record, proven, whichever replica holds the table: one this server
+        does not own is read back from the store for the answer only (a finished game no longer changes)."""
+        if self.shards.owns(table_id):
+            t = await self.table_for(table_id, None)
+        else:
+            stored = await self.store.off_loop(self.store.load, [table_id])
+            if not stored:
+                raise RefereeError("NOT_FOUND", "NOT_FOUND", f"no table {clip(table_id)}")
+            try:
+                t, _behind = restore.rebuild(stored[0])
+            except Damaged as e:
+                raise damaged(table_id, f"could not be restored from the store at version {e.version}: {e.reason}") \
+                    from None
+        return (await self.record(t, Identity(table_id, "host", None)))[0]
+
     async def record(self, t: Table, who: Identity) -> tuple[dict[str, Any], bool]:
         """The table's record as `who` may have it, built from the stored moves."""
         return await history.record(self, t, who)
@@ -449,6 +405,11 @@ class Tables:
     async def sweep(self, now: float | None = None) -> None:
         """End abandoned tables, park idle ones."""
         await upkeep.sweep(self, now)
+
+
+def damaged(table_id: str, reason: str) -> RefereeError:
+    """DATA_LOSS / TABLE_DAMAGED naming the table: its stored rows are not what was written."""
+    return RefereeError("DATA_LOSS", "TABLE_DAMAGED", f"table {table_id}: {reason}", {"table_id": table_id})
 
 
 async def _notify(t: Table) -> None:

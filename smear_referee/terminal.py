@@ -21,7 +21,7 @@ from smear_dsl.i18n import ENGLISH, Tr
 
 from .api import referee_pb2 as pb
 from .client import Client, error_info, error_reason
-from .names import shown
+from .names import shown as plain
 
 SUITS = {"S": "♠", "H": "♥", "D": "♦", "C": "♣"}
 SUIT_ORDER = "SHCD"
@@ -128,7 +128,7 @@ class TerminalTable:
         t = self.tr.t
         n = self.info.seat_names[seat] if seat < len(self.info.seat_names) else ""
         # A name is what a stranger typed: printed as text, never as markup or terminal control.
-        n = t("Bot {seat}", seat=seat) if n.startswith("bot:") else escape(shown(n)) or t("Seat {seat}", seat=seat)
+        n = t("Bot {seat}", seat=seat) if n.startswith("bot:") else escape(plain(n)) or t("Seat {seat}", seat=seat)
         return t("{name} (you)", name=n) if view.HasField("seat") and view.seat == seat else n
 
     def narrate(self, ev: pb.TableEvent, view: pb.View) -> str | None:
@@ -142,7 +142,7 @@ class TerminalTable:
         if kind == "hand_scored":
             r = json.loads(ev.hand_scored.result_json)
             nobody = t("nobody")
-            points = ", ".join(f"{escape(shown(self.tr.label(p)))} → {nobody if s is None else s}"
+            points = ", ".join(f"{escape(plain(self.tr.label(p)))} → {nobody if s is None else s}"
                                for p, s in (r.get("points") or {}).items())
             scored = t("Hand {n} scored", n=ev.hand_scored.hand + 1)
             return f"[bold]{scored}[/bold]: {points}; " + t("scores {list}", list=list(ev.hand_scored.scores))
@@ -159,7 +159,7 @@ class TerminalTable:
         c, t = self.console, self.tr.t
         trump = d.get("trump")
         phase = self.tr.tp("phase", view.phase)  # the phases' words are the web table's (clients/web/src/i18n.js)
-        c.rule(f"{escape(shown(self.info.title))} · {phase}")
+        c.rule(f"{escape(plain(self.info.title))} · {phase}")
         side_names = [self.name(i, view) for i in range(len(d["scores"]))] if len(d["scores"]) == d["players"] else \
             [t("{name} (yours)", name=t("Side {n}", n=i + 1)) if d.get("side") == i else t("Side {n}", n=i + 1)
              for i in range(len(d["scores"]))]

@@ -26,10 +26,10 @@ async def sweep(tables: Tables, now: float | None = None) -> None:
     now = time.time() if now is None else now
     lim = tables.limits
     stale = {tid for tid, t in tables.tables.items() if not t.game.finished and now - t.touched >= lim.abandon_seconds}
-    stale.update(tables.store.stale_tables(now - lim.abandon_seconds, 100))  # parked ones too
+    stale.update(await tables.store.off_loop(tables.store.stale_tables, now - lim.abandon_seconds, 100))  # parked too
     for tid in stale:
         if tid in tables.open_ids and tid not in tables.damaged and tables.shards.owns(tid):
-            await abandon(tables, tables.table_for(tid, None), now)
+            await abandon(tables, await tables.table_for(tid, None), now)
     for t in list(tables.tables.values()):
         if not t.game.finished and t.version > 0 and t.watchers == 0 and not t.lock.locked() \
                 and now - t.touched >= lim.idle_seconds:
@@ -47,7 +47,7 @@ async def abandon(tables: Tables, t: Table, now: float) -> None:
         events = t.news(before)
         snap = t.snapshot_here(between_hands(t.game), len(events))
         try:
-            await tables.store.write(Store.save_snapshot(t.id, snap) + Store.finish(t.id, t.game.scores, None, t.ended),
+            await tables.store.write(Store.save_snapshot(t.id, snap) + Store.finish(t.id, t.game.scores, None, t.chain, t.ended),
                                      tables.shards.fence(t.id))
         except Exception:
             t.ended = None

@@ -72,10 +72,10 @@ def _bridge(servicer: Any, service: _descriptor.ServiceDescriptor, tables: Table
     return type(f"{service.name}Connect", (), methods)()
 
 
-def _authorize(ctx: Any, needs_token: bool, tables: Tables) -> None:
+async def _authorize(ctx: Any, needs_token: bool, tables: Tables) -> None:
     if needs_token:
         try:
-            CALLER.set(caller_of(tables, ctx.request_headers().get("authorization", "")))
+            CALLER.set(await caller_of(tables, ctx.request_headers().get("authorization", "")))
         except RefereeError as e:
             raise ConnectError(Code.UNAVAILABLE if e.status == "UNAVAILABLE" else Code.UNAUTHENTICATED, e.message,
                                details=[error_details_pb2.ErrorInfo(reason=e.reason, domain="smear-dsl")]) from None
@@ -83,14 +83,14 @@ def _authorize(ctx: Any, needs_token: bool, tables: Tables) -> None:
 
 def _unary(fn, needs_token: bool, tables: Tables):
     async def call(self, request, ctx):
-        _authorize(ctx, needs_token, tables)
+        await _authorize(ctx, needs_token, tables)
         return await fn(request, _Context(ctx))
     return call
 
 
 def _stream(fn, needs_token: bool, tables: Tables):
     async def call(self, request, ctx):
-        _authorize(ctx, needs_token, tables)
+        await _authorize(ctx, needs_token, tables)
         async for item in fn(request, _Context(ctx)):
             yield item
     return call

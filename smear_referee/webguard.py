@@ -94,72 +94,70 @@ _BUSY = (b"HTTP/1.1 503 Service Unavailable\r\ncontent-type: text/plain; charset
          b"content-length: 50\r\n\r\ntoo many connections from your address: try again\n")
 
 
-def guarded_protocol(limits: WebLimits, logs: "AddressLog") -> type[asyncio.Protocol]:
-    """uvicorn's H11Protocol with TCP_NODELAY, a per-address connection cap and a header deadline."""
-    counts = _Connections(limits.per_address)
+class GuardedH11(H11Protocol):
+    """uvicorn's H11Protocol with TCP_NODELAY, a per-address connection cap and a header deadline
+    (`guarded_protocol` makes one per web port, with its limits)."""
 
-    class Guarded(H11Protocol):
-        _address = ""
-        _admitted = False
-        _deadline: asyncio.TimerHandle | None = None
+    limits: WebLimits
+    logs: "AddressLog"
+    counts: _Connections
+    _address = ""
+    _admitted = False
+    _deadline: asyncio.TimerHandle | None = None
 
-        def connection_made(self, transport) -> None:  # type: ignore[override]
-            sock = transport.get_extra_info("socket")
-            if sock is not None and sock.family in (socket.AF_INET, socket.AF_INET6):
-                try:
-                    sock.setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)
-                except OSError:  # pragma: no cover - a socket closed already
-                    pass
-            super().connection_made(transport)
-            self._address = self.client[0] if self.client else "unknown"
-            if not counts.admit(self._address):
-                logs.note(self._address, "refused a connection: as many open from this address as allowed "
-                          f"({limits.per_address})")
-                transport.write(_BUSY)
-                transport.close()
-                return
-            self._admitted = True
-            self._arm()
+    def connection_made(self, transport) -> None:  # type: ignore[override]
+        sock = transport.get_extra_info("socket")
+        if sock is not None and sock.family in (socket.AF_INET, socket.AF_INET6):
+            try:
+                sock.setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)
+            except OSError:  # pragma: no cover - a socket closed already
+                pass
+        super().connection_made(transport)
+        self._address = self.client[0] if self.client else "unknown"
+        if not self.counts.admit(self._address):
+            self.logs.note(self._address, "refused a connection: as many open from this address as allowed "
+                           f"({self.limits.per_address})")
+            transport.write(_BUSY)
+            transport.close()
+            return
+        self._admitted = True
+        self._arm()
 
-        def _arm(self) -> None:
-            if self._deadline is None:
-                self._deadline = self.loop.call_later(limits.header_seconds, self._too_slow)
+    def _arm(self) -> None:
+        if self._deadline is None:
+            self._deadline = self.loop.call_later(self.limits.header_seconds, self._too_slow)
 
-        def _disarm(self) -> None:
-            if self._deadline is not None:
-                self._deadline.cancel()
-                self._deadline = None
-
-        def _too_slow(self) -> None:
+    def _disarm(self) -> None:
+        if self._deadline is not None:
+            self._deadline.cancel()
             self._deadline = None
-            if self.cycle is None or self.cycle.response_complete:  # still waiting for a request's headers
-                self.transport.close()
 
-        def data_received(self, data: bytes) -> None:
-            if not self._admitted:
-                return
-            waiting = self.cycle is None or self.cycle.response_complete
-            if waiting:
-                self._arm()  # a new request begins (on a new or a kept-alive connection)
-            before = self.cycle
-            super().data_received(data)
-            if self.cycle is not before:  # its headers are complete: the app has it now
-                self._disarm()
+    def _too_slow(self) -> None:
+        self._deadline = None
+        if self.cycle is None or self.cycle.response_complete:  # still waiting for a request's headers
+            self.transport.close()
 
-        def on_response_complete(self) -> None:
-            super().on_response_complete()
-            # Between requests uvicorn's keep-alive timeout applies; the header deadline starts
-            # again with the next byte.
-
-        def connection_lost(self, exc) -> None:
+    def data_received(self, data: bytes) -> None:
+        if not self._admitted:
+            return
+        if self.cycle is None or self.cycle.response_complete:
+            self._arm()  # a new request begins (on a new or a kept-alive connection)
+        before = self.cycle
+        super().data_received(data)
+        if self.cycle is not before:  # its headers are complete: the app has it now
             self._disarm()
-            if self._admitted:
-                self._admitted = False
-                counts.release(self._address)
-            super().connection_lost(exc)
 
-    Guarded.counts = counts  # for tests and health: who holds how many
-    return Guarded
+    def connection_lost(self, exc) -> None:
+        self._disarm()
+        if self._admitted:
+            self._admitted = False
+            self.counts.release(self._address)
+        super().connection_lost(exc)
+
+
+def guarded_protocol(limits: WebLimits, logs: "AddressLog") -> type[asyncio.Protocol]:
+    """The protocol class for one web port: its limits, its log, its count of connections per address."""
+    return type("Guarded", (GuardedH11,), {"limits": limits, "logs": logs, "counts": _Connections(limits.per_address)})
 
 
 # ---- logs
@@ -318,58 +316,21 @@ class Guard:
         headers = scope.get("headers", [])
         get = {k.lower(): v for k, v in headers}
         cap = self.limits.body_bytes
-        length = get.get(b"content-length")
         encoding = get.get(b"content-encoding", b"").strip().lower()
         try:
             feed = _decompressor(encoding)
         except ValueError:
             raise _Refusal(415, "unimplemented", f"content-encoding {encoding.decode('latin-1')[:40]!r} is not "
                            "accepted: gzip or none") from None
+        length = get.get(b"content-length")
         if length is not None:
-            try:
-                declared = int(length)
-            except ValueError:
-                raise _Refusal(400, "invalid_argument", "content-length is not a number") from None
-            if declared > cap:
+            if not length.strip().isdigit():
+                raise _Refusal(400, "invalid_argument", "content-length is not a number")
+            if int(length) > cap:
                 raise _Refusal(413, "resource_exhausted", f"a request may be at most {cap:,} bytes")
-        deadline = time.monotonic() + self.limits.body_seconds
-        raw = 0
-        chunks: list[bytes] = []
-        size = 0
-        while True:
-            left = deadline - time.monotonic()
-            if left <= 0:
-                raise _Refusal(408, "deadline_exceeded", f"the request's body took longer than "
-                               f"{self.limits.body_seconds:g} s to arrive")
-            try:
-                message = await asyncio.wait_for(receive(), left)
-            except asyncio.TimeoutError:
-                raise _Refusal(408, "deadline_exceeded", f"the request's body took longer than "
-                               f"{self.limits.body_seconds:g} s to arrive") from None
-            if message["type"] == "http.disconnect":
-                raise _Gone()
-            chunk = message.get("body", b"")
-            raw += len(chunk)
-            if raw > cap:
-                raise _Refusal(413, "resource_exhausted", f"a request may be at most {cap:,} bytes")
-            if chunk:
-                try:
-                    out = chunk if feed is None else feed(chunk, cap - size)
-                except TooLarge:
-                    raise _Refusal(413, "resource_exhausted", f"a request may be at most {cap:,} bytes "
-                                   "once decompressed") from None
-                except zlib.error as e:
-                    raise _Refusal(400, "invalid_argument", f"the body is not valid {encoding.decode()}: {e}") from None
-                size += len(out)
-                if size > cap:
-                    raise _Refusal(413, "resource_exhausted", f"a request may be at most {cap:,} bytes")
-                chunks.append(out)
-            if not message.get("more_body", False):
-                break
-        body = b"".join(chunks)
-        ctype = get.get(b"content-type", b"").lower()
+        body = await self._receive_all(receive, feed, encoding)
         kept = [(k, v) for k, v in headers if k.lower() not in (b"content-encoding", b"content-length")]
-        if ctype.startswith(ENVELOPED):
+        if get.get(b"content-type", b"").lower().startswith(ENVELOPED):
             names = [k.lower() for k, _ in headers if k.lower() in MESSAGE_ENCODINGS]
             message_encoding = get.get(names[0], b"identity").strip().lower() if names else b"identity"
             try:
@@ -391,6 +352,39 @@ class Guard:
             return await receive()  # after the body: only a disconnect can come
 
         return dict(scope, headers=kept), replay
+
+    async def _receive_all(self, receive, feed, encoding: bytes) -> bytes:
+        """The body's chunks as they arrive, decompressed with `feed` (None: as sent), refused at the
+        cap (raw or decompressed) or past the body deadline."""
+        cap, limit = self.limits.body_bytes, self.limits.body_seconds
+        deadline = time.monotonic() + limit
+        raw = size = 0
+        chunks: list[bytes] = []
+        while True:
+            try:
+                message = await asyncio.wait_for(receive(), max(0.0, deadline - time.monotonic()))
+            except asyncio.TimeoutError:
+                raise _Refusal(408, "deadline_exceeded", f"the request's body took longer than {limit:g} s to "
+                               "arrive") from None
+            if message["type"] == "http.disconnect":
+                raise _Gone()
+            chunk = message.get("body", b"")
+            raw += len(chunk)
+            if raw > cap:
+                raise _Refusal(413, "resource_exhausted", f"a request may be at most {cap:,} bytes")
+            if chunk:
+                try:
+                    out = chunk if feed is None else feed(chunk, cap - size)
+                except TooLarge:
+                    raise _Refusal(413, "resource_exhausted", f"a request may be at most {cap:,} bytes once "
+                                   "decompressed") from None
+                except zlib.error as e:
+                    raise _Refusal(400, "invalid_argument", f"the body is not valid {encoding.decode()}: {e}") \
+                        from None
+                size += len(out)
+                chunks.append(out)
+            if not message.get("more_body", False):
+                return b"".join(chunks)
 
 
 def _open_envelopes(body: bytes, encoding: bytes, cap: int) -> bytes:

@@ -345,7 +345,7 @@ def _check_offline(url: str, ledger: Ledger, tables: dict[str, str], Store, Tabl
             offline = Tables(store)
             records = events = 0
             for tid in tables:
-                t = offline.table_for(tid, None)
+                t = await offline.table_for(tid, None)
                 if t.game.finished:
                     rec, _ = await offline.record(t, Identity(tid, "host", None))
                     verdict = verify_record(rec)

@@ -5,6 +5,10 @@ import functools
 import os
 from pathlib import Path
 
+# Every referee the tests start (in this process or as a child) refuses a store read made on its
+# event loop's thread, so a test fails where a call would stall every other (smear_referee/store.py).
+os.environ.setdefault("SMEAR_STRICT_STORE", "1")
+
 import pytest
 
 from smear_dsl import schema as S

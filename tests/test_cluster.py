@@ -242,3 +242,57 @@ async def _chaos(reps: Replicas, chaos: dict, pg: list[str] | None) -> None:
             chaos["pg"] = 1
             while pg_reachable():
                 await asyncio.sleep(0.2)
+
+
+def test_a_tournament_fails_over_with_its_shard_when_its_replica_is_killed_mid_round(database, tmp_path):
+    """A tournament lives in the store, served by whichever replica holds its shard: its replica is
+    killed (-9) mid-round, the director's calls follow to the new owner, the round finishes (its tables'
+    bots play on where their shards went), the next round starts there, and the archive verifies."""
+    import json
+
+    from smear_referee.tournament.archive import verify_archive
+    reps = Replicas(database, 3, 2.0, tmp_path, limits=("bot_seconds=0.02",))
+    try:
+        deadline = time.monotonic() + 30
+        while len(reps.owners()) < 3 and time.monotonic() < deadline:
+            time.sleep(0.2)
+        director = Client(reps.targets)
+        made = director.tournament("CreateTournament", pb.CreateTournamentRequest(
+            rules_name="cutthroat_canadian", players=3, entrants=[f"p{i}" for i in range(6)], pairing="swiss",
+            rounds=2, hands_per_round=3, seed="failover"), token=False)
+        boss = director.with_token(made.director_token)
+
+        def round_with_bots(r: int) -> list[str]:
+            started = boss.tournament("StartRound", pb.StartRoundRequest(tournament_id=made.tournament_id), safe=False)
+            assert started.round == r
+            for tab in started.tables:  # every seat handed to the referee's bots
+                for token in tab.seat_tokens:
+                    Client(reps.targets, token).add_bots(tab.table_id)
+            return [tab.table_id for tab in started.tables]
+
+        def finished() -> list[bool]:
+            got = director.tournament("GetStandings", pb.GetStandingsRequest(tournament_id=made.tournament_id),
+                                      token=False)
+            return [st.finished for rs in got.rounds for st in rs.table_states]
+
+        round_with_bots(0)
+        assert not any(finished())  # the round is being played
+        owner = _lease(database, made.tournament_id)[0]
+        victim = next(r for r in reps.live if r.address == owner)
+        reps.kill(victim)  # mid-round: its tables and the tournament itself lose their replica
+        deadline = time.monotonic() + 90
+        while not all(finished()):
+            assert time.monotonic() < deadline, finished()
+            time.sleep(0.2)
+        assert _lease(database, made.tournament_id)[0] != owner  # another replica holds its shard now
+        round_with_bots(1)
+        deadline = time.monotonic() + 90
+        while not (all(done := finished()) and len(done) == 4):
+            assert time.monotonic() < deadline, done
+            time.sleep(0.2)
+        archive = json.loads(boss.tournament("ExportTournament", pb.ExportTournamentRequest(
+            tournament_id=made.tournament_id)).archive_json)
+        assert len(archive["rounds"]) == 2 and not archive["pending_rounds"]
+        assert verify_archive(archive) == []
+    finally:
+        reps.close()

@@ -1,6 +1,8 @@
 """The seat streams of the referee (WatchTurns and Play) against a real server on 127.0.0.1 port 0."""
 from __future__ import annotations
 
+import asyncio
+
 import queue
 import threading
 import uuid
@@ -212,7 +214,7 @@ def test_finished_tables_beyond_the_limit_leave_memory_and_come_back_from_the_st
             seat0.append(seats[0])
         tables = srv.running.tables
         assert ids[0] not in tables.tables and ids[1] in tables.tables
-        finished, scores, winner = tables.outcome(ids[0])
+        finished, scores, winner = asyncio.run_coroutine_threadsafe(tables.outcome(ids[0]), srv.loop).result(10)
         assert finished and ids[0] not in tables.tables  # answered without rebuilding
         record, complete = seat0[0].record(ids[0])  # its token and record read from the store
         assert complete and record["seed"] == "retire-0"

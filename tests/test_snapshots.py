@@ -101,9 +101,9 @@ def test_memory_holds_recent_hands_and_a_restart_replays_only_the_hand_in_progre
         tables.store.close()
 
         again = Tables(Store(db))
-        stored = again.store.load([t.id])[0]
+        stored = (await again.store.off_loop(again.store.load, [t.id]))[0]
         assert stored.snapshot["version"] == t.snapshot["version"] and len(stored.moves) == version - t.base_version
-        again.load()
+        await asyncio.to_thread(again.load)
         t2 = again.tables[t.id]
         assert _all_views(t2) == views and t2.version == version and t2.last_seq == seq
         await _play(again, t2, 40, random.Random(2))  # and it plays on
@@ -124,12 +124,12 @@ def test_finished_tables_stay_in_the_store_and_answer_from_it(db):
         tables.store.close()
 
         again = Tables(Store(db), limits)
-        again.load()
+        await asyncio.to_thread(again.load)
         assert t.id not in again.tables and t.id not in again.open_ids  # not read back at start-up
-        assert again.outcome(t.id) == (True, list(t.game.scores), t.game.winner)
-        who = again.identify(tokens[0])  # its tokens are found in the store
+        assert await again.outcome(t.id) == (True, list(t.game.scores), t.game.winner)
+        who = await again.identify(tokens[0])  # its tokens are found in the store
         assert who == Identity(t.id, "seat", 0)
-        t2 = again.table_for(t.id, who)
+        t2 = await again.table_for(t.id, who)
         assert _all_views(t2) == final
         rec2, complete2 = await again.record(t2, Identity(t.id, "host", None))
         assert complete and complete2 and rec2 == rec and len(rec["hands"]) == 2
@@ -184,8 +184,8 @@ def test_idle_tables_are_parked_and_woken_and_abandoned_ones_end_by_rule(db):
         await tables.sweep(now + 61)
         assert t.id not in tables.tables and t.id in tables.open_ids  # parked
         assert waiting.id in tables.tables  # a table nobody has played yet stays listed for its players
-        who = tables.identify(tokens[1])
-        woken = tables.table_for(t.id, who)
+        who = await tables.identify(tokens[1])
+        woken = await tables.table_for(t.id, who)
         assert woken is not t and _all_views(woken) == views
         await _play(tables, woken, 3, random.Random(6))
 
@@ -199,8 +199,8 @@ def test_idle_tables_are_parked_and_woken_and_abandoned_ones_end_by_rule(db):
         tables.store.close()
 
         again = Tables(Store(db), limits)
-        again.load()
-        assert not again.open_ids and again.outcome(t.id) == (True, scores, None)
+        await asyncio.to_thread(again.load)
+        assert not again.open_ids and await again.outcome(t.id) == (True, scores, None)
         fresh, _ = await _seated(again, "after")
         played, _ = await _seated(again, "played")
         await _play(again, played, 5, random.Random(12))
@@ -208,12 +208,12 @@ def test_idle_tables_are_parked_and_woken_and_abandoned_ones_end_by_rule(db):
 
         later = Tables(Store(db), Limits(idle_seconds=0.001))  # a restart long after: idle ones stay parked
         await asyncio.sleep(0.01)
-        later.load()
+        await asyncio.to_thread(later.load)
         assert later.open_ids == {fresh.id, played.id}
         assert fresh.id in later.tables and played.id not in later.tables  # the lobby still lists the unplayed one
         later.store.close()
         again = Tables(Store(db), limits)
-        back = again.table_for(t.id, None)
+        back = await again.table_for(t.id, None)
         assert back.ended["reason"] == "abandoned" and back.game.finished
         again.store.close()
     asyncio.run(run())
@@ -240,14 +240,14 @@ def test_a_store_written_before_snapshots_is_read_whole_once_then_from_snapshots
 
         again = Tables(Store(db))
         assert again.store.upgraded
-        again.load()
+        await asyncio.to_thread(again.load)
         assert _all_views(again.tables[live.id]) == views and again.open_ids == {live.id}
         again.store.close()
         third = Tables(Store(db))
         assert not third.store.upgraded
-        third.load()
+        await asyncio.to_thread(third.load)
         assert set(third.tables) == {live.id} and _all_views(third.tables[live.id]) == views
-        assert len(third.store.load([live.id])[0].moves) < 60  # from its snapshot now
+        assert len((await third.store.off_loop(third.store.load, [live.id]))[0].moves) < 60  # from its snapshot now
         third.store.close()
     asyncio.run(run())
 
@@ -310,7 +310,7 @@ def test_a_parked_table_with_bots_plays_on_when_its_player_comes_back(tmp_path):
         assert t.game.turn == 0 and not bots.pending
         await tables.sweep(t.touched + 61)
         assert t.id not in tables.tables and not any(k[0] == t.id for k in bots.players)
-        back = tables.table_for(t.id, tables.identify(token))
+        back = await tables.table_for(t.id, await tables.identify(token))
         version = back.version
 
         def bot_moved() -> bool:

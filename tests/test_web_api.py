@@ -274,9 +274,11 @@ def test_search_bots_the_server_plays_finish_a_game_and_keep_to_the_limits(web):
     fails(lambda: host.add_bots(made.table_id, "search:fast"), grpc.StatusCode.INVALID_ARGUMENT, "BAD_BOT")
     added = host.add_bots(made.table_id, "search:40")
     assert list(added.table.seat_names) == ["bot:search:40"] * 3
-    # While they think, the server still answers at once (the searches run on a worker thread).
+    # While they think, the server still answers at once (the searches run in a worker process).
     assert c.table(made.table_id).table_id == made.table_id
     assert wait_for(lambda: c.table(made.table_id).finished, 240)
+    bots = web.running.bots
+    assert bots.thinkers.runs > 10 and bots.fallbacks == 0  # every search thought in a worker, none replaced
     watcher = c.join(made.table_id, None)
     record = web.client(watcher.token).record(made.table_id)[0]
     assert verify(record)["valid"]

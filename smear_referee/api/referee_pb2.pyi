@@ -103,7 +103,7 @@ class ExplainRulesResponse(_message.Message):
     def __init__(self, text: _Optional[str] = ...) -> None: ...
 
 class CreateTableRequest(_message.Message):
-    __slots__ = ("rules_name", "rules_text", "options", "players", "seed", "duplicate", "hand_limit")
+    __slots__ = ("rules_name", "rules_text", "options", "players", "seed", "duplicate", "hand_limit", "idempotency_key")
     class OptionsEntry(_message.Message):
         __slots__ = ("key", "value")
         KEY_FIELD_NUMBER: _ClassVar[int]
@@ -118,6 +118,7 @@ class CreateTableRequest(_message.Message):
     SEED_FIELD_NUMBER: _ClassVar[int]
     DUPLICATE_FIELD_NUMBER: _ClassVar[int]
     HAND_LIMIT_FIELD_NUMBER: _ClassVar[int]
+    IDEMPOTENCY_KEY_FIELD_NUMBER: _ClassVar[int]
     rules_name: str
     rules_text: str
     options: _containers.ScalarMap[str, str]
@@ -125,7 +126,8 @@ class CreateTableRequest(_message.Message):
     seed: str
     duplicate: bool
     hand_limit: int
-    def __init__(self, rules_name: _Optional[str] = ..., rules_text: _Optional[str] = ..., options: _Optional[_Mapping[str, str]] = ..., players: _Optional[int] = ..., seed: _Optional[str] = ..., duplicate: _Optional[bool] = ..., hand_limit: _Optional[int] = ...) -> None: ...
+    idempotency_key: str
+    def __init__(self, rules_name: _Optional[str] = ..., rules_text: _Optional[str] = ..., options: _Optional[_Mapping[str, str]] = ..., players: _Optional[int] = ..., seed: _Optional[str] = ..., duplicate: _Optional[bool] = ..., hand_limit: _Optional[int] = ..., idempotency_key: _Optional[str] = ...) -> None: ...
 
 class TableInfo(_message.Message):
     __slots__ = ("table_id", "rules", "title", "players", "options", "seat_taken", "finished", "seat_names", "started", "spectators", "spectators_allowed", "house_rules", "created", "version", "scores")
@@ -189,12 +191,14 @@ class GetTableRequest(_message.Message):
     def __init__(self, table_id: _Optional[str] = ...) -> None: ...
 
 class AddBotsRequest(_message.Message):
-    __slots__ = ("table_id", "kind")
+    __slots__ = ("table_id", "kind", "idempotency_key")
     TABLE_ID_FIELD_NUMBER: _ClassVar[int]
     KIND_FIELD_NUMBER: _ClassVar[int]
+    IDEMPOTENCY_KEY_FIELD_NUMBER: _ClassVar[int]
     table_id: str
     kind: str
-    def __init__(self, table_id: _Optional[str] = ..., kind: _Optional[str] = ...) -> None: ...
+    idempotency_key: str
+    def __init__(self, table_id: _Optional[str] = ..., kind: _Optional[str] = ..., idempotency_key: _Optional[str] = ...) -> None: ...
 
 class AddBotsResponse(_message.Message):
     __slots__ = ("table", "seats")
@@ -215,16 +219,18 @@ class CreateTableResponse(_message.Message):
     def __init__(self, table_id: _Optional[str] = ..., host_token: _Optional[str] = ..., table: _Optional[_Union[TableInfo, _Mapping]] = ...) -> None: ...
 
 class JoinTableRequest(_message.Message):
-    __slots__ = ("table_id", "seat", "spectator", "name")
+    __slots__ = ("table_id", "seat", "spectator", "name", "idempotency_key")
     TABLE_ID_FIELD_NUMBER: _ClassVar[int]
     SEAT_FIELD_NUMBER: _ClassVar[int]
     SPECTATOR_FIELD_NUMBER: _ClassVar[int]
     NAME_FIELD_NUMBER: _ClassVar[int]
+    IDEMPOTENCY_KEY_FIELD_NUMBER: _ClassVar[int]
     table_id: str
     seat: int
     spectator: bool
     name: str
-    def __init__(self, table_id: _Optional[str] = ..., seat: _Optional[int] = ..., spectator: _Optional[bool] = ..., name: _Optional[str] = ...) -> None: ...
+    idempotency_key: str
+    def __init__(self, table_id: _Optional[str] = ..., seat: _Optional[int] = ..., spectator: _Optional[bool] = ..., name: _Optional[str] = ..., idempotency_key: _Optional[str] = ...) -> None: ...
 
 class JoinTableResponse(_message.Message):
     __slots__ = ("token", "seat", "table")

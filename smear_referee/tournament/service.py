@@ -16,6 +16,7 @@ from typing import Any
 
 from smear_dsl.compiler import compile_rules
 from smear_dsl.duplicate import commitment, round_seed, table_seed
+from smear_dsl.errors import clip
 from smear_dsl.record import verify
 
 from ..api import referee_pb2 as pb
@@ -54,44 +55,71 @@ class Tourney:
 
 
 class Tournaments:
+    """The tournaments of this server. A lone server holds them all in memory (read at start-up); a
+    replica holds none: each call reads its tournament from the store, and a call that changes one
+    goes to the replica holding its shard (NOT_OWNER otherwise), so a tournament fails over with
+    its shard like a table, whoever wrote it last."""
+
     def __init__(self, tables: Tables):
         self.tables = tables
         self.store: Store = tables.store
         self.all: dict[str, Tourney] = {}
+        self.count = 0  # tournaments this server holds (a replica: those it created)
         self.by_address: dict[str, int] = defaultdict(int)  # tournaments created from each address
 
+    @property
+    def clustered(self) -> bool:
+        return self.tables.shards.clustered
+
     def load(self) -> None:
+        if self.clustered:
+            return
         for tid, config, rounds, audit, directors in self.store.load_tournaments():
             self.all[tid] = Tourney(tid, config, [Round(r, seed, tables) for r, seed, tables in rounds], audit)
             for h in directors:
                 self.tables.remember_token(h, Identity(tid, "director", None))
+        self.count = len(self.all)
+
+    def keep(self, t: Tourney) -> None:
+        if not self.clustered:
+            self.all[t.id] = t
 
     # ---- state read from the tables
-    def finished(self, rnd: Round) -> list[bool]:
-        return [self.tables.outcome(t["table_id"])[0] for t in rnd.tables]
+    async def finished(self, rnd: Round) -> list[bool]:
+        return [(await self.tables.outcome(t["table_id"]))[0] for t in rnd.tables]
 
-    def games(self, t: Tourney) -> list[dict[str, Any]]:
+    async def games(self, t: Tourney) -> list[dict[str, Any]]:
         """The finished games; a duplicate round's only once all its tables have finished (until
         then a table's result tells the tables still playing something about their boards)."""
         out = []
         for rnd in t.rounds:
-            if t.config["duplicate"] and not all(self.finished(rnd)):
+            if t.config["duplicate"] and not all(await self.finished(rnd)):
                 continue
             for tab in rnd.tables:
-                finished, scores, winner = self.tables.outcome(tab["table_id"])
+                finished, scores, winner = await self.tables.outcome(tab["table_id"])
                 if finished:
                     out.append({"round": rnd.number, "seats": tab["seats"], "scores": scores, "winner": winner})
         return out
 
-    def standings(self, t: Tourney) -> list[dict[str, Any]]:
-        return S.compute(t.names(), self.games(t), t.audit)
+    async def standings(self, t: Tourney) -> list[dict[str, Any]]:
+        return S.compute(t.names(), await self.games(t), t.audit)
 
-    def get(self, tid: str, who: Identity | None, director: bool) -> Tourney:
+    async def get(self, tid: str, who: Identity | None, director: bool) -> Tourney:
+        """The tournament, for its director (at the replica holding its shard) or for anyone's reading."""
+        if director:
+            if who is None or who.role != "director" or who.table_id != tid:
+                raise RefereeError("PERMISSION_DENIED", "NOT_THE_DIRECTOR", "this needs the tournament's director token")
+            if not self.tables.shards.owns(tid):
+                raise self.tables.not_owner(tid)
         t = self.all.get(tid)
+        if t is None and len(tid) <= 64:
+            found = await self.store.off_loop(self.store.load_tournament, tid)
+            if found is not None:
+                config, rounds, audit = found
+                t = Tourney(tid, config, [Round(r, seed, tables) for r, seed, tables in rounds], audit)
+                self.keep(t)
         if t is None:
-            raise RefereeError("NOT_FOUND", "NOT_FOUND", f"no tournament {tid!r}")
-        if director and (who is None or who.role != "director" or who.table_id != tid):
-            raise RefereeError("PERMISSION_DENIED", "NOT_THE_DIRECTOR", "this needs the tournament's director token")
+            raise RefereeError("NOT_FOUND", "NOT_FOUND", f"no tournament {clip(tid)}")
         return t
 
 
@@ -109,7 +137,7 @@ class TournamentService(pb_grpc.TournamentServicer):
         else:
             name = "".join(ch for ch in request.rules_name if ch.isalnum() or ch in "_-")[:lim.name_chars] or "upload"
         address = address_of(context.peer())
-        if len(self.t.all) >= lim.max_tournaments:
+        if self.t.count >= lim.max_tournaments:
             raise RefereeError("RESOURCE_EXHAUSTED", "TOO_MANY_TOURNAMENTS", "this server holds as many tournaments as it can")
         if self.t.by_address[address] >= lim.tournaments_per_address:
             raise RefereeError("RESOURCE_EXHAUSTED", "TOO_MANY_TOURNAMENTS",
@@ -132,7 +160,10 @@ class TournamentService(pb_grpc.TournamentServicer):
             raise RefereeError("INVALID_ARGUMENT", "BAD_TOURNAMENT", f"at least {per_table} entrants")
         if request.pairing not in ("swiss", "round_robin") or not 1 <= request.rounds <= 100:
             raise RefereeError("INVALID_ARGUMENT", "BAD_TOURNAMENT", "pairing is swiss or round_robin; rounds 1..100")
-        tid = secrets.token_hex(8)
+        tid = self.t.tables.shards.new_id()  # in a shard this server holds: it fails over with that shard
+        if tid is None:
+            raise RefereeError("UNAVAILABLE", "NOT_OWNER", "this replica holds no shard yet: ask another, or again "
+                               "shortly", {"owner": ""})
         config = {"name": title or f"{spec.name} tournament", "rules": name, "options": dict(rules.options),
                   "players": rules.players, "entrants": entrants, "teams": teams, "pairing": request.pairing,
                   "rounds": request.rounds, "duplicate": request.duplicate,
@@ -141,17 +172,18 @@ class TournamentService(pb_grpc.TournamentServicer):
         if text is not None:
             config["rules_text"] = text
         director = new_token()
-        await self.t.store.write(Store.create_tournament(tid, config, time.time(), token_hash(director)))
-        self.t.all[tid] = Tourney(tid, config)
+        await self.t.tables.write(None, tid, Store.create_tournament(tid, config, time.time(), token_hash(director)))
+        self.t.keep(Tourney(tid, config))
+        self.t.count += 1
         self.t.by_address[address] += 1
         self.t.tables.remember_token(token_hash(director), Identity(tid, "director", None))
         return pb.CreateTournamentResponse(tournament_id=tid, director_token=director)
 
     @guard
     async def StartRound(self, request, context):
-        t = self.t.get(request.tournament_id, CALLER.get(), director=True)
+        t = await self.t.get(request.tournament_id, CALLER.get(), director=True)
         c = t.config
-        if t.rounds and not all(self.t.finished(t.rounds[-1])):
+        if t.rounds and not all(await self.t.finished(t.rounds[-1])):
             raise RefereeError("FAILED_PRECONDITION", "ROUND_IN_PROGRESS", "the current round has tables still playing")
         if len(t.rounds) >= c["rounds"]:
             raise RefereeError("FAILED_PRECONDITION", "TOURNAMENT_OVER", "every round has been played")
@@ -168,7 +200,7 @@ class TournamentService(pb_grpc.TournamentServicer):
                         met[frozenset((u, v))] += 1
                         if sides and i % sides == j % sides:
                             partners[frozenset((u, v))] += 1
-        order = S.order_for_swiss(self.t.standings(t))
+        order = S.order_for_swiss(await self.t.standings(t))
         forfeited = {e["entrant"] for e in t.audit if e["action"] == "forfeit" and e.get("round") == r}
         units = [u for u in range(len(c["entrants"])) if u not in forfeited]
         pairs = pair_round(c["pairing"], units, per_table, r, c["seed"], [u for u in order if u in units], met, held,
@@ -187,28 +219,28 @@ class TournamentService(pb_grpc.TournamentServicer):
             tokens = [(await self.t.tables.join(table.id, x))[1] for x in range(rules.players)]
             tables.append({"table": i, "table_id": table.id, "units": placed, "seats": seats})
             out.append(pb.RoundTable(table=i, table_id=table.id, seats=seats, seat_tokens=tokens))
-        await self.t.store.write(Store.add_round(t.id, r, rs, tables))
+        await self.t.tables.write(None, t.id, Store.add_round(t.id, r, rs, tables))
         t.rounds.append(Round(r, rs, tables))
         return pb.StartRoundResponse(round=r, commitment=commitment(rs), tables=out)
 
     @guard
     async def GetStandings(self, request, context):
-        t = self.t.get(request.tournament_id, None, director=False)
+        t = await self.t.get(request.tournament_id, None, director=False)
         rounds = []
         for rnd in t.rounds:
-            done = self.t.finished(rnd)
+            done = await self.t.finished(rnd)
             states = [pb.RoundTableState(table=tab["table"], table_id=tab["table_id"], seats=tab["seats"], finished=f)
                       for tab, f in zip(rnd.tables, done)]
             rounds.append(pb.RoundState(round=rnd.number, commitment=commitment(rnd.seed), tables=len(done),
                                         finished_tables=sum(done), seed=rnd.seed if all(done) else "",
                                         table_states=states))
-        return pb.GetStandingsResponse(standings_json=json.dumps(self.t.standings(t)), rounds=rounds,
+        return pb.GetStandingsResponse(standings_json=json.dumps(await self.t.standings(t)), rounds=rounds,
                                        audit_json=[json.dumps(e) for e in t.audit], name=t.config["name"],
                                        rules=t.config["rules"], rounds_planned=t.config["rounds"], entrants=t.names())
 
     @guard
     async def Act(self, request, context):
-        t = self.t.get(request.tournament_id, CALLER.get(), director=True)
+        t = await self.t.get(request.tournament_id, CALLER.get(), director=True)
         if not request.reason.strip():
             raise RefereeError("INVALID_ARGUMENT", "NO_REASON", "every director action needs a reason")
         kind = request.WhichOneof("action")
@@ -226,13 +258,13 @@ class TournamentService(pb_grpc.TournamentServicer):
             entry["name"] = clean_name(a.name, self.t.tables.limits.name_chars, "the new entrant's name", empty=False)
         else:
             entry["wins"], entry["points"] = a.wins, a.points
-        await self.t.store.write(Store.add_audit(t.id, entry))
+        await self.t.tables.write(None, t.id, Store.add_audit(t.id, entry))
         t.audit.append(entry)
         return pb.ActResponse(audit_json=json.dumps(entry))
 
     @guard
     async def ExportTournament(self, request, context):
-        t = self.t.get(request.tournament_id, CALLER.get(), director=True)
+        t = await self.t.get(request.tournament_id, CALLER.get(), director=True)
         c = t.config
         archive: dict[str, Any] = {"format": FORMAT, "name": c["name"], "rules": c["rules"], "players": c["players"],
                                    "options": c["options"], "pairing": c["pairing"], "teams": c["teams"],
@@ -243,19 +275,18 @@ class TournamentService(pb_grpc.TournamentServicer):
         if c.get("rules_text") is not None:
             archive["rules_text"] = c["rules_text"]
         for rnd in t.rounds:
-            if not all(self.t.finished(rnd)):
+            if not all(await self.t.finished(rnd)):
                 archive["pending_rounds"].append({"round": rnd.number, "commitment": commitment(rnd.seed)})
                 continue
             tables = []
             for tab in rnd.tables:
-                table = self.t.tables.table_for(tab["table_id"], None)
-                record = (await self.t.tables.record(table, Identity(tab["table_id"], "host", None)))[0]
+                record = await self.t.tables.finished_record(tab["table_id"])  # wherever its replica is
                 v = verify(record)
                 tables.append({**tab, "record": record, "result": {"scores": v["scores"],
                                                                    "winner": outcome(v, c.get("hands_per_round", 0)),
                                                                    "finished": v["finished"]}})
             archive["rounds"].append({"round": rnd.number, "duplicate": c["duplicate"], "commitment": commitment(rnd.seed),
                                       "seed": rnd.seed, "tables": tables})
-        archive["standings"] = self.t.standings(t)
+        archive["standings"] = await self.t.standings(t)
         archive["duplicate_comparisons"] = comparisons(archive) if c["duplicate"] else []
         return pb.ExportTournamentResponse(archive_json=json.dumps(archive))

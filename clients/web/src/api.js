@@ -30,6 +30,27 @@ export function refusal(err) {
 
 export { Code, ConnectError };
 
+/** A fresh idempotency key: 128 random bits (crypto.getRandomValues works on plain http too). */
+export function newKey() {
+  return Array.from(crypto.getRandomValues(new Uint8Array(16)), (b) => b.toString(16).padStart(2, "0")).join("");
+}
+
+/** A call that makes something (a table, a seat, bots), sent with an idempotency key and sent again
+ * with the same key when its answer is lost: the referee answers the retry as it answered the first
+ * (the same table, the same seat token), so a dropped connection never costs a seat. */
+export async function once(call, req, options) {
+  const keyed = { ...req, idempotencyKey: newKey() };
+  for (let attempt = 0; ; attempt++) {
+    try {
+      return await call(keyed, options);
+    } catch (err) {
+      const code = ConnectError.from(err).code;
+      if (attempt >= 4 || ![Code.Unavailable, Code.Unknown, Code.DeadlineExceeded].includes(code)) throw err;
+      await new Promise((done) => setTimeout(done, 250 * (attempt + 1)));
+    }
+  }
+}
+
 // Tokens stay in this browser (localStorage), so a reload or a dropped connection keeps the seat.
 export const tokens = {
   get: (tableId) => JSON.parse(localStorage.getItem(`smear:table:${tableId}`) || "{}"),

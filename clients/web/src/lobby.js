@@ -1,5 +1,5 @@
 // The lobby: open tables, a new table from a rule file of the server or from pasted house rules.
-import { referee, refusal, tokens } from "./api.js";
+import { once, referee, refusal, tokens } from "./api.js";
 import { langPicker, optionsText, t } from "./i18n.js";
 import { h } from "./ui.js";
 
@@ -105,7 +105,7 @@ function createForm(rules, go) {
           req.players = Number(players.value);
         }
         errors.replaceChildren();
-        const made = await referee.createTable(req);
+        const made = await once((r, o) => referee.createTable(r, o), req);
         tokens.set(made.tableId, { host: made.hostToken });
         go(`/t/${made.tableId}`);
       } catch (err) {

@@ -1,5 +1,5 @@
 // The table: a seat's (or a spectator's) live view, moves, refusals in words, results, the record.
-import { auth, referee, refusal, tokens } from "./api.js";
+import { auth, once, referee, refusal, tokens } from "./api.js";
 import { langPicker, optionsText, phaseName, pointName, t, tn } from "./i18n.js";
 import { botKinds, cardEl, cardLabel, choiceButtonLabel, choiceWords, h, moveKey, moveLabel, sortHand, SUITS } from "./ui.js";
 
@@ -66,7 +66,7 @@ class TablePage {
   async join(role, name) {
     try {
       if (name) localStorage.setItem("smear:name", name);
-      const r = await referee.joinTable({ tableId: this.tableId, role, name });
+      const r = await once((q, o) => referee.joinTable(q, o), { tableId: this.tableId, role, name });
       tokens.set(this.tableId, role.case === "seat" ? { seat: r.token, seatNo: role.value } : { spectator: r.token });
       this.info = r.table;
       this.watch();
@@ -83,7 +83,7 @@ class TablePage {
     return h("section.panel.host", {}, h("button#bots", {
       onclick: async () => {
         try {
-          const r = await referee.addBots({ tableId: this.tableId, kind: kind.value }, auth(host));
+          const r = await once((q, o) => referee.addBots(q, o), { tableId: this.tableId, kind: kind.value }, auth(host));
           this.info = r.table;
         } catch (err) { this.refused(err); }
         this.token ? this.render() : this.renderJoin();

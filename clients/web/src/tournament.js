@@ -1,7 +1,7 @@
 // Tournaments with people: the director's page (create, start rounds, seat slips, bots standing in,
 // tables still playing, live standings) and the public page anyone can follow.
 import { createClient } from "@connectrpc/connect";
-import { auth, referee, refusal, transport } from "./api.js";
+import { auth, once, referee, refusal, transport } from "./api.js";
 import { Tournament } from "./gen/smear/referee/v1/referee_pb.js";
 import { langPicker, t } from "./i18n.js";
 import { optionInput } from "./lobby.js";
@@ -95,7 +95,7 @@ class TournamentPage {
 
   async standIn(tableId, token) {
     try {
-      await referee.addBots({ tableId, kind: "search:200ms" }, auth(token));
+      await once((q, o) => referee.addBots(q, o), { tableId, kind: "search:200ms" }, auth(token));
       this.message = t("a search bot now plays that seat");
     } catch (err) {
       this.message = `${refusal(err).reason}: ${refusal(err).message}`;

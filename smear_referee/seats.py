@@ -1,0 +1,158 @@
+"""New tables and their seats: creation within the budgets, joining (a seat or to watch), and the
+server's bots taking seats. Each may carry an idempotency key (idem.py): a retry gets the first
+call's answer, the same token included, from the same transaction that did the work.
+"""
+from __future__ import annotations
+
+import asyncio
+import secrets
+import time
+from typing import TYPE_CHECKING
+
+from smear_dsl.botspec import check_bot as parse_bot
+from smear_dsl.botspec import parse_budget
+from smear_dsl.duplicate import first_dealer
+from smear_dsl.errors import clip
+
+from . import idem
+from .names import clean as clean_name
+from .store import Store, StoredTable
+from .table import Identity, RefereeError, Table
+
+if TYPE_CHECKING:
+    from .tables import Tables
+
+
+class KeyConflict(Exception):
+    """The store already holds this idempotency key (another call with it committed first)."""
+
+
+async def prior(tables: "Tables", k: idem.Keyed | None) -> tuple[str, dict] | None:
+    """(salt, answer) of an earlier call with this key, if any (IDEMPOTENCY_KEY_REUSED if it asked otherwise)."""
+    if k is None:
+        return None
+    return idem.answer_of(k, await tables.store.off_loop(tables.store.find_request, k.scope, k.key_hash))
+
+
+async def create(tables: "Tables", rules_name: str | None, rules_text: str | None, options: dict[str, str],
+                 players: int, seed: str | None, duplicate: bool, hand_limit: int, seal: str | None,
+                 address: str | None, k: idem.Keyed | None = None) -> tuple[Table, str]:
+    """A new table and its host token (Tables.create says what each argument means)."""
+    from .tables import _compiled, rules_spec, token_hash, upload_spec
+    if (done := await prior(tables, k)) is not None:
+        return await tables.table_for(done[1]["table_id"], None), k.token(done[0], "host")
+    tables.check_quota(address, rules_text is not None)
+    if rules_text is not None:
+        rules_text, spec = await asyncio.to_thread(upload_spec, rules_text)
+    else:
+        spec = rules_spec(rules_name, None)
+    rules = await asyncio.to_thread(_compiled, spec, players or None, options)  # a compile stays off the loop
+    seed = seed if seed else secrets.token_hex(16)
+    first = first_dealer(seed, rules.players)
+    table_id = tables.shards.new_id()
+    if table_id is None:
+        raise RefereeError("UNAVAILABLE", "NOT_OWNER", "this replica holds no shard yet: ask another, or again "
+                           "shortly", {"owner": ""})
+    cap = tables.limits.hands_per_game
+    hand_limit = min(hand_limit, cap) if hand_limit > 0 else cap
+    t = Table(table_id, spec.stem if rules_name else "upload", rules_text, spec, rules, dict(rules.options), seed,
+              first, time.time(), duplicate, hand_limit, seal)
+    salt = idem.new_salt()
+    host = k.token(salt, "host") if k is not None else _token()
+    stored = StoredTable(table_id, t.rules_name, rules_text, rules.players, t.options, seed, first, t.created,
+                         [(token_hash(host), "host", None, "")], [], duplicate, hand_limit, seal)
+    rows = Store.create_table(stored) + (idem.statements(k, salt, {"table_id": table_id}, t.created) if k else [])
+    try:
+        await tables.write(None, table_id, rows, keyed=k is not None)
+    except KeyConflict:  # the same key, committed meanwhile by a concurrent call: its answer is ours
+        return await create(tables, rules_name, rules_text, options, players, seed, duplicate, hand_limit, seal,
+                            address, k)
+    tables.tables[table_id] = t
+    tables.open_ids.add(table_id)
+    if seal:
+        tables.seals[seal].append(table_id)
+    if address is not None:
+        tables.by_address[address][table_id] = rules_text is not None
+    tables.hold_token(t, token_hash(host), Identity(table_id, "host", None))
+    return t, host
+
+
+async def join(tables: "Tables", table_id: str, seat: int | None, name: str = "",
+               k: idem.Keyed | None = None) -> tuple[Table, str]:
+    """A seat's token (or a spectator's when `seat` is None) at the table."""
+    from .tables import token_hash
+    t = await tables.table_for(table_id, None)
+    name = clean_name(name, tables.limits.player_name_chars, "a player's name")
+    async with t.lock:
+        if (done := await prior(tables, k)) is not None:
+            return t, k.token(done[0], _purpose(done[1]["seat"]))
+        if seat is not None:
+            _check_free(t, seat)
+        else:
+            if await tables.sealed(t):
+                raise RefereeError("FAILED_PRECONDITION", "ROUND_SEALED",
+                                   "this table plays a duplicate round: it can be watched once the round is over")
+            if t.spectators >= tables.limits.spectators_per_table:
+                raise RefereeError("RESOURCE_EXHAUSTED", "TOO_MANY_SPECTATORS",
+                                   f"this table has {t.spectators} spectators already")
+        role = "seat" if seat is not None else "spectator"
+        salt = idem.new_salt()
+        token = k.token(salt, _purpose(seat)) if k is not None else _token()
+        rows = Store.add_token(table_id, token_hash(token), role, seat, name)
+        if k is not None:
+            rows += idem.statements(k, salt, {"seat": seat}, time.time())
+        await tables.write(t, table_id, rows)
+        t.take_seat(role, seat, name)
+        tables.hold_token(t, token_hash(token), Identity(table_id, role, seat))
+    return t, token
+
+
+def _check_free(t: Table, seat: int) -> None:
+    if not 0 <= seat < t.rules.players:
+        raise RefereeError("INVALID_ARGUMENT", "BAD_SEAT", f"seats are 0..{t.rules.players - 1}, not {seat}")
+    if t.seats_taken[seat]:
+        raise RefereeError("ALREADY_EXISTS", "SEAT_TAKEN", f"seat {seat} is taken")
+
+
+def check_bot(tables: "Tables", kind: str) -> None:
+    """INVALID_ARGUMENT / BAD_BOT unless `kind` names a bot (botspec) whose budget is within the limits."""
+    try:
+        budget = parse_budget(parse_bot(kind))  # None for the simple bots
+    except ValueError as e:
+        raise RefereeError("INVALID_ARGUMENT", "BAD_BOT", clip(str(e), 200)) from None
+    lim = tables.limits
+    if budget is not None and ((budget.ms or 0) > lim.bot_search_ms or (budget.playouts or 0) > lim.bot_search_playouts):
+        raise RefereeError("INVALID_ARGUMENT", "BAD_BOT", f"a search bot here thinks at most {lim.bot_search_ms:g}ms "
+                           f"or {lim.bot_search_playouts} playouts a move, not {clip(kind)}")
+
+
+async def add_bots(tables: "Tables", t: Table, kind: str, seat: int | None = None,
+                   k: idem.Keyed | None = None) -> list[int]:
+    """Seat a bot the server plays (house_bots.py) in every free seat, or in `seat` (its player hands
+    it over: a bot stands in); their tokens are stored (the bots play on after a restart), never shown."""
+    from .tables import token_hash
+    check_bot(tables, kind)
+    async with t.lock:
+        if (done := await prior(tables, k)) is not None:
+            return list(done[1]["seats"])
+        if t.game.finished:
+            raise RefereeError("FAILED_PRECONDITION", "GAME_OVER", "the game is over")
+        free = [s for s, taken in enumerate(t.seats_taken) if not taken] if seat is None else \
+            [] if seat in t.bots else [seat]
+        tokens = [(token_hash(_token()), s) for s in free]
+        rows = [row for h, s in tokens for row in Store.add_token(t.id, h, "bot", s, f"bot:{kind}")]
+        if k is not None:
+            rows += idem.statements(k, idem.new_salt(), {"seats": free}, time.time())
+        await tables.write(t, t.id, rows)
+        for h, s in tokens:
+            t.take_seat("bot", s, f"bot:{kind}")
+            tables.hold_token(t, h, Identity(t.id, "seat", s))
+    return free
+
+
+def _purpose(seat: int | None) -> str:
+    return "spectator" if seat is None else f"seat:{seat}"
+
+
+def _token() -> str:
+    return secrets.token_urlsafe(32)
