@@ -29,7 +29,9 @@ class Connect:
             if self.writer is None:
                 await self._open()
             try:
-                self.writer.write(head + payload)
+                self.writer.write(head)  # headers, then the body: two writes, as browsers and http.client send
+                await self.writer.drain()
+                self.writer.write(payload)
                 await self.writer.drain()
                 status, headers, data = await read_answer(self.reader)
                 if headers.get("connection") == "close":
