@@ -7,7 +7,7 @@ STAMP := $(VENV)/.installed
 NODE_STAMP := clients/node/node_modules/.installed
 WEB_STAMP := clients/web/node_modules/.installed
 
-.PHONY: demo test venv bench conformance clean browser
+.PHONY: demo test check venv bench conformance clean browser
 
 $(STAMP): pyproject.toml
 	$(PY) -m venv $(VENV)
@@ -43,12 +43,21 @@ demo: $(STAMP)
 test: $(STAMP) $(NODE_STAMP) $(WEB_STAMP) browser
 	$(BIN)/python -m pytest --durations=15
 
+# The fast loop for edits: everything but the browser, the replicas, the README's first hour, the perft
+# counts and the long random-game properties (each still runs in `make test`); stops at the first failure.
+check: $(STAMP)
+	$(BIN)/python -m pytest -x -q --ignore=tests/test_browser.py --ignore=tests/test_cluster.py \
+	  --ignore=tests/test_readme.py --ignore=tests/test_family_perft.py --ignore=tests/test_perft.py \
+	  --ignore=tests/test_referee_hidden.py --ignore=tests/test_properties.py --ignore=tests/test_generated_rules.py \
+	  --ignore=tests/test_snapshots.py --ignore=tests/test_search.py
+
 conformance: $(STAMP)
 	$(BIN)/python ../shared/tools/check_conformance.py --cmd $(BIN)/smear-dsl
 
 bench: $(STAMP)
 	$(BIN)/python benchmarks/bench_engine.py
 	$(BIN)/python benchmarks/bench_referee.py
+	$(BIN)/python benchmarks/bench_web.py
 
 clean:
 	rm -rf $(VENV) build *.egg-info clients/node/node_modules clients/web/node_modules

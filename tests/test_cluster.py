@@ -251,7 +251,7 @@ def test_a_tournament_fails_over_with_its_shard_when_its_replica_is_killed_mid_r
     import json
 
     from smear_referee.tournament.archive import verify_archive
-    reps = Replicas(database, 3, 2.0, tmp_path, limits=("bot_seconds=0.02",))
+    reps = Replicas(database, 3, 1.5, tmp_path, limits=("bot_seconds=0.01",))
     try:
         deadline = time.monotonic() + 30
         while len(reps.owners()) < 3 and time.monotonic() < deadline:
@@ -259,7 +259,7 @@ def test_a_tournament_fails_over_with_its_shard_when_its_replica_is_killed_mid_r
         director = Client(reps.targets)
         made = director.tournament("CreateTournament", pb.CreateTournamentRequest(
             rules_name="cutthroat_canadian", players=3, entrants=[f"p{i}" for i in range(6)], pairing="swiss",
-            rounds=2, hands_per_round=3, seed="failover"), token=False)
+            rounds=2, hands_per_round=2, seed="failover"), token=False)
         boss = director.with_token(made.director_token)
 
         def round_with_bots(r: int) -> list[str]:

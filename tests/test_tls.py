@@ -66,15 +66,20 @@ def test_a_bad_certificate_or_a_key_of_another_says_what_is_wrong(cert, tmp_path
     junk.write_text("not a certificate\n")
     broken = tmp_path / "broken.pem"
     broken.write_text("-----BEGIN CERTIFICATE-----\nAAAA\n-----END CERTIFICATE-----\n")
+    from smear_referee.app import BadTls, check_tls
     cases = [((junk, cert[1]), "is not a PEM certificate"),
              ((cert[0], junk), "is not a PEM private key"),
              ((cert[0], other / "key.pem"), "is not the key of the certificate"),
              ((broken, cert[1]), "does not load"),
-             ((tmp_path / "missing.pem", cert[1]), "no file")]
+             ((tmp_path / "missing.pem", cert[1]), "cannot read the TLS certificate")]
     for (c, k), said in cases:
-        run = subprocess.run([sys.executable, "-m", "smear_dsl", "serve", "--port", "0", "--db", str(tmp_path / "r.db"),
-                              "--tls-cert", str(c), "--tls-key", str(k)], capture_output=True, text=True, timeout=60)
-        assert run.returncode != 0
-        lines = [line for line in run.stderr.splitlines() if line.strip()]
-        assert len(lines) == 1 and said in lines[0] and "port" not in lines[0], (said, run.stderr)
-        assert "Traceback" not in run.stderr
+        with pytest.raises(BadTls) as e:
+            check_tls(str(c), str(k))
+        assert said in str(e.value) and "\n" not in str(e.value)
+    # And `serve` says it in one line, not "a port is in use".
+    run = subprocess.run([sys.executable, "-m", "smear_dsl", "serve", "--port", "0", "--db", str(tmp_path / "r.db"),
+                          "--tls-cert", str(cert[0]), "--tls-key", str(other / "key.pem")], capture_output=True,
+                         text=True, timeout=60)
+    lines = [line for line in run.stderr.splitlines() if line.strip()]
+    assert run.returncode != 0 and len(lines) == 1 and "is not the key of the certificate" in lines[0], run.stderr
+    assert "port" not in lines[0] and "Traceback" not in run.stderr
