@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
 import sys
 from typing import Any
 
@@ -58,18 +59,21 @@ def cmd_verify(args: argparse.Namespace) -> int:
 
 
 def _verdict_line(path: str, v: dict[str, Any], status: int) -> str:
-    """One record's verdict in a line: `game.json: valid, finished: side 1 won 16-9 (12 hands)`."""
+    """One record's verdict in a line, naming the exact rules it was judged by:
+    `game.json: valid (name@1), finished: side 1 won 16-9 (12 hands)`."""
     err = v["error"]
     if status == 2:
         return f"{path}: unreadable: {err['message']}"
     scores = "-".join(map(str, v["scores"]))
     hands = f"{len(v['hands'])} hand{'s' if len(v['hands']) != 1 else ''}"
     if v["valid"]:
-        state = (f"finished: side {v['winner']} won {scores}" if v["winner"] is not None else f"finished: no winner, {scores}") \
+        how = {"hand_limit": "finished at its hand limit", "abandoned": "ended by the referee"}.get(v.get("end"),
+                                                                                                    "finished")
+        state = (f"{how}: side {v['winner']} won {scores}" if v["winner"] is not None else f"{how}: no winner, {scores}") \
             if v["finished"] else f"in progress at {scores}"
-        return f"{path}: valid, {state} ({hands})"
+        return f"{path}: valid ({v['rules']}), {state} ({hands})"
     where = f"hand {err['hand']}" + (f" move {err['move']}" if err["move"] is not None else "")
-    return f"{path}: INVALID at {where}: {err['code']}: {err['message']} (scores {scores} after {hands})"
+    return f"{path}: INVALID ({v['rules']}) at {where}: {err['code']}: {err['message']} (scores {scores} after {hands})"
 
 
 def cmd_check(args: argparse.Namespace) -> int:
@@ -96,8 +100,12 @@ def cmd_check(args: argparse.Namespace) -> int:
             for d in warned:
                 print(d.format(), file=sys.stderr)
             if not args.quiet:
-                print(f"{path}: ok ({spec.name}; {', '.join(map(str, spec.players))} players; "
+                print(f"{path}: ok ({spec.name}" + (f", version {spec.version}" if spec.version else "") +
+                      f"; {', '.join(map(str, spec.players))} players; "
                       f"points {', '.join(p.name for p in spec.points)})" + (f"; {len(warned)} warning(s)" if warned else ""))
+                for written, resolved in spec.unpinned:  # a parent named without a version: say which one it is
+                    print(f"{path}: note: `extends: {written}` means {resolved}, its latest version; write "
+                          f"`extends: {resolved}` to keep these rules when {written} changes")
     return 1 if bad else 0
 
 
@@ -161,10 +169,17 @@ def cmd_explain(args: argparse.Namespace) -> int:
     from .language import load_spec
     spec = load_spec(args.rules)
     table = args.option is not None or args.players is not None
-    if args.players is not None and args.players not in spec.players:
-        raise OptionError(f"{spec.name} is for {' or '.join(map(str, spec.players))} players, not {args.players}")
-    return _emit(render(spec, args.format, parse_options(args.option) if table else None, args.players, args.lang),
-                 args.out)
+    specs = [spec] if args.diff is None else [spec, load_spec(args.diff)]
+    for s in specs:
+        if args.players is not None and args.players not in s.players:
+            raise OptionError(f"{s.name} is for {' or '.join(map(str, s.players))} players, not {args.players}")
+    options = parse_options(args.option) if table else None
+    if args.diff is not None:
+        from .sheetdiff import sheet_diff
+        if args.format != "md":
+            raise OptionError("--diff prints Markdown: leave out --format html")
+        return _emit(sheet_diff(spec, specs[1], args.lang, options, args.players), args.out)
+    return _emit(render(spec, args.format, options, args.players, args.lang), args.out)
 
 
 def cmd_schema(args: argparse.Namespace) -> int:
@@ -249,6 +264,25 @@ def _extensions() -> list:
     return out
 
 
+
+def _explain_parser(sub) -> None:
+    """`smear-dsl explain`: a rules sheet, or (--diff) what changes between two."""
+    e = sub.add_parser("explain", help="print a rule file as the rules players read at the table")
+    e.add_argument("rules", help="a rule name in rules/ (`NAME`: its latest version, `NAME@V`: that one) or a path "
+                   "to a rule file")
+    e.add_argument("--diff", metavar="RULES", default=None,
+                   help="print only what changes from these rules to RULES, in the players' words "
+                        "(`explain NAME@1 --diff NAME@2`: what version 2 says otherwise)")
+    e.add_argument("--format", choices=["md", "html"], default="md", help="Markdown (default) or a standalone HTML page")
+    e.add_argument("--out", default=None, help="write to this file instead of standard output")
+    e.add_argument("--option", action="append", metavar="K=V",
+                   help="a table's option: the sheet then reads that table's values (repeatable)")
+    e.add_argument("--players", type=int, default=None, help="a table's seat count: the sheet is for that table")
+    e.add_argument("--lang", choices=list(LANGUAGES), default="en",
+                   help="the players' language: " + ", ".join(f"{k} ({v})" for k, v in LANGUAGES.items()))
+    e.set_defaults(fn=cmd_explain, parser=e)
+
+
 def main(argv: list[str] | None = None) -> int:
     ap = _Parser(prog="smear-dsl", description="Rule language, engine and referee for the Smear family.")
     sub = ap.add_subparsers(dest="cmd", required=True, parser_class=_Parser)
@@ -280,16 +314,7 @@ def main(argv: list[str] | None = None) -> int:
     s.add_argument("--jobs", type=int, default=None, metavar="N",
                    help="worker processes (default and 0: one per core); the results are the same for any N")
     s.set_defaults(fn=cmd_simulate, parser=s)
-    e = sub.add_parser("explain", help="print a rule file as the rules players read at the table")
-    e.add_argument("rules", help="a rule name in rules/ or a path to a rule file")
-    e.add_argument("--format", choices=["md", "html"], default="md", help="Markdown (default) or a standalone HTML page")
-    e.add_argument("--out", default=None, help="write to this file instead of standard output")
-    e.add_argument("--option", action="append", metavar="K=V",
-                   help="a table's option: the sheet then reads that table's values (repeatable)")
-    e.add_argument("--players", type=int, default=None, help="a table's seat count: the sheet is for that table")
-    e.add_argument("--lang", choices=list(LANGUAGES), default="en",
-                   help="the players' language: " + ", ".join(f"{k} ({v})" for k, v in LANGUAGES.items()))
-    e.set_defaults(fn=cmd_explain, parser=e)
+    _explain_parser(sub)
     sc = sub.add_parser("schema", help="print the JSON Schema of rule files (rules/rules.schema.json)")
     sc.add_argument("--out", default=None, help="write it to this file instead of standard output")
     sc.set_defaults(fn=cmd_schema, parser=sc)
@@ -305,3 +330,6 @@ def main(argv: list[str] | None = None) -> int:
         return 2
     except KeyboardInterrupt:
         return 130
+    except BrokenPipeError:  # the reader went away (`| head`): what it wanted was printed
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())  # no second error as Python exits
+        return 0

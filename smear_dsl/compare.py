@@ -121,7 +121,7 @@ def compare(ra: CompiledRules, rb: CompiledRules, games: int, seed: int, bot: st
 
 
 def _arm(r: CompiledRules) -> dict[str, Any]:
-    return {"rules": r.stem, "players": r.players, "options": dict(r.options)}
+    return {"rules": r.ref, "players": r.players, "options": dict(r.options)}
 
 
 def _trip(t: tuple[float, float, float]) -> list[float | None]:

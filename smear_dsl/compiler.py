@@ -265,6 +265,11 @@ class CompiledRules:
     def stem(self) -> str:
         return self.spec.stem
 
+    @property
+    def ref(self) -> str:
+        """The exact rules these are (`name@2`): what records, views and reports name."""
+        return self.spec.ref
+
     def split_deal(self, order, dealer: int) -> tuple[list[list[int]], list[int]]:
         """A shuffled deck (card ids in order) dealt in packets from `dealer`'s left: (hands, stock)."""
         return [list(take(order)) for take in self.deal_takers[dealer]], list(order[self.dealt_cards:])

@@ -90,7 +90,7 @@ def explain(spec: RuleSpec, options: dict[str, Any] | None = None, players: int 
     t = tr.t
     description = spec.about(lang)
     intro = [description] if description else []
-    rule_file = f"`{spec.stem}`"
+    rule_file = f"`{spec.ref}`"  # the exact version: `name@2`
     if spec.extends:
         origin = t("Rule file {file}, a variant of {parents}", file=rule_file,
                    parents=t(" of ").join(f"`{p}`" for p in spec.extends))
@@ -102,7 +102,7 @@ def explain(spec: RuleSpec, options: dict[str, Any] | None = None, players: int 
         chosen = tr.tp("list", ", ").join(f"{k}={_option_text(tr, v)}" for k, v in r.options.items())
         table = tr.tn("{n} player", "{n} players", r.players) + (t("; {chosen}", chosen=chosen) if chosen else "")
         intro.append(t("{origin}, as this table plays it ({table}).", origin=origin, table=table))
-    return Document(spec.title(lang), intro, [
+    return Document(spec.label(lang), intro, [
         _players(sh, tables), _cards(sh), _deal(sh, tables), _bidding(sh),
         *([_phases(sh)] if spec.phases else []), _play(sh), _points(sh),
         _scoring(sh), _end(sh), *([_definitions(sh)] if spec.definitions else []),

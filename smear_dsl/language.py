@@ -19,8 +19,9 @@ from .expr.check import (BOOL, CARD, CARDS, FUNCTIONS, INT, KEYWORDS, RANK_CONST
                          ExprTypeError, check)
 from .expr.counted import MAX_KINDS, NotCounted, counted_conditions
 from .expr.parse import ExprSyntaxError, parse_expr
-from .paths import rule_file, rule_names
+from .paths import file_version, rule_file, rule_names, split_ref
 from .rulefile import RULES
+from .versions import text_sha256, versions_of
 from .schema import MISSING, Ctx, Src, did_you_mean
 from .crosschecks import CrossChecks
 from .i18n import LANGUAGES
@@ -55,12 +56,20 @@ def resolve_rules_path(name_or_path: str, relative_to: str | None = None) -> Pat
     return None
 
 
+def unknown_rules_hint(name: str) -> str:
+    """What to write instead of a rule name that names nothing: its versions, or a near name."""
+    base, version = split_ref(name)
+    have = versions_of(base) if version is not None else []
+    if have:
+        return f"`{base}` has version{'s' if len(have) > 1 else ''} {', '.join(map(str, have))} here"
+    return did_you_mean(base, rule_names()) or "known rules: " + ", ".join(rule_names())
+
+
 def load_spec(name_or_path: str) -> RuleSpec:
     """Load, merge, validate and type-check a rule file; raises RuleError with every problem."""
     path = resolve_rules_path(name_or_path)
     if path is None:
-        hint = did_you_mean(name_or_path, rule_names()) or "known rules: " + ", ".join(rule_names())
-        raise RuleError([Diagnostic(name_or_path, 1, 1, f"no rule file `{name_or_path}`", hint)])
+        raise RuleError([Diagnostic(name_or_path, 1, 1, f"no rule file `{name_or_path}`", unknown_rules_hint(name_or_path))])
     try:
         size = path.stat().st_size
         if size > MAX_BYTES:  # refused before it is read
@@ -71,14 +80,18 @@ def load_spec(name_or_path: str) -> RuleSpec:
     return spec_from_text(text, str(path))
 
 
-def spec_from_text(text: str, path: str, known_parents_only: bool = False) -> RuleSpec:
+def spec_from_text(text: str, path: str, known_parents_only: bool = False,
+                   pins: dict[str, str] | None = None) -> RuleSpec:
     """Validate rule-file text (the `path` names it in messages and anchors relative `extends:`).
 
     With `known_parents_only` (text uploaded to a server), `extends:` may only name a rule in
-    rules/, never a path, so an upload cannot make the server read other files."""
+    rules/, never a path, so an upload cannot make the server read other files. `pins` maps a
+    parent named without a version to the version to use (`name` -> `name@1`: what a table or a
+    record was created under); other bare names mean their latest version."""
     sources = SourceCache()
     lineage: list[str] = []
-    root, diags = _load_merged(text, path, sources, [], lineage, known_parents_only)
+    unpinned: list[tuple[str, str]] = []
+    root, diags = _load_merged(text, path, sources, [], lineage, known_parents_only, unpinned, pins or {})
     if diags:
         raise RuleError(diags)
     ctx = Ctx(sources)
@@ -88,8 +101,9 @@ def spec_from_text(text: str, path: str, known_parents_only: bool = False) -> Ru
     structural = len(ctx.diags)
     try:
         spec = _Semantics(ctx, path).build(raw)
-        if spec is not None and lineage:
-            spec = dataclasses.replace(spec, extends=tuple(lineage))
+        if spec is not None:
+            spec = dataclasses.replace(spec, extends=tuple(lineage), version=raw.get("version"),
+                                       sha256=text_sha256(text), text=text, unpinned=tuple(unpinned))
     except (TypeError, KeyError, AttributeError, ValueError):
         # Only reachable after structural errors left holes; those errors are already reported.
         if not structural:
@@ -102,8 +116,11 @@ def spec_from_text(text: str, path: str, known_parents_only: bool = False) -> Ru
 
 
 def _load_merged(text: str, path: str, sources: SourceCache, chain: list[str],
-                 lineage: list[str] | None = None, known_only: bool = False) -> tuple[Node | None, list[Diagnostic]]:
-    """The file's node tree with its `extends:` ancestors merged in; `lineage` collects their stems."""
+                 lineage: list[str] | None = None, known_only: bool = False,
+                 unpinned: list[tuple[str, str]] | None = None,
+                 pins: dict[str, str] | None = None) -> tuple[Node | None, list[Diagnostic]]:
+    """The file's node tree with its `extends:` ancestors merged in; `lineage` collects their exact
+    names (`name@2`), `unpinned` the parents named without a version and what they resolved to."""
     node, diags = load_yaml(text, path, sources)
     if diags:
         return None, diags
@@ -117,13 +134,14 @@ def _load_merged(text: str, path: str, sources: SourceCache, chain: list[str],
         return None, [sources.diag(path, ext.line, ext.col, "`extends` names a rule (file stem) or a path")]
     if len(chain) >= MAX_EXTENDS_DEPTH:
         return None, [sources.diag(path, ext.line, ext.col, f"`extends` chain is deeper than {MAX_EXTENDS_DEPTH}")]
+    wanted = (pins or {}).get(ext.value, ext.value)  # a bare name the caller pinned: that version
     if known_only:
-        parent_path = rule_file(ext.value)
+        parent_path = rule_file(wanted)
     else:
-        parent_path = resolve_rules_path(ext.value, path)
+        parent_path = resolve_rules_path(wanted, path)
     if parent_path is None:
-        hint = did_you_mean(ext.value, rule_names()) or "known rules: " + ", ".join(rule_names())
-        return None, [sources.diag(path, ext.line, ext.col + (1 if ext.quoted else 0), f"`extends`: no rule file `{ext.value}`", hint)]
+        return None, [sources.diag(path, ext.line, ext.col + (1 if ext.quoted else 0),
+                                   f"`extends`: no rule file `{wanted}`", unknown_rules_hint(wanted))]
     key = str(parent_path.resolve())
     if key in chain or key == str(Path(path).resolve()):
         names = " -> ".join(Path(p).stem for p in [*chain, str(Path(path).resolve()), key])
@@ -132,13 +150,22 @@ def _load_merged(text: str, path: str, sources: SourceCache, chain: list[str],
         ptext = parent_path.read_text(encoding="utf-8", errors="replace")
     except OSError as e:
         return None, [sources.diag(path, ext.line, ext.col, f"cannot read `{parent_path}`: {e.strerror}")]
+    resolved = parent_path.stem
+    if "@" not in resolved and (v := file_version(parent_path)) is not None:
+        resolved = f"{resolved}@{v}"
     if lineage is not None:
-        lineage.append(parent_path.stem)
-    parent, pdiags = _load_merged(ptext, str(parent_path), sources, [*chain, str(Path(path).resolve())], lineage)
+        lineage.append(resolved)
+    if unpinned is not None and wanted == ext.value and "@" not in wanted and "@" in resolved and not any(
+            c in wanted for c in "/\\."):
+        unpinned.append((ext.value, resolved))
+    parent, pdiags = _load_merged(ptext, str(parent_path), sources, [*chain, str(Path(path).resolve())], lineage,
+                                  unpinned=unpinned, pins=pins)
     if pdiags:
         return None, [sources.diag(path, ext.line, ext.col, f"the parent rule file `{ext.value}` has errors (below)"), *pdiags]
     merged = _merge(parent, node)
     merged.value.pop("extends", None)
+    if "version" not in node.value:  # a version is the file's own: a child does not inherit its parent's
+        merged.value.pop("version", None)
     if "description" not in node.value:  # the parent's would describe the parent (its target, its deck...)
         merged.value.pop("description", None)
     _own_titles(merged, node)

@@ -8,9 +8,13 @@ club file with a shipped name is passed over.
 """
 from __future__ import annotations
 
+import functools
 import os
+import re
 from importlib import resources
 from pathlib import Path
+
+VERSION_LINE = re.compile(r"^version:\s*(\d+)\s*(?:#.*)?$", re.M)
 
 
 def shipped_dir() -> Path:
@@ -25,14 +29,44 @@ def rule_dirs() -> list[Path]:
 
 
 def rule_file(name: str) -> Path | None:
-    """The file a rule name stands for (the first folder of rule_dirs() that has it), or None."""
+    """The file a rule name stands for (the first folder of rule_dirs() that has it), or None.
+    `NAME@V` is version V of NAME: the file itself when that is its version, else its frozen copy
+    `history/NAME@V.yaml` beside it."""
     if not name or "/" in name or os.sep in name or name.startswith("."):
         return None
+    base, at, version = name.partition("@")
+    if at and not version.isdigit():
+        return None
     for d in rule_dirs():
-        p = d / f"{name}.yaml"
-        if p.is_file():
+        p = d / f"{base}.yaml"
+        if not p.is_file():
+            continue
+        if not at or file_version(p) == int(version):
             return p
+        old = d / "history" / f"{base}@{int(version)}.yaml"
+        return old if old.is_file() else None
     return None
+
+
+def split_ref(name: str) -> tuple[str, int | None]:
+    """`name@2` -> ("name", 2); `name` -> ("name", None)."""
+    base, at, version = name.partition("@")
+    return (base, int(version)) if at and version.isdigit() else (name, None)
+
+
+def file_version(path: Path) -> int | None:
+    """The `version:` a rule file states (read from its text, without loading it), or None."""
+    try:
+        return _version_of(str(path), path.stat().st_mtime)
+    except OSError:
+        return None
+
+
+@functools.lru_cache(maxsize=512)
+def _version_of(path: str, _mtime: float) -> int | None:
+    with open(path, encoding="utf-8", errors="replace") as f:
+        m = VERSION_LINE.search(f.read(200_000))
+    return int(m.group(1)) if m else None
 
 
 def rule_names() -> list[str]:

@@ -1,7 +1,6 @@
 """smear-record/1: read records, re-referee them, and give the verdict of RECORD_FORMAT.md."""
 from __future__ import annotations
 
-import hashlib
 import json
 from functools import lru_cache
 from typing import Any, Callable
@@ -13,9 +12,11 @@ from .engine import Game
 from .errors import MoveError, OptionError, RecordError, RuleError, clip
 from .i18n import N_
 from .language import load_spec, spec_from_text
-from .paths import rule_names
+from .paths import rule_names, split_ref
 from .schema import did_you_mean
 from .spec import RuleSpec
+from .versions import (known_texts, latest_ref, legacy_pins, legacy_ref, pins_of, record_rules, ref_for_sha,
+                       text_sha256, versions_of)
 
 FORMAT = "smear-record/1"
 
@@ -26,21 +27,26 @@ def _spec(name: str) -> RuleSpec:
 
 
 @lru_cache(maxsize=16)
-def _text_spec(text: str) -> RuleSpec:
-    """The rules a self-contained record carries (`rules_text`); `extends:` may name only rules/."""
-    return spec_from_text(text, "rules_text", known_parents_only=True)
+def _text_spec(text: str, pins_json: str, name: str) -> RuleSpec:
+    """The rules a self-contained record carries (`rules_text`), called by the record's `rules` name;
+    `extends:` may name only rules/, a bare name meaning the version `pins` gives it."""
+    return spec_from_text(text, f"{name}.yaml", known_parents_only=True, pins=json.loads(pins_json))
 
 
 @lru_cache(maxsize=256)
-def _compiled(source: str, by_text: bool, players: int, options_json: str) -> CompiledRules:
-    spec = _text_spec(source) if by_text else _spec(source)
+def _compiled(source: str, pins_json: str | None, players: int, options_json: str, name: str = "") -> CompiledRules:
+    spec = _text_spec(source, pins_json, name) if pins_json is not None else _spec(source)
     return compile_rules(spec, players, json.loads(options_json))
 
 
 def rules_for(record: dict[str, Any], allow_paths: bool = True) -> CompiledRules:
     """Compile the rules a record names (or carries in `rules_text`), for its seats and options;
     RecordError if that is impossible. Without `allow_paths` (a server verifying a stranger's
-    record) `rules` must be a rule name of rules/: no path a caller names is ever opened."""
+    record) `rules` must be a rule name of rules/: no path a caller names is ever opened.
+    Which version a record means: `rules_text` (its parents at `rules_parents`, else at the versions
+    they had before versions existed), else the version `rules` names, else the version whose text
+    `rules_sha256` is, else the version the name had before versions existed (a record without one
+    was written before them)."""
     if not isinstance(record, dict):
         raise RecordError("a record is a JSON object")
     if record.get("format") != FORMAT:
@@ -56,22 +62,29 @@ def rules_for(record: dict[str, Any], allow_paths: bool = True) -> CompiledRules
         options = {}
     if not isinstance(options, dict):
         raise RecordError("`options` must be an object")
+    digest = record.get("rules_sha256")
+    if digest is not None and not (isinstance(digest, str) and len(digest) == 64
+                                   and all(c in "0123456789abcdef" for c in digest)):
+        raise RecordError("`rules_sha256` must be a SHA-256 in hex (64 lowercase digits)")
     text = record.get("rules_text")
+    pins_json = None
     if text is not None:
         if not isinstance(text, str):
             raise RecordError("`rules_text` must be the text of a rule file")
-        digest = record.get("rules_sha256")
-        if digest is not None and digest != rules_fields(text)["rules_sha256"]:
+        if digest is not None and digest != text_sha256(text):
             raise RecordError("`rules_sha256` is not the SHA-256 of `rules_text`")
-        source, label = text, f"rules_text ({clip(name)})"
+        parents = record.get("rules_parents")
+        pins = legacy_pins() if parents is None else pins_of(parents)
+        if pins is None:
+            raise RecordError("`rules_parents` must list exact versions of rules/ (`name@1`), nearest first")
+        source, label, pins_json = text, f"rules_text ({clip(name)})", json.dumps(pins, sort_keys=True)
+        base = split_ref(name)[0]
+        name = base if base.isidentifier() and len(base) <= 64 else "rules_text"  # what the verdict calls them
     else:
-        if not allow_paths and name not in rule_names():
-            hint = did_you_mean(name, rule_names())
-            raise RecordError(f"no rule file {clip(name)} here (a record names one of rules/ or carries "
-                              f"`rules_text`)" + (f"; {hint}" if hint else ""))
-        source, label = name, clip(name)
+        source = _named_version(name, digest, allow_paths)
+        label = clip(source)
     try:
-        return _compiled(source, text is not None, players, json.dumps(options, sort_keys=True))
+        return _compiled(source, pins_json, players, json.dumps(options, sort_keys=True), name if text else "")
     except RuleError as e:
         first = e.diagnostics[0] if e.diagnostics else None
         where = f" (line {first.line})" if first and text is not None else ""
@@ -81,22 +94,41 @@ def rules_for(record: dict[str, Any], allow_paths: bool = True) -> CompiledRules
         raise RecordError(str(e)) from None
 
 
-def carried_rules(spec: RuleSpec) -> dict[str, str]:
-    """`rules_text` and `rules_sha256` for a record of a game under `spec`, when its file is not one
-    the package ships (a house rule file, a club's folder): such a record must carry its rules to
-    verify anywhere (RECORD_FORMAT.md). Empty for a shipped rule file."""
-    from pathlib import Path
+def _named_version(name: str, digest: str | None, allow_paths: bool) -> str:
+    """The exact rules a record without `rules_text` means (see rules_for); RecordError if none here."""
+    base, version = split_ref(name)
+    if base not in rule_names() or ("@" in name and version is None):
+        if allow_paths and "@" not in name:
+            return name  # a path (the CLI verifying a record beside its rule file)
+        hint = did_you_mean(base, rule_names())
+        raise RecordError(f"no rule file {clip(name)} here (a record names one of rules/ or carries "
+                          f"`rules_text`)" + (f"; {hint}" if hint else ""))
+    if version is not None:
+        have = versions_of(base)
+        if version not in have:
+            raise RecordError(f"{clip(name)}: this installation has no version {version} of {base} (it has "
+                              f"{', '.join(map(str, have))}), and the record does not carry `rules_text`")
+        ref = name
+    elif digest is not None:
+        ref = ref_for_sha(base, digest) or (latest_ref(base) if _spec(latest_ref(base)).sha256 == digest else "")
+        if not ref:
+            raise RecordError(f"`rules_sha256` is the hash of no version of {base} this installation has")
+    else:
+        ref = legacy_ref(base)
+    if digest is not None:
+        texts = known_texts(ref) or {_spec(ref).sha256}
+        if digest not in texts:
+            raise RecordError(f"`rules_sha256` is not the hash of {ref} as this installation has it (a record "
+                              "of rules changed locally carries them in `rules_text`)")
+    return ref
 
-    from .paths import shipped_dir
-    path = Path(spec.path)
-    if not path.is_file() or path.resolve().parent == shipped_dir().resolve():
-        return {}
-    return rules_fields(path.read_text(encoding="utf-8", errors="replace"))
 
-
-def rules_fields(text: str) -> dict[str, str]:
-    """A record's `rules_text` and its `rules_sha256` (RECORD_FORMAT.md)."""
-    return {"rules_text": text, "rules_sha256": hashlib.sha256(text.encode("utf-8")).hexdigest()}
+def carried_rules(spec: RuleSpec) -> dict[str, Any]:
+    """`rules_text`, `rules_sha256` and `rules_parents` for a record of a game under `spec`, when it is
+    not a released version of the family (a house rule file, a club's folder): such a record must
+    carry its rules to verify anywhere (RECORD_FORMAT.md). Empty for a released version."""
+    fields = record_rules(spec)
+    return {} if "rules_text" not in fields else {k: v for k, v in fields.items() if k != "rules"}
 
 
 def parse_deal(rules: CompiledRules, deal: Any) -> tuple[list[list[int]], list[int]] | None:
@@ -205,7 +237,13 @@ def verify(record: Any, allow_paths: bool = True, observe: Observer | None = Non
     hands = record.get("hands")
     if not isinstance(hands, list):
         raise RecordError("`hands` must be a list")
-    game = Game(rules, seed=0, first_dealer=first, auto_deal=False)
+    limit = record.get("hand_limit")
+    if limit is not None and (not isinstance(limit, int) or isinstance(limit, bool) or limit <= 0):
+        raise RecordError("`hand_limit` must be a whole number above 0")
+    ended = record.get("ended")
+    if ended is not None and not (isinstance(ended, dict) and isinstance(ended.get("reason"), str)):
+        raise RecordError("`ended` must be an object with a `reason`")
+    game = Game(rules, seed=0, first_dealer=first, auto_deal=False, hand_limit=limit)
     error = None
     for h, hand in enumerate(hands):
         error = _replay_hand(game, h, hand, h == len(hands) - 1, observe)
@@ -217,14 +255,19 @@ def verify(record: Any, allow_paths: bool = True, observe: Observer | None = Non
         # The hand holding the error does not count, even if its last trick was played.
         results = results[:error["hand"]]
         finished, winner = _end_state(game, results)
+    end = game.ended_by if finished else None
+    if ended is not None and error is None and not finished:
+        finished, winner, end = True, None, "abandoned"  # the referee ended it: nobody won, the hand in play not scored
     scores = list(results[-1].scores) if results else [0] * rules.n_sides
     return {
+        "rules": rules.spec.ref,
         "valid": error is None,
         "finished": finished,
         "winner": winner,
         "scores": scores,
         "hands": [r.to_json() for r in results],
         "error": error,
+        "end": end,  # how a finished game ended: "rules", "hand_limit" or "abandoned"
     }
 
 

@@ -11,13 +11,15 @@ from typing import Any
 from . import cards as C
 from . import moves as M
 from .engine import Game
+from .i18n import LANGUAGES
 from .record import rules_for, verify
 
 MAX_STEPS = 100_000  # positions kept; a record within the referee's size limit has far fewer
 
 
 def replay(record: Any, allow_paths: bool = True) -> dict[str, Any]:
-    """{"rules", "players", "side_of", "steps": [...], "verdict"}; RecordError if unreadable."""
+    """{"rules", "titles", "players", "side_of", "steps": [...], "verdict"}; RecordError if unreadable.
+    `titles`: the rules' name and version in each language ("Cinch, version 2")."""
     rules = rules_for(record, allow_paths)
     steps: list[dict[str, Any]] = []
 
@@ -25,7 +27,8 @@ def replay(record: Any, allow_paths: bool = True) -> dict[str, Any]:
         if len(steps) < MAX_STEPS:
             steps.append(position(game, hand, move))
     verdict = verify(record, allow_paths, observe)
-    return {"rules": rules.stem, "players": rules.players, "side_of": list(rules.side_of),
+    return {"rules": rules.ref, "titles": {lang: rules.spec.label(lang) for lang in LANGUAGES},
+            "players": rules.players, "side_of": list(rules.side_of),
             "steps": steps, "verdict": verdict}
 
 

@@ -147,7 +147,10 @@ LANG_TEXT = Map({
 }, name="a language's words")
 
 RULES = Map({
-    "extends": F(Str(), doc="a rule name in rules/ or a path: this file overrides its keys"),
+    "version": F(Int(lo=1, hi=1_000_000), doc="this file's version: a change to how it plays makes a new one "
+                 "(the shipped family keeps every version: `extends: NAME@1`)"),
+    "extends": F(Str(), doc="a rule name in rules/ (`NAME`: its latest version; `NAME@1`: that version) or a "
+                 "path: this file overrides its keys"),
     "name": F(Str(), required=True, doc="the variant's name"),
     "description": F(Str(), default="", doc="a line or two for players"),
     "players": F(OneOf(("scalar", Int(lo=2, hi=8)), ("list", ListOf(Int(lo=2, hi=8), min_items=1))), required=True,

@@ -84,7 +84,7 @@ def simulate(rules: CompiledRules, games: int, seed: int | None = None, bot: str
         bar[0].stop()
     side_word = "side" if rules.n_sides < rules.players else "seat"
     return {
-        "rules": rules.stem, "players": rules.players, "options": rules.options, "bot": bot, "seed": base, "jobs": jobs,
+        "rules": rules.ref, "players": rules.players, "options": rules.options, "bot": bot, "seed": base, "jobs": jobs,
         "games": games, "hands": hands, "moves": moves, "seconds": round(seconds, 4),
         "moves_per_second": round(moves / seconds) if seconds else None,
         "games_per_second": round(games / seconds, 2) if seconds else None,

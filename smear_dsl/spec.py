@@ -271,6 +271,16 @@ class RuleSpec:
     point_vars: tuple[str, ...] = ()
     beg: BegSpec | None = None
     translations: tuple[tuple[str, LangText], ...] = ()  # (language, its words), as `translations:` gives them
+    version: int | None = None  # the file's `version:` (its own, never its parent's)
+    sha256: str = ""  # of the file's own text: with its parents pinned, this names what it plays
+    text: str = field(default="", repr=False)  # the file's own text (a record of a house rule carries it)
+    unpinned: tuple[tuple[str, str], ...] = ()  # `extends:` names given without a version, and what they resolved to
+
+    @property
+    def ref(self) -> str:
+        """The exact rules a game is played under: `name@2` (the stem alone for a file without a version)."""
+        base = self.stem.partition("@")[0]
+        return f"{base}@{self.version}" if self.version is not None else self.stem
 
     def words(self, lang: str) -> LangText | None:
         """The rule file's own words in `lang`, if it gives any."""
@@ -280,6 +290,13 @@ class RuleSpec:
         """The variant's name as players of `lang` read it (the file's own name where it gives none)."""
         w = self.words(lang)
         return w.name if w and w.name else self.name
+
+    def label(self, lang: str = "en") -> str:
+        """The title with the version players agreed to: `Name, version 2` (a file without one: the title)."""
+        if self.version is None:
+            return self.title(lang)
+        from .i18n import tr_for
+        return tr_for(lang).t("{name}, version {version}", name=self.title(lang), version=self.version)
 
     def about(self, lang: str = "en") -> str:
         w = self.words(lang)

@@ -13,7 +13,7 @@ def seat_view(game, seat: int | None) -> dict[str, Any]:
     name = r.card_name
     in_hand = not game.hand_over
     view: dict[str, Any] = {
-        "rules": r.stem,
+        "rules": r.ref,
         "players": game.n,
         "seat": seat,
         "side": r.side_of[seat] if seat is not None else None,

@@ -320,6 +320,8 @@ def cmd_tournament_run(args: argparse.Namespace) -> int:
     console.print(f"{len(archive['rounds'])} rounds, {stats['moves']:,} moves in {stats['seconds']} s "
                   f"({stats['moves_per_second']:,} moves/s through the referee); archive {args.out}/archive.json, "
                   f"report {args.out}/standings.html")
+    for f in stats["findings"]:  # a game that did not end by its rules: it counts, but says something is off
+        console.print(Text(f"finding: {f}", style="yellow"))
     if stats["problems"]:
         for p in stats["problems"]:
             console.print(Text(p, style="red"))
@@ -329,10 +331,14 @@ def cmd_tournament_run(args: argparse.Namespace) -> int:
 
 
 def cmd_verify_tournament(args: argparse.Namespace) -> int:
-    from .tournament.archive import verify_archive
-    problems = verify_archive(read_json(args.archive))
+    from .tournament.archive import findings, verify_archive
+    archive = read_json(args.archive)
+    problems = verify_archive(archive)
     for p in problems:
         print(p)
+    if not problems:
+        for f in findings(archive):
+            print(f"finding: {f}")
     if not problems:
         print("ok: every commitment, deal, game and standing checks out")
     return 1 if problems else 0

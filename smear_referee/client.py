@@ -293,8 +293,11 @@ class Persona:
 
 
 def choose(view: pb.View, rng: random.Random, style: str = "random", boldness: int = 0, noise: float = 0.0) -> pb.Move:
-    """A legal move from the view alone: uniformly at random, or by a simple heuristic (bidding
-    `boldness` steps more or less eagerly, and a random legal move with probability `noise`)."""
+    """A legal move from the view alone: uniformly at random, or by a simple heuristic (and a random
+    legal move with probability `noise`). `boldness` +1 enters the bidding on a weaker hand, -1 waits
+    for a stronger one and bids a step lower; a bold bidder never bids higher than a steady one for
+    the same hand, since a side that keeps going set for more than its hands are worth never reaches
+    the target (games of all-bold tables then ran to the server's hand limit)."""
     legal = list(view.legal_moves)
     if style == "random" or len(legal) == 1 or noise and rng.random() < noise:
         return rng.choice(legal)
@@ -303,7 +306,7 @@ def choose(view: pb.View, rng: random.Random, style: str = "random", boldness: i
     if "bid" in kinds or "pass" in kinds:
         longest = max((sum(1 for c in hand if c[-1] == s) for s in "SHDC"), default=0)
         top = sum(1 for c in hand if c[0] in "AKJ")
-        want = 2 + max(0, longest + top - 5 + boldness)
+        want = 2 + max(0, longest + top - 5 + min(0, boldness))
         bids = sorted((m for m in legal if m.WhichOneof("action") == "bid"), key=lambda m: m.bid)
         ok = [m for m in bids if m.bid <= want]
         if ok and longest + top >= 4 - boldness:

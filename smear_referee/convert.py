@@ -9,8 +9,10 @@ from smear_dsl import moves as M
 from smear_dsl.compiler import CompiledRules
 from smear_dsl.engine import Game
 from smear_dsl.errors import MoveError
+from smear_dsl.paths import split_ref
 from smear_dsl.record import parse_move
 from smear_dsl.spec import RuleSpec
+from smear_dsl.versions import versions_of
 from smear_dsl.view import seat_view
 
 from .api import referee_pb2 as pb
@@ -94,5 +96,7 @@ def rule_info(spec: RuleSpec, lang: str = "en") -> pb.RuleInfo:
         if o.max is not None:
             oi.max = o.max
         opts.append(oi)
-    return pb.RuleInfo(name=spec.stem, title=spec.title(lang), description=spec.about(lang), players=list(spec.players),
-                       options=opts)
+    name = split_ref(spec.stem)[0]
+    return pb.RuleInfo(name=name, title=spec.label(lang), description=spec.about(lang), players=list(spec.players),
+                       options=opts, version=spec.version or 0, versions=versions_of(name) if spec.version else [],
+                       rules_sha256=spec.sha256)

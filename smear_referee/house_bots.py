@@ -105,7 +105,7 @@ class HouseBots:
 
     async def _think(self, t: Table, seat: int, kind: str, bot) -> int:
         """A search bot's move, thought in a worker process; the heuristic bot's if that fails."""
-        table = {"rules_name": t.rules_name if t.rules_text is None else None, "rules_text": t.rules_text,
+        table = {"rules_name": t.rules_name, "rules_text": t.rules_text,
                  "players": t.rules.players, "options": dict(t.options), "seed": t.seed,
                  "first_dealer": t.first_dealer, "duplicate": t.duplicate, "hand_limit": t.hand_limit}
         state = t.snapshot["state"] if t.snapshot is not None else None

@@ -99,12 +99,12 @@ def _worker_rules(rules_name: str | None, rules_text: str | None, players: int, 
     import hashlib
 
     from smear_dsl.compiler import compile_rules
-    from smear_dsl.language import load_spec, spec_from_text
+    from smear_dsl.pins import stored_spec
     key = (rules_name, hashlib.sha256(rules_text.encode()).hexdigest() if rules_text else None, players,
            tuple(sorted((k, str(v)) for k, v in options.items())))
     rules = _RULES.get(key)
     if rules is None:
-        spec = spec_from_text(rules_text, "upload.yaml", known_parents_only=True) if rules_text else load_spec(rules_name)
+        spec = stored_spec(rules_name or "", rules_text)  # as the table stores them (smear_dsl/pins.py)
         rules = compile_rules(spec, players, options)
         if len(_RULES) >= 32:
             _RULES.clear()

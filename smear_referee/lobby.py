@@ -50,12 +50,12 @@ async def stored_lobby(tables: "Tables", include_finished: bool, limit: int, lan
                 watching += 1
         scores = json.loads(outcome)["scores"] if finished and outcome else \
             json.loads(state)["scores"] if state else [0] * compiled.n_sides
-        out.append(pb.TableInfo(table_id=tid, rules=rules_name, title=spec.title(lang), players=players,
+        out.append(pb.TableInfo(table_id=tid, rules=spec.ref, title=spec.label(lang), players=players,
                                 options={k: _text(v) for k, v in compiled.options.items()}, seat_taken=taken,
                                 finished=bool(finished), seat_names=names, started=bool(version), spectators=watching,
                                 spectators_allowed=watching < tables.limits.spectators_per_table,
                                 house_rules=rules_text is not None, created=created, version=version or 0,
-                                scores=scores))
+                                scores=scores, rules_sha256=spec.sha256))
     return out
 
 

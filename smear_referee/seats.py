@@ -13,6 +13,7 @@ from smear_dsl.botspec import check_bot as parse_bot
 from smear_dsl.botspec import parse_budget
 from smear_dsl.duplicate import first_dealer
 from smear_dsl.errors import clip
+from smear_dsl.pins import table_rules_name, upload_pins
 
 from . import idem
 from .names import clean as clean_name
@@ -43,7 +44,8 @@ async def create(tables: "Tables", rules_name: str | None, rules_text: str | Non
         return await tables.table_for(done[1]["table_id"], None), k.token(done[0], "host")
     tables.check_quota(address, rules_text is not None)
     if rules_text is not None:
-        rules_text, spec = await asyncio.to_thread(upload_spec, rules_text)
+        # Its `extends:` at the latest versions, or (`rules_name` as a table stores it) at those it names.
+        rules_text, spec = await asyncio.to_thread(upload_spec, rules_text, upload_pins(rules_name) if rules_name else None)
     else:
         spec = rules_spec(rules_name, None)
     rules = await asyncio.to_thread(_compiled, spec, players or None, options)  # a compile stays off the loop
@@ -55,7 +57,7 @@ async def create(tables: "Tables", rules_name: str | None, rules_text: str | Non
                            "shortly", {"owner": ""})
     cap = tables.limits.hands_per_game
     hand_limit = min(hand_limit, cap) if hand_limit > 0 else cap
-    t = Table(table_id, spec.stem if rules_name else "upload", rules_text, spec, rules, dict(rules.options), seed,
+    t = Table(table_id, table_rules_name(spec, rules_text is not None), rules_text, spec, rules, dict(rules.options), seed,
               first, time.time(), duplicate, hand_limit, seal)
     salt = idem.new_salt()
     host = k.token(salt, "host") if k is not None else _token()

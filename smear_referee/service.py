@@ -18,7 +18,8 @@ from grpc_status import rpc_status
 from smear_dsl.errors import Diagnostic, OptionError, RuleError, clip
 from smear_dsl.explain import render
 from smear_dsl.i18n import LANGUAGES, negotiate
-from smear_dsl.paths import rule_names
+from smear_dsl.paths import rule_names, split_ref
+from smear_dsl.versions import is_known, latest_ref, versions_of
 
 from .api import referee_pb2 as pb
 from .api import referee_pb2_grpc as pb_grpc
@@ -595,6 +596,11 @@ async def _first(request_iterator):
 
 
 def known_rules(name: str) -> str:
-    if name not in rule_names():
-        raise RefereeError("NOT_FOUND", "UNKNOWN_RULES", f"no rule file {clip(name)} on this server")
-    return name
+    """The exact version a request's rule name means (`name`: its latest; `name@1`: that one)."""
+    if not is_known(name):
+        base, version = split_ref(name)
+        have = versions_of(base) if version is not None else []
+        raise RefereeError("NOT_FOUND", "UNKNOWN_RULES", f"no rule file {clip(name)} on this server" +
+                           (f" ({base} has version{'s' if len(have) > 1 else ''} {', '.join(map(str, have))})"
+                            if have else ""))
+    return latest_ref(name)

@@ -19,7 +19,7 @@ from smear_dsl.engine.constants import HAND_DONE
 from smear_dsl.engine.snapshot import between_hands, forget_history, restore
 from smear_dsl.errors import Said
 from smear_dsl.i18n import say, tr_for
-from smear_dsl.record import apply_parsed, rules_fields
+from smear_dsl.record import apply_parsed
 from smear_dsl.spec import RuleSpec
 
 from . import integrity as I
@@ -161,12 +161,13 @@ class Table:
 
     def info(self, spectators_allowed: bool = True, lang: str = "en") -> pb.TableInfo:
         """What anyone may know of the table (a lobby's line): nothing hidden; its title in `lang`."""
-        return pb.TableInfo(table_id=self.id, rules=self.rules_name, title=self.spec.title(lang), players=self.rules.players,
+        return pb.TableInfo(table_id=self.id, rules=self.spec.ref, title=self.spec.label(lang), players=self.rules.players,
                             options={k: _text(v) for k, v in self.rules.options.items()},
                             seat_taken=self.seats_taken, finished=self.game.finished, seat_names=self.seat_names,
                             started=self.version > 0, spectators=self.spectators,
                             spectators_allowed=spectators_allowed, house_rules=self.rules_text is not None,
-                            created=self.created, version=self.version, scores=self.game.scores)
+                            created=self.created, version=self.version, scores=self.game.scores,
+                            rules_sha256=self.spec.sha256)
 
     def take_seat(self, role: str, seat: int | None, name: str) -> None:
         """Count a token handed out (or read back from the store)."""
@@ -326,10 +327,8 @@ class Table:
 
     def redact(self, rec: dict[str, Any], who: Identity, sealed: bool) -> tuple[dict[str, Any], bool]:
         """The record as `who` may have it: while the game runs (or its round is sealed), other
-        seats' cards, the stock and their discards are left out. An uploaded rule file travels in
-        `rules_text`."""
-        if self.rules_text is not None:
-            rec.update(rules_fields(self.rules_text))
+        seats' cards, the stock and their discards are left out. (An uploaded rule file travels in
+        `rules_text`: Game.to_record puts it there.)"""
         if self.ended is not None:
             rec["ended"] = self.ended
         if self.game.finished and not sealed:
@@ -350,7 +349,7 @@ class Table:
 
 def end_game(game: Game) -> None:
     """End the game where it stands (an abandoned table): no winner, the hand in progress not scored."""
-    game.finished = True
+    game.finished, game.ended_by = True, "abandoned"
     game.winner = None
     game.phase = HAND_DONE
     game.turn = -1

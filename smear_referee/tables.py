@@ -10,6 +10,7 @@ import asyncio
 import functools
 import hashlib
 import hmac
+import json
 import logging
 import secrets
 import threading
@@ -21,7 +22,9 @@ from smear_dsl.compiler import CompiledRules, compile_rules
 from smear_dsl.errors import MoveError, Said, clip
 from smear_dsl.i18n import N_
 from smear_dsl.language import load_spec, spec_from_text
+from smear_dsl.pins import upload_pins
 from smear_dsl.spec import RuleSpec
+from smear_dsl.versions import legacy_ref
 
 from . import history, idem, restore, seats, upkeep
 from .api import referee_pb2 as pb
@@ -424,10 +427,12 @@ def _retrieve(task: asyncio.Task) -> None:
 
 
 def rules_spec(rules_name: str | None, rules_text: str | None) -> RuleSpec:
-    """The spec of a table's rules: its uploaded text (parsed once per content), else a rule of rules/."""
+    """The spec of a table's rules as stored (smear_dsl/pins.py): its uploaded text (parsed once per
+    content and pins), else the exact version of a rule of rules/ its name gives."""
     if rules_text is not None:
-        return upload_spec(rules_text)[1]
-    return _known_spec(rules_name or "", _mtime(rules_name or ""))
+        return upload_spec(rules_text, upload_pins(rules_name or "upload"))[1]
+    ref = legacy_ref(rules_name or "")
+    return _known_spec(ref, _mtime(ref))
 
 
 _UPLOADS: OrderedDict[str, tuple[str, RuleSpec]] = OrderedDict()
@@ -435,16 +440,19 @@ _UPLOADS_LOCK = threading.Lock()  # parsed in worker threads (asyncio.to_thread)
 UPLOADS_KEPT = 64
 
 
-def upload_spec(text: str) -> tuple[str, RuleSpec]:
-    """An uploaded rule file, parsed once per content: tables with the same upload share one text,
-    one spec and so (see _compiled) one CompiledRules, whoever uploaded it and how often."""
+def upload_spec(text: str, pins: dict[str, str] | None = None) -> tuple[str, RuleSpec]:
+    """An uploaded rule file, parsed once per content (and `pins`: the versions its `extends:` means;
+    None for a new table: the latest): tables with the same upload share one text, one spec and so
+    (see _compiled) one CompiledRules, whoever uploaded it and how often."""
     digest = hashlib.sha256(text.encode("utf-8", "replace")).hexdigest()
+    if pins is not None:
+        digest += json.dumps(pins, sort_keys=True)
     with _UPLOADS_LOCK:
         hit = _UPLOADS.get(digest)
         if hit is not None:
             _UPLOADS.move_to_end(digest)
             return hit
-    hit = (text, spec_from_text(text, "upload.yaml", known_parents_only=True))
+    hit = (text, spec_from_text(text, "upload.yaml", known_parents_only=True, pins=pins))
     with _UPLOADS_LOCK:
         hit = _UPLOADS.setdefault(digest, hit)
         while len(_UPLOADS) > UPLOADS_KEPT:

@@ -26,13 +26,14 @@ class ServerThread(_ServerThread):
 class ServerProcess:
     """`smear-dsl serve` as a child process; it prints the port it bound."""
 
-    def __init__(self, db: str, *args: str, log: str | None = None):
-        """`log`: a file for the server's stderr (a pipe nobody reads would stop a server that logs a lot)."""
-        env = dict(os.environ, PYTHONUNBUFFERED="1")
+    def __init__(self, db: str, *args: str, log: str | None = None, site: str | None = None):
+        """`log`: a file for the server's stderr (a pipe nobody reads would stop a server that logs a lot);
+        `site`: a folder whose `smear_dsl` the server runs instead of the checkout's (an upgraded package)."""
+        env = dict(os.environ, PYTHONUNBUFFERED="1", **({"PYTHONPATH": site} if site else {}))
         self.log = log
         err = open(log, "w") if log else subprocess.PIPE
         self.proc = subprocess.Popen([sys.executable, "-m", "smear_dsl", "serve", "--port", "0", "--db", db, *args],
-                                     cwd=ROOT, stdout=subprocess.PIPE, stderr=err, text=True, env=env)
+                                     cwd=site or ROOT, stdout=subprocess.PIPE, stderr=err, text=True, env=env)
         if log:
             err.close()
         line = self.proc.stdout.readline()

@@ -134,7 +134,7 @@ def test_one_person_plays_a_whole_game_against_bots_in_the_browser(browser, serv
     path = tmp_path / "record.json"
     dl.value.save_as(path)
     record = json.loads(path.read_text())
-    assert record["rules"] == "four_point_ne_wisconsin" and record["seed"]
+    assert record["rules"] == "four_point_ne_wisconsin@1" and record["seed"]
     out = subprocess.run([sys.executable, "-m", "smear_dsl", "verify", str(path)], cwd=ROOT, capture_output=True,
                          text=True)
     assert out.returncode == 0, out.stdout + out.stderr
@@ -499,7 +499,7 @@ def test_a_hand_played_with_the_table_in_french(browser, server):
     assert "enchère" in scored and "scores" in scored and any(p in scored for p in ("Atout fort", "Atout faible", "Valet", "Jeu"))
     page.click("details.rules summary")
     sheet = page.frame_locator("iframe.rules-frame")
-    assert sheet.locator("h1").inner_text() == "Smear à quatre points du nord-est du Wisconsin"
+    assert sheet.locator("h1").inner_text() == "Smear à quatre points du nord-est du Wisconsin, version 1"
     assert "L'enchérisseur entame le premier pli." in sheet.locator("body").inner_text()
     # Back to English from the picker: the same table, now in English.
     page.select_option("#lang", "en")

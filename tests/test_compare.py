@@ -85,7 +85,7 @@ def test_compare_cli_prints_json_and_draws_the_plot(tmp_path):
                           "cutthroat_joker", "--players", "3", "--games", "15", "--seed", "2", "--json",
                           "--plot", str(png)], capture_output=True, text=True, cwd=ROOT, check=True)
     result = json.loads(out.stdout)
-    assert result["a"]["rules"] == "cutthroat_canadian" and result["b"]["rules"] == "cutthroat_joker"
+    assert result["a"]["rules"] == "cutthroat_canadian@1" and result["b"]["rules"] == "cutthroat_joker@2"
     assert result["same_deck"] is False
     assert {"point:joker:bidder", "point:joker:others", "point:joker:nobody"} <= {m["key"] for m in result["metrics"]}
     data = png.read_bytes()

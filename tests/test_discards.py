@@ -20,7 +20,7 @@ from smear_dsl.language import load_spec, spec_from_text
 from conftest import ROOT
 
 SETUPS = [("cinch", 4, {}), ("st_paul_schmier", 6, {}), ("ten_point_jack_jick_joker", 4, {}),
-          ("four_point_ne_wisconsin", 4, {"widow": 3}), ("pedro", 4, {}),
+          ("four_point_ne_wisconsin", 4, {"widow": 3}), ("pedro@1", 4, {}),
           (str(ROOT / "tests" / "rules_extra" / "no_lead_left.yaml"), 6, {}),
           (str(ROOT / "tests" / "rules_extra" / "named_definitions.yaml"), 4, {"widow": 2}),
           ("all_fours", 4, {"discard_after_run": True})]

@@ -60,7 +60,7 @@ def test_explain_states_the_variant_specific_facts():
     assert "JH, JK, TH" in joker  # the joker between the jack and the ten
     assert "the card led is a joker" in joker
     six = render(load_spec("six_point_ne_wisconsin"), "md")
-    assert "7H, BJ = RJ" in six and "first played wins" in six and "`four_point_ne_wisconsin`" in six
+    assert "7H, BJ = RJ" in six and "first played wins" in six and "`four_point_ne_wisconsin@1`" in six
     schmier = render(load_spec("st_paul_schmier"), "md")
     assert "2H, JK." in schmier and "seats 0, 2 and 4 against 1, 3 and 5" in schmier
     pitch = render(load_spec("auction_pitch"), "md")

@@ -51,8 +51,10 @@ VARIANTS = {
     "cutthroat_joker": Variant(3, 2, 4, 4, no_match, False, False, ["A", "K", "Q", "J", "JK", *"T98765432"], ["JK"]),
     "ten_point_jack_jick_joker": Variant(4, 2, 10, 10, no_match, True, True,
                                          ["A", "K", "Q", "J", "jick", "BJ=RJ", *"T98765432"], ["BJ", "RJ"]),
-    "cinch": Variant(4, 1, 14, 14, no_match, False, True, [*"AKQJT98765", "sister:5", *"432"], follow_suit_only=True),
-    "pedro": Variant(4, 1, 9, 9, no_match, False, True, list(PLAIN), follow_suit_only=True),
+    # Cinch version 1 made a player holding the suit led follow it; version 2 lets them trump (Foster).
+    "cinch@1": Variant(4, 1, 14, 14, no_match, False, True, [*"AKQJT98765", "sister:5", *"432"], follow_suit_only=True),
+    "cinch@2": Variant(4, 1, 14, 14, no_match, False, True, [*"AKQJT98765", "sister:5", *"432"]),
+    "pedro@1": Variant(4, 1, 9, 9, no_match, False, True, list(PLAIN), follow_suit_only=True),
     "st_paul_schmier": Variant(6, 3, 6, 6, no_match, False, True, ["A", "K", "Q", "J", "jick", *"T98765432", "JK"],
                                ["JK"]),
 }
@@ -232,14 +234,15 @@ FROM_THE_PLAY = [
      "0:3 1:pass 2:pass 3:pass 4:pass 5:pass 0:H 0:3S+4S 1:- 2:- 3:- 4:8S+7S+6S "
      "5:8C+7C+6C+5C+4C+3C+7D+6D+5D+4D+3D+2D", "H", 7),
     # Cinch: everyone keeps only trumps, the 16-card stock refills them and the dealer robs the
-    # rest; 5D, the left pedro, is a trump between 5H and 4H, and players must follow suit.
-    ("cinch",
-     ["AH 5D 3H 2S 3S 4S 5S 6S 7S", "KH 5H 4D 2C 3C 4C 5C 6C 7C", "QH JH 2H 8S 9S TS 8C 9C TC",
-      "TH 9H 8H 4H AS KS QS JS AC"], "2D 3D 6D 7D 8D 9D TD JD QD KD", 3,
-     "0:1 1:pass 2:pass 3:pass 0:H 0:2S+3S+4S+5S+6S+7S 1:4D+2C+3C+4C+5C+6C+7C 2:8S+9S+TS+8C+9C+TC "
-     "3:AS+KS+QS+JS+AC+AD+KC+QC+JC", "H", 8),
-    # Pedro, the same deal: 5D is a plain diamond now, so seat 0 must let it go and draws four.
-    ("pedro",
+    # rest; 5D, the left pedro, is a trump between 5H and 4H, and (version 1) players must follow
+    # suit, or (version 2) follow suit or trump.
+    *(("cinch@" + v,
+       ["AH 5D 3H 2S 3S 4S 5S 6S 7S", "KH 5H 4D 2C 3C 4C 5C 6C 7C", "QH JH 2H 8S 9S TS 8C 9C TC",
+        "TH 9H 8H 4H AS KS QS JS AC"], "2D 3D 6D 7D 8D 9D TD JD QD KD", 3,
+       "0:1 1:pass 2:pass 3:pass 0:H 0:2S+3S+4S+5S+6S+7S 1:4D+2C+3C+4C+5C+6C+7C 2:8S+9S+TS+8C+9C+TC "
+       "3:AS+KS+QS+JS+AC+AD+KC+QC+JC", "H", 8 if v == "1" else 7) for v in "12"),  # trumping at will: a wider tree
+    # Pedro version 1, the same deal: 5D is a plain diamond now, so seat 0 must let it go and draws four.
+    ("pedro@1",
      ["AH 5D 3H 2S 3S 4S 5S 6S 7S", "KH 5H 4D 2C 3C 4C 5C 6C 7C", "QH JH 2H 8S 9S TS 8C 9C TC",
       "TH 9H 8H 4H AS KS QS JS AC"], "2D 3D 6D 7D 8D 9D TD JD QD KD", 3,
      "0:1 1:pass 2:pass 3:pass 0:H 0:5D+2S+3S+4S+5S+6S+7S 1:4D+2C+3C+4C+5C+6C+7C 2:8S+9S+TS+8C+9C+TC "

@@ -84,7 +84,7 @@ def test_verify_of_several_files_names_each_one():
     assert text.returncode == 1
     out = text.stdout.splitlines()
     assert len(out) == 4 and all(line.startswith(f"{f}: ") for line, f in zip(out, files))
-    assert "valid" in out[0] and "INVALID at hand" in out[3] and "MUST_FOLLOW_SUIT" in out[3]
+    assert "valid" in out[0] and "INVALID (four_point_ne_wisconsin@1) at hand" in out[3] and "MUST_FOLLOW_SUIT" in out[3]
 
 
 def test_a_mistyped_rule_name_in_a_record_gets_did_you_mean(tmp_path):

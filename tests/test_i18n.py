@@ -107,7 +107,7 @@ def _english_words() -> set[str]:
 # for Tagalog the loanwords its players use, as the seed document does (trump, suit, jack, joker).
 SHARED = {
     "fr": {"a", "as", "d", "n", "s", "t", "face", "non", "on", "option", "options", "phase", "plus", "point", "points",
-           "possible", "score", "section", "six", "table", "total", "joker", "jokers", "jick", "pedro", "pedros"},
+           "possible", "score", "section", "six", "table", "total", "version", "joker", "jokers", "jick", "pedro", "pedros"},
     "sk": {"a", "by", "k", "s", "so", "ten", "to", "variant", "plus", "jick", "pedro"},
     "tl": {"at", "may", "jack", "suit", "trump", "joker", "jick", "pedro"},
     "th": set(),
@@ -168,7 +168,7 @@ def test_explain_cli_takes_a_language_and_refuses_an_unknown_one():
     run = lambda *a: subprocess.run([sys.executable, "-m", "smear_dsl", "explain", "cutthroat_canadian", *a],  # noqa: E731
                                     capture_output=True, text=True, cwd=ROOT)
     fr = run("--lang", "fr")
-    assert fr.returncode == 0 and fr.stdout.startswith("# Smear canadien chacun pour soi\n")
+    assert fr.returncode == 0 and fr.stdout.startswith("# Smear canadien chacun pour soi, version 1\n")
     bad = run("--lang", "de")
     assert bad.returncode == 2 and "invalid choice" in bad.stderr and "Traceback" not in bad.stderr
 

@@ -106,6 +106,12 @@ def test_the_package_ships_the_schema_and_the_proto(installed):
             "len(list((r / 'rules').glob('*.yaml'))))")
     out = subprocess.run([str(bin_dir / "python"), "-c", code], capture_output=True, text=True, cwd=work, check=True)
     assert out.stdout.split() == ["True", "True", str(len(list((ROOT / "rules").glob("*.yaml"))))]
+    # Every released version ships, with the registry that says what each promises.
+    p = run(installed, "check", "cinch@1", "auction_pitch@1", "pedro@1")
+    assert p.returncode == 0 and "Cinch, version 1" in p.stdout, p.stdout + p.stderr
+    code = "from smear_dsl.versions import registry; print(len(registry()['versions']))"
+    out = subprocess.run([str(bin_dir / "python"), "-c", code], capture_output=True, text=True, cwd=work, check=True)
+    assert int(out.stdout) == len(json.loads((ROOT / "rules" / "history" / "versions.json").read_text())["versions"])
 
 
 def test_a_clubs_own_folder_of_rules(installed):

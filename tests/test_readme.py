@@ -14,8 +14,23 @@ from pathlib import Path
 from conftest import ROOT
 
 README = (ROOT / "README.md").read_text()
+
+
+def _section_end(text: str) -> int:
+    """Where the next `## ` heading outside a code block starts (output shown in a block may have one)."""
+    inside = False
+    at = 0
+    for line in text.splitlines(keepends=True):
+        if line.startswith("```"):
+            inside = not inside
+        elif line.startswith("## ") and not inside and at:
+            return at
+        at += len(line)
+    return len(text)
+
+
 SECTION = README[README.index("## Your first hour"):]
-SECTION = SECTION[:SECTION.index("\n## ", 3)]
+SECTION = SECTION[:_section_end(SECTION)]
 
 
 def steps() -> list[tuple[str, str, str]]:

@@ -7,6 +7,7 @@ import threading
 import grpc
 import pytest
 
+from smear_dsl.language import load_spec
 from smear_referee.api import referee_pb2 as pb
 from smear_referee.client import error_reason, play_seat
 
@@ -61,7 +62,16 @@ def test_list_check_and_explain_rules(srv):
     names = {r.name for r in c.list_rules().rules}
     assert set(RULE_FILES) <= names
     ok = c.check_rules((ROOT / "rules" / "setback.yaml").read_text())
-    assert ok.ok and ok.rules.title == "Setback"
+    assert ok.ok and ok.rules.title == "Setback, version 2"
+    # The lobby offers each rule file at its latest version; a table may name an older one.
+    cinch = next(r for r in c.list_rules().rules if r.name == "cinch")
+    assert (cinch.title, cinch.version, list(cinch.versions)) == ("Cinch, version 2", 2, [1, 2])
+    assert cinch.rules_sha256 == load_spec("cinch").sha256
+    for asked, exact in [("cinch", "cinch@2"), ("cinch@1", "cinch@1")]:
+        info = c.create_table(asked).table
+        assert (info.rules, info.title, info.rules_sha256) == (exact, f"Cinch, version {exact[-1]}",
+                                                               load_spec(exact).sha256)
+    fails(lambda: c.create_table("cinch@9"), grpc.StatusCode.NOT_FOUND, "UNKNOWN_RULES")
     bad = c.check_rules("name: x\nplayers: 4\nbiding: {}\n", "mine.yaml")
     assert not bad.ok and any(d.path == "mine.yaml" and d.line == 3 for d in bad.diagnostics)
     text = c.stub.ExplainRules(pb.ExplainRulesRequest(name="setback", format="html")).text
@@ -280,4 +290,4 @@ def test_hostile_uploads_get_clean_errors_and_the_server_keeps_serving(srv):
     # Still serving: an uploaded variant makes a table.
     text = (ROOT / "rules" / "cutthroat_joker.yaml").read_text()
     t = c.create_table(rules_text=text, players=2, seed="upload")
-    assert t.table.title == "Cutthroat Smear with a joker" and t.table.players == 2
+    assert t.table.title == "Cutthroat Smear with a joker, version 2" and t.table.players == 2

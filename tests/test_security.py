@@ -276,7 +276,7 @@ def test_tournaments_and_tables_have_per_address_budgets(tmp_path):
         for _ in range(2):
             c.join(named[0].table_id)
         fails(lambda: c.join(named[0].table_id), grpc.StatusCode.RESOURCE_EXHAUSTED, "TOO_MANY_SPECTATORS")
-        assert up.table.rules == "upload" and len(named) == 2
+        assert up.table.rules == "upload@1" and len(named) == 2
     finally:
         srv.stop()
 

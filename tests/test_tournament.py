@@ -101,7 +101,7 @@ def test_the_standings_report_in_the_clubs_language(duplicate_archive):
     archive, _out = duplicate_archive
     fr = standings_html(archive, "fr")
     assert fr.startswith("<!DOCTYPE html><html lang='fr'>")
-    assert "<b>Smear à quatre points du nord-est du Wisconsin</b>" in fr and "widow = 0" in fr
+    assert "<b>Smear à quatre points du nord-est du Wisconsin, version 1</b>" in fr and "widow = 0" in fr
     assert "<h2>Classement</h2>" in fr and "<th>participant</th>" in fr and "<summary>Vérification</summary>" in fr
     assert "<h3>Manche 1 (duplicate : les mêmes donnes à chaque table)" in fr and ("gagnée par" in fr or "pas de gagnant" in fr)
     assert all(r["seed"] in fr for r in archive["rounds"]) and archive["standings"][0]["name"] in fr
@@ -207,3 +207,90 @@ def test_a_duplicate_tournament_of_search_bots(tmp_path):
     plays = [json.dumps([m for h in t["record"]["hands"] for m in h["moves"]]) for t in tables]
     assert plays[0] != plays[1]
     assert {e["bot"] for e in archive["entrants"]} == {"search:12"}
+
+
+def test_a_tournament_pins_one_version_and_every_record_names_it(tmp_path):
+    archive = run_tournament("cinch", 4, 1, seed="pin", out=str(tmp_path / "a"), progress=False)
+    from smear_dsl.language import load_spec
+    spec = load_spec("cinch")
+    assert (archive["rules"], archive["rules_sha256"]) == ("cinch@2", spec.sha256)
+    records = [t["record"] for rnd in archive["rounds"] for t in rnd["tables"]]
+    assert records and all((r["rules"], r["rules_sha256"]) == ("cinch@2", spec.sha256) for r in records)
+    assert archive["_stats"]["problems"] == [] and archive["_stats"]["findings"] == []
+    clean = json.loads((tmp_path / "a" / "archive.json").read_text())
+    swapped = copy.deepcopy(clean)
+    swapped["rounds"][0]["tables"][0]["record"]["rules"] = "cinch@1"  # a game under another version
+    swapped["rounds"][0]["tables"][0]["record"].pop("rules_sha256")
+    assert any("played under cinch@1, not the tournament's cinch@2" in p for p in verify_archive(swapped))
+    older = run_tournament("cinch@1", 4, 1, seed="pin", out=str(tmp_path / "b"), progress=False)
+    assert older["rules"] == "cinch@1" and older["_stats"]["problems"] == []
+    assert "Cinch, version 1" in (tmp_path / "b" / "standings.html").read_text()
+
+
+def test_a_house_rule_tournament_keeps_its_parents_versions(tmp_path):
+    house = tmp_path / "friday.yaml"
+    house.write_text("extends: cinch\nname: Friday Cinch\nend: {target: 31}\n")
+    archive = run_tournament(str(house), 4, 1, seed="house", out=str(tmp_path / "out"), progress=False)
+    assert archive["rules_parents"] == ["cinch@2"] and archive["rules_text"] == house.read_text()
+    assert all(t["record"]["rules_parents"] == ["cinch@2"] for rnd in archive["rounds"] for t in rnd["tables"])
+    assert archive["_stats"]["problems"] == []
+
+
+def test_a_game_cut_by_the_servers_hand_limit_ends_the_same_everywhere(tmp_path):
+    """The server plays at most 2 hands a game: the records say so (`hand_limit`), so the verdict,
+    the archive's result, the standings and verify-tournament agree on who won, and the run reports
+    every such game as a finding (it did not end by its rules)."""
+    import grpc
+
+    from smear_referee.api import referee_pb2 as pb
+    from smear_referee.api import referee_pb2_grpc as pb_grpc
+    from smear_referee.client import Client, bearer, play_seat
+    from smear_referee.limits import Limits
+    from smear_referee.tournament.archive import findings
+    from smear_dsl.record import verify
+
+    from referee_harness import ServerThread
+    srv = ServerThread(str(tmp_path / "db.sqlite3"), limits=Limits(hands_per_game=2))
+    try:
+        stub = pb_grpc.TournamentStub(grpc.insecure_channel(srv.target))
+        created = stub.CreateTournament(pb.CreateTournamentRequest(
+            rules_name="four_point_ne_wisconsin", entrants=[f"p{i}" for i in range(4)], rounds=1, seed="cap",
+            pairing="swiss"))
+        director = bearer(created.director_token)
+        start = stub.StartRound(pb.StartRoundRequest(tournament_id=created.tournament_id), metadata=director)
+        import threading
+        threads = [threading.Thread(target=play_seat, args=(Client(srv.target, tok), tab.table_id, "heuristic"),
+                                    kwargs={"seed": x}) for tab in start.tables for x, tok in enumerate(tab.seat_tokens)]
+        for th in threads:
+            th.start()
+        for th in threads:
+            th.join(120)
+        archive = json.loads(stub.ExportTournament(pb.ExportTournamentRequest(tournament_id=created.tournament_id),
+                                                   metadata=director).archive_json)
+    finally:
+        srv.stop()
+    assert verify_archive(archive) == []
+    table = archive["rounds"][0]["tables"][0]
+    record = table["record"]
+    assert record["hand_limit"] == 2 and len(record["hands"]) == 2
+    v = verify(record)
+    scores = v["scores"]
+    top = max(scores)
+    winner = scores.index(top) if scores.count(top) == 1 else None
+    assert v["finished"] and v["end"] == "hand_limit" and v["winner"] == winner == table["result"]["winner"]
+    wins = {row["entrant"]: row["wins"] for row in archive["standings"]}
+    assert sum(wins.values()) == (2 if winner is not None else 0)
+    assert all(wins[table["seats"][x]] == (1 if winner == x % 2 else 0) for x in range(4))
+    assert findings(archive) == [f"round 1 table 1 reached the server's limit of 2 hands before the rules ended it "
+                                 f"(scores {scores[0]}, {scores[1]})"]
+
+
+@pytest.mark.parametrize("entrants,rounds,seed", [(4, 1, "smear"), (4, 1, "end-1")])
+def test_tournament_bots_finish_their_games(tmp_path, entrants, rounds, seed):
+    """Four Point tournaments end by the rules, not by the server's hand limit (a persona bold enough
+    to keep going set once made both sides play 1,000 hands): benchmarks/bench_tournament_ends.py
+    runs 20 seeds of each size."""
+    archive = run_tournament("four_point_ne_wisconsin", entrants, rounds, seed=seed, out=str(tmp_path),
+                             progress=False)
+    assert archive["_stats"]["problems"] == [] and archive["_stats"]["findings"] == []
+    assert all(t["result"]["finished"] for rnd in archive["rounds"] for t in rnd["tables"])

@@ -17,6 +17,7 @@ from ..errors import MoveError
 from ..i18n import N_, CardWord, Phrase, SuitWord
 from ..scoring import HandResult, award, score_hand
 from ..shuffle import keyed_shuffle
+from ..versions import record_rules
 from .begging import Begging
 from .bidding import Bidding
 from .discards import Discards
@@ -78,6 +79,7 @@ class Game(Bidding, Begging, Steps, Discards, Play):
         self.scores = [0] * rules.n_sides
         self.finished = False
         self.winner: int | None = None
+        self.ended_by: str | None = None  # once finished: "rules" (a side won) or "hand_limit"
         self.results: list[HandResult] = []
         self.record_hands: list[dict[str, Any]] = []
         self.auto_deal = auto_deal
@@ -339,7 +341,7 @@ class Game(Bidding, Begging, Steps, Discards, Play):
         self.phase = HAND_DONE
         self.turn = -1
         if self.hand_limit is not None and not self.finished and len(self.results) >= self.hand_limit:
-            self.finished = True
+            self.finished, self.ended_by = True, "hand_limit"
             top = max(self.scores)
             self.winner = self.scores.index(top) if self.scores.count(top) == 1 else None
         if not same_dealer:
@@ -362,7 +364,7 @@ class Game(Bidding, Begging, Steps, Discards, Play):
         self.scores = list(result.scores)
         self.results.append(result)
         if winner is not None:
-            self.finished = True
+            self.finished, self.ended_by = True, "rules"
             self.winner = winner
         self._next_hand(False)
 
@@ -390,8 +392,8 @@ class Game(Bidding, Begging, Steps, Discards, Play):
         """The game so far as a smear-record/1 document."""
         r = self.rules
         name = r.card_name
-        return {"format": "smear-record/1", "rules": r.stem, "players": self.n, "options": dict(r.options),
-                "first_dealer": self.first_dealer,
+        return {"format": "smear-record/1", **record_rules(r.spec), "players": self.n, "options": dict(r.options),
+                "first_dealer": self.first_dealer, **({"hand_limit": self.hand_limit} if self.hand_limit else {}),
                 "hands": [{"dealer": dealer,
                            "deal": {"hands": [[name(c) for c in h] for h in hands], "stock": [name(c) for c in stock]},
                            "moves": [M.to_dict(code, seat, name) for seat, code in moves]}

@@ -27,7 +27,8 @@ def between_hands(game) -> dict[str, Any]:
     last = game.results[-1] if game.results else None
     return {"hands": len(game.record_hands), "results": len(game.results), "dealer": game.dealer,
             "scores": list(game.scores), "finished": game.finished, "winner": game.winner, "rng": state,
-            "last": None if last is None else [list(x) if isinstance(x, tuple) else x for x in last]}
+            "last": None if last is None else [list(x) if isinstance(x, tuple) else x for x in last],
+            **({"ended_by": game.ended_by} if game.ended_by else {})}
 
 
 def restore(cls, rules, state: dict[str, Any], **kwargs) -> Any:
@@ -41,6 +42,7 @@ def restore(cls, rules, state: dict[str, Any], **kwargs) -> Any:
     game.scores = list(state["scores"])
     game.finished = state["finished"]
     game.winner = state["winner"]
+    game.ended_by = state.get("ended_by")
     game.record_hands = [None] * state["hands"]
     last = state["last"]
     game.results = [None] * (state["results"] - (last is not None))

@@ -29,18 +29,24 @@ class OptionInfo(_message.Message):
     def __init__(self, name: _Optional[str] = ..., type: _Optional[str] = ..., default_value: _Optional[str] = ..., description: _Optional[str] = ..., choices: _Optional[_Iterable[str]] = ..., min: _Optional[int] = ..., max: _Optional[int] = ...) -> None: ...
 
 class RuleInfo(_message.Message):
-    __slots__ = ("name", "title", "description", "players", "options")
+    __slots__ = ("name", "title", "description", "players", "options", "version", "versions", "rules_sha256")
     NAME_FIELD_NUMBER: _ClassVar[int]
     TITLE_FIELD_NUMBER: _ClassVar[int]
     DESCRIPTION_FIELD_NUMBER: _ClassVar[int]
     PLAYERS_FIELD_NUMBER: _ClassVar[int]
     OPTIONS_FIELD_NUMBER: _ClassVar[int]
+    VERSION_FIELD_NUMBER: _ClassVar[int]
+    VERSIONS_FIELD_NUMBER: _ClassVar[int]
+    RULES_SHA256_FIELD_NUMBER: _ClassVar[int]
     name: str
     title: str
     description: str
     players: _containers.RepeatedScalarFieldContainer[int]
     options: _containers.RepeatedCompositeFieldContainer[OptionInfo]
-    def __init__(self, name: _Optional[str] = ..., title: _Optional[str] = ..., description: _Optional[str] = ..., players: _Optional[_Iterable[int]] = ..., options: _Optional[_Iterable[_Union[OptionInfo, _Mapping]]] = ...) -> None: ...
+    version: int
+    versions: _containers.RepeatedScalarFieldContainer[int]
+    rules_sha256: str
+    def __init__(self, name: _Optional[str] = ..., title: _Optional[str] = ..., description: _Optional[str] = ..., players: _Optional[_Iterable[int]] = ..., options: _Optional[_Iterable[_Union[OptionInfo, _Mapping]]] = ..., version: _Optional[int] = ..., versions: _Optional[_Iterable[int]] = ..., rules_sha256: _Optional[str] = ...) -> None: ...
 
 class ListRulesResponse(_message.Message):
     __slots__ = ("rules",)
@@ -130,7 +136,7 @@ class CreateTableRequest(_message.Message):
     def __init__(self, rules_name: _Optional[str] = ..., rules_text: _Optional[str] = ..., options: _Optional[_Mapping[str, str]] = ..., players: _Optional[int] = ..., seed: _Optional[str] = ..., duplicate: _Optional[bool] = ..., hand_limit: _Optional[int] = ..., idempotency_key: _Optional[str] = ...) -> None: ...
 
 class TableInfo(_message.Message):
-    __slots__ = ("table_id", "rules", "title", "players", "options", "seat_taken", "finished", "seat_names", "started", "spectators", "spectators_allowed", "house_rules", "created", "version", "scores")
+    __slots__ = ("table_id", "rules", "title", "players", "options", "seat_taken", "finished", "seat_names", "started", "spectators", "spectators_allowed", "house_rules", "created", "version", "scores", "rules_sha256")
     class OptionsEntry(_message.Message):
         __slots__ = ("key", "value")
         KEY_FIELD_NUMBER: _ClassVar[int]
@@ -153,6 +159,7 @@ class TableInfo(_message.Message):
     CREATED_FIELD_NUMBER: _ClassVar[int]
     VERSION_FIELD_NUMBER: _ClassVar[int]
     SCORES_FIELD_NUMBER: _ClassVar[int]
+    RULES_SHA256_FIELD_NUMBER: _ClassVar[int]
     table_id: str
     rules: str
     title: str
@@ -168,7 +175,8 @@ class TableInfo(_message.Message):
     created: float
     version: int
     scores: _containers.RepeatedScalarFieldContainer[int]
-    def __init__(self, table_id: _Optional[str] = ..., rules: _Optional[str] = ..., title: _Optional[str] = ..., players: _Optional[int] = ..., options: _Optional[_Mapping[str, str]] = ..., seat_taken: _Optional[_Iterable[bool]] = ..., finished: _Optional[bool] = ..., seat_names: _Optional[_Iterable[str]] = ..., started: _Optional[bool] = ..., spectators: _Optional[int] = ..., spectators_allowed: _Optional[bool] = ..., house_rules: _Optional[bool] = ..., created: _Optional[float] = ..., version: _Optional[int] = ..., scores: _Optional[_Iterable[int]] = ...) -> None: ...
+    rules_sha256: str
+    def __init__(self, table_id: _Optional[str] = ..., rules: _Optional[str] = ..., title: _Optional[str] = ..., players: _Optional[int] = ..., options: _Optional[_Mapping[str, str]] = ..., seat_taken: _Optional[_Iterable[bool]] = ..., finished: _Optional[bool] = ..., seat_names: _Optional[_Iterable[str]] = ..., started: _Optional[bool] = ..., spectators: _Optional[int] = ..., spectators_allowed: _Optional[bool] = ..., house_rules: _Optional[bool] = ..., created: _Optional[float] = ..., version: _Optional[int] = ..., scores: _Optional[_Iterable[int]] = ..., rules_sha256: _Optional[str] = ...) -> None: ...
 
 class ListTablesRequest(_message.Message):
     __slots__ = ("include_finished", "limit")
@@ -597,7 +605,7 @@ class RoundTableState(_message.Message):
     def __init__(self, table: _Optional[int] = ..., table_id: _Optional[str] = ..., seats: _Optional[_Iterable[int]] = ..., finished: _Optional[bool] = ...) -> None: ...
 
 class GetStandingsResponse(_message.Message):
-    __slots__ = ("standings_json", "rounds", "audit_json", "name", "rules", "rounds_planned", "entrants")
+    __slots__ = ("standings_json", "rounds", "audit_json", "name", "rules", "rounds_planned", "entrants", "rules_sha256", "title")
     STANDINGS_JSON_FIELD_NUMBER: _ClassVar[int]
     ROUNDS_FIELD_NUMBER: _ClassVar[int]
     AUDIT_JSON_FIELD_NUMBER: _ClassVar[int]
@@ -605,6 +613,8 @@ class GetStandingsResponse(_message.Message):
     RULES_FIELD_NUMBER: _ClassVar[int]
     ROUNDS_PLANNED_FIELD_NUMBER: _ClassVar[int]
     ENTRANTS_FIELD_NUMBER: _ClassVar[int]
+    RULES_SHA256_FIELD_NUMBER: _ClassVar[int]
+    TITLE_FIELD_NUMBER: _ClassVar[int]
     standings_json: str
     rounds: _containers.RepeatedCompositeFieldContainer[RoundState]
     audit_json: _containers.RepeatedScalarFieldContainer[str]
@@ -612,7 +622,9 @@ class GetStandingsResponse(_message.Message):
     rules: str
     rounds_planned: int
     entrants: _containers.RepeatedScalarFieldContainer[str]
-    def __init__(self, standings_json: _Optional[str] = ..., rounds: _Optional[_Iterable[_Union[RoundState, _Mapping]]] = ..., audit_json: _Optional[_Iterable[str]] = ..., name: _Optional[str] = ..., rules: _Optional[str] = ..., rounds_planned: _Optional[int] = ..., entrants: _Optional[_Iterable[str]] = ...) -> None: ...
+    rules_sha256: str
+    title: str
+    def __init__(self, standings_json: _Optional[str] = ..., rounds: _Optional[_Iterable[_Union[RoundState, _Mapping]]] = ..., audit_json: _Optional[_Iterable[str]] = ..., name: _Optional[str] = ..., rules: _Optional[str] = ..., rounds_planned: _Optional[int] = ..., entrants: _Optional[_Iterable[str]] = ..., rules_sha256: _Optional[str] = ..., title: _Optional[str] = ...) -> None: ...
 
 class ActRequest(_message.Message):
     __slots__ = ("tournament_id", "reason", "forfeit", "replace", "adjust")

@@ -9,12 +9,12 @@ from __future__ import annotations
 
 from typing import Any
 
-from smear_dsl.compiler import compile_rules
+from smear_dsl.compiler import CompiledRules
 from smear_dsl.duplicate import boards, commitment, first_dealer, table_seed
 from smear_dsl.engine import Game
 from smear_dsl.errors import MoveError
-from smear_dsl.language import load_spec, spec_from_text
-from smear_dsl.record import apply_parsed, parse_move, verify
+from smear_dsl.record import FORMAT as RECORD_FORMAT
+from smear_dsl.record import apply_parsed, parse_move, rules_for, verify
 
 from . import standings as S
 
@@ -41,9 +41,7 @@ def verify_archive(archive: Any) -> list[str]:
     if not isinstance(archive, dict) or archive.get("format") != FORMAT:
         return [f"not a {FORMAT} archive"]
     try:
-        spec = spec_from_text(archive["rules_text"], f"{archive['rules']}.yaml", known_parents_only=True) \
-            if archive.get("rules_text") is not None else load_spec(archive["rules"])
-        rules = compile_rules(spec, archive["players"], archive["options"])
+        rules = archive_rules(archive)
     except Exception as e:  # noqa: BLE001 - any failure here is a finding, reported as such
         return [f"the archive's rules cannot be loaded: {e}"]
     games = []
@@ -61,6 +59,9 @@ def verify_archive(archive: Any) -> list[str]:
                                 f"not the one derived from the round's seed")
             problems += _check_deals(rules, record, seed, rnd["duplicate"], where, per_round)
             verdict = verify(record)
+            if verdict["rules"] != rules.spec.ref or record.get("rules_text", archive.get("rules_text")) != \
+                    archive.get("rules_text"):
+                problems.append(f"{where}: played under {verdict['rules']}, not the tournament's {rules.spec.ref}")
             if not verdict["valid"]:
                 err = verdict["error"]
                 problems.append(f"{where}: the record does not verify: hand {err['hand']} move {err['move']}: "
@@ -83,6 +84,31 @@ def verify_archive(archive: Any) -> list[str]:
     if len(archive.get("standings", [])) != len(recomputed):
         problems.append(f"standings: {len(archive.get('standings', []))} rows, but there are {len(recomputed)} entrants")
     return problems
+
+
+def archive_rules(archive: dict[str, Any]) -> CompiledRules:
+    """The rules every game of the archive is played under, read as a record's are (RecordError if
+    they cannot be): the exact version it names, or its `rules_text` with its `rules_parents`."""
+    fields = {k: archive[k] for k in ("rules", "rules_text", "rules_sha256", "rules_parents", "players", "options")
+              if k in archive}
+    return rules_for({"format": RECORD_FORMAT, **fields}, allow_paths=False)
+
+
+def findings(archive: dict[str, Any]) -> list[str]:
+    """Games that did not end by their rules: cut by a hand limit the tournament did not set (the
+    server's), or ended by the referee. They verify, and count as the limit decides, but a game
+    that cannot end says something about the players or the rules."""
+    out = []
+    per_round = archive.get("hands_per_round", 0)
+    for rnd in archive.get("rounds", []):
+        for t, table in enumerate(rnd["tables"]):
+            v = verify(table["record"])
+            if v["end"] == "abandoned" or (v["end"] == "hand_limit" and len(v["hands"]) != per_round):
+                how = "was ended by the referee" if v["end"] == "abandoned" else \
+                    f"reached the server's limit of {len(v['hands'])} hands"
+                out.append(f"round {rnd['round'] + 1} table {t + 1} {how} before the rules ended it "
+                           f"(scores {', '.join(map(str, v['scores']))})")
+    return out
 
 
 def _check_deals(rules, record: dict[str, Any], seed: str, duplicate: bool, where: str,

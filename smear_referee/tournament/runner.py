@@ -21,7 +21,7 @@ from smear_dsl.i18n import tr_for
 from smear_dsl.language import load_spec
 from smear_dsl.record import carried_rules, verify
 
-from .archive import verify_archive
+from .archive import archive_rules, findings, verify_archive
 
 
 def run_tournament(rules_name: str, entrants: int, rounds: int, fmt: str = "swiss", duplicate: bool = False,
@@ -61,7 +61,7 @@ def run_tournament(rules_name: str, entrants: int, rounds: int, fmt: str = "swis
     pool = _bot_pool(jobs - 1)  # started once: a process's start-up costs about a second
     try:
         created = director.CreateTournament(pb.CreateTournamentRequest(
-            rules_name=spec.stem, rules_text=carried_rules(spec).get("rules_text", ""), options=options or {},
+            rules_name=spec.ref, rules_text=carried_rules(spec).get("rules_text", ""), options=options or {},
             players=rules.players, entrants=names, teams=teams, pairing=fmt, rounds=rounds, duplicate=duplicate,
             seed=seed, name=f"{spec.name} tournament", hands_per_round=hands_per_round))
         token = bearer(created.director_token)
@@ -131,7 +131,8 @@ def _write(archive: dict[str, Any], personas: list, outdir: Path, seconds: float
     moves = sum(len(h["moves"]) for rnd in archive["rounds"] for tb in rnd["tables"] for h in tb["record"]["hands"])
     archive["_stats"] = {"seconds": round(seconds, 2), "moves": moves,
                          "moves_per_second": round(moves / seconds) if seconds else None,
-                         "problems": verify_archive(json.loads((outdir / "archive.json").read_text()))}
+                         "problems": verify_archive(json.loads((outdir / "archive.json").read_text())),
+                         "findings": findings(archive)}
     return archive
 
 
@@ -161,7 +162,7 @@ def standings_html(archive: dict[str, Any], lang: str = "en") -> str:
     e, spec = html.escape, _spec_of(archive)
     tr = tr_for(lang)
     t = tr.t
-    title = spec.title(lang) if spec else archive.get("title", archive["rules"])
+    title = spec.label(lang) if spec else archive.get("title", archive["rules"])
     on_off = {"true": t("on"), "false": t("off")}
     options = ", ".join(f"{k} = {on_off.get(str(v).lower(), v)}" for k, v in archive["options"].items()) or t("none")
     rows = "".join(f"<tr><td>{s['rank']}</td><td>{e(s['name'])}</td><td>{s['games']}</td><td>{s['wins']}</td>"
@@ -202,9 +203,12 @@ def standings_html(archive: dict[str, Any], lang: str = "en") -> str:
 
 
 def _spec_of(archive: dict[str, Any]):
-    """The tournament's rule file, for its name in the reader's language (None if not a shipped one)."""
-    from smear_dsl.paths import rule_names
-    return load_spec(archive["rules"]) if archive.get("rules") in rule_names() else None
+    """The tournament's rules, for their name and version in the reader's language (None if they do not load)."""
+    from smear_dsl.errors import RecordError
+    try:
+        return archive_rules(archive).spec
+    except RecordError:
+        return None
 
 
 def _rounds_html(archive: dict[str, Any], tr) -> str:

@@ -17,15 +17,18 @@ from typing import Any
 from smear_dsl.compiler import compile_rules
 from smear_dsl.duplicate import commitment, round_seed, table_seed
 from smear_dsl.errors import clip
+from smear_dsl.pins import table_rules_name
 from smear_dsl.record import verify
+from smear_dsl.spec import RuleSpec
+from smear_dsl.versions import known_texts, legacy_pins, pins_of
 
 from ..api import referee_pb2 as pb
 from ..api import referee_pb2_grpc as pb_grpc
 from ..limits import address_of
 from ..names import clean as clean_name
-from ..service import CALLER, Referee, guard, known_rules
+from ..service import CALLER, LANG, Referee, guard, known_rules
 from ..store import Store
-from ..tables import Identity, RefereeError, Tables, new_token, rules_spec, token_hash
+from ..tables import Identity, RefereeError, Tables, new_token, rules_spec, token_hash, upload_spec
 from . import standings as S
 from .archive import FORMAT, outcome
 from .pairing import pair_round
@@ -123,6 +126,23 @@ class Tournaments:
         return t
 
 
+def tourney_spec(c: dict[str, Any]) -> RuleSpec:
+    """The rules every table of a tournament plays: its exact version, or its uploaded text with the
+    parents it had at creation (a tournament from before versions: the versions names had then);
+    FAILED_PRECONDITION if this server no longer has that text."""
+    text = c.get("rules_text")
+    if text is not None:
+        pins = pins_of(c["rules_parents"]) if "rules_parents" in c else legacy_pins()
+        spec = upload_spec(text, pins or {})[1]
+    else:
+        spec = rules_spec(c["rules"], None)
+    want = c.get("rules_sha256")
+    if want is not None and want != spec.sha256 and want not in known_texts(spec.ref):
+        raise RefereeError("FAILED_PRECONDITION", "RULES_CHANGED", f"this tournament is played under {spec.ref} with "
+                           f"the text of SHA-256 {want[:12]}…, which this server no longer has")
+    return spec
+
+
 class TournamentService(pb_grpc.TournamentServicer):
     def __init__(self, tournaments: Tournaments, referee: Referee):
         self.t = tournaments
@@ -150,7 +170,7 @@ class TournamentService(pb_grpc.TournamentServicer):
         self.referee.check_options(request)
         if text is not None:
             await self.referee.check_upload(context, text)
-        spec = rules_spec(name, text)
+        spec = upload_spec(text)[1] if text is not None else rules_spec(name, None)  # an upload's parents: the latest
         rules = compile_rules(spec, request.players or None, dict(request.options))
         teams = request.teams
         per_table = rules.n_sides if teams else rules.players
@@ -168,9 +188,11 @@ class TournamentService(pb_grpc.TournamentServicer):
                   "players": rules.players, "entrants": entrants, "teams": teams, "pairing": request.pairing,
                   "rounds": request.rounds, "duplicate": request.duplicate,
                   "seed": request.seed if request.HasField("seed") else secrets.token_hex(16),
-                  "hands_per_round": max(0, min(request.hands_per_round, 1000)), "title": spec.name}
+                  "hands_per_round": max(0, min(request.hands_per_round, 1000)), "title": spec.name,
+                  "rules_sha256": spec.sha256}  # every table of it plays this text (tourney_spec)
         if text is not None:
             config["rules_text"] = text
+            config["rules_parents"] = list(spec.extends)
         director = new_token()
         await self.t.tables.write(None, tid, Store.create_tournament(tid, config, time.time(), token_hash(director)))
         self.t.keep(Tourney(tid, config))
@@ -188,7 +210,8 @@ class TournamentService(pb_grpc.TournamentServicer):
         if len(t.rounds) >= c["rounds"]:
             raise RefereeError("FAILED_PRECONDITION", "TOURNAMENT_OVER", "every round has been played")
         r = len(t.rounds)
-        rules = compile_rules(rules_spec(c["rules"], c.get("rules_text")), c["players"], c["options"])
+        spec = tourney_spec(c)
+        rules = compile_rules(spec, c["players"], c["options"])
         per_table = rules.n_sides if c["teams"] else rules.players
         met, held, partners = Counter(), defaultdict(Counter), Counter()
         sides = 0 if c["teams"] else rules.n_sides
@@ -213,7 +236,8 @@ class TournamentService(pb_grpc.TournamentServicer):
             # A duplicate round's tables are sealed together: no seed, record or hidden card of any
             # of them is shown until all have finished (they play the same boards).
             text = c.get("rules_text")
-            table, _host = await self.t.tables.create(None if text else c["rules"], text, c["options"], rules.players,
+            table, _host = await self.t.tables.create(table_rules_name(spec, text is not None), text, c["options"],
+                                                      rules.players,
                                                       tseed, c["duplicate"], c.get("hands_per_round", 0),
                                                       seal=f"{t.id}/{r}" if c["duplicate"] else None, address=None)
             tokens = [(await self.t.tables.join(table.id, x))[1] for x in range(rules.players)]
@@ -234,9 +258,11 @@ class TournamentService(pb_grpc.TournamentServicer):
             rounds.append(pb.RoundState(round=rnd.number, commitment=commitment(rnd.seed), tables=len(done),
                                         finished_tables=sum(done), seed=rnd.seed if all(done) else "",
                                         table_states=states))
+        spec = tourney_spec(t.config)
         return pb.GetStandingsResponse(standings_json=json.dumps(await self.t.standings(t)), rounds=rounds,
                                        audit_json=[json.dumps(e) for e in t.audit], name=t.config["name"],
-                                       rules=t.config["rules"], rounds_planned=t.config["rounds"], entrants=t.names())
+                                       rules=spec.ref, rounds_planned=t.config["rounds"], entrants=t.names(),
+                                       rules_sha256=spec.sha256, title=spec.label(LANG.get()))
 
     @guard
     async def Act(self, request, context):
@@ -266,7 +292,9 @@ class TournamentService(pb_grpc.TournamentServicer):
     async def ExportTournament(self, request, context):
         t = await self.t.get(request.tournament_id, CALLER.get(), director=True)
         c = t.config
-        archive: dict[str, Any] = {"format": FORMAT, "name": c["name"], "rules": c["rules"], "players": c["players"],
+        spec = tourney_spec(c)
+        archive: dict[str, Any] = {"format": FORMAT, "name": c["name"], "rules": spec.ref, "rules_sha256": spec.sha256,
+                                   "players": c["players"],
                                    "options": c["options"], "pairing": c["pairing"], "teams": c["teams"],
                                    "hands_per_round": c.get("hands_per_round", 0),
                                    "entrants": [{"id": i, "name": nm} for i, nm in enumerate(t.names())],
@@ -274,6 +302,7 @@ class TournamentService(pb_grpc.TournamentServicer):
         archive["title"] = c.get("title", c["rules"])
         if c.get("rules_text") is not None:
             archive["rules_text"] = c["rules_text"]
+            archive["rules_parents"] = list(spec.extends)
         for rnd in t.rounds:
             if not all(await self.t.finished(rnd)):
                 archive["pending_rounds"].append({"round": rnd.number, "commitment": commitment(rnd.seed)})

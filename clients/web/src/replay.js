@@ -2,7 +2,7 @@
 // hand by hand, every seat's cards face up. Positions come from the referee (ReplayRecord), which
 // re-referees the record with the same engine, so a house rule replays as it was played.
 import { referee, refusal } from "./api.js";
-import { langPicker, pointName, t } from "./i18n.js";
+import { lang, langPicker, pointName, t } from "./i18n.js";
 import { cardEl, cardLabel, choiceWords, h, SUITS } from "./ui.js";
 
 export async function replayPage(root, tableId, go) {
@@ -79,7 +79,7 @@ class ReplayPage {
     const verdict = d.verdict;
     this.root.replaceChildren(...[
       h("header", {}, h("a.back", { href: "/", onclick: (e) => { e.preventDefault(); this.go("/"); } }, t("← lobby")),
-        langPicker(() => this.render()), h("h1", {}, t("Replay: {rules}", { rules: d.rules })), h("span.muted", {}, this.label)),
+        langPicker(() => this.render()), h("h1", {}, t("Replay: {rules}", { rules: d.titles?.[lang()] || d.rules })), h("span.muted", {}, this.label)),
       h("section.panel.controls", {},
         h("button#prev-hand", { onclick: () => this.hand(-1) }, t("« hand")),
         h("button#prev", { onclick: () => this.step(-1) }, t("◀ move")),

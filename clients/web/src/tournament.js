@@ -112,7 +112,7 @@ class TournamentPage {
     const slips = saved.get(this.id).slips || {};
     this.root.replaceChildren(...[
       h("header", {}, back(this.go), h("h1", {}, s.name),
-        h("span.muted", {}, `${s.rules} · ${t("round {n} of {all}", { n: s.rounds.length, all: s.roundsPlanned })}`)),
+        h("span.muted", {}, `${s.title || s.rules} · ${t("round {n} of {all}", { n: s.rounds.length, all: s.roundsPlanned })}`)),
       this.director ? h("section.panel.director", {}, h("h2", {}, t("Director")),
         h("button#start-round", { disabled: !canStart, onclick: () => this.startRound() },
           s.rounds.length < s.roundsPlanned ? t("Start round {n}", { n: s.rounds.length + 1 }) : t("All rounds started")),
