@@ -34,24 +34,26 @@ def rule_file(name: str) -> Path | None:
     `history/NAME@V.yaml` beside it."""
     if not name or "/" in name or os.sep in name or name.startswith("."):
         return None
-    base, at, version = name.partition("@")
-    if at and not version.isdigit():
+    base, version = split_ref(name)
+    if "@" in name and version is None:
         return None
     for d in rule_dirs():
         p = d / f"{base}.yaml"
         if not p.is_file():
             continue
-        if not at or file_version(p) == int(version):
+        if version is None or file_version(p) == version:
             return p
-        old = d / "history" / f"{base}@{int(version)}.yaml"
+        old = d / "history" / f"{base}@{version}.yaml"
         return old if old.is_file() else None
     return None
 
 
 def split_ref(name: str) -> tuple[str, int | None]:
-    """`name@2` -> ("name", 2); `name` -> ("name", None)."""
+    """`name@2` -> ("name", 2); `name` (or a version that is not 1 to 7 ASCII digits) -> (name, None)."""
     base, at, version = name.partition("@")
-    return (base, int(version)) if at and version.isdigit() else (name, None)
+    if at and version.isascii() and version.isdigit() and len(version) <= 7:
+        return base, int(version)
+    return name, None
 
 
 def file_version(path: Path) -> int | None:

@@ -274,3 +274,12 @@ def test_a_table_keeps_its_version_when_the_server_is_upgraded(tmp_path):
         assert "a variant of `cinch@3`" in sheet(again)
     finally:
         srv.stop()
+
+
+@pytest.mark.parametrize("name", ["cinch@²", "cinch@١", "cinch@" + "9" * 5000, "cinch@", "cinch@-1", "cinch@1@2"])
+def test_a_strange_version_is_refused_with_a_reason(name):
+    record = {"format": "smear-record/1", "rules": name, "players": 4, "first_dealer": 0, "hands": []}
+    with pytest.raises(RecordError):
+        verify(record, allow_paths=False)
+    with pytest.raises(RuleError):
+        load_spec(name)
