@@ -21,6 +21,7 @@ from smear_dsl.errors import Said
 from smear_dsl.i18n import say, tr_for
 from smear_dsl.record import apply_parsed
 from smear_dsl.spec import RuleSpec
+from smear_dsl.versions import record_rules
 
 from . import integrity as I
 from .api import referee_pb2 as pb
@@ -327,8 +328,13 @@ class Table:
 
     def redact(self, rec: dict[str, Any], who: Identity, sealed: bool) -> tuple[dict[str, Any], bool]:
         """The record as `who` may have it: while the game runs (or its round is sealed), other
-        seats' cards, the stock and their discards are left out. (An uploaded rule file travels in
-        `rules_text`: Game.to_record puts it there.)"""
+        seats' cards, the stock and their discards are left out. An uploaded rule file travels in
+        `rules_text` (Game.to_record puts it there; a record kept before records carried it, and its
+        hand limit, gets them here)."""
+        if self.rules_text is not None and "rules_text" not in rec:
+            rec.update(record_rules(self.spec))
+        if self.hand_limit and "hand_limit" not in rec:
+            rec["hand_limit"] = self.hand_limit
         if self.ended is not None:
             rec["ended"] = self.ended
         if self.game.finished and not sealed:
