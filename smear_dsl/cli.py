@@ -76,6 +76,16 @@ def _verdict_line(path: str, v: dict[str, Any], status: int) -> str:
     return f"{path}: INVALID ({v['rules']}) at {where}: {err['code']}: {err['message']} (scores {scores} after {hands})"
 
 
+def _changed(ref: str) -> str:
+    """For a parent with earlier versions: how to see what changed since the first (a file written
+    against it may now play otherwise)."""
+    from .paths import split_ref
+    base, version = split_ref(ref)
+    if not version or version < 2:
+        return ""
+    return f"; it has changed since version 1 (`smear-dsl explain {base}@1 --diff {ref}` says how)"
+
+
 def cmd_check(args: argparse.Namespace) -> int:
     from .compiler import check_all_setups
     from .language import load_spec
@@ -105,7 +115,7 @@ def cmd_check(args: argparse.Namespace) -> int:
                       f"points {', '.join(p.name for p in spec.points)})" + (f"; {len(warned)} warning(s)" if warned else ""))
                 for written, resolved in spec.unpinned:  # a parent named without a version: say which one it is
                     print(f"{path}: note: `extends: {written}` means {resolved}, its latest version; write "
-                          f"`extends: {resolved}` to keep these rules when {written} changes")
+                          f"`extends: {resolved}` to keep these rules when {written} changes" + _changed(resolved))
     return 1 if bad else 0
 
 

@@ -143,6 +143,7 @@ def test_a_pinned_house_file_plays_the_same_after_a_new_version_ships(tmp_path):
     assert pinned.returncode == 0 and "note:" not in pinned.stdout, pinned.stdout + pinned.stderr
     unpinned = _run(site, "-m", "smear_dsl", "check", "unpinned.yaml", cwd=club)
     assert unpinned.returncode == 0 and "`extends: auction_pitch` means auction_pitch@3" in unpinned.stdout
+    assert "changed since version 1 (`smear-dsl explain auction_pitch@1 --diff auction_pitch@3`" in unpinned.stdout
     (club / "record.json").write_text(json.dumps(record))
     verdict = _run(site, "-m", "smear_dsl", "verify", "record.json", cwd=club)
     assert verdict.returncode == 0 and json.loads(verdict.stdout)["hands"] == verify(record)["hands"]
