@@ -19,7 +19,7 @@ MAX_STEPS = 100_000  # positions kept; a record within the referee's size limit 
 
 def replay(record: Any, allow_paths: bool = True) -> dict[str, Any]:
     """{"rules", "titles", "players", "side_of", "steps": [...], "verdict"}; RecordError if unreadable.
-    `titles`: the rules' name and version in each language ("Cinch, version 2")."""
+    `titles`: the rules' name and version in each language ("Name, version 2")."""
     rules = rules_for(record, allow_paths)
     steps: list[dict[str, Any]] = []
 

@@ -10,21 +10,21 @@ from pathlib import Path
 from rich.console import Console
 
 from smear_dsl.compiler import check_all_setups
-from smear_dsl.errors import OptionError
 from smear_dsl.language import load_spec
+from smear_dsl.versions import is_known
 from smear_dsl.record import verify
 
 
 def parse_game(text: str) -> tuple[str, int | None, dict[str, str]]:
-    """`RULES[:k=v,...][@PLAYERS]` -> (rules, players or None, options)."""
-    text, _, players = text.partition("@")
-    name, _, opts = text.partition(":")
+    """`RULES[:k=v,...][@PLAYERS]` -> (rules, players or None, options). RULES may name a version
+    (`name@1`): a last `@N` is the number of players unless it is a version of the rules and no
+    options come between (`name@1` is version 1; `name@1@4` version 1 with 4 players)."""
+    rest, at, players = text.rpartition("@")
+    if not (at and players.isascii() and players.isdigit()) or (":" not in rest and "@" not in rest and is_known(text)):
+        rest, players = text, ""
+    name, _, opts = rest.partition(":")
     options = dict(o.split("=", 1) for o in opts.split(",") if "=" in o)
-    if not players:
-        return name, None, options
-    if not players.isdigit():
-        raise OptionError(f"`@{players}`: the number of players is a whole number")
-    return name, int(players), options
+    return name, int(players) if players else None, options
 
 
 def narrate_event(ev) -> str | None:

@@ -503,6 +503,6 @@ def test_a_hand_played_with_the_table_in_french(browser, server):
     assert "L'enchérisseur entame le premier pli." in sheet.locator("body").inner_text()
     # Back to English from the picker: the same table, now in English.
     page.select_option("#lang", "en")
-    page.wait_for_function("() => document.querySelector('h1')?.innerText === 'Four Point Northeastern Wisconsin Smear'")
+    page.wait_for_function("() => document.querySelector('h1')?.innerText === 'Four Point Northeastern Wisconsin Smear, version 1'")
     assert "Play so far" in page.inner_text("main")
     context.close()
