@@ -16,7 +16,7 @@ from . import cards as C
 from .compiler import CompiledRules, compile_rules
 from .expr import ast as A
 from .expr.emit import emit
-from .i18n import N_, Tr, tr_for
+from .i18n import N_, Tr, rules_title, tr_for
 from .reading import Reader
 from .spec import ExprSpec, LangText, RuleSpec
 
@@ -102,7 +102,7 @@ def explain(spec: RuleSpec, options: dict[str, Any] | None = None, players: int 
         chosen = tr.tp("list", ", ").join(f"{k}={_option_text(tr, v)}" for k, v in r.options.items())
         table = tr.tn("{n} player", "{n} players", r.players) + (t("; {chosen}", chosen=chosen) if chosen else "")
         intro.append(t("{origin}, as this table plays it ({table}).", origin=origin, table=table))
-    return Document(spec.label(lang), intro, [
+    return Document(rules_title(spec, lang), intro, [
         _players(sh, tables), _cards(sh), _deal(sh, tables), _bidding(sh),
         *([_phases(sh)] if spec.phases else []), _play(sh), _points(sh),
         _scoring(sh), _end(sh), *([_definitions(sh)] if spec.definitions else []),

@@ -17,7 +17,7 @@ from . import cards as C
 from .errors import Said
 
 if TYPE_CHECKING:
-    from .spec import LangText
+    from .spec import LangText, RuleSpec
 
 # The languages players may choose, each named in itself.
 LANGUAGES: dict[str, str] = {"en": "English", "fr": "Français", "sk": "Slovenčina", "tl": "Tagalog", "th": "ไทย"}
@@ -234,3 +234,11 @@ def say(tr: Tr, said: Said, code: str = "", words: LangText | None = None) -> st
 
 def tr_for(lang: str, names: Mapping[str, str] | None = None) -> Tr:
     return Tr(lang if lang in LANGUAGES else "en", dict(names or {}))
+
+
+def rules_title(spec: RuleSpec, lang: str = "en") -> str:
+    """The rules' name with the version players agreed to, in `lang`: "Name, version 2" (a file that
+    states no version: its name)."""
+    if spec.version is None:
+        return spec.title(lang)
+    return tr_for(lang).t("{name}, version {version}", name=spec.title(lang), version=spec.version)

@@ -11,7 +11,7 @@ from typing import Any
 from . import cards as C
 from . import moves as M
 from .engine import Game
-from .i18n import LANGUAGES
+from .i18n import LANGUAGES, rules_title
 from .record import rules_for, verify
 
 MAX_STEPS = 100_000  # positions kept; a record within the referee's size limit has far fewer
@@ -27,7 +27,7 @@ def replay(record: Any, allow_paths: bool = True) -> dict[str, Any]:
         if len(steps) < MAX_STEPS:
             steps.append(position(game, hand, move))
     verdict = verify(record, allow_paths, observe)
-    return {"rules": rules.ref, "titles": {lang: rules.spec.label(lang) for lang in LANGUAGES},
+    return {"rules": rules.ref, "titles": {lang: rules_title(rules.spec, lang) for lang in LANGUAGES},
             "players": rules.players, "side_of": list(rules.side_of),
             "steps": steps, "verdict": verdict}
 

@@ -291,13 +291,6 @@ class RuleSpec:
         w = self.words(lang)
         return w.name if w and w.name else self.name
 
-    def label(self, lang: str = "en") -> str:
-        """The title with the version players agreed to: `Name, version 2` (a file without one: the title)."""
-        if self.version is None:
-            return self.title(lang)
-        from .i18n import tr_for
-        return tr_for(lang).t("{name}, version {version}", name=self.title(lang), version=self.version)
-
     def about(self, lang: str = "en") -> str:
         w = self.words(lang)
         return w.description if w and w.description else self.description

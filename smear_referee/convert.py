@@ -9,6 +9,7 @@ from smear_dsl import moves as M
 from smear_dsl.compiler import CompiledRules
 from smear_dsl.engine import Game
 from smear_dsl.errors import MoveError
+from smear_dsl.i18n import rules_title
 from smear_dsl.paths import split_ref
 from smear_dsl.record import parse_move
 from smear_dsl.spec import RuleSpec
@@ -97,6 +98,6 @@ def rule_info(spec: RuleSpec, lang: str = "en") -> pb.RuleInfo:
             oi.max = o.max
         opts.append(oi)
     name = split_ref(spec.stem)[0]
-    return pb.RuleInfo(name=name, title=spec.label(lang), description=spec.about(lang), players=list(spec.players),
+    return pb.RuleInfo(name=name, title=rules_title(spec, lang), description=spec.about(lang), players=list(spec.players),
                        options=opts, version=spec.version or 0, versions=versions_of(name) if spec.version else [],
                        rules_sha256=spec.sha256)

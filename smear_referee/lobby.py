@@ -9,6 +9,7 @@ import json
 from typing import TYPE_CHECKING
 
 from smear_dsl.errors import OptionError, RuleError
+from smear_dsl.i18n import rules_title
 
 from .api import referee_pb2 as pb
 from .store import StoreDown
@@ -50,7 +51,7 @@ async def stored_lobby(tables: "Tables", include_finished: bool, limit: int, lan
                 watching += 1
         scores = json.loads(outcome)["scores"] if finished and outcome else \
             json.loads(state)["scores"] if state else [0] * compiled.n_sides
-        out.append(pb.TableInfo(table_id=tid, rules=spec.ref, title=spec.label(lang), players=players,
+        out.append(pb.TableInfo(table_id=tid, rules=spec.ref, title=rules_title(spec, lang), players=players,
                                 options={k: _text(v) for k, v in compiled.options.items()}, seat_taken=taken,
                                 finished=bool(finished), seat_names=names, started=bool(version), spectators=watching,
                                 spectators_allowed=watching < tables.limits.spectators_per_table,

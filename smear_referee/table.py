@@ -18,7 +18,7 @@ from smear_dsl.engine import Game
 from smear_dsl.engine.constants import HAND_DONE
 from smear_dsl.engine.snapshot import between_hands, forget_history, restore
 from smear_dsl.errors import Said
-from smear_dsl.i18n import say, tr_for
+from smear_dsl.i18n import rules_title, say, tr_for
 from smear_dsl.record import apply_parsed
 from smear_dsl.spec import RuleSpec
 from smear_dsl.versions import record_rules
@@ -162,7 +162,7 @@ class Table:
 
     def info(self, spectators_allowed: bool = True, lang: str = "en") -> pb.TableInfo:
         """What anyone may know of the table (a lobby's line): nothing hidden; its title in `lang`."""
-        return pb.TableInfo(table_id=self.id, rules=self.spec.ref, title=self.spec.label(lang), players=self.rules.players,
+        return pb.TableInfo(table_id=self.id, rules=self.spec.ref, title=rules_title(self.spec, lang), players=self.rules.players,
                             options={k: _text(v) for k, v in self.rules.options.items()},
                             seat_taken=self.seats_taken, finished=self.game.finished, seat_names=self.seat_names,
                             started=self.version > 0, spectators=self.spectators,

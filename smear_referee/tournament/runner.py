@@ -17,7 +17,7 @@ from pathlib import Path
 from typing import Any
 
 from smear_dsl.compiler import compile_rules
-from smear_dsl.i18n import tr_for
+from smear_dsl.i18n import rules_title, tr_for
 from smear_dsl.language import load_spec
 from smear_dsl.record import carried_rules, verify
 
@@ -162,7 +162,7 @@ def standings_html(archive: dict[str, Any], lang: str = "en") -> str:
     e, spec = html.escape, _spec_of(archive)
     tr = tr_for(lang)
     t = tr.t
-    title = spec.label(lang) if spec else archive.get("title", archive["rules"])
+    title = rules_title(spec, lang) if spec else archive.get("title", archive["rules"])
     on_off = {"true": t("on"), "false": t("off")}
     options = ", ".join(f"{k} = {on_off.get(str(v).lower(), v)}" for k, v in archive["options"].items()) or t("none")
     rows = "".join(f"<tr><td>{s['rank']}</td><td>{e(s['name'])}</td><td>{s['games']}</td><td>{s['wins']}</td>"

@@ -17,6 +17,7 @@ from typing import Any
 from smear_dsl.compiler import compile_rules
 from smear_dsl.duplicate import commitment, round_seed, table_seed
 from smear_dsl.errors import clip
+from smear_dsl.i18n import rules_title
 from smear_dsl.pins import table_rules_name
 from smear_dsl.record import verify
 from smear_dsl.spec import RuleSpec
@@ -262,7 +263,7 @@ class TournamentService(pb_grpc.TournamentServicer):
         return pb.GetStandingsResponse(standings_json=json.dumps(await self.t.standings(t)), rounds=rounds,
                                        audit_json=[json.dumps(e) for e in t.audit], name=t.config["name"],
                                        rules=spec.ref, rounds_planned=t.config["rounds"], entrants=t.names(),
-                                       rules_sha256=spec.sha256, title=spec.label(LANG.get()))
+                                       rules_sha256=spec.sha256, title=rules_title(spec, LANG.get()))
 
     @guard
     async def Act(self, request, context):
