@@ -90,7 +90,7 @@ class Tournaments:
 
     # ---- state read from the tables
     async def finished(self, rnd: Round) -> list[bool]:
-        return [(await self.tables.outcome(t["table_id"]))[0] for t in rnd.tables]
+        return [(await self.tables.outcome(tab["table_id"]))[0] for tab in rnd.tables]
 
     async def games(self, t: Tourney) -> list[dict[str, Any]]:
         """The finished games; a duplicate round's only once all its tables have finished (until
