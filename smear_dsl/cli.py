@@ -87,7 +87,7 @@ def _changed(ref: str) -> str:
 
 
 def cmd_check(args: argparse.Namespace) -> int:
-    from .compiler import check_all_setups
+    from .lint import check_all_setups
     from .language import load_spec
     bad = 0
     for path in args.files:

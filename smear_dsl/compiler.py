@@ -6,7 +6,6 @@ scoring formulas), so play never walks YAML or syntax trees.
 """
 from __future__ import annotations
 
-import itertools
 import operator
 from dataclasses import dataclass, field
 from functools import lru_cache
@@ -302,11 +301,6 @@ def resolve_options(spec: RuleSpec, given: dict[str, Any] | None) -> dict[str, A
     return out
 
 
-def _diag(loc: Loc, message: str, hint: str | None = None, severity: str = "error") -> Diagnostic:
-    """A diagnostic at a place in a rule file (the compiler's and lint's one way to make one)."""
-    return Diagnostic(loc.path, loc.line, loc.col, message, hint, loc.source, severity)
-
-
 def compile_rules(spec: RuleSpec, players: int | None = None, options: dict[str, Any] | None = None) -> CompiledRules:
     """Compile a spec for one table; raises OptionError for a bad table setup, RuleError for impossible rules."""
     if players is None:
@@ -318,31 +312,6 @@ def compile_rules(spec: RuleSpec, players: int | None = None, options: dict[str,
     return _Compiler(spec, players, opts, static).run()
 
 
-def check_all_setups(spec: RuleSpec, limit: int = 64, warnings: list[Diagnostic] | None = None) -> list[Diagnostic]:
-    """Compile for every allowed seat count and representative option values; collect impossible setups
-    (and, into `warnings` if given, what is likely a mistake though it plays: see lint.py)."""
-    from . import lint
-    domains = [[(o.name, v) for v in o.domain()] for o in spec.options]
-    combos = list(itertools.islice(itertools.product(*domains), limit))
-    seen: dict[tuple, Diagnostic] = {}
-    for players in spec.players:
-        for combo in combos:
-            try:
-                r = compile_rules(spec, players, dict(combo))
-                problems = lint.setup_problems(spec, r)
-                if warnings is not None:
-                    warnings += [w for w in lint.warnings(spec, r) if w not in warnings]
-                if problems:
-                    raise RuleError(problems)
-            except RuleError as e:
-                for d in e.diagnostics:
-                    key = (d.path, d.line, d.col, d.message)
-                    if key not in seen:
-                        where = f" (with {players} players" + "".join(f", {k}={v}" for k, v in combo) + ")"
-                        seen[key] = Diagnostic(d.path, d.line, d.col, d.message + where, d.hint, d.source_line)
-    return list(seen.values())
-
-
 class _Compiler:
     def __init__(self, spec: RuleSpec, players: int, opts: dict[str, Any], static: dict[str, Any]):
         self.spec, self.players, self.opts, self.static = spec, players, opts, static
@@ -351,7 +320,7 @@ class _Compiler:
         self.stock_at_play: set[int] = set()  # set by card_counts: the stock's size when play begins, per bidder
 
     def fail(self, loc: Loc, message: str, hint: str | None = None) -> None:
-        self.diags.append(_diag(loc, message, hint))
+        self.diags.append(loc.diag(message, hint))
 
     def static_int(self, e: ExprSpec | None, tables: Tables, default: int | None = None) -> int | None:
         if e is None:

@@ -14,8 +14,8 @@ import re
 from functools import lru_cache
 from typing import Any, Iterator
 
-from .compiler import CompiledRules, _diag
-from .errors import Diagnostic
+from .compiler import CompiledRules, compile_rules
+from .errors import Diagnostic, RuleError
 from .paths import shipped_dir
 from .spec import RuleSpec
 
@@ -87,7 +87,7 @@ def setup_problems(spec: RuleSpec, r: CompiledRules) -> list[Diagnostic]:
     for p, cp in zip(spec.points, r.points):
         if cp.by_trump is not None and not any(c is not None and c >= 0 and (r.deck_mask >> c) & 1 for c in cp.by_trump):
             card = p.card.text if p.card is not None else p.name
-            out.append(_diag(p.card.loc if p.card is not None else p.loc,
+            out.append((p.card.loc if p.card is not None else p.loc).diag(
                              f"point `{p.name}`: `{card}` is not in this deck, so nobody can ever win it",
                              "name a card of the deck (deck.ranks, deck.remove, deck.jokers)"))
     if spec.bidding.min is not None:
@@ -95,26 +95,50 @@ def setup_problems(spec: RuleSpec, r: CompiledRules) -> list[Diagnostic]:
         if bad:
             ranges = (" or ".join(map(str, bad)) if len(bad) < 3 else f"{bad[0]} to {bad[-1]}"
                       if bad == list(range(bad[0], bad[-1] + 1)) else ", ".join(map(str, bad)))
-            out.append(_diag(spec.bidding.max.loc, f"a bid of {ranges} can never be made: the hand awards "
+            out.append(spec.bidding.max.loc.diag(f"a bid of {ranges} can never be made: the hand awards "
                              f"{sum(r.point_values)} points in all and `made` ({spec.scoring.made.text}) "
                              "holds for no hand at that bid",
                              "lower bidding.max, or award more points"))
     if never_wins(r):
-        out.append(_diag(spec.end.win_if.loc, f"no side can ever win: `win_if` ({spec.end.win_if.text}) holds at "
+        out.append(spec.end.win_if.loc.diag(f"no side can ever win: `win_if` ({spec.end.win_if.text}) holds at "
                          "no score", "compare the score with the target, e.g. `score >= target`"))
     return out
 
 
-def warnings(spec: RuleSpec, r: CompiledRules) -> list[Diagnostic]:
+def likely_mistakes(spec: RuleSpec, r: CompiledRules) -> list[Diagnostic]:
     """What is likely a mistake, though the file plays."""
     out = []
     for p in spec.points:
         if p.name not in standard_points():
             close = difflib.get_close_matches(p.name, sorted(standard_points()), n=1, cutoff=0.75)
             if close:
-                out.append(_diag(p.loc, f"point `{p.name}` looks like a misspelling of `{close[0]}`",
+                out.append(p.loc.diag(f"point `{p.name}` looks like a misspelling of `{close[0]}`",
                                  f"the usual name is `{close[0]}` (names show in verdicts and explain)", "warning"))
     if always_made(r):
-        out.append(_diag(spec.scoring.made.loc, f"`made` ({spec.scoring.made.text}) holds whatever the hand: a bidder "
+        out.append(spec.scoring.made.loc.diag(f"`made` ({spec.scoring.made.text}) holds whatever the hand: a bidder "
                          "can never be set", "compare the points with the bid, e.g. `points >= bid`", "warning"))
     return out
+
+
+def check_all_setups(spec: RuleSpec, limit: int = 64, warnings: list[Diagnostic] | None = None) -> list[Diagnostic]:
+    """Compile for every allowed seat count and representative option values; collect impossible setups
+    (and, into `warnings` if given, what is likely a mistake though it plays: likely_mistakes)."""
+    domains = [[(o.name, v) for v in o.domain()] for o in spec.options]
+    combos = list(itertools.islice(itertools.product(*domains), limit))
+    seen: dict[tuple, Diagnostic] = {}
+    for players in spec.players:
+        for combo in combos:
+            try:
+                r = compile_rules(spec, players, dict(combo))
+                problems = setup_problems(spec, r)
+                if warnings is not None:
+                    warnings += [w for w in likely_mistakes(spec, r) if w not in warnings]
+                if problems:
+                    raise RuleError(problems)
+            except RuleError as e:
+                for d in e.diagnostics:
+                    key = (d.path, d.line, d.col, d.message)
+                    if key not in seen:
+                        where = f" (with {players} players" + "".join(f", {k}={v}" for k, v in combo) + ")"
+                        seen[key] = Diagnostic(d.path, d.line, d.col, d.message + where, d.hint, d.source_line)
+    return list(seen.values())

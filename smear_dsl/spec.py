@@ -8,7 +8,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
-from .errors import clip
+from .errors import Diagnostic, clip
 from .expr.ast import Expr as ExprAst
 from .expr.check import Checked
 
@@ -22,6 +22,10 @@ class Loc:
     line: int
     col: int
     source: str | None = None
+
+    def diag(self, message: str, hint: str | None = None, severity: str = "error") -> Diagnostic:
+        """A diagnostic here (the compiler's and lint's one way to make one)."""
+        return Diagnostic(self.path, self.line, self.col, message, hint, self.source, severity)
 
 
 @dataclass(frozen=True)

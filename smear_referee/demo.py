@@ -9,7 +9,7 @@ from pathlib import Path
 
 from rich.console import Console
 
-from smear_dsl.compiler import check_all_setups
+from smear_dsl.lint import check_all_setups
 from smear_dsl.language import load_spec
 from smear_dsl.versions import is_known
 from smear_dsl.record import verify

@@ -28,7 +28,7 @@ def _diagnostics(e: RuleError) -> list[tuple]:
 
 def _checked(text: str, name: str):
     """The spec of an uploaded rule file, compiled for every setup it allows (RuleError otherwise)."""
-    from smear_dsl.compiler import check_all_setups
+    from smear_dsl.lint import check_all_setups
     from smear_dsl.language import spec_from_text
     spec = spec_from_text(text, name, known_parents_only=True)
     problems = check_all_setups(spec)

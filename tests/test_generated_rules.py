@@ -18,7 +18,8 @@ from hypothesis import strategies as st
 
 from smear_dsl import rulefile as RF
 from smear_dsl import schema as S
-from smear_dsl.compiler import check_all_setups, compile_rules
+from smear_dsl.compiler import compile_rules
+from smear_dsl.lint import check_all_setups
 from smear_dsl.engine import Game
 from smear_dsl.errors import RuleError
 from smear_dsl.language import spec_from_text
