@@ -29,9 +29,12 @@ SETUPS = [("four_point_ne_wisconsin", 4, {"widow": 0}), ("four_point_ne_wisconsi
           ("cutthroat_canadian", 2, {}), ("cutthroat_canadian", 3, {})]
 ROUND = """
 import json, random, sys, time
-from smear_dsl.compiler import compile_rules
-from smear_dsl.engine import Game
-from smear_dsl.language import load_spec
+try:
+    from smear_dsl import Game, compile_rules, load_spec
+except ImportError:  # a tree from before the facade (bench_ab compares two commits)
+    from smear_dsl.compiler import compile_rules
+    from smear_dsl.engine import Game
+    from smear_dsl.language import load_spec
 name, players, options, seconds = json.loads(sys.argv[1])
 rules = compile_rules(load_spec(name), players, options)
 rng, moves, seed = random.Random(1), 0, 0
@@ -49,9 +52,12 @@ print(moves / (time.perf_counter() - t0))
 
 COUNT = """
 import json, random, sys
-from smear_dsl.compiler import compile_rules
-from smear_dsl.engine import Game
-from smear_dsl.language import load_spec
+try:
+    from smear_dsl import Game, compile_rules, load_spec
+except ImportError:  # a tree from before the facade (bench_ab compares two commits)
+    from smear_dsl.compiler import compile_rules
+    from smear_dsl.engine import Game
+    from smear_dsl.language import load_spec
 name, players, options, games = json.loads(sys.argv[1])
 rules = compile_rules(load_spec(name), players, options)
 rng, moves = random.Random(1), 0

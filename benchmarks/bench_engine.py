@@ -22,9 +22,9 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
-from smear_dsl.compiler import compile_rules  # noqa: E402
+from smear_dsl.compile.compiler import compile_rules  # noqa: E402
 from smear_dsl.engine import Game  # noqa: E402
-from smear_dsl.language import load_spec  # noqa: E402
+from smear_dsl.language.load import load_spec  # noqa: E402
 
 SETUPS = [
     ("four_point_ne_wisconsin", 4, {"widow": 0}),

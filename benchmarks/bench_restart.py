@@ -41,13 +41,14 @@ print(time.perf_counter() - t0, resource.getrusage(resource.RUSAGE_SELF).ru_maxr
 def build(path: str, moves: int, live: int, live_moves: int, hands: int) -> None:
     """Write the store: tables played with random legal moves through the referee's Table."""
     from smear_referee.store import Store, StoredTable
-    from smear_referee.tables import _compiled, known_spec, token_hash
+    from smear_referee.rulesets import compiled, known_spec
+    from smear_referee.tokens import token_hash
     from smear_referee.table import Table
 
     store = Store(path)
     store.close()
     spec = known_spec("four_point_ne_wisconsin")
-    rules = _compiled(spec, 4, {})
+    rules = compiled(spec, 4, {})
     conn = sqlite3.connect(path)
     conn.execute("PRAGMA journal_mode=WAL")
     conn.execute("PRAGMA synchronous=OFF")

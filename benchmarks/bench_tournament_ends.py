@@ -22,7 +22,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from smear_dsl.record import verify  # noqa: E402
+from smear_dsl.records.verify import verify  # noqa: E402
 from smear_referee.tournament.runner import run_tournament  # noqa: E402
 
 

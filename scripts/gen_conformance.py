@@ -26,13 +26,13 @@ sys.path.insert(0, str(ROOT))
 
 from smear_dsl import cards as C  # noqa: E402
 from smear_dsl import moves as M  # noqa: E402
-from smear_dsl.bots import HeuristicBot, RandomBot  # noqa: E402
-from smear_dsl.compiler import compile_rules  # noqa: E402
+from smear_dsl.players.heuristic import HeuristicBot, RandomBot  # noqa: E402
+from smear_dsl.compile.compiler import compile_rules  # noqa: E402
 from smear_dsl.engine import Game  # noqa: E402
 from smear_dsl.errors import ERROR_CODES  # noqa: E402
-from smear_dsl.language import load_spec  # noqa: E402
-from smear_dsl.paths import rule_names  # noqa: E402
-from smear_dsl.record import verify  # noqa: E402
+from smear_dsl.language.load import load_spec  # noqa: E402
+from smear_dsl.language.paths import rule_names  # noqa: E402
+from smear_dsl.records.verify import verify  # noqa: E402
 
 Record = dict[str, Any]
 
@@ -325,7 +325,7 @@ FOLLOW_RULES = {  # a house rule per follow-rule code (play.follow_rules), on Cu
 def follow_rule_cases(corpus: Corpus) -> None:
     """Records of games under house rules with a follow rule (carried in `rules_text`): one valid
     game each, and the same game with a card the rule forbids played at the first chance."""
-    from smear_dsl.language import spec_from_text
+    from smear_dsl.language.load import spec_from_text
     for code, forbid in FOLLOW_RULES.items():
         stem = f"follow_{code.lower()}"
         text = (f"extends: cutthroat_canadian\nname: Cutthroat with {code}\nplay:\n  follow_rules:\n"

@@ -1,7 +1,7 @@
 """Keep the registry of released rule versions (smear_dsl/rules/history/versions.json) true.
 
 For every shipped rule file and each of its versions (the current file, and the frozen copies in
-history/), the registry holds the behaviour's fingerprint (smear_dsl/fingerprint.py) and the
+history/), the registry holds the behaviour's fingerprint (smear_dsl/sim/fingerprint.py) and the
 SHA-256 of every text the version has shipped with. Run it after you correct a shipped file's
 comments or translations (its new text is added) or release a new version (scripts/
 new_rule_version.py): it refuses to record a version whose play differs from what was released,
@@ -20,9 +20,9 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
 from smear_dsl.errors import RuleError  # noqa: E402
-from smear_dsl.fingerprint import fingerprint  # noqa: E402
-from smear_dsl.language import load_spec  # noqa: E402
-from smear_dsl.paths import file_version, split_ref  # noqa: E402
+from smear_dsl.sim.fingerprint import fingerprint  # noqa: E402
+from smear_dsl.language.load import load_spec  # noqa: E402
+from smear_dsl.language.paths import file_version, split_ref  # noqa: E402
 
 FAMILY = ROOT / "smear_dsl" / "rules"
 

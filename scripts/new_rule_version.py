@@ -13,7 +13,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from smear_dsl.paths import file_version  # noqa: E402
+from smear_dsl.language.paths import file_version  # noqa: E402
 
 FAMILY = ROOT / "smear_dsl" / "rules"
 

@@ -3,7 +3,7 @@ shipped, the earlier behaviour is an earlier version, frozen in smear_dsl/rules/
 
 For every commit that touched the rule files, every file of that commit is loaded beside its
 siblings of the same commit (so `extends:` finds the parent as it was then) and fingerprinted with
-today's engine (smear_dsl/fingerprint.py). A file's versions are the runs of equal fingerprints;
+today's engine (smear_dsl/sim/fingerprint.py). A file's versions are the runs of equal fingerprints;
 each version is frozen as the file's text at the last commit of its run (comment-only edits fold
 in), with `version: N` and its `extends:` pinned to the parent's version at that commit. Revisions
 that do not load with today's language (the language grew under them) are listed and skipped.
@@ -28,8 +28,8 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
 from smear_dsl.errors import RuleError  # noqa: E402
-from smear_dsl.fingerprint import fingerprint  # noqa: E402
-from smear_dsl.language import load_spec  # noqa: E402
+from smear_dsl.sim.fingerprint import fingerprint  # noqa: E402
+from smear_dsl.language.load import load_spec  # noqa: E402
 
 RULES = ROOT / "smear_dsl" / "rules"
 HISTORY = RULES / "history"

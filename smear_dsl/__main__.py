@@ -1,4 +1,4 @@
 """`python -m smear_dsl` is the `smear-dsl` command."""
-from .cli import main
+from smear_dsl.cli import main
 
 raise SystemExit(main())

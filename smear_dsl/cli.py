@@ -8,9 +8,9 @@ import os
 import sys
 from typing import Any
 
-from .botspec import BOT_HELP, check_bot
-from .errors import OptionError, RecordError, RuleError, SmearError
-from .i18n import LANGUAGES
+from smear_dsl.players.botspec import BOT_HELP, check_bot
+from smear_dsl.errors import OptionError, RecordError, RuleError, SmearError
+from smear_dsl.i18n import LANGUAGES
 
 
 def read_json(path: str) -> Any:
@@ -32,7 +32,7 @@ def cmd_verify(args: argparse.Namespace) -> int:
     """Verdicts of RECORD_FORMAT.md. One record: its verdict as JSON. Several: one line each, in
     order, as JSON Lines carrying `file`, or (`--format text`, the default on a terminal) a summary
     line a person reads. Exit status: the highest of 0 valid, 1 illegal move or bad deal, 2 unreadable."""
-    from .record import verify
+    from smear_dsl.records.verify import verify
     fmt = args.format or ("text" if sys.stdout.isatty() else "json")
     worst = 0
     for path in args.records:
@@ -79,7 +79,7 @@ def _verdict_line(path: str, v: dict[str, Any], status: int) -> str:
 def _changed(ref: str) -> str:
     """For a parent with earlier versions: how to see what changed since the first (a file written
     against it may now play otherwise)."""
-    from .paths import split_ref
+    from smear_dsl.language.paths import split_ref
     base, version = split_ref(ref)
     if not version or version < 2:
         return ""
@@ -87,8 +87,8 @@ def _changed(ref: str) -> str:
 
 
 def cmd_check(args: argparse.Namespace) -> int:
-    from .lint import check_all_setups
-    from .language import load_spec
+    from smear_dsl.compile.lint import check_all_setups
+    from smear_dsl.language.load import load_spec
     bad = 0
     for path in args.files:
         warned: list = []
@@ -132,8 +132,8 @@ def parse_options(items: list[str] | None) -> dict[str, str]:
 
 def load_rules(name: str, players: int | None, options: list[str] | None):
     """Compile RULES (a name in rules/ or a path) for a table."""
-    from .compiler import compile_rules
-    from .language import load_spec
+    from smear_dsl.compile.compiler import compile_rules
+    from smear_dsl.language.load import load_spec
     return compile_rules(load_spec(name), players, parse_options(options))
 
 
@@ -145,8 +145,8 @@ def _arm(text: str, players: int | None, options: list[str] | None):
 
 
 def cmd_simulate(args: argparse.Namespace) -> int:
-    from .parallel import jobs_option
-    from .simulate import render_summary, simulate
+    from smear_dsl.sim.parallel import jobs_option
+    from smear_dsl.sim.simulate import render_summary, simulate
     if args.compare:
         return _compare(args)
     if args.plot:
@@ -175,8 +175,8 @@ def _emit(text: str, out: str | None) -> int:
 
 
 def cmd_explain(args: argparse.Namespace) -> int:
-    from .explain import render
-    from .language import load_spec
+    from smear_dsl.sheets.explain import render
+    from smear_dsl.language.load import load_spec
     spec = load_spec(args.rules)
     table = args.option is not None or args.players is not None
     specs = [spec] if args.diff is None else [spec, load_spec(args.diff)]
@@ -185,7 +185,7 @@ def cmd_explain(args: argparse.Namespace) -> int:
             raise OptionError(f"{s.name} is for {' or '.join(map(str, s.players))} players, not {args.players}")
     options = parse_options(args.option) if table else None
     if args.diff is not None:
-        from .sheetdiff import sheet_diff
+        from smear_dsl.sheets.diff import sheet_diff
         if args.format != "md":
             raise OptionError("--diff prints Markdown: leave out --format html")
         return _emit(sheet_diff(spec, specs[1], args.lang, options, args.players), args.out)
@@ -193,15 +193,15 @@ def cmd_explain(args: argparse.Namespace) -> int:
 
 
 def cmd_schema(args: argparse.Namespace) -> int:
-    from .jsonschema import schema_text
+    from smear_dsl.language.jsonschema import schema_text
     return _emit(schema_text(), args.out)
 
 
 def _compare(args: argparse.Namespace) -> int:
     import random as _random
 
-    from .compare import compare, plot, render_text
-    from .parallel import jobs_option
+    from smear_dsl.sim.compare import compare, plot, render_text
+    from smear_dsl.sim.parallel import jobs_option
     if args.rules:
         raise OptionError("with --compare A B, give the two arms there (e.g. RULES:widow=0 RULES:widow=3)")
     ra = _arm(args.compare[0], args.players, args.option)
@@ -229,7 +229,7 @@ class _Parser(argparse.ArgumentParser):
     def error(self, message: str):  # type: ignore[override]
         import re
 
-        from .schema import did_you_mean
+        from smear_dsl.language.schema import did_you_mean
         m = re.search(r"invalid choice: '([^']*)' \(choose from (.*)\)", message)
         if m:
             hint = did_you_mean(m.group(1), [c.strip(" '") for c in m.group(2).split(",")])

@@ -13,11 +13,11 @@ from functools import lru_cache
 from pathlib import Path
 from typing import TYPE_CHECKING, Iterable, Mapping
 
-from . import cards as C
-from .errors import Said
+from smear_dsl import cards as C
+from smear_dsl.errors import Said
 
 if TYPE_CHECKING:
-    from .spec import LangText, RuleSpec
+    from smear_dsl.language.spec import LangText, RuleSpec
 
 # The languages players may choose, each named in itself.
 LANGUAGES: dict[str, str] = {"en": "English", "fr": "Français", "sk": "Slovenčina", "tl": "Tagalog", "th": "ไทย"}

@@ -8,9 +8,9 @@ from __future__ import annotations
 
 from typing import Any
 
-from . import cards as C
-from .errors import MoveError, clip
-from .i18n import N_
+from smear_dsl import cards as C
+from smear_dsl.errors import MoveError, clip
+from smear_dsl.i18n import N_
 
 PASS = 64
 BID_BASE = 128

@@ -8,7 +8,7 @@ import json
 import os
 import sys
 
-from smear_dsl.botspec import BOT_HELP
+from smear_dsl.players.botspec import BOT_HELP
 from smear_dsl.cli import _bot_kind, parse_options, read_json
 from smear_dsl.errors import OptionError
 from smear_dsl.i18n import LANGUAGES, negotiate, tr_for
@@ -297,7 +297,7 @@ def cmd_tournament_run(args: argparse.Namespace) -> int:
     from rich.table import Table
     from rich.text import Text
 
-    from smear_dsl.parallel import jobs_option
+    from smear_dsl.sim.parallel import jobs_option
 
     from .names import shown
 

@@ -14,7 +14,7 @@ import grpc
 from google.rpc import error_details_pb2
 from grpc_status import rpc_status
 
-from smear_dsl.botspec import SIMPLE
+from smear_dsl.players.botspec import SIMPLE
 
 from .api import referee_pb2 as pb
 from .api import referee_pb2_grpc as pb_grpc

@@ -6,15 +6,15 @@ from typing import Any
 
 from smear_dsl import cards as C
 from smear_dsl import moves as M
-from smear_dsl.compiler import CompiledRules
+from smear_dsl.compile.compiler import CompiledRules
 from smear_dsl.engine import Game
 from smear_dsl.errors import MoveError
 from smear_dsl.i18n import rules_title
-from smear_dsl.paths import split_ref
-from smear_dsl.record import parse_move
-from smear_dsl.spec import RuleSpec
-from smear_dsl.versions import versions_of
-from smear_dsl.view import seat_view
+from smear_dsl.language.paths import split_ref
+from smear_dsl.records.verify import parse_move
+from smear_dsl.language.spec import RuleSpec
+from smear_dsl.language.versions import versions_of
+from smear_dsl.engine.view import seat_view
 
 from .api import referee_pb2 as pb
 
@@ -72,7 +72,7 @@ def _move_from_dict(d: dict[str, Any]) -> pb.Move:
 
 
 def view_to_proto(table_id: str, game: Game, seat: int | None, version: int) -> pb.View:
-    """The caller's view (smear_dsl.view decides what it holds) with typed essentials."""
+    """The caller's view (smear_dsl.engine.view decides what it holds) with typed essentials."""
     v = seat_view(game, seat)
     legal = [_move_from_dict(d) for d in v.get("legal", ())] if not game.finished else []
     out = pb.View(table_id=table_id, version=version, phase=v["phase"], hand=v.get("hand", []), legal_moves=legal,

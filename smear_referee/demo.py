@@ -9,10 +9,10 @@ from pathlib import Path
 
 from rich.console import Console
 
-from smear_dsl.lint import check_all_setups
-from smear_dsl.language import load_spec
-from smear_dsl.versions import is_known
-from smear_dsl.record import verify
+from smear_dsl.compile.lint import check_all_setups
+from smear_dsl.language.load import load_spec
+from smear_dsl.language.versions import is_known
+from smear_dsl.records.verify import verify
 
 
 def parse_game(text: str) -> tuple[str, int | None, dict[str, str]]:

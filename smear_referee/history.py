@@ -10,7 +10,7 @@ from typing import TYPE_CHECKING, Any
 
 from . import integrity as I
 from .store import Store, StoreDamaged
-from .table import Event, Identity, Table
+from .table import Event, Identity, Table, damaged
 
 if TYPE_CHECKING:
     from .tables import Tables
@@ -19,7 +19,6 @@ if TYPE_CHECKING:
 async def record(tables: Tables, t: Table, who: Identity) -> tuple[dict[str, Any], bool]:
     """The table's record as `who` may have it (Table.redact), built from the stored moves (a
     finished game's is built once and kept)."""
-    from .tables import damaged
     try:
         rec = await tables.store.off_loop(tables.store.record_of, t.id, t.chain) if t.game.finished else None
     except StoreDamaged as e:
@@ -39,7 +38,6 @@ async def record(tables: Tables, t: Table, who: Identity) -> tuple[dict[str, Any
 async def _proven_moves(tables: Tables, t: Table) -> list[tuple[int, int, str, str | None]]:
     """Every stored move of `t`, each proven by the chain from its root to the head in memory
     (DATA_LOSS naming the table at the first that is not)."""
-    from .tables import damaged
     moves = await tables.store.off_loop(tables.store.moves_of, t.id)
     try:
         head = I.walk(t.genesis, moves)

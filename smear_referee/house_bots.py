@@ -17,8 +17,9 @@ import logging
 import random
 from typing import Any
 
-from smear_dsl.bots import HeuristicBot, make_bot
-from smear_dsl.botspec import SIMPLE, parse_budget
+from smear_dsl.players.heuristic import HeuristicBot
+from smear_dsl.players.make import make_bot
+from smear_dsl.players.botspec import SIMPLE, parse_budget
 
 from .convert import move_to_proto
 from .sandbox import Sandbox, SandboxBusy, SandboxFailed, SandboxTimeout

@@ -18,7 +18,7 @@ def _diagnostics(e: RuleError) -> list[tuple]:
     server's own path."""
     from pathlib import Path
 
-    from smear_dsl.paths import rule_dirs
+    from smear_dsl.language.paths import rule_dirs
     roots = [str(d.resolve()) + "/" for d in rule_dirs()]
 
     def shown(path: str) -> str:
@@ -28,8 +28,8 @@ def _diagnostics(e: RuleError) -> list[tuple]:
 
 def _checked(text: str, name: str):
     """The spec of an uploaded rule file, compiled for every setup it allows (RuleError otherwise)."""
-    from smear_dsl.lint import check_all_setups
-    from smear_dsl.language import spec_from_text
+    from smear_dsl.compile.lint import check_all_setups
+    from smear_dsl.language.load import spec_from_text
     spec = spec_from_text(text, name, known_parents_only=True)
     problems = check_all_setups(spec)
     if problems:
@@ -52,7 +52,7 @@ def check_rules(text: str, name: str) -> dict[str, Any]:
 
 def explain_rules(text: str, fmt: str, lang: str = "en") -> dict[str, Any]:
     """{"text": the rules sheet} or {"diagnostics": [...]} or {"error": message}."""
-    from smear_dsl.explain import render
+    from smear_dsl.sheets.explain import render
     try:
         return {"text": render(_checked(text, "upload.yaml"), fmt, lang=lang)}
     except RuleError as e:
@@ -63,13 +63,13 @@ def explain_rules(text: str, fmt: str, lang: str = "en") -> dict[str, Any]:
 
 def verify_record(record_json: str) -> dict[str, Any]:
     """{"verdict": ...} or {"unreadable": why}: the record's rules are a name of rules/ or its `rules_text`."""
-    from smear_dsl.record import verify
+    from smear_dsl.records.verify import verify
     return _on_record(record_json, "verdict", lambda record: verify(record, allow_paths=False))
 
 
 def replay_record(record_json: str) -> dict[str, Any]:
-    """{"replay": every position (smear_dsl/replay.py)} or {"unreadable": why}; rules as for verify_record."""
-    from smear_dsl.replay import replay
+    """{"replay": every position (smear_dsl/records/replay.py)} or {"unreadable": why}; rules as for verify_record."""
+    from smear_dsl.records.replay import replay
     return _on_record(record_json, "replay", lambda record: replay(record, allow_paths=False))
 
 
@@ -98,13 +98,13 @@ _RULES: dict[tuple, Any] = {}  # compiled rules kept by this worker: (name, text
 def _worker_rules(rules_name: str | None, rules_text: str | None, players: int, options: dict[str, Any]):
     import hashlib
 
-    from smear_dsl.compiler import compile_rules
-    from smear_dsl.pins import stored_spec
+    from smear_dsl.compile.compiler import compile_rules
+    from smear_dsl.language.pins import stored_spec
     key = (rules_name, hashlib.sha256(rules_text.encode()).hexdigest() if rules_text else None, players,
            tuple(sorted((k, str(v)) for k, v in options.items())))
     rules = _RULES.get(key)
     if rules is None:
-        spec = stored_spec(rules_name or "", rules_text)  # as the table stores them (smear_dsl/pins.py)
+        spec = stored_spec(rules_name or "", rules_text)  # as the table stores them (smear_dsl/language/pins.py)
         rules = compile_rules(spec, players, options)
         if len(_RULES) >= 32:
             _RULES.clear()
@@ -119,8 +119,8 @@ def search_move(table: dict[str, Any], state: dict[str, Any] | None, log: list[t
     since (`log`), so the serving process only sends plain data and never thinks."""
     import random
 
-    from smear_dsl.bots import make_bot
-    from smear_dsl.duplicate import boards
+    from smear_dsl.players.make import make_bot
+    from smear_dsl.compile.duplicate import boards
     from smear_dsl.engine import Game
     from smear_dsl.engine.snapshot import restore
     from smear_dsl.errors import MoveError, RuleError

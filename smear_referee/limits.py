@@ -8,7 +8,7 @@ from __future__ import annotations
 import dataclasses
 from dataclasses import dataclass
 
-from smear_dsl.yamlsrc import MAX_BYTES
+from smear_dsl.language.yamlsrc import MAX_BYTES
 
 
 @dataclass(frozen=True)

@@ -12,6 +12,7 @@ from smear_dsl.errors import OptionError, RuleError
 from smear_dsl.i18n import rules_title
 
 from .api import referee_pb2 as pb
+from .rulesets import compiled, rules_spec
 from .store import StoreDown
 from .table import _text
 
@@ -27,7 +28,6 @@ LOBBY_SQL = ("SELECT t.id, t.rules_name, t.rules_text, t.players, t.options_json
 async def stored_lobby(tables: "Tables", include_finished: bool, limit: int, lang: str = "en") -> list[pb.TableInfo]:
     """Unfinished tables first, each group newest first, never a duplicate round's: those this
     replica holds as they are in memory, the others as stored (read in a worker thread)."""
-    from .tables import _compiled, rules_spec
     try:
         rows, seats = await asyncio.to_thread(_rows, tables, include_finished, limit)
     except tables.store.backend.Error as e:
@@ -40,7 +40,7 @@ async def stored_lobby(tables: "Tables", include_finished: bool, limit: int, lan
             continue
         try:
             spec = rules_spec(rules_name, rules_text)
-            compiled = _compiled(spec, players, json.loads(options))
+            table_rules = compiled(spec, players, json.loads(options))
         except (RuleError, OptionError, ValueError):
             continue  # a damaged table: its owner answers for it
         taken, names, watching = [False] * players, [""] * players, 0
@@ -50,9 +50,9 @@ async def stored_lobby(tables: "Tables", include_finished: bool, limit: int, lan
             elif role == "spectator":
                 watching += 1
         scores = json.loads(outcome)["scores"] if finished and outcome else \
-            json.loads(state)["scores"] if state else [0] * compiled.n_sides
+            json.loads(state)["scores"] if state else [0] * table_rules.n_sides
         out.append(pb.TableInfo(table_id=tid, rules=spec.ref, title=rules_title(spec, lang), players=players,
-                                options={k: _text(v) for k, v in compiled.options.items()}, seat_taken=taken,
+                                options={k: _text(v) for k, v in table_rules.options.items()}, seat_taken=taken,
                                 finished=bool(finished), seat_names=names, started=bool(version), spectators=watching,
                                 spectators_allowed=watching < tables.limits.spectators_per_table,
                                 house_rules=rules_text is not None, created=created, version=version or 0,

@@ -13,6 +13,7 @@ from typing import TYPE_CHECKING
 from smear_dsl.errors import MoveError, OptionError, RuleError, clip
 
 from . import integrity as I
+from .rulesets import compiled, rules_spec
 from .store import Store, StoredTable
 from .table import Identity, Table, end_game
 
@@ -86,7 +87,6 @@ def rebuild(st: StoredTable) -> tuple[Table, bool]:
     """The table as its snapshot and the moves after it make it, and whether it reached a newer
     snapshot than the stored one; Damaged if a row does not read, its hashes do not prove it
     (integrity.py), or a move does not replay."""
-    from .tables import _compiled, rules_spec
     if st.broken is not None:
         raise Damaged(st.broken.version, st.broken.what)
     root = I.genesis(st.id, st.rules_name, st.rules_text, st.players, st.options_json, st.seed, st.first_dealer,
@@ -96,7 +96,7 @@ def rebuild(st: StoredTable) -> tuple[Table, bool]:
                       "does not hold)")
     try:
         spec = rules_spec(st.rules_name, st.rules_text)
-        rules = _compiled(spec, st.players, st.options)
+        rules = compiled(spec, st.players, st.options)
     except (RuleError, OptionError, ValueError) as e:
         raise Damaged(0, f"its rules no longer compile: {str(e).splitlines()[0][:200]}") from None
     t = Table(st.id, st.rules_name, st.rules_text, spec, rules, st.options, st.seed, st.first_dealer, st.created,

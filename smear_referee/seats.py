@@ -9,16 +9,18 @@ import secrets
 import time
 from typing import TYPE_CHECKING
 
-from smear_dsl.botspec import check_bot as parse_bot
-from smear_dsl.botspec import parse_budget
-from smear_dsl.duplicate import first_dealer
+from smear_dsl.players.botspec import check_bot as parse_bot
+from smear_dsl.players.botspec import parse_budget
+from smear_dsl.compile.duplicate import first_dealer
 from smear_dsl.errors import clip
-from smear_dsl.pins import table_rules_name, upload_pins
+from smear_dsl.language.pins import table_rules_name, upload_pins
 
 from . import idem
 from .names import clean as clean_name
+from .rulesets import compiled, rules_spec, upload_spec
 from .store import Store, StoredTable
 from .table import Identity, RefereeError, Table
+from .tokens import token_hash
 
 if TYPE_CHECKING:
     from .tables import Tables
@@ -39,7 +41,6 @@ async def create(tables: "Tables", rules_name: str | None, rules_text: str | Non
                  players: int, seed: str | None, duplicate: bool, hand_limit: int, seal: str | None,
                  address: str | None, k: idem.Keyed | None = None) -> tuple[Table, str]:
     """A new table and its host token (Tables.create says what each argument means)."""
-    from .tables import _compiled, rules_spec, token_hash, upload_spec
     if (done := await prior(tables, k)) is not None:
         return await tables.table_for(done[1]["table_id"], None), k.token(done[0], "host")
     tables.check_quota(address, rules_text is not None)
@@ -48,7 +49,7 @@ async def create(tables: "Tables", rules_name: str | None, rules_text: str | Non
         rules_text, spec = await asyncio.to_thread(upload_spec, rules_text, upload_pins(rules_name) if rules_name else None)
     else:
         spec = rules_spec(rules_name, None)
-    rules = await asyncio.to_thread(_compiled, spec, players or None, options)  # a compile stays off the loop
+    rules = await asyncio.to_thread(compiled, spec, players or None, options)  # a compile stays off the loop
     seed = seed if seed else secrets.token_hex(16)
     first = first_dealer(seed, rules.players)
     table_id = tables.shards.new_id()
@@ -82,7 +83,6 @@ async def create(tables: "Tables", rules_name: str | None, rules_text: str | Non
 async def join(tables: "Tables", table_id: str, seat: int | None, name: str = "",
                k: idem.Keyed | None = None) -> tuple[Table, str]:
     """A seat's token (or a spectator's when `seat` is None) at the table."""
-    from .tables import token_hash
     t = await tables.table_for(table_id, None)
     name = clean_name(name, tables.limits.player_name_chars, "a player's name")
     async with t.lock:
@@ -132,7 +132,6 @@ async def add_bots(tables: "Tables", t: Table, kind: str, seat: int | None = Non
                    k: idem.Keyed | None = None) -> list[int]:
     """Seat a bot the server plays (house_bots.py) in every free seat, or in `seat` (its player hands
     it over: a bot stands in); their tokens are stored (the bots play on after a restart), never shown."""
-    from .tables import token_hash
     check_bot(tables, kind)
     async with t.lock:
         if (done := await prior(tables, k)) is not None:

@@ -16,10 +16,10 @@ from google.rpc import code_pb2, error_details_pb2, status_pb2
 from grpc_status import rpc_status
 
 from smear_dsl.errors import Diagnostic, OptionError, RuleError, clip
-from smear_dsl.explain import render
+from smear_dsl.sheets.explain import render
 from smear_dsl.i18n import LANGUAGES, negotiate
-from smear_dsl.paths import rule_names, split_ref
-from smear_dsl.versions import is_known, latest_ref, versions_of
+from smear_dsl.language.paths import rule_names, split_ref
+from smear_dsl.language.versions import is_known, latest_ref, versions_of
 
 from .api import referee_pb2 as pb
 from .api import referee_pb2_grpc as pb_grpc
@@ -33,7 +33,8 @@ from .house_bots import HouseBots
 from .idem import keyed
 from .seats import prior
 from .store import STORE_ERRORS, StoreDamaged, StoreDown
-from .tables import Identity, RefereeError, Table, Tables, known_spec
+from .rulesets import known_spec
+from .tables import Identity, RefereeError, Table, Tables
 
 SERVICE = "smear.referee.v1.Referee"
 TOURNAMENT = "smear.referee.v1.Tournament"

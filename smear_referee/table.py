@@ -12,16 +12,16 @@ import json
 from dataclasses import dataclass, field
 from typing import Any, Callable
 
-from smear_dsl.compiler import CompiledRules
-from smear_dsl.duplicate import boards
+from smear_dsl.compile.compiler import CompiledRules
+from smear_dsl.compile.duplicate import boards
 from smear_dsl.engine import Game
 from smear_dsl.engine.constants import HAND_DONE
 from smear_dsl.engine.snapshot import between_hands, forget_history, restore
 from smear_dsl.errors import Said
 from smear_dsl.i18n import rules_title, say, tr_for
-from smear_dsl.record import apply_parsed
-from smear_dsl.spec import RuleSpec
-from smear_dsl.versions import record_rules
+from smear_dsl.records.verify import apply_parsed
+from smear_dsl.language.spec import RuleSpec
+from smear_dsl.language.versions import record_rules
 
 from . import integrity as I
 from .api import referee_pb2 as pb
@@ -60,6 +60,11 @@ class RefereeError(Exception):
         if lang == "en":
             return self.message
         return say(tr_for(lang), self.said, self.reason, self.spec.words(lang) if self.spec is not None else None)
+
+
+def damaged(table_id: str, reason: str) -> RefereeError:
+    """DATA_LOSS / TABLE_DAMAGED naming the table: its stored rows are not what was written."""
+    return RefereeError("DATA_LOSS", "TABLE_DAMAGED", f"table {table_id}: {reason}", {"table_id": table_id})
 
 
 @dataclass

@@ -7,24 +7,14 @@ is read back from the store when asked for.
 from __future__ import annotations
 
 import asyncio
-import functools
-import hashlib
 import hmac
-import json
 import logging
-import secrets
-import threading
 import time
 from collections import OrderedDict, defaultdict
 from typing import Any, Callable
 
-from smear_dsl.compiler import CompiledRules, compile_rules
 from smear_dsl.errors import MoveError, Said, clip
 from smear_dsl.i18n import N_
-from smear_dsl.language import load_spec, spec_from_text
-from smear_dsl.pins import upload_pins
-from smear_dsl.spec import RuleSpec
-from smear_dsl.versions import legacy_ref
 
 from . import history, idem, restore, seats, upkeep
 from .api import referee_pb2 as pb
@@ -32,24 +22,12 @@ from .cluster import Fenced, Solo
 from .limits import Limits
 from .store import Store, StoredTable, StoreDamaged
 from .restore import Damaged
-from .table import Event, Identity, RefereeError, Table
+from .table import Event, Identity, RefereeError, Table, damaged
+from .tokens import move_digest, token_hash
 
-__all__ = ["Identity", "RefereeError", "Table", "Tables", "known_spec", "rules_spec", "token_hash", "new_token"]
+__all__ = ["Identity", "RefereeError", "Table", "Tables"]
 
 log = logging.getLogger("smear_dsl.referee")
-
-
-def token_hash(token: str) -> str:
-    return hashlib.sha256(token.encode()).hexdigest()
-
-
-def new_token() -> str:
-    return secrets.token_urlsafe(32)
-
-
-def move_digest(move: pb.Move) -> str:
-    """What an idempotency key is stored with: the same key must come back with the same move."""
-    return hashlib.sha256(move.SerializeToString(deterministic=True)).hexdigest()[:32]
 
 
 class Tables:
@@ -410,11 +388,6 @@ class Tables:
         await upkeep.sweep(self, now)
 
 
-def damaged(table_id: str, reason: str) -> RefereeError:
-    """DATA_LOSS / TABLE_DAMAGED naming the table: its stored rows are not what was written."""
-    return RefereeError("DATA_LOSS", "TABLE_DAMAGED", f"table {table_id}: {reason}", {"table_id": table_id})
-
-
 async def _notify(t: Table) -> None:
     async with t.changed:
         t.changed.notify_all()
@@ -424,71 +397,3 @@ def _retrieve(task: asyncio.Task) -> None:
     """Read a shielded submit's outcome when its caller is gone (no 'exception never retrieved')."""
     if not task.cancelled():
         task.exception()
-
-
-def rules_spec(rules_name: str | None, rules_text: str | None) -> RuleSpec:
-    """The spec of a table's rules as stored (smear_dsl/pins.py): its uploaded text (parsed once per
-    content and pins), else the exact version of a rule of rules/ its name gives."""
-    if rules_text is not None:
-        return upload_spec(rules_text, upload_pins(rules_name or "upload"))[1]
-    ref = legacy_ref(rules_name or "")
-    return _known_spec(ref, _mtime(ref))
-
-
-_UPLOADS: OrderedDict[str, tuple[str, RuleSpec]] = OrderedDict()
-_UPLOADS_LOCK = threading.Lock()  # parsed in worker threads (asyncio.to_thread)
-UPLOADS_KEPT = 64
-
-
-def upload_spec(text: str, pins: dict[str, str] | None = None) -> tuple[str, RuleSpec]:
-    """An uploaded rule file, parsed once per content (and `pins`: the versions its `extends:` means;
-    None for a new table: the latest): tables with the same upload share one text, one spec and so
-    (see _compiled) one CompiledRules, whoever uploaded it and how often."""
-    digest = hashlib.sha256(text.encode("utf-8", "replace")).hexdigest()
-    if pins is not None:
-        digest += json.dumps(pins, sort_keys=True)
-    with _UPLOADS_LOCK:
-        hit = _UPLOADS.get(digest)
-        if hit is not None:
-            _UPLOADS.move_to_end(digest)
-            return hit
-    hit = (text, spec_from_text(text, "upload.yaml", known_parents_only=True, pins=pins))
-    with _UPLOADS_LOCK:
-        hit = _UPLOADS.setdefault(digest, hit)
-        while len(_UPLOADS) > UPLOADS_KEPT:
-            _UPLOADS.popitem(last=False)
-    return hit
-
-
-@functools.lru_cache(maxsize=256)
-def _known_spec(name: str, _mtime: float) -> RuleSpec:
-    """A rule file of rules/, parsed once per version of the file (tables are created often)."""
-    return load_spec(name)
-
-
-def known_spec(name: str) -> RuleSpec:
-    """A rule file of rules/ by name (the caller has checked the name is one of rule_names())."""
-    return _known_spec(name, _mtime(name))
-
-
-_COMPILED: dict[tuple, CompiledRules] = {}
-
-
-def _compiled(spec: RuleSpec, players: int | None, options: dict[str, Any]) -> CompiledRules:
-    """Tables of the same rules, seats and options share one CompiledRules (it is never changed
-    while playing), so a server with many tables keeps one copy of its tables and closures."""
-    key = (id(spec), players, tuple(sorted((k, str(v)) for k, v in options.items())))
-    hit = _COMPILED.get(key)
-    if hit is not None and hit.spec is spec:
-        return hit
-    rules = compile_rules(spec, players, options)
-    if len(_COMPILED) >= 256:
-        _COMPILED.clear()
-    _COMPILED[key] = rules
-    return rules
-
-
-def _mtime(name: str) -> float:
-    from smear_dsl.language import resolve_rules_path
-    path = resolve_rules_path(name)
-    return path.stat().st_mtime if path is not None else 0.0

@@ -336,7 +336,7 @@ def check_ledger(url: str, ledger: Ledger, tables: dict[str, str]) -> dict[str, 
 def _check_offline(url: str, ledger: Ledger, tables: dict[str, str], Store, Tables) -> dict[str, int]:
     """Each finished record verifies, and each watcher's events are exactly those an offline replay
     of the final log gives, numbered 1, 2, 3 ... (run with every replica stopped)."""
-    from smear_dsl.record import verify as verify_record
+    from smear_dsl.records.verify import verify as verify_record
     from smear_referee.table import Identity
 
     async def run() -> dict[str, int]:

@@ -11,9 +11,9 @@ os.environ.setdefault("SMEAR_STRICT_STORE", "1")
 
 import pytest
 
-from smear_dsl import schema as S
-from smear_dsl.compiler import compile_rules
-from smear_dsl.language import load_spec
+from smear_dsl.language import schema as S
+from smear_dsl.compile.compiler import compile_rules
+from smear_dsl.language.load import load_spec
 
 ROOT = Path(__file__).resolve().parent.parent
 SHARED = Path(os.environ.get("SMEAR_SHARED", ROOT.parent / "shared"))

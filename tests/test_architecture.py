@@ -1,6 +1,7 @@
 """The package boundary: smear_dsl (the language, compiler, engine and records) never imports the
 referee (smear_referee), which depends on it; the referee's commands reach the one CLI through
-an entry point."""
+an entry point. Inside each package the modules import in one direction only: no import circle,
+a room per stage, and a facade that plays a game."""
 from __future__ import annotations
 
 import ast
@@ -68,3 +69,103 @@ def test_no_class_over_400_lines_and_no_function_over_60():
                 if size > limit and not whole:
                     too_long.add(f"{path.relative_to(ROOT)}:{node.name}")
     assert not too_long, sorted(too_long)
+
+
+GENERATED = ("_standalone.py", "_pb2.py", "_pb2_grpc.py", "_pb2.pyi", "referee_connect.py")
+
+
+def import_graph(package: str) -> dict[str, set[str]]:
+    """Module -> the package's modules it imports, anywhere in its code (inside functions too: a
+    lazy import is still a dependency), `if TYPE_CHECKING:` blocks aside. Generated code is left
+    out as an importer (lark's standalone parser carries imports of its own package that never run)."""
+    root = ROOT / package
+    modules = {}
+    for path in root.rglob("*.py"):
+        name = ".".join(path.relative_to(ROOT).with_suffix("").parts)
+        modules[name.removesuffix(".__init__")] = path
+    graph: dict[str, set[str]] = {}
+    for name, path in modules.items():
+        graph[name] = set()
+        if path.name.endswith(GENERATED):
+            continue
+        tree = ast.parse(path.read_text(), str(path))
+        skipped = {id(n) for block in ast.walk(tree) if isinstance(block, ast.If) and "TYPE_CHECKING" in
+                   ast.unparse(block.test) for n in ast.walk(block)}
+        here = name if path.name == "__init__.py" else name.rsplit(".", 1)[0]
+        for node in ast.walk(tree):
+            if id(node) in skipped:
+                continue
+            if isinstance(node, ast.Import):
+                targets = [a.name for a in node.names]
+            elif isinstance(node, ast.ImportFrom):
+                base = node.module or ""
+                if node.level:
+                    up = here.split(".")[:len(here.split(".")) - (node.level - 1)]
+                    base = ".".join(up + ([node.module] if node.module else []))
+                targets = [f"{base}.{a.name}" if f"{base}.{a.name}" in modules else base for a in node.names]
+            else:
+                continue
+            graph[name] |= {t for t in targets if t in modules and t != name}
+    return graph
+
+
+def circles(graph: dict[str, set[str]]) -> list[list[str]]:
+    """Every group of modules that import each other round a circle (Tarjan's strongly connected components)."""
+    index: dict[str, int] = {}
+    low: dict[str, int] = {}
+    stack: list[str] = []
+    out: list[list[str]] = []
+
+    def visit(v: str) -> None:
+        index[v] = low[v] = len(index)
+        stack.append(v)
+        for w in graph[v]:
+            if w not in index:
+                visit(w)
+                low[v] = min(low[v], low[w])
+            elif w in stack:
+                low[v] = min(low[v], index[w])
+        if low[v] == index[v]:
+            group = []
+            while True:
+                w = stack.pop()
+                group.append(w)
+                if w == v:
+                    break
+            if len(group) > 1:
+                out.append(sorted(group))
+    for v in sorted(graph):
+        if v not in index:
+            visit(v)
+    return out
+
+
+def test_no_import_circles():
+    for package in ("smear_dsl", "smear_referee"):
+        graph = import_graph(package)
+        assert len(graph) > 20  # the graph is read, not empty
+        assert circles(graph) == [], package
+
+
+def test_the_circle_finder_finds_a_circle():
+    assert circles({"a": {"b"}, "b": {"c"}, "c": {"a"}, "d": {"a"}}) == [["a", "b", "c"]]
+    assert circles({"a": {"b"}, "b": set()}) == []
+
+
+def test_a_room_per_stage_and_few_loose_modules():
+    loose = sorted(p.name for p in (ROOT / "smear_dsl").glob("*.py"))
+    assert len(loose) <= 12, loose
+    rooms = {p.name for p in (ROOT / "smear_dsl").iterdir() if (p / "__init__.py").is_file()}
+    assert {"language", "expr", "compile", "engine", "records", "players", "sheets", "sim"} <= rooms
+
+
+def test_the_facade_plays_a_game():
+    code = ("import random\n"
+            "from smear_dsl import Game, compile_rules, load_spec, make_bot, verify\n"
+            "rules = compile_rules(load_spec('cutthroat_canadian'), 3)\n"
+            "game, bot = Game(rules, seed=4), make_bot('heuristic', random.Random(4))\n"
+            "while not game.finished:\n"
+            "    game.apply(game.turn, bot.choose(game))\n"
+            "print(verify(game.to_record())['valid'], game.winner is not None)\n")
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, cwd=ROOT)
+    assert out.stdout.split() == ["True", "True"], out.stderr

@@ -6,7 +6,7 @@ import math
 import subprocess
 import sys
 
-from smear_dsl.compare import compare, paired_diff_ci, ratio_ci
+from smear_dsl.sim.compare import compare, paired_diff_ci, ratio_ci
 from smear_dsl.engine import Game
 
 from conftest import ROOT, rules
@@ -54,8 +54,8 @@ def test_a_widow_helps_the_bidder_and_shortens_games():
 def test_compare_says_which_side_won_each_point(tmp_path):
     """Low to the trick winner instead of the player of the low: the bidder's side, which wins more
     tricks, takes it more often; and every point goes to the bidder's side, the others or no one."""
-    from smear_dsl.compiler import compile_rules
-    from smear_dsl.language import load_spec
+    from smear_dsl.compile.compiler import compile_rules
+    from smear_dsl.language.load import load_spec
     house = tmp_path / "low_to_winner.yaml"
     house.write_text("extends: four_point_ne_wisconsin\nname: Low to the winner\n"
                      "points:\n  low: {card: 7 of trump, to: winner}\n")
@@ -71,7 +71,7 @@ def test_compare_says_which_side_won_each_point(tmp_path):
 
 
 def test_the_title_names_each_arm_once():
-    from smear_dsl.compare import title_of
+    from smear_dsl.sim.compare import title_of
     same = {"a": {"rules": "r", "players": 4, "options": {"widow": 0}},
             "b": {"rules": "r", "players": 4, "options": {"widow": 3}}}
     assert title_of(same) == "r: A widow=0, B widow=3"

@@ -10,7 +10,7 @@ import sys
 import pytest
 
 from smear_dsl.errors import ERROR_CODES
-from smear_dsl.record import verify
+from smear_dsl.records.verify import verify
 
 from conftest import CONFORMANCE, ROOT
 

@@ -1,6 +1,6 @@
 """Every name the checker lets an expression use is there when the engine evaluates it.
 
-smear_dsl/contexts.py declares, per context, the names an expression may use. This test writes a
+smear_dsl/language/contexts.py declares, per context, the names an expression may use. This test writes a
 rule file whose expressions (one or more per context) use every declared name of their context,
 each through a tautology, so the rules play like Four Point; then plays random games under it.
 A name the checker allows but the engine does not supply fails here with a KeyError."""
@@ -10,11 +10,11 @@ import random
 
 import pytest
 
-from smear_dsl.compiler import compile_rules
-from smear_dsl.contexts import CONTEXTS
+from smear_dsl.compile.compiler import compile_rules
+from smear_dsl.language.contexts import CONTEXTS
 from smear_dsl.engine import Game
 from smear_dsl.expr.check import BOOL, CARD, CARDS, INT, SUIT
-from smear_dsl.language import spec_from_text
+from smear_dsl.language.load import spec_from_text
 
 USE = {INT: "{n} >= {n}", BOOL: "({n} or not {n})", CARDS: "count({n}) >= 0", CARD: "{n}.suit == {n}.suit",
        SUIT: "{n} == {n}"}

@@ -12,10 +12,10 @@ from collections import Counter
 import pytest
 
 from smear_dsl import cards as C
-from smear_dsl.compiler import compile_rules
+from smear_dsl.compile.compiler import compile_rules
 from smear_dsl.engine import STEP, Game
 from smear_dsl.errors import RuleError
-from smear_dsl.language import load_spec, spec_from_text
+from smear_dsl.language.load import load_spec, spec_from_text
 
 from conftest import ROOT
 
@@ -123,7 +123,7 @@ def test_a_discard_of_half_of_a_large_hand_needs_no_enumeration(tmp_path):
     assert view["discard"]["min"] == view["discard"]["max"] == 20 and len(view["legal"]) == 1
     assert len(view["legal"][0]["cards"]) == 20
     assert g.discard_error(g.turn, g.random_move(rng) ^ (1 << 64)) is None
-    from smear_dsl.bots import HeuristicBot
+    from smear_dsl.players.heuristic import HeuristicBot
     g.apply(g.turn, HeuristicBot(rng).choose(g))
     assert g.expected_action() == "play"
 

@@ -5,9 +5,9 @@ import hashlib
 import random
 import threading
 
-from smear_dsl.duplicate import board, boards, commitment, table_seed
+from smear_dsl.compile.duplicate import board, boards, commitment, table_seed
 from smear_dsl.engine import Game
-from smear_dsl.shuffle import keyed_shuffle
+from smear_dsl.compile.shuffle import keyed_shuffle
 
 from smear_referee.client import play_seat
 

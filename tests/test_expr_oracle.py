@@ -13,12 +13,12 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from smear_dsl import cards as C
-from smear_dsl.compiler import compile_rules
+from smear_dsl.compile.compiler import compile_rules
 from smear_dsl.expr import ast as A
 from smear_dsl.expr.check import BOOL, CARD, CARDS, INT, SUIT, Env, ExprTypeError, check
 from smear_dsl.expr.emit import emit
 from smear_dsl.expr.parse import ExprSyntaxError, parse_expr
-from smear_dsl.language import load_spec
+from smear_dsl.language.load import load_spec
 
 from conftest import ROOT
 

@@ -16,10 +16,10 @@ import random
 import pytest
 
 from smear_dsl import moves as M
-from smear_dsl.bots import HeuristicBot
+from smear_dsl.players.heuristic import HeuristicBot
 from smear_dsl.engine import Game
 from smear_dsl.errors import MoveError
-from smear_dsl.record import verify
+from smear_dsl.records.verify import verify
 
 from conftest import rules
 

@@ -118,7 +118,7 @@ def test_bot_uses_the_referees_default_port_and_says_when_it_is_not_there():
 def test_progress_bars_say_what_their_times_are():
     from rich.console import Console
 
-    from smear_dsl.simulate import progress_bar
+    from smear_dsl.sim.simulate import progress_bar
     bar, task = progress_bar("games", 10)
     bar.advance(task, 3)
     console = Console(record=True, width=120, force_terminal=False)

@@ -16,13 +16,13 @@ import yaml
 from hypothesis import HealthCheck, Phase, given, settings
 from hypothesis import strategies as st
 
-from smear_dsl import rulefile as RF
-from smear_dsl import schema as S
-from smear_dsl.compiler import compile_rules
-from smear_dsl.lint import check_all_setups
+from smear_dsl.language import rulefile as RF
+from smear_dsl.language import schema as S
+from smear_dsl.compile.compiler import compile_rules
+from smear_dsl.compile.lint import check_all_setups
 from smear_dsl.engine import Game
 from smear_dsl.errors import RuleError
-from smear_dsl.language import spec_from_text
+from smear_dsl.language.load import spec_from_text
 
 from conftest import ROOT, RULE_FILES, schema_expressions
 

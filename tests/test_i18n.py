@@ -16,10 +16,10 @@ from babel.messages.pofile import read_po
 
 from smear_dsl.engine import Game
 from smear_dsl.errors import MoveError, RuleError
-from smear_dsl.explain import render
+from smear_dsl.sheets.explain import render
 from smear_dsl.i18n import LANGUAGES, negotiate, po_path, say, tr_for
-from smear_dsl.language import load_spec
-from smear_dsl.compiler import compile_rules
+from smear_dsl.language.load import load_spec
+from smear_dsl.compile.compiler import compile_rules
 
 from conftest import ROOT, RULE_FILES
 

@@ -9,10 +9,10 @@ import pytest
 
 from smear_dsl import cards as C
 from smear_dsl import moves as M
-from smear_dsl.compiler import compile_rules
+from smear_dsl.compile.compiler import compile_rules
 from smear_dsl.engine import Game
 from smear_dsl.errors import MoveError
-from smear_dsl.language import load_spec
+from smear_dsl.language.load import load_spec
 
 from conftest import ROOT, RULE_FILES, rules
 
@@ -22,7 +22,7 @@ SINK = str(ROOT / "tests" / "rules_extra" / "ten_point_sketch.yaml")
 @pytest.mark.parametrize("players", [4, 6])
 def test_kitchen_sink_games_play_to_the_end_and_verify(players):
     """The file lives outside rules/, so its records carry it (`rules_text`, as RECORD_FORMAT.md says)."""
-    from smear_dsl import record
+    from smear_dsl.records import verify as record
     spec = load_spec(SINK)
     r = compile_rules(spec, players, {})
     assert r.n_sides == (3 if players == 6 else 2)
@@ -132,7 +132,7 @@ def test_scoring_shortcuts_award_what_the_point_selectors_say(stem):
     a twin that evaluates every point's selector closure instead must score every hand alike."""
     import copy
 
-    from smear_dsl.compiler import POINT_EXPR, POINT_GIFT, POINT_MOST, POINT_TURNED
+    from smear_dsl.compile.compiler import POINT_EXPR, POINT_GIFT, POINT_MOST, POINT_TURNED
 
     def closure(p):  # the Game point and the gift have no card; a turned card is looked up or evaluated
         if p[0] in (POINT_MOST, POINT_GIFT):
@@ -228,7 +228,7 @@ MOON = str(ROOT / "tests" / "rules_extra" / "moon_alone.yaml")
 def _play_hand(rules_, hands: list[list[str]], stock: list[str], bids: list[dict], plays: list[list[str]]) -> Game:
     """Deal these cards (dealer 0), play these bids, then each seat's cards in the order given
     (the bidder leads); every move goes through the engine's checks."""
-    from smear_dsl.record import apply_parsed, parse_deal, parse_move
+    from smear_dsl.records.verify import apply_parsed, parse_deal, parse_move
     g = Game(rules_, seed=0, first_dealer=0, auto_deal=False)
     g.start_hand(parse_deal(rules_, {"hands": hands, "stock": stock}))
     for b in bids:
@@ -309,7 +309,7 @@ def test_named_definitions_play_exactly_as_the_expressions_they_name():
 
 
 def test_definitions_are_read_by_name_and_defined_once_in_explain():
-    from smear_dsl.explain import render
+    from smear_dsl.sheets.explain import render
     text = render(load_spec(DEFS))
     assert "when *trump lead refused* (`trump_lead_refused`)" in text
     defs = text.split("## Definitions")[1]
@@ -363,7 +363,7 @@ def _expected_follow(names: list[str], trick: list[str], trump: str) -> set[str]
 def test_follow_rules_judge_every_card_played(players):
     """must_trump.yaml on random games: at every follow the engine's legal cards are the oracle's,
     a refused card gets the rule's own code, and the records verify."""
-    from smear_dsl.record import carried_rules, verify
+    from smear_dsl.records.verify import carried_rules, verify
     spec = load_spec(MUST_TRUMP)
     r = compile_rules(spec, players, {})
     rng, follows, refusals = random.Random(players), 0, {"MUST_TRUMP": 0, "MUST_OVERTRUMP": 0}

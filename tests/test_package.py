@@ -109,7 +109,7 @@ def test_the_package_ships_the_schema_and_the_proto(installed):
     # Every released version ships, with the registry that says what each promises.
     p = run(installed, "check", "cinch@1", "auction_pitch@1", "pedro@1")
     assert p.returncode == 0 and "Cinch, version 1" in p.stdout, p.stdout + p.stderr
-    code = "from smear_dsl.versions import registry; print(len(registry()['versions']))"
+    code = "from smear_dsl.language.versions import registry; print(len(registry()['versions']))"
     out = subprocess.run([str(bin_dir / "python"), "-c", code], capture_output=True, text=True, cwd=work, check=True)
     assert int(out.stdout) == len(json.loads((ROOT / "rules" / "history" / "versions.json").read_text())["versions"])
 

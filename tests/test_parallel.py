@@ -6,9 +6,9 @@ import json
 import subprocess
 import sys
 
-from smear_dsl.compare import compare
-from smear_dsl.parallel import run_games
-from smear_dsl.simulate import simulate
+from smear_dsl.sim.compare import compare
+from smear_dsl.sim.parallel import run_games
+from smear_dsl.sim.simulate import simulate
 
 from conftest import ROOT, rules
 

@@ -11,11 +11,11 @@ import yaml
 from lark import Lark
 from lark.exceptions import UnexpectedInput
 
-from smear_dsl import rulefile as RF
+from smear_dsl.language import rulefile as RF
 from smear_dsl.expr import _standalone
 from smear_dsl.expr.parse import _parser
-from smear_dsl.lint import standard_points
-from smear_dsl.paths import shipped_dir
+from smear_dsl.compile.lint import standard_points
+from smear_dsl.language.paths import shipped_dir
 
 from conftest import ROOT, schema_expressions
 

@@ -12,7 +12,7 @@ from smear_dsl import cards as C
 from smear_dsl import moves as M
 from smear_dsl.engine import HAND_DONE, Game
 from smear_dsl.errors import MoveError
-from smear_dsl.record import verify
+from smear_dsl.records.verify import verify
 
 from conftest import rules, table_setups
 

@@ -7,7 +7,7 @@ import threading
 import grpc
 import pytest
 
-from smear_dsl.language import load_spec
+from smear_dsl.language.load import load_spec
 from smear_referee.api import referee_pb2 as pb
 from smear_referee.client import error_reason, play_seat
 

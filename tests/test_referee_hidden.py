@@ -19,7 +19,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from smear_dsl import cards as C
-from smear_dsl.duplicate import first_dealer
+from smear_dsl.compile.duplicate import first_dealer
 from smear_dsl.engine import Game
 
 from smear_referee.api import referee_pb2 as pb

@@ -10,9 +10,9 @@ import uuid
 import grpc
 import pytest
 
-from smear_dsl.compiler import compile_rules
+from smear_dsl.compile.compiler import compile_rules
 from smear_dsl.engine import Game
-from smear_dsl.language import load_spec
+from smear_dsl.language.load import load_spec
 from smear_referee.api import referee_pb2 as pb
 from smear_referee.client import choose, error_reason
 
@@ -55,7 +55,7 @@ class Stream:
 
 def expected_hands(seed: str, rules: str = "four_point_ne_wisconsin", hand_limit: int | None = None):
     """The engine's own game for the table's seed: what each seat really holds."""
-    from smear_dsl.duplicate import first_dealer
+    from smear_dsl.compile.duplicate import first_dealer
     r = compile_rules(load_spec(rules), None, {})
     return Game(r, seed=seed, first_dealer=first_dealer(seed, r.players), hand_limit=hand_limit)
 
@@ -183,7 +183,7 @@ def _bits(mask: int):
 def _apply(game: Game, seat: int, move: pb.Move) -> None:
     """Mirror an accepted move in the local engine."""
     from smear_referee.convert import move_from_proto
-    from smear_dsl.record import apply_parsed
+    from smear_dsl.records.verify import apply_parsed
     action, payload = move_from_proto(game.rules, seat, move)
     apply_parsed(game, seat, action, payload)
 

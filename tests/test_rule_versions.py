@@ -15,11 +15,11 @@ import pytest
 
 from smear_dsl.engine import Game
 from smear_dsl.errors import RecordError, RuleError
-from smear_dsl.fingerprint import fingerprint
-from smear_dsl.language import load_spec, spec_from_text
-from smear_dsl.pins import stored_spec, table_rules_name
-from smear_dsl.record import verify
-from smear_dsl.versions import legacy_ref, registry, versions_of
+from smear_dsl.sim.fingerprint import fingerprint
+from smear_dsl.language.load import load_spec, spec_from_text
+from smear_dsl.language.pins import stored_spec, table_rules_name
+from smear_dsl.records.verify import verify
+from smear_dsl.language.versions import legacy_ref, registry, versions_of
 
 from conftest import ROOT, RULE_FILES, rules
 from test_family_hands import deal, new_game, play, refused
@@ -111,8 +111,8 @@ def _run(site: Path, *args: str, cwd: Path) -> subprocess.CompletedProcess:
                           env={"PYTHONPATH": str(site), "PATH": "/usr/bin:/bin"})
 
 
-PRINT_FINGERPRINT = ("import sys, smear_dsl; from smear_dsl.fingerprint import fingerprint; "
-                     "from smear_dsl.language import load_spec; assert smear_dsl.__file__.startswith(sys.argv[2]), "
+PRINT_FINGERPRINT = ("import sys, smear_dsl; from smear_dsl.sim.fingerprint import fingerprint; "
+                     "from smear_dsl.language.load import load_spec; assert smear_dsl.__file__.startswith(sys.argv[2]), "
                      "smear_dsl.__file__; print(fingerprint(load_spec(sys.argv[1])))")
 
 
@@ -150,7 +150,7 @@ def test_a_pinned_house_file_plays_the_same_after_a_new_version_ships(tmp_path):
 
 
 def rules_of(spec, players=None):
-    from smear_dsl.compiler import compile_rules
+    from smear_dsl.compile.compiler import compile_rules
     return compile_rules(spec, players, {})
 
 

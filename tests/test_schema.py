@@ -7,8 +7,8 @@ import jsonschema
 import pytest
 import yaml
 
-from smear_dsl.jsonschema import schema_text
-from smear_dsl.language import spec_from_text
+from smear_dsl.language.jsonschema import schema_text
+from smear_dsl.language.load import spec_from_text
 from smear_dsl.errors import RuleError
 
 from conftest import ROOT, RULE_FILES

@@ -11,11 +11,12 @@ import pytest
 
 from smear_dsl import cards as C
 from smear_dsl import moves as M
-from smear_dsl import search as S
-from smear_dsl.botspec import Budget, check_bot, parse_budget
-from smear_dsl.bots import HeuristicBot, make_bot
+from smear_dsl.players import search as S
+from smear_dsl.players.botspec import Budget, check_bot, parse_budget
+from smear_dsl.players.heuristic import HeuristicBot
+from smear_dsl.players.make import make_bot
 from smear_dsl.engine import HAND_DONE, Game
-from smear_dsl.knowledge import knowledge, world
+from smear_dsl.engine.knowledge import knowledge, world
 
 from conftest import RULE_FILES, rules, table_setups
 

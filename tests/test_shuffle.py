@@ -5,7 +5,7 @@ import random
 import struct
 from collections import Counter
 
-from smear_dsl.shuffle import keyed_shuffle
+from smear_dsl.compile.shuffle import keyed_shuffle
 
 
 def reference_shuffle(seed: int, deck: list[int]) -> list[int]:
@@ -47,9 +47,9 @@ def test_every_order_of_four_cards_about_equally_often():
 def test_a_seeded_game_deals_the_reference_shuffle_in_packets_from_the_dealers_left():
     """Game.start_hand's deal: hand k of seat s is the packets the documented shuffle and
     CompiledRules.split_deal give it (the stock is the rest, in shuffled order)."""
-    from smear_dsl.compiler import compile_rules
+    from smear_dsl.compile.compiler import compile_rules
     from smear_dsl.engine import Game
-    from smear_dsl.language import load_spec
+    from smear_dsl.language.load import load_spec
     for stem, players in (("cutthroat_canadian", 3), ("four_point_ne_wisconsin", 4), ("five_point_jick", 5)):
         rules = compile_rules(load_spec(stem), players)
         for seed in range(5):

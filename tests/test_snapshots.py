@@ -9,12 +9,12 @@ import sqlite3
 
 import pytest
 
-from smear_dsl.compiler import compile_rules
-from smear_dsl.duplicate import boards
+from smear_dsl.compile.compiler import compile_rules
+from smear_dsl.compile.duplicate import boards
 from smear_dsl.engine import Game
 from smear_dsl.engine.snapshot import between_hands, restore
-from smear_dsl.language import load_spec
-from smear_dsl.paths import rule_names
+from smear_dsl.language.load import load_spec
+from smear_dsl.language.paths import rule_names
 from smear_referee.api import referee_pb2 as pb
 from smear_referee.convert import move_to_proto
 from smear_referee.limits import Limits

@@ -14,7 +14,7 @@ import time
 import grpc
 import pytest
 
-from smear_dsl.record import verify
+from smear_dsl.records.verify import verify
 from smear_referee.api import referee_pb2 as pb
 from smear_referee.api import referee_pb2_grpc as pb_grpc
 from smear_referee.limits import Limits

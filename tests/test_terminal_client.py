@@ -14,7 +14,7 @@ import time
 
 import pytest
 
-from smear_dsl.record import verify
+from smear_dsl.records.verify import verify
 from smear_referee.limits import Limits
 
 from conftest import ROOT

@@ -10,7 +10,7 @@ from collections import Counter, defaultdict
 
 import pytest
 
-from smear_dsl.duplicate import commitment
+from smear_dsl.compile.duplicate import commitment
 from smear_referee.tournament.archive import verify_archive
 from smear_referee.tournament.pairing import circle_round, pair_round
 from smear_referee.tournament.runner import run_tournament
@@ -97,7 +97,7 @@ def test_the_standings_report_a_club_pins_on_the_wall(duplicate_archive):
 def test_the_standings_report_in_the_clubs_language(duplicate_archive):
     """`tournament run --lang fr` writes the same report in French: the rules' French name, the
     headings, the verdicts; names, scores and seeds as they are."""
-    from smear_referee.tournament.runner import standings_html
+    from smear_referee.tournament.report import standings_html
     archive, _out = duplicate_archive
     fr = standings_html(archive, "fr")
     assert fr.startswith("<!DOCTYPE html><html lang='fr'>")
@@ -211,7 +211,7 @@ def test_a_duplicate_tournament_of_search_bots(tmp_path):
 
 def test_a_tournament_pins_one_version_and_every_record_names_it(tmp_path):
     archive = run_tournament("cinch", 4, 1, seed="pin", out=str(tmp_path / "a"), progress=False)
-    from smear_dsl.language import load_spec
+    from smear_dsl.language.load import load_spec
     spec = load_spec("cinch")
     assert (archive["rules"], archive["rules_sha256"]) == ("cinch@2", spec.sha256)
     records = [t["record"] for rnd in archive["rounds"] for t in rnd["tables"]]
@@ -247,7 +247,7 @@ def test_a_game_cut_by_the_servers_hand_limit_ends_the_same_everywhere(tmp_path)
     from smear_referee.client import Client, bearer, play_seat
     from smear_referee.limits import Limits
     from smear_referee.tournament.archive import findings
-    from smear_dsl.record import verify
+    from smear_dsl.records.verify import verify
 
     from referee_harness import ServerThread
     srv = ServerThread(str(tmp_path / "db.sqlite3"), limits=Limits(hands_per_game=2))

@@ -12,7 +12,7 @@ import urllib.request
 import grpc
 import pytest
 
-from smear_dsl.record import verify
+from smear_dsl.records.verify import verify
 from smear_referee.api import referee_pb2 as pb
 from smear_referee.limits import Limits
 

@@ -3,12 +3,12 @@ then gives the beggar's side the gift point or runs the cards, dealing more to e
 up again until a new suit shows."""
 from __future__ import annotations
 
-from .. import cards as C
-from .. import moves as M
-from ..errors import MoveError
-from ..i18n import N_, Phrase
-from ..scoring import score_hand
-from .constants import BEG
+from smear_dsl import cards as C
+from smear_dsl import moves as M
+from smear_dsl.errors import MoveError
+from smear_dsl.i18n import N_, Phrase
+from smear_dsl.engine.scoring import score_hand
+from smear_dsl.engine.constants import BEG
 
 STAND, BEG_, GIVE, RUN = (M.CHOOSE_BASE + i for i in range(len(M.CHOICES)))
 

@@ -3,10 +3,10 @@ from __future__ import annotations
 
 from typing import Any
 
-from .. import moves as M
-from ..errors import MoveError
-from ..i18n import N_
-from .constants import _BID_BASE, _PASS, STEP
+from smear_dsl import moves as M
+from smear_dsl.errors import MoveError
+from smear_dsl.i18n import N_
+from smear_dsl.engine.constants import _BID_BASE, _PASS, STEP
 
 
 class Bidding:

@@ -1,7 +1,7 @@
 """What the engine's parts share: the phases of a hand, and constants read on the hot paths."""
 from __future__ import annotations
 
-from .. import moves as M
+from smear_dsl import moves as M
 
 _BIT = tuple(1 << c for c in range(64)).__getitem__  # card id -> its bit
 _PASS, _BID_BASE, _TRUMP_BASE = M.PASS, M.BID_BASE, M.TRUMP_BASE  # read as globals on the bidding fast path

@@ -22,7 +22,7 @@ import math
 import random
 from typing import Callable
 
-from .. import cards as C
+from smear_dsl import cards as C
 
 RETRIES = 64  # random discards tried when the lead check refuses some (rare: it binds only before the first lead)
 QUICK = 8  # of them, drawn from the plain plans before those split by suit

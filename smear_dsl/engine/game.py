@@ -10,21 +10,21 @@ import random
 import secrets
 from typing import Any
 
-from .. import cards as C
-from .. import moves as M
-from ..compiler import CompiledRules
-from ..errors import MoveError
-from ..i18n import N_, CardWord, Phrase, SuitWord
-from ..scoring import HandResult, award, score_hand
-from ..shuffle import keyed_shuffle
-from ..versions import record_rules
-from .begging import Begging
-from .bidding import Bidding
-from .discards import Discards
-from .constants import _BID_BASE, _BIT, _PASS, _TRUMP_BASE, BEG, BIDDING, HAND_DONE, PLAY, STEP
-from .play import Play
-from .snapshot import between_hands
-from .steps import Steps
+from smear_dsl import cards as C
+from smear_dsl import moves as M
+from smear_dsl.compile.compiler import CompiledRules
+from smear_dsl.errors import MoveError
+from smear_dsl.i18n import N_, CardWord, Phrase, SuitWord
+from smear_dsl.engine.scoring import HandResult, award, score_hand
+from smear_dsl.compile.shuffle import keyed_shuffle
+from smear_dsl.language.versions import record_rules
+from smear_dsl.engine.begging import Begging
+from smear_dsl.engine.bidding import Bidding
+from smear_dsl.engine.discards import Discards
+from smear_dsl.engine.constants import _BID_BASE, _BIT, _PASS, _TRUMP_BASE, BEG, BIDDING, HAND_DONE, PLAY, STEP
+from smear_dsl.engine.play import Play
+from smear_dsl.engine.snapshot import between_hands
+from smear_dsl.engine.steps import Steps
 
 # What the hand waits for, and what was sent instead, for WRONG_PHASE (said in the player's language).
 NEEDS = {"bid": N_("a bid or a pass"), "discard": N_("a discard"), "trump": N_("naming trump"),
@@ -385,7 +385,7 @@ class Game(Bidding, Begging, Steps, Discards, Play):
     # ------------------------------------------------------------------ views and records
     def view(self, seat: int | None) -> dict[str, Any]:
         """What `seat` may see (None: a spectator): own hand, public play, scores; never other hands or the stock."""
-        from ..view import seat_view
+        from smear_dsl.engine.view import seat_view
         return seat_view(self, seat)
 
     def to_record(self) -> dict[str, Any]:

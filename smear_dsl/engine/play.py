@@ -3,10 +3,10 @@ from __future__ import annotations
 
 from typing import Any
 
-from .. import cards as C
-from ..errors import MoveError
-from ..i18n import N_
-from .constants import PLAY
+from smear_dsl import cards as C
+from smear_dsl.errors import MoveError
+from smear_dsl.i18n import N_
+from smear_dsl.engine.constants import PLAY
 
 
 class Play:

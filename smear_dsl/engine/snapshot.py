@@ -11,8 +11,8 @@ import random
 import struct
 from typing import Any
 
-from ..scoring import HandResult
-from .constants import HAND_DONE
+from smear_dsl.engine.scoring import HandResult
+from smear_dsl.engine.constants import HAND_DONE
 
 _MT = struct.Struct("<625I")  # the Mersenne Twister's 624 words and its position
 

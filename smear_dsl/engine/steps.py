@@ -4,12 +4,12 @@ from __future__ import annotations
 import itertools
 from typing import Any
 
-from .. import cards as C
-from .. import moves as M
-from ..errors import MoveError, Said
-from ..i18n import NN_, N_, CardWord
-from ..spec import phase_seats
-from .constants import _BIT
+from smear_dsl import cards as C
+from smear_dsl import moves as M
+from smear_dsl.errors import MoveError, Said
+from smear_dsl.i18n import NN_, N_, CardWord
+from smear_dsl.language.spec import phase_seats
+from smear_dsl.engine.constants import _BIT
 
 
 class Steps:

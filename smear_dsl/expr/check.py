@@ -11,10 +11,10 @@ import difflib
 from dataclasses import dataclass, field
 from typing import Any, Callable
 
-from .. import cards as C
-from . import ast as A
-from . import emit as E
-from .emit import Maker
+from smear_dsl import cards as C
+from smear_dsl.expr import ast as A
+from smear_dsl.expr import emit as E
+from smear_dsl.expr.emit import Maker
 
 INT, BOOL, RANK, SUIT, CARD, OPTCARD, CARDS, STR = "int", "bool", "rank", "suit", "card", "card?", "cards", "str"
 

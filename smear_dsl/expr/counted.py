@@ -6,7 +6,7 @@ The discard's legality then depends only on how many cards of each kind it takes
 """
 from __future__ import annotations
 
-from . import ast as A
+from smear_dsl.expr import ast as A
 
 SETS = ("discard", "kept")
 MAX_KINDS = 2  # conditions a valid_if may count by: at most 2**2 kinds of card to search over

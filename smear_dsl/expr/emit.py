@@ -12,10 +12,10 @@ import operator
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, Callable
 
-from .. import cards as C
+from smear_dsl import cards as C
 
 if TYPE_CHECKING:  # check.py builds what emit runs
-    from .check import Checked
+    from smear_dsl.expr.check import Checked
 
 Maker = Callable[[Any], Callable[[dict], Any]]
 

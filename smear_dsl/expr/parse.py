@@ -5,10 +5,10 @@ from functools import lru_cache
 
 # The parser generated from grammar.lark by scripts/gen_parser.py (lark's standalone tool): importing
 # it neither imports lark nor builds the LALR tables.
-from ._standalone import (Lark, LarkError, Lark_StandAlone, Token, Transformer, UnexpectedCharacters, UnexpectedEOF,
-                          UnexpectedInput, UnexpectedToken, v_args)
+from smear_dsl.expr._standalone import (Lark, LarkError, Lark_StandAlone, Token, Transformer, UnexpectedCharacters,
+    UnexpectedEOF, UnexpectedInput, UnexpectedToken, v_args)
 
-from . import ast as A
+from smear_dsl.expr import ast as A
 
 MAX_LENGTH = 2000
 

@@ -9,12 +9,12 @@ from __future__ import annotations
 
 from typing import Any
 
-from smear_dsl.compiler import CompiledRules
-from smear_dsl.duplicate import boards, commitment, first_dealer, table_seed
+from smear_dsl.compile.compiler import CompiledRules
+from smear_dsl.compile.duplicate import boards, commitment, first_dealer, table_seed
 from smear_dsl.engine import Game
 from smear_dsl.errors import MoveError
-from smear_dsl.record import FORMAT as RECORD_FORMAT
-from smear_dsl.record import apply_parsed, parse_move, rules_for, verify
+from smear_dsl.records.verify import FORMAT as RECORD_FORMAT
+from smear_dsl.records.verify import apply_parsed, parse_move, rules_for, verify
 
 from . import standings as S
 

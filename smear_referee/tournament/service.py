@@ -14,14 +14,14 @@ from collections import Counter, defaultdict
 from dataclasses import dataclass, field
 from typing import Any
 
-from smear_dsl.compiler import compile_rules
-from smear_dsl.duplicate import commitment, round_seed, table_seed
+from smear_dsl.compile.compiler import compile_rules
+from smear_dsl.compile.duplicate import commitment, round_seed, table_seed
 from smear_dsl.errors import clip
 from smear_dsl.i18n import rules_title
-from smear_dsl.pins import table_rules_name
-from smear_dsl.record import verify
-from smear_dsl.spec import RuleSpec
-from smear_dsl.versions import known_texts, legacy_pins, pins_of
+from smear_dsl.language.pins import table_rules_name
+from smear_dsl.records.verify import verify
+from smear_dsl.language.spec import RuleSpec
+from smear_dsl.language.versions import known_texts, legacy_pins, pins_of
 
 from ..api import referee_pb2 as pb
 from ..api import referee_pb2_grpc as pb_grpc
@@ -29,11 +29,13 @@ from ..limits import address_of
 from ..names import clean as clean_name
 from ..service import CALLER, LANG, Referee, guard, known_rules
 from ..store import Store
-from ..tables import Identity, RefereeError, Tables, new_token, rules_spec, token_hash, upload_spec
+from ..rulesets import rules_spec, upload_spec
+from ..tables import Identity, RefereeError, Tables
+from ..tokens import new_token, token_hash
 from . import standings as S
 from .archive import FORMAT, outcome
+from .standings import comparisons
 from .pairing import pair_round
-from .runner import comparisons
 
 
 @dataclass

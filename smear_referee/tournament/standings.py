@@ -14,6 +14,8 @@ from __future__ import annotations
 from dataclasses import asdict, dataclass
 from typing import Any
 
+from smear_dsl.records.verify import verify
+
 
 @dataclass
 class Line:
@@ -72,3 +74,23 @@ def compute(names: list[str], games: list[dict[str, Any]], audit: list[dict[str,
 
 def order_for_swiss(standings: list[dict[str, Any]]) -> list[int]:
     return [row["entrant"] for row in standings]
+
+
+def comparisons(archive: dict[str, Any]) -> list[dict[str, Any]]:
+    """Duplicate rounds: for each board, what each table made of it (bidder's entrant, bid, result)."""
+    out = []
+    for rnd in archive["rounds"]:
+        if not rnd["duplicate"]:
+            continue
+        n_boards = min(len(tb["record"]["hands"]) for tb in rnd["tables"])
+        scored = [verify(tb["record"])["hands"] for tb in rnd["tables"]]  # once per table, not per board
+        for k in range(n_boards):
+            row = {"round": rnd["round"], "board": k, "tables": []}
+            for tb, hands in zip(rnd["tables"], scored):
+                if k < len(hands):
+                    h = hands[k]
+                    bidder = tb["seats"][h["bidder"]] if h["bidder"] is not None and h["bidder"] < len(tb["seats"]) else None
+                    row["tables"].append({"table": tb["table"], "bidder_entrant": bidder, "bid": h["bid"],
+                                          "made": h["made"], "delta": h["delta"]})
+            out.append(row)
+    return out

@@ -1,0 +1,144 @@
+"""Static checks that need a compiled table: rules that check clean but can never work as meant.
+
+A point whose card is never in the deck, a bid no hand can make, a `win_if` no score can meet
+are errors; a `made` that no hand can fail and a point name that looks like a misspelling of a
+standard one are warnings. The formulas are tried on a small grid of every figure they read
+(points won, tricks, the bidder's flags, each point won or not), so a rule that holds for none
+of them holds for no hand.
+"""
+from __future__ import annotations
+
+import difflib
+import itertools
+import re
+from functools import lru_cache
+from typing import Any, Iterator
+
+from smear_dsl.compile.compiler import CompiledRules, compile_rules
+from smear_dsl.errors import Diagnostic, RuleError
+from smear_dsl.language.paths import shipped_dir
+from smear_dsl.language.spec import RuleSpec
+
+
+_POINTS_BLOCK = re.compile(r"^points:[ \t]*\n((?:[ \t]+[^\n]*\n|[ \t]*#[^\n]*\n|[ \t]*\n)*)", re.M)
+_POINT_KEY = re.compile(r"^([ \t]+)([A-Za-z_][A-Za-z0-9_]*)[ \t]*:", re.M)
+
+
+@lru_cache(maxsize=1)
+def standard_points() -> frozenset[str]:
+    """The point names the shipped family uses (read from the files, so no variant is named here);
+    a name close to one of these but not it is likely a slip. The shipped files write `points:` as
+    a block of `name: {...}` lines, read with a pattern: parsing every file as YAML cost `check`
+    a fifth of a second (tests/test_lint.py holds the two readings equal)."""
+    names: set[str] = set()
+    for path in shipped_dir().glob("*.yaml"):
+        try:
+            text = path.read_text(encoding="utf-8")
+        except OSError:
+            continue
+        for block in _POINTS_BLOCK.findall(text):
+            keys = _POINT_KEY.findall(block)
+            names |= {name for indent, name in keys if indent == keys[0][0]}  # the block's own keys, not nested ones
+    return frozenset(names)
+
+
+def _envs(r: CompiledRules, bid: int, bidder: bool) -> Iterator[dict[str, Any]]:
+    """Every combination of the figures a scoring formula reads, over a grid that covers their
+    edges: each point total, no trick to every trick, dealer or not, all points won or none."""
+    total = sum(r.point_values)
+    tricks = sorted({0, 1, r.hand_size - 1, r.hand_size})
+    names = [name for _i, name in r.point_reads]
+    for points, t, dealer, won in itertools.product(range(total + 1), tricks, (False, True), (False, True)):
+        env = {"bid": bid, "points": points, "tricks": t, "total_tricks": r.hand_size, "bidder_tricks": t,
+               "score": 0, "target": r.target, "dealer": dealer, "bidder": bidder}
+        env.update({name: won for name in names})
+        yield env
+
+
+def never_made(r: CompiledRules) -> list[int]:
+    """The bids in the range that no hand can make."""
+    if r.no_bidding or r.made is None:
+        return []
+    return [b for b in range(r.bid_min, r.bid_max + 1) if not any(r.made(env) for env in _envs(r, b, True))]
+
+
+def always_made(r: CompiledRules) -> bool:
+    """Whether every bid is made whatever the hand (a bidder could never be set)."""
+    if r.no_bidding or r.made is None:
+        return False
+    return all(r.made(env) for b in (r.bid_min, r.bid_max) for env in _envs(r, b, True))
+
+
+def never_wins(r: CompiledRules) -> bool:
+    """Whether no side can ever meet `win_if`, at any score up to twice the target."""
+    for bid, bidder, made in itertools.product({r.bid_min, r.bid_max}, (False, True), (False, True)):
+        for env in _envs(r, bid, bidder):
+            env["made"] = made
+            for score in (r.target - 1, r.target, 2 * r.target, -r.target):
+                env.update(score=score, previous=score - 1, delta=1)
+                if r.win_if(env):
+                    return False
+    return True
+
+
+def setup_problems(spec: RuleSpec, r: CompiledRules) -> list[Diagnostic]:
+    """The errors of one table setup (a seat count and option values)."""
+    out = []
+    for p, cp in zip(spec.points, r.points):
+        if cp.by_trump is not None and not any(c is not None and c >= 0 and (r.deck_mask >> c) & 1 for c in cp.by_trump):
+            card = p.card.text if p.card is not None else p.name
+            out.append((p.card.loc if p.card is not None else p.loc).diag(
+                             f"point `{p.name}`: `{card}` is not in this deck, so nobody can ever win it",
+                             "name a card of the deck (deck.ranks, deck.remove, deck.jokers)"))
+    if spec.bidding.min is not None:
+        bad = never_made(r)
+        if bad:
+            ranges = (" or ".join(map(str, bad)) if len(bad) < 3 else f"{bad[0]} to {bad[-1]}"
+                      if bad == list(range(bad[0], bad[-1] + 1)) else ", ".join(map(str, bad)))
+            out.append(spec.bidding.max.loc.diag(f"a bid of {ranges} can never be made: the hand awards "
+                             f"{sum(r.point_values)} points in all and `made` ({spec.scoring.made.text}) "
+                             "holds for no hand at that bid",
+                             "lower bidding.max, or award more points"))
+    if never_wins(r):
+        out.append(spec.end.win_if.loc.diag(f"no side can ever win: `win_if` ({spec.end.win_if.text}) holds at "
+                         "no score", "compare the score with the target, e.g. `score >= target`"))
+    return out
+
+
+def likely_mistakes(spec: RuleSpec, r: CompiledRules) -> list[Diagnostic]:
+    """What is likely a mistake, though the file plays."""
+    out = []
+    for p in spec.points:
+        if p.name not in standard_points():
+            close = difflib.get_close_matches(p.name, sorted(standard_points()), n=1, cutoff=0.75)
+            if close:
+                out.append(p.loc.diag(f"point `{p.name}` looks like a misspelling of `{close[0]}`",
+                                 f"the usual name is `{close[0]}` (names show in verdicts and explain)", "warning"))
+    if always_made(r):
+        out.append(spec.scoring.made.loc.diag(f"`made` ({spec.scoring.made.text}) holds whatever the hand: a bidder "
+                         "can never be set", "compare the points with the bid, e.g. `points >= bid`", "warning"))
+    return out
+
+
+def check_all_setups(spec: RuleSpec, limit: int = 64, warnings: list[Diagnostic] | None = None) -> list[Diagnostic]:
+    """Compile for every allowed seat count and representative option values; collect impossible setups
+    (and, into `warnings` if given, what is likely a mistake though it plays: likely_mistakes)."""
+    domains = [[(o.name, v) for v in o.domain()] for o in spec.options]
+    combos = list(itertools.islice(itertools.product(*domains), limit))
+    seen: dict[tuple, Diagnostic] = {}
+    for players in spec.players:
+        for combo in combos:
+            try:
+                r = compile_rules(spec, players, dict(combo))
+                problems = setup_problems(spec, r)
+                if warnings is not None:
+                    warnings += [w for w in likely_mistakes(spec, r) if w not in warnings]
+                if problems:
+                    raise RuleError(problems)
+            except RuleError as e:
+                for d in e.diagnostics:
+                    key = (d.path, d.line, d.col, d.message)
+                    if key not in seen:
+                        where = f" (with {players} players" + "".join(f", {k}={v}" for k, v in combo) + ")"
+                        seen[key] = Diagnostic(d.path, d.line, d.col, d.message + where, d.hint, d.source_line)
+    return list(seen.values())

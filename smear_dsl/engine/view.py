@@ -1,0 +1,80 @@
+"""Per-seat views: exactly what one seat (or a spectator) may see, nothing more."""
+from __future__ import annotations
+
+from typing import Any
+
+from smear_dsl import cards as C
+from smear_dsl import moves as M
+
+
+def seat_view(game, seat: int | None) -> dict[str, Any]:
+    """Own hand and own discards, public bidding and play, scores; never another hand, the stock or the seed."""
+    r = game.rules
+    name = r.card_name
+    in_hand = not game.hand_over
+    view: dict[str, Any] = {
+        "rules": r.ref,
+        "players": game.n,
+        "seat": seat,
+        "side": r.side_of[seat] if seat is not None else None,
+        "dealer": game.dealer,
+        "scores": list(game.scores),
+        "finished": game.finished,
+        "winner": game.winner,
+        "hands_played": len(game.results),
+        "phase": ("game over" if game.finished else "between hands") if not in_hand else
+                 {0: "bidding", 1: game.expected_action(), 2: "play", 4: "begging"}[game.phase],
+        "turn": game.turn if in_hand else None,
+    }
+    if in_hand:
+        view["bids"] = [{"seat": s, "bid": v or None} for s, v in game.bids]
+        view["bidder"] = game.bidder if game.bidder >= 0 else None
+        view["bid"] = game.high or None
+        view["trump"] = C.SUIT_CHARS[game.trump] if game.trump >= 0 else None
+        view["trick"] = [{"seat": s, "card": name(c)} for s, c in zip(game.trick_seats, game.trick)]
+        view["tricks"] = [{"leader": lead, "winner": w, "cards": [name(c) for c in cards]} for lead, w, cards in game.tricks]
+        view["hand_sizes"] = [h.bit_count() for h in game.hands]
+        drawn, shown = game.public_log()
+        if shown:  # face-up discards: everyone saw them
+            view["shown"] = [{"seat": s, "cards": [name(c) for c in C.bits(m)]} for s, m in shown]
+        if r.turn_up or r.draw_in_play:
+            view["stock"] = _stock_view(game, name, drawn)
+        if r.beg_run:  # begging is public: who stood, begged, gave or ran, and the cards turned up and set aside
+            view["choices"] = [{"seat": s, "choice": M.CHOICES[code - M.CHOOSE_BASE]} for s, code in game.hand_moves
+                               if M.CHOOSE_BASE <= code < M.DISCARD_FLAG]
+            view["stock"]["turned_down"] = [name(c) for c in game.turned_down]
+        if seat is not None:
+            view["hand"] = [name(c) for c in sorted(C.bits(game.hands[seat]), key=lambda c: (C.suit_of(c), -c))]
+            view["discarded"] = [name(c) for c in C.bits(game.discarded[seat])]
+            if game.turn == seat and game.expected_action() == "discard":
+                view["discard"] = _discard_view(game, seat, name)
+                example = view["discard"]["example"]
+                view["legal"] = [{"seat": seat, "action": "discard", "cards": example}] if example is not None else []
+            elif game.turn == seat:
+                view["legal"] = [M.to_dict(code, seat, name) for code in game.legal_moves()]
+    if game.results:
+        view["last_hand"] = game.results[-1].to_json()
+    return view
+
+
+def _discard_view(game, seat: int, name) -> dict[str, Any]:
+    """The discard `seat` must make: how many cards (min..max), which may go, and one legal discard
+    (the weakest: side cards before trumps, low before high). Listing every legal discard could
+    mean thousands of combinations; any set of `cards` in range is accepted unless the rules'
+    condition on the whole discard (or the first lead) refuses it, with the reason."""
+    lo, hi, mask = game.discard_options(seat)
+    example = game.weakest_discard(seat, game.side_cards_first(game.trump))
+    return {"min": lo, "max": hi, "cards": [name(c) for c in C.bits(mask)],
+            "example": [name(c) for c in C.bits(example)] if example is not None else None}
+
+
+def _stock_view(game, name, drawn) -> dict[str, Any]:
+    """What everyone sees of the stock: its size, the turned-up trump card, and with a face-up stock
+    its top card and every draw (a face-down stock shows no more than the turned-up card's draw)."""
+    r = game.rules
+    turned = game.turn_card if r.turn_up and game.turn_card >= 0 else None  # the card whose suit is (or may be) trump
+    out: dict[str, Any] = {"size": len(game.stock), "turned_up": name(turned) if turned is not None else None,
+                           "top": name(game.stock[0]) if r.stock_face_up and game.stock else None}
+    if r.draw_in_play:
+        out["draws"] = [{"seat": seat, "card": name(c)} for seat, c in drawn if r.stock_face_up or c == turned]
+    return out

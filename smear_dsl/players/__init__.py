@@ -1,0 +1,1 @@
+"""Bots: their names and budgets, the heuristic bot, the search bot."""

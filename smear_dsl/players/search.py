@@ -1,0 +1,128 @@
+"""A search bot for any rule file: perfect-information Monte Carlo over the worlds a seat cannot
+tell apart.
+
+For each move it samples worlds consistent with what the seat knows (knowledge.py: the hidden
+cards dealt anew, voids respected), tries every candidate move in each world, plays the rest of
+the hand out with the heuristic bot in every seat, and keeps the move with the best average
+outcome for its side (its points less the others', and the game's value when the hand ends it).
+Every candidate sees the same worlds, so their difference is not noise of the sampling. The
+budget is playouts or wall-clock milliseconds per move.
+"""
+from __future__ import annotations
+
+import random
+import time
+
+from smear_dsl import moves as M
+from smear_dsl.players.botspec import DEFAULT, Budget
+from smear_dsl.players.heuristic import HeuristicBot
+from smear_dsl.engine import HAND_DONE, STEP, Game
+from smear_dsl.errors import MoveError
+from smear_dsl.engine.knowledge import knowledge, world
+
+DISCARD_CANDIDATES = 8  # discards tried: the weakest and random legal ones (there can be thousands)
+SETTLE_WORLDS = 12  # worlds played before the search may stop early on a clear best move
+SETTLE_Z = 3.0  # how clear: the best leads the next by this many standard errors of their paired difference
+ROLLOUT_CAP = 2_000  # moves in one playout, a bound on any rule file (a hand has far fewer)
+
+
+class SearchBot:
+    """Chooses by playing out sampled worlds (see the module). Only `knowledge(game, seat)` is read of
+    the real game's hidden cards' places; everything else it plays on is a sampled world."""
+
+    name = "search"
+
+    def __init__(self, rng: random.Random | None = None, budget: Budget = DEFAULT):
+        self.rng = rng or random.Random()
+        self.budget = budget
+        self.rollout = HeuristicBot(random.Random(self.rng.getrandbits(64)))
+        self.last_playouts = 0
+
+    def choose(self, game: Game) -> int:
+        seat = game.turn
+        cands = self.candidates(game)
+        if len(cands) == 1:
+            self.last_playouts = 0
+            return cands[0]
+        kn = knowledge(game, seat)
+        side = game.rules.side_of[seat]
+        values: list[list[float | None]] = [[] for _ in cands]  # per candidate, its outcome in each world
+        deadline = time.perf_counter() + self.budget.ms / 1000 if self.budget.ms is not None else None
+        limit = self.budget.playouts or 1
+        played = 0
+        while True:
+            w = world(game, kn, self.rng)
+            for i, code in enumerate(cands):
+                values[i].append(self._playout(w, seat, code, side))
+            played += len(cands)
+            worlds = len(values[0])
+            if deadline is not None and time.perf_counter() >= deadline or deadline is None and played >= limit:
+                break
+            if worlds >= SETTLE_WORLDS and worlds % 4 == 0 and settled(values):
+                break
+        self.last_playouts = played
+        means = [_mean(v) for v in values]
+        return cands[max(range(len(cands)), key=means.__getitem__)]
+
+    def candidates(self, game: Game) -> list[int]:
+        """The moves worth comparing: every legal move, but for a discard the weakest and a few random
+        legal ones (listing every discard could mean thousands)."""
+        if game.phase == STEP and game.expected_action() == "discard":
+            seat = game.turn
+            weakest = self.rollout.weakest_discard(game)
+            out: list[int] = [weakest] if weakest is not None else []
+            for _ in range(DISCARD_CANDIDATES * 2):
+                if len(out) >= DISCARD_CANDIDATES:
+                    break
+                m = game.sample_discard(seat, self.rng)
+                if m is not None and (M.DISCARD_FLAG | m) not in out:
+                    out.append(M.DISCARD_FLAG | m)
+            return out or [game.random_move(self.rng)]
+        return game.legal_moves()
+
+    def _playout(self, w: Game, seat: int, code: int, side: int) -> float | None:
+        """The outcome for `side` of playing `code` in world `w` and the hand out; None if the move
+        is not legal there (a discard whose condition reads the unseen stock)."""
+        g = w.clone()
+        try:
+            g.apply(seat, code)
+        except MoveError:
+            return None
+        bot = self.rollout
+        hands = len(g.results)
+        for _ in range(ROLLOUT_CAP):
+            if g.phase == HAND_DONE:
+                break
+            g.apply(g.turn, bot.choose(g))
+        return self.value(g, side, hands)
+
+    @staticmethod
+    def value(g: Game, side: int, hands: int) -> float:
+        """The hand's points for `side` less the others' average, plus the game's target for a game
+        won (less for one lost) when the hand ended it."""
+        if len(g.results) <= hands:
+            return 0.0
+        delta = g.results[-1].delta
+        others = [d for i, d in enumerate(delta) if i != side]
+        v = delta[side] - (sum(others) / len(others) if others else 0.0)
+        if g.finished and g.winner is not None:
+            v += g.rules.target if g.winner == side else -g.rules.target
+        return v
+
+
+def _mean(vals: list[float | None]) -> float:
+    got = [v for v in vals if v is not None]
+    return sum(got) / len(got) if got else float("-inf")
+
+
+def settled(values: list[list[float | None]]) -> bool:
+    """Whether more worlds would not change the choice: the best candidate leads the runner-up by
+    SETTLE_Z standard errors of their difference world by world, or the two never differ."""
+    order = sorted(range(len(values)), key=lambda i: _mean(values[i]), reverse=True)
+    diffs = [a - b for a, b in zip(values[order[0]], values[order[1]]) if a is not None and b is not None]
+    if len(diffs) < SETTLE_WORLDS:
+        return False
+    n = len(diffs)
+    mean = sum(diffs) / n
+    var = sum((d - mean) ** 2 for d in diffs) / (n - 1)
+    return var == 0 or mean > SETTLE_Z * (var / n) ** 0.5

@@ -1,0 +1,1 @@
+"""smear-record/1: the verifier and the replay of a record."""

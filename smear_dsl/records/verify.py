@@ -1,0 +1,319 @@
+"""smear-record/1: read records, re-referee them, and give the verdict of RECORD_FORMAT.md."""
+from __future__ import annotations
+
+import json
+from functools import lru_cache
+from typing import Any, Callable
+
+from smear_dsl import cards as C
+from smear_dsl import moves as M
+from smear_dsl.compile.compiler import CompiledRules, compile_rules
+from smear_dsl.engine import Game
+from smear_dsl.errors import MoveError, OptionError, RecordError, RuleError, clip
+from smear_dsl.i18n import N_
+from smear_dsl.language.load import load_spec, spec_from_text
+from smear_dsl.language.paths import rule_names, split_ref
+from smear_dsl.language.schema import did_you_mean
+from smear_dsl.language.spec import RuleSpec
+from smear_dsl.language.versions import (known_texts, latest_ref, legacy_pins, legacy_ref, pins_of, record_rules,
+    ref_for_sha, text_sha256, versions_of)
+
+FORMAT = "smear-record/1"
+
+
+@lru_cache(maxsize=64)
+def _spec(name: str) -> RuleSpec:
+    return load_spec(name)
+
+
+@lru_cache(maxsize=16)
+def _text_spec(text: str, pins_json: str, name: str) -> RuleSpec:
+    """The rules a self-contained record carries (`rules_text`), called by the record's `rules` name;
+    `extends:` may name only rules/, a bare name meaning the version `pins` gives it."""
+    return spec_from_text(text, f"{name}.yaml", known_parents_only=True, pins=json.loads(pins_json))
+
+
+@lru_cache(maxsize=256)
+def _compiled(source: str, pins_json: str | None, players: int, options_json: str, name: str = "") -> CompiledRules:
+    spec = _text_spec(source, pins_json, name) if pins_json is not None else _spec(source)
+    return compile_rules(spec, players, json.loads(options_json))
+
+
+def rules_for(record: dict[str, Any], allow_paths: bool = True) -> CompiledRules:
+    """Compile the rules a record names (or carries in `rules_text`), for its seats and options;
+    RecordError if that is impossible. Without `allow_paths` (a server verifying a stranger's
+    record) `rules` must be a rule name of rules/: no path a caller names is ever opened.
+    Which version a record means: `rules_text` (its parents at `rules_parents`, else at the versions
+    they had before versions existed), else the version `rules` names, else the version whose text
+    `rules_sha256` is, else the version the name had before versions existed (a record without one
+    was written before them)."""
+    if not isinstance(record, dict):
+        raise RecordError("a record is a JSON object")
+    if record.get("format") != FORMAT:
+        raise RecordError(f"not a {FORMAT} record (format is {clip(record.get('format'))})")
+    name = record.get("rules")
+    if not isinstance(name, str) or not name:
+        raise RecordError("`rules` must name a rule file")
+    players = record.get("players")
+    if not isinstance(players, int) or isinstance(players, bool):
+        raise RecordError("`players` must be a whole number")
+    options = record.get("options", {})
+    if options is None:
+        options = {}
+    if not isinstance(options, dict):
+        raise RecordError("`options` must be an object")
+    digest = record.get("rules_sha256")
+    if digest is not None and not (isinstance(digest, str) and len(digest) == 64
+                                   and all(c in "0123456789abcdef" for c in digest)):
+        raise RecordError("`rules_sha256` must be a SHA-256 in hex (64 lowercase digits)")
+    text = record.get("rules_text")
+    pins_json = None
+    if text is not None:
+        if not isinstance(text, str):
+            raise RecordError("`rules_text` must be the text of a rule file")
+        if digest is not None and digest != text_sha256(text):
+            raise RecordError("`rules_sha256` is not the SHA-256 of `rules_text`")
+        parents = record.get("rules_parents")
+        pins = legacy_pins() if parents is None else pins_of(parents)
+        if pins is None:
+            raise RecordError("`rules_parents` must list exact versions of rules/ (`name@1`), nearest first")
+        source, label, pins_json = text, f"rules_text ({clip(name)})", json.dumps(pins, sort_keys=True)
+        base = split_ref(name)[0]
+        name = base if base.isidentifier() and len(base) <= 64 else "rules_text"  # what the verdict calls them
+    else:
+        source = _named_version(name, digest, allow_paths)
+        label = clip(source)
+    try:
+        return _compiled(source, pins_json, players, json.dumps(options, sort_keys=True), name if text else "")
+    except RuleError as e:
+        first = e.diagnostics[0] if e.diagnostics else None
+        where = f" (line {first.line})" if first and text is not None else ""
+        hint = f"; {first.hint}" if first and first.hint and text is None else ""
+        raise RecordError(f"rules {label}{where}: {first.message if first else 'cannot be loaded'}{hint}") from None
+    except OptionError as e:
+        raise RecordError(str(e)) from None
+
+
+def _named_version(name: str, digest: str | None, allow_paths: bool) -> str:
+    """The exact rules a record without `rules_text` means (see rules_for); RecordError if none here."""
+    base, version = split_ref(name)
+    if base not in rule_names() or ("@" in name and version is None):
+        if allow_paths and "@" not in name:
+            return name  # a path (the CLI verifying a record beside its rule file)
+        hint = did_you_mean(base, rule_names())
+        raise RecordError(f"no rule file {clip(name)} here (a record names one of rules/ or carries "
+                          f"`rules_text`)" + (f"; {hint}" if hint else ""))
+    if version is not None:
+        have = versions_of(base)
+        if version not in have:
+            raise RecordError(f"{clip(name)}: this installation has no version {version} of {base} (it has "
+                              f"{', '.join(map(str, have))}), and the record does not carry `rules_text`")
+        ref = name
+    elif digest is not None:
+        ref = ref_for_sha(base, digest) or (latest_ref(base) if _spec(latest_ref(base)).sha256 == digest else "")
+        if not ref:
+            raise RecordError(f"`rules_sha256` is the hash of no version of {base} this installation has")
+    else:
+        ref = legacy_ref(base)
+    if digest is not None:
+        texts = known_texts(ref) or {_spec(ref).sha256}
+        if digest not in texts:
+            raise RecordError(f"`rules_sha256` is not the hash of {ref} as this installation has it (a record "
+                              "of rules changed locally carries them in `rules_text`)")
+    return ref
+
+
+def carried_rules(spec: RuleSpec) -> dict[str, Any]:
+    """`rules_text`, `rules_sha256` and `rules_parents` for a record of a game under `spec`, when it is
+    not a released version of the family (a house rule file, a club's folder): such a record must
+    carry its rules to verify anywhere (RECORD_FORMAT.md). Empty for a released version."""
+    fields = record_rules(spec)
+    return {} if "rules_text" not in fields else {k: v for k, v in fields.items() if k != "rules"}
+
+
+def parse_deal(rules: CompiledRules, deal: Any) -> tuple[list[list[int]], list[int]] | None:
+    """Card ids of a record's deal, or None when it is not the deck split as the rules deal it."""
+    if not isinstance(deal, dict):
+        return None
+    hands, stock = deal.get("hands"), deal.get("stock")
+    if not isinstance(hands, list) or not isinstance(stock, list) or len(hands) != rules.players:
+        return None
+    out_hands = []
+    seen: set[int] = set()
+    for h in hands:
+        if not isinstance(h, list) or len(h) != rules.hand_size:
+            return None
+        ids = [rules.id_of.get(c) if isinstance(c, str) else None for c in h]
+        if None in ids:
+            return None
+        out_hands.append(ids)
+        seen.update(ids)
+    ids = [rules.id_of.get(c) if isinstance(c, str) else None for c in stock]
+    if None in ids:
+        return None
+    seen.update(ids)
+    total = rules.players * rules.hand_size + len(stock)
+    if len(seen) != total or total != len(rules.deck):
+        return None
+    return out_hands, ids
+
+
+def parse_move(rules: CompiledRules, move: Any) -> tuple[int, str, Any]:
+    """(seat, action, payload) of a record move, or MoveError BAD_RECORD if it is malformed."""
+    if not isinstance(move, dict):
+        raise MoveError("BAD_RECORD", "a move is an object")
+    seat = move.get("seat")
+    if not isinstance(seat, int) or isinstance(seat, bool) or not 0 <= seat < rules.players:
+        raise MoveError("BAD_RECORD", f"seat must be an integer 0..{rules.players - 1}, not {clip(seat)}")
+    action = move.get("action")
+    if action not in M.ACTIONS:
+        raise MoveError("BAD_RECORD", f"unknown action {clip(action)}")
+    if action == "pass":
+        return seat, action, None
+    if action == "bid":
+        v = move.get("value")
+        if not isinstance(v, int) or isinstance(v, bool):
+            raise MoveError("BAD_RECORD", f"a bid's value must be an integer, not {clip(v)}")
+        return seat, action, v
+    if action == "play":
+        c = rules.parse_card(move.get("card"))
+        if c is None:
+            raise MoveError("BAD_RECORD", f"a play needs a card, not {clip(move.get('card'))}")
+        return seat, action, c
+    if action == "trump":
+        s = move.get("suit")
+        si = C.SUIT_CHARS.find(s) if isinstance(s, str) and len(s) == 1 else -1
+        if si < 0:
+            raise MoveError("BAD_RECORD", f"naming trump needs a suit S, H, D or C, not {clip(s)}")
+        return seat, action, si
+    if action == "choose":
+        choice = move.get("choice")
+        if choice not in M.CHOICES:
+            raise MoveError("BAD_RECORD", f"a choice is one of {', '.join(M.CHOICES)}, not {clip(choice)}")
+        return seat, action, M.CHOICES.index(choice)
+    cards = move.get("cards")
+    if not isinstance(cards, list):
+        raise MoveError("BAD_RECORD", "a discard needs a list of cards")
+    ids = [rules.parse_card(c) for c in cards]
+    if None in ids:
+        raise MoveError("BAD_RECORD", f"a discard's cards must be card names, not {clip(cards)}")
+    return seat, action, ids
+
+
+def apply_parsed(game: Game, seat: int, action: str, payload: Any) -> None:
+    """Apply a parsed record move to the game (raises MoveError with the right code)."""
+    if action == "discard":
+        game.discard_cards(seat, payload)
+        return
+    game.check_turn(seat, action)
+    if action == "pass":
+        game.apply(seat, M.PASS)
+    elif action == "bid":
+        if payload < 0 or payload >= M.TRUMP_BASE - M.BID_BASE:
+            r = game.rules
+            raise MoveError("BID_OUT_OF_RANGE", N_("bids are {lo} to {hi}, not {value}"), lo=r.bid_min, hi=r.bid_max,
+                            value=payload)
+        game.apply(seat, M.BID_BASE + payload)
+    elif action == "trump":
+        game.apply(seat, M.TRUMP_BASE + payload)
+    elif action == "choose":
+        game.apply(seat, M.CHOOSE_BASE + payload)
+    else:
+        if payload not in game.rules.name_of:
+            raise MoveError("CARD_NOT_IN_HAND", N_("that card is not in this deck"))
+        game.apply(seat, payload)
+
+
+Observer = Callable[[Game, int, "int | None"], None]
+
+
+def verify(record: Any, allow_paths: bool = True, observe: Observer | None = None) -> dict[str, Any]:
+    """The verdict for a parsed record; RecordError if it cannot be read at all (see `rules_for`).
+    `observe(game, hand, move)` (if given) sees the game after each deal (move None) and each move."""
+    rules = rules_for(record, allow_paths)
+    first = record.get("first_dealer")
+    if not isinstance(first, int) or isinstance(first, bool) or not 0 <= first < rules.players:
+        raise RecordError(f"`first_dealer` must be a seat 0..{rules.players - 1}")
+    hands = record.get("hands")
+    if not isinstance(hands, list):
+        raise RecordError("`hands` must be a list")
+    limit = record.get("hand_limit")
+    if limit is not None and (not isinstance(limit, int) or isinstance(limit, bool) or limit <= 0):
+        raise RecordError("`hand_limit` must be a whole number above 0")
+    ended = record.get("ended")
+    if ended is not None and not (isinstance(ended, dict) and isinstance(ended.get("reason"), str)):
+        raise RecordError("`ended` must be an object with a `reason`")
+    game = Game(rules, seed=0, first_dealer=first, auto_deal=False, hand_limit=limit)
+    error = None
+    for h, hand in enumerate(hands):
+        error = _replay_hand(game, h, hand, h == len(hands) - 1, observe)
+        if error:
+            break
+    results = game.results
+    finished, winner = game.finished, game.winner
+    if error is not None and len(results) > error["hand"]:
+        # The hand holding the error does not count, even if its last trick was played.
+        results = results[:error["hand"]]
+        finished, winner = _end_state(game, results)
+    end = game.ended_by if finished else None
+    if ended is not None and error is None and not finished:
+        finished, winner, end = True, None, "abandoned"  # the referee ended it: nobody won, the hand in play not scored
+    scores = list(results[-1].scores) if results else [0] * rules.n_sides
+    return {
+        "rules": rules.spec.ref,
+        "valid": error is None,
+        "finished": finished,
+        "winner": winner,
+        "scores": scores,
+        "hands": [r.to_json() for r in results],
+        "error": error,
+        "end": end,  # how a finished game ended: "rules", "hand_limit" or "abandoned"
+    }
+
+
+def _replay_hand(game: Game, h: int, hand: Any, last: bool, observe: Observer | None) -> dict[str, Any] | None:
+    """Deal and play hand `h` of a record on `game`; the verdict's error for it, if any (in
+    RECORD_FORMAT.md's order: the entry, the deal, a hand after the end, each move, completeness)."""
+    rules = game.rules
+    if not isinstance(hand, dict):
+        return _err(h, None, "BAD_DEAL", "a hand entry is an object with `deal` and `moves`")
+    deal = parse_deal(rules, hand.get("deal"))
+    if deal is None:
+        return _err(h, None, "BAD_DEAL", f"the deal is not the {len(rules.deck)}-card deck in "
+                    f"{rules.players} hands of {rules.hand_size} plus the stock")
+    moves = hand.get("moves")
+    if not isinstance(moves, list):
+        return _err(h, 0, "BAD_RECORD", "`moves` must be a list")
+    if game.finished:
+        if moves:
+            try:
+                parse_move(rules, moves[0])
+            except MoveError as e:
+                return _err(h, 0, e.code, e.message)
+        return _err(h, 0, "GAME_OVER", "a hand starts after the game has ended")
+    game.start_hand(deal)
+    if observe:
+        observe(game, h, None)
+    for m, move in enumerate(moves):
+        try:
+            seat, action, payload = parse_move(rules, move)
+            apply_parsed(game, seat, action, payload)
+        except MoveError as e:
+            return _err(h, m, e.code, e.message)
+        if observe:
+            observe(game, h, m)
+    if not game.hand_over and not last:
+        return _err(h, len(moves), "HAND_INCOMPLETE", "this hand stops before it is over")
+    return None
+
+
+def _end_state(game: Game, results: list) -> tuple[bool, int | None]:
+    """Whether the game had ended after the kept hands (it ends on a hand, and nothing is kept after it)."""
+    if game.finished and len(results) == len(game.results):
+        return True, game.winner
+    return False, None
+
+
+def _err(hand: int, move: int | None, code: str, message: str) -> dict[str, Any]:
+    return {"hand": hand, "move": move, "code": code, "message": message}
+
