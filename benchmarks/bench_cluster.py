@@ -25,7 +25,7 @@ sys.path.insert(0, str(ROOT / "tests"))
 
 from cluster_harness import (AsyncRoute, Ledger, Replicas, drop_database, new_database, new_table,  # noqa: E402
                              pg_reachable, play)
-from smear_referee.cluster import shard_of  # noqa: E402
+from smear_referee.storage.cluster import shard_of  # noqa: E402
 
 
 async def load(reps: Replicas, n: int, seconds: float, kills: int = 0, lease: float = 2.0) -> dict:

@@ -3,7 +3,7 @@
 Starts `smear-dsl serve --health-port 0`, plays `--tables` tables of Four Point bots answering at once (bench_referee.py's
 driver), and meanwhile two separate processes (so the bots' own event loop adds nothing) call
 grpc.health.v1 Check every `--interval` seconds: one on the health port (threads of its own,
-smear_referee/health.py), one on the main port (answered on the event loop, behind the moves).
+smear_referee/server/health.py), one on the main port (answered on the event loop, behind the moves).
 Prints the checks' latency and the moves/s.
 Target: 1000 tables saturated, health p99 under 50 ms while moves keep flowing.
 Usage: python benchmarks/bench_health.py [--tables 1000] [--seconds 60]

@@ -46,7 +46,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 from bench_referee import tables  # noqa: E402
 from smear_referee.api import referee_pb2 as pb  # noqa: E402
 from smear_referee.api import referee_pb2_grpc as pb_grpc  # noqa: E402
-from smear_referee.client import error_reason  # noqa: E402
+from smear_referee.clients.client import error_reason  # noqa: E402
 
 RAISED = ["sandbox_per_address=1000", "upload_tables_per_address=100000", "tables_per_address=100000"]
 

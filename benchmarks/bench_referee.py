@@ -35,7 +35,7 @@ sys.path.insert(0, str(ROOT))
 
 from smear_referee.api import referee_pb2 as pb  # noqa: E402
 from smear_referee.api import referee_pb2_grpc as pb_grpc  # noqa: E402
-from smear_referee.client import choose  # noqa: E402
+from smear_referee.clients.client import choose  # noqa: E402
 
 
 def start_server(db: str) -> tuple[subprocess.Popen, str]:

@@ -29,8 +29,8 @@ sys.path.insert(0, str(ROOT))
 READ_BACK = """
 import resource, sys, time
 t0 = time.perf_counter()
-from smear_referee.store import Store
-from smear_referee.tables import Tables
+from smear_referee.storage.store import Store
+from smear_referee.tables.registry import Tables
 tables = Tables(Store(sys.argv[1]))
 tables.load()
 live = sum(1 for t in tables.tables.values() if not t.game.finished)
@@ -40,10 +40,10 @@ print(time.perf_counter() - t0, resource.getrusage(resource.RUSAGE_SELF).ru_maxr
 
 def build(path: str, moves: int, live: int, live_moves: int, hands: int) -> None:
     """Write the store: tables played with random legal moves through the referee's Table."""
-    from smear_referee.store import Store, StoredTable
-    from smear_referee.rulesets import compiled, known_spec
-    from smear_referee.tokens import token_hash
-    from smear_referee.table import Table
+    from smear_referee.storage.store import Store, StoredTable
+    from smear_referee.tables.rulesets import compiled, known_spec
+    from smear_referee.tables.tokens import token_hash
+    from smear_referee.tables.table import Table
 
     store = Store(path)
     store.close()

@@ -23,7 +23,7 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
 from smear_dsl.records.verify import verify  # noqa: E402
-from smear_referee.tournament.runner import run_tournament  # noqa: E402
+from smear_referee.clients.tournament import run_tournament  # noqa: E402
 
 
 def main() -> int:

@@ -15,7 +15,7 @@ from pathlib import Path
 from playwright.sync_api import sync_playwright
 
 from smear_referee.app import ServerThread
-from smear_referee.client import Client
+from smear_referee.clients.client import Client
 from smear_referee.limits import Limits
 
 ROOT = Path(__file__).resolve().parent.parent

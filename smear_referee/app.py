@@ -14,22 +14,22 @@ from grpc_reflection.v1alpha import reflection
 
 from smear_dsl.errors import SmearError
 
-from . import replica
-from .api import referee_pb2 as pb
-from .backends import is_postgres
-from .cluster import Leases
-from .api import referee_pb2_grpc as pb_grpc
-from .grpcguard import ReadableRequests
-from .health import SideHealth
-from .house_bots import HouseBots
-from .limits import Limits
-from .sandbox import Sandbox
-from .service import SERVICE, TOURNAMENT, AuthInterceptor, Referee
-from .store import Store
-from .tables import Tables
-from .tournament.service import Tournaments, TournamentService
-from .web import WebServer, web_server
-from .webguard import AddressLog
+from smear_referee.tables import replica
+from smear_referee.api import referee_pb2 as pb
+from smear_referee.storage.backends import is_postgres
+from smear_referee.storage.cluster import Leases
+from smear_referee.api import referee_pb2_grpc as pb_grpc
+from smear_referee.server.grpcguard import ReadableRequests
+from smear_referee.server.health import SideHealth
+from smear_referee.server.house_bots import HouseBots
+from smear_referee.limits import Limits
+from smear_referee.server.sandbox import Sandbox
+from smear_referee.server.service import SERVICE, TOURNAMENT, AuthInterceptor, Referee
+from smear_referee.storage.store import Store
+from smear_referee.tables.registry import Tables
+from smear_referee.tournament.service import Tournaments, TournamentService
+from smear_referee.server.web import WebServer, web_server
+from smear_referee.server.webguard import AddressLog
 
 MAX_MESSAGE_BYTES = 4 * 1024 * 1024
 
@@ -111,7 +111,7 @@ class Listen:
     web: int | None = None
     tls_cert: str | None = None
     tls_key: str | None = None
-    health: int | None = None  # a port of its own for health checks (smear_referee/health.py); None: none
+    health: int | None = None  # a port of its own for health checks (smear_referee/server/health.py); None: none
     advertise: str | None = None  # a replica (cluster.py): the HOST[:PORT] clients are sent to; None: a lone server
 
     @property
@@ -220,8 +220,8 @@ INTEGRITY_TABLES, INTEGRITY_SECONDS = 500, 2.0  # the start-up check's budget (d
 async def _integrity(store: Store) -> None:
     """At start-up, in a reading thread: prove the most recent tables of the store by their hashes,
     within a budget, and say so in the log (the tables read back were proven as they were read)."""
-    from .store import _reading
-    from .storetools import scan
+    from smear_referee.storage.store import _reading
+    from smear_referee.storetools import scan
     log = logging.getLogger("smear_dsl.referee")
     try:
         report = await store.off_loop(lambda: _reading(store, lambda conn: scan(

@@ -135,8 +135,8 @@ def _add_store(sub) -> None:
 
 
 def cmd_store(args: argparse.Namespace) -> int:
-    from . import storetools as T
-    from .names import shown
+    from smear_referee import storetools as T
+    from smear_referee.names import shown
     try:
         if args.op == "check":
             report = T.check(args.db, args.deep)
@@ -160,7 +160,7 @@ def _play_client(args: argparse.Namespace, where: str):
     (--lang, else LANGUAGE/LANG), so refusals and titles come back in it."""
     import grpc
 
-    from .client import Client
+    from smear_referee.clients.client import Client
     if args.tls_ca:
         if not os.path.isfile(args.tls_ca):
             raise OptionError(f"no file {args.tls_ca}")
@@ -180,9 +180,9 @@ def cmd_play(args: argparse.Namespace) -> int:
 
     from rich.text import Text
 
-    from .client import error_reason, target
-    from .names import shown
-    from .terminal import TerminalTable, save_seat, saved_seat
+    from smear_referee.clients.client import error_reason, target
+    from smear_referee.names import shown
+    from smear_referee.clients.terminal import TerminalTable, save_seat, saved_seat
 
     where = target(args.server)
     lobby = _play_client(args, where)
@@ -236,9 +236,9 @@ def cmd_serve(args: argparse.Namespace) -> int:
 
     from smear_dsl.errors import SmearError
 
-    from .app import Listen, serve
-    from .cluster import SHARDS
-    from .limits import Limits
+    from smear_referee.app import Listen, serve
+    from smear_referee.storage.cluster import SHARDS
+    from smear_referee.limits import Limits
     try:
         limits = Limits.parse(args.limit or [])
     except ValueError as e:
@@ -276,7 +276,7 @@ def cmd_serve(args: argparse.Namespace) -> int:
 def cmd_bot(args: argparse.Namespace) -> int:
     import grpc
 
-    from .client import Client, play_seat, target
+    from smear_referee.clients.client import Client, play_seat, target
     where = target(args.server)
     client = Client(where, args.token)
     try:
@@ -299,9 +299,9 @@ def cmd_tournament_run(args: argparse.Namespace) -> int:
 
     from smear_dsl.sim.parallel import jobs_option
 
-    from .names import shown
+    from smear_referee.names import shown
 
-    from .tournament.runner import run_tournament
+    from smear_referee.clients.tournament import run_tournament
     try:
         archive = run_tournament(args.rules, args.entrants, args.rounds, args.pairing, args.duplicate, args.teams,
                                  parse_options(args.option), args.seed, args.out, args.bot, progress=True,
@@ -331,7 +331,7 @@ def cmd_tournament_run(args: argparse.Namespace) -> int:
 
 
 def cmd_verify_tournament(args: argparse.Namespace) -> int:
-    from .tournament.archive import findings, verify_archive
+    from smear_referee.tournament.archive import findings, verify_archive
     archive = read_json(args.archive)
     problems = verify_archive(archive)
     for p in problems:
@@ -345,7 +345,7 @@ def cmd_verify_tournament(args: argparse.Namespace) -> int:
 
 
 def cmd_demo(args: argparse.Namespace) -> int:
-    from .demo import parse_game, run_demo
+    from smear_referee.clients.demo import parse_game, run_demo
     if not args.game:
         raise OptionError("name the games to play: --game RULES[:k=v,...][@PLAYERS] (repeatable); `make demo` does")
     return run_demo([parse_game(g) for g in args.game], args.out, args.seed, args.web, args.serve)

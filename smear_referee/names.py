@@ -13,6 +13,8 @@ import unicodedata
 
 from smear_dsl.errors import clip
 
+from smear_referee.errors import RefereeError
+
 # Categories no name may hold: control (Cc), format (Cf: bidi controls, zero-width characters,
 # soft hyphen...), surrogates (Cs), private use (Co), unassigned (Cn), line and paragraph separators.
 REFUSED = {"Cc", "Cf", "Cs", "Co", "Cn", "Zl", "Zp"}
@@ -20,7 +22,6 @@ REFUSED = {"Cc", "Cf", "Cs", "Co", "Cn", "Zl", "Zp"}
 
 def clean(text: str, limit: int, what: str = "a name", empty: bool = True) -> str:
     """`text` as the referee stores it, or INVALID_ARGUMENT / BAD_NAME saying what is wrong with it."""
-    from .table import RefereeError  # here: clients import `shown` without the engine
     name = " ".join(unicodedata.normalize("NFC", text).split())
     for i, ch in enumerate(name):
         if unicodedata.category(ch) in REFUSED:

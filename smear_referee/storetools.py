@@ -16,8 +16,8 @@ from typing import Any, Callable, Iterator
 
 from smear_dsl.errors import SmearError
 
-from . import integrity as I
-from .backends import StoreInUse, _lock, is_postgres
+from smear_referee.storage import integrity as I
+from smear_referee.storage.backends import StoreInUse, _lock, is_postgres
 
 
 class StoreToolError(SmearError):
@@ -47,7 +47,7 @@ def connect_read_only(db: str):
     if is_postgres(db):
         import psycopg
 
-        from .backends import _PgConnection
+        from smear_referee.storage.backends import _PgConnection
         try:
             return _PgConnection(psycopg.connect(db, autocommit=True, connect_timeout=5))
         except psycopg.Error as e:
@@ -122,8 +122,8 @@ def _replays(conn, tid: str) -> tuple[int, str] | None:
     reads it back (restore.rebuild), and whole from the first move, as its record is made."""
     from smear_dsl.errors import MoveError
 
-    from .restore import Damaged, rebuild
-    from .store import _load_one
+    from smear_referee.tables.restore import Damaged, rebuild
+    from smear_referee.storage.store import _load_one
     try:
         st = _load_one(conn, tid)
         t, _behind = rebuild(st)

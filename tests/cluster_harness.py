@@ -24,7 +24,7 @@ sys.path.insert(0, str(ROOT))
 
 from smear_referee.api import referee_pb2 as pb  # noqa: E402
 from smear_referee.api import referee_pb2_grpc as pb_grpc  # noqa: E402
-from smear_referee.client import RECONNECT, choose, error_info  # noqa: E402
+from smear_referee.clients.client import RECONNECT, choose, error_info  # noqa: E402
 
 PG_SERVER = "postgresql://postgres@127.0.0.1:5432"
 
@@ -149,7 +149,7 @@ class Replicas:
 
 
 class AsyncRoute:
-    """The asyncio side of smear_referee.client.Route: NOT_OWNER followed, a replica that does not
+    """The asyncio side of smear_referee.clients.client.Route: NOT_OWNER followed, a replica that does not
     answer passed over. Routes share CHANNELS connections per address (one HTTP/2 connection
     takes 1000 streams at the server)."""
 
@@ -308,8 +308,8 @@ def check_ledger(url: str, ledger: Ledger, tables: dict[str, str]) -> dict[str, 
     AssertionError on the first breach. Returns counts."""
     import psycopg
 
-    from smear_referee.store import Store
-    from smear_referee.tables import Tables
+    from smear_referee.storage.store import Store
+    from smear_referee.tables.registry import Tables
     rows: dict[tuple[str, int], tuple[int, str]] = {}
     with psycopg.connect(url) as conn:
         for tid, version, seat, idem in conn.execute("SELECT table_id, version, seat, idem FROM moves"):
@@ -337,7 +337,7 @@ def _check_offline(url: str, ledger: Ledger, tables: dict[str, str], Store, Tabl
     """Each finished record verifies, and each watcher's events are exactly those an offline replay
     of the final log gives, numbered 1, 2, 3 ... (run with every replica stopped)."""
     from smear_dsl.records.verify import verify as verify_record
-    from smear_referee.table import Identity
+    from smear_referee.tables.table import Identity
 
     async def run() -> dict[str, int]:
         store = Store(url)

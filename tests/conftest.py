@@ -6,7 +6,7 @@ import os
 from pathlib import Path
 
 # Every referee the tests start (in this process or as a child) refuses a store read made on its
-# event loop's thread, so a test fails where a call would stall every other (smear_referee/store.py).
+# event loop's thread, so a test fails where a call would stall every other (smear_referee/storage/store.py).
 os.environ.setdefault("SMEAR_STRICT_STORE", "1")
 
 import pytest

@@ -11,7 +11,7 @@ import grpc
 import pytest
 
 from smear_referee.app import ServerThread as _ServerThread
-from smear_referee.client import Client, bearer, error_reason  # noqa: F401 (bearer: for the tests)
+from smear_referee.clients.client import Client, bearer, error_reason  # noqa: F401 (bearer: for the tests)
 
 from conftest import ROOT
 

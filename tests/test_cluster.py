@@ -22,8 +22,8 @@ from cluster_harness import (AsyncRoute, Ledger, Replicas, check_ledger, drop_da
                              pg_reachable, play, watch)
 from smear_referee.api import referee_pb2 as pb
 from smear_referee.api import referee_pb2_grpc as pb_grpc
-from smear_referee.client import Client, error_info, play_seat
-from smear_referee.cluster import shard_of
+from smear_referee.clients.client import Client, error_info, play_seat
+from smear_referee.storage.cluster import shard_of
 
 pytestmark = pytest.mark.skipif(bool(_why := pg_reachable()), reason=f"no PostgreSQL at 127.0.0.1:5432: {_why}")
 

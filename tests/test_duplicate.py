@@ -9,7 +9,7 @@ from smear_dsl.compile.duplicate import board, boards, commitment, table_seed
 from smear_dsl.engine import Game
 from smear_dsl.compile.shuffle import keyed_shuffle
 
-from smear_referee.client import play_seat
+from smear_referee.clients.client import play_seat
 
 from conftest import rules
 from referee_harness import ServerThread

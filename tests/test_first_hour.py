@@ -8,7 +8,7 @@ import sys
 
 import pytest
 
-from smear_referee.client import target
+from smear_referee.clients.client import target
 
 from conftest import ROOT
 from referee_harness import ServerProcess

@@ -9,8 +9,8 @@ import time
 import grpc
 from grpc_health.v1 import health_pb2, health_pb2_grpc
 
-from smear_referee import health as side_health
-from smear_referee.health import SideHealth
+from smear_referee.server import health as side_health
+from smear_referee.server.health import SideHealth
 
 from referee_harness import ServerProcess
 

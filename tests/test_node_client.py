@@ -9,7 +9,7 @@ import threading
 
 import pytest
 
-from smear_referee.client import play_seat
+from smear_referee.clients.client import play_seat
 
 from conftest import ROOT
 from referee_harness import ServerThread

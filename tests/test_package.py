@@ -137,7 +137,7 @@ def test_serve_answers_health_checks(installed):
         with grpc.insecure_channel(f"127.0.0.1:{port}") as ch:
             status = health_pb2_grpc.HealthStub(ch).Check(health_pb2.HealthCheckRequest(service=""), timeout=10).status
         assert status == health_pb2.HealthCheckResponse.SERVING
-        from smear_referee.client import Client
+        from smear_referee.clients.client import Client
         c = Client(f"127.0.0.1:{port}")
         assert "four_point_ne_wisconsin" in {r.name for r in c.list_rules().rules}
         assert c.check_rules("extends: setback\nname: mine\n").ok  # the sandbox worker runs from the wheel too

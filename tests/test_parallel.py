@@ -53,7 +53,7 @@ def test_the_cli_takes_jobs_and_refuses_a_negative_number():
 
 
 def test_a_tournament_with_the_referee_in_its_own_process_gives_the_same_archive(tmp_path):
-    from smear_referee.tournament.runner import run_tournament
+    from smear_referee.clients.tournament import run_tournament
 
     def archive(jobs: int) -> dict:
         a = run_tournament("setback", 8, 2, duplicate=True, seed="jobs", out=str(tmp_path / f"j{jobs}"),

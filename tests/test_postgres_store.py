@@ -8,9 +8,9 @@ import sys
 
 import pytest
 
-from smear_referee import backends
-from smear_referee.backends import StoreInUse, _redacted
-from smear_referee.store import Store
+from smear_referee.storage import backends
+from smear_referee.storage.backends import StoreInUse, _redacted
+from smear_referee.storage.store import Store
 
 from conftest import ROOT, fresh_pg_database
 

@@ -9,7 +9,7 @@ import pytest
 
 from smear_dsl.language.load import load_spec
 from smear_referee.api import referee_pb2 as pb
-from smear_referee.client import error_reason, play_seat
+from smear_referee.clients.client import error_reason, play_seat
 
 from conftest import ROOT, RULE_FILES
 from referee_harness import ServerThread, fails

@@ -8,7 +8,7 @@ import uuid
 
 import grpc
 
-from smear_referee.client import choose, play_seat
+from smear_referee.clients.client import choose, play_seat
 
 from referee_harness import ServerProcess
 

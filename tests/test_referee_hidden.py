@@ -23,7 +23,7 @@ from smear_dsl.compile.duplicate import first_dealer
 from smear_dsl.engine import Game
 
 from smear_referee.api import referee_pb2 as pb
-from smear_referee.client import choose
+from smear_referee.clients.client import choose
 
 from conftest import rules
 from referee_harness import ServerThread
@@ -161,7 +161,7 @@ def test_no_message_shows_a_hidden_card(tmp_path_factory, setup, seed):
 
 def resp_code(twin: Twin, seat: int, move: pb.Move) -> int:
     """The engine code of a proto move, for the twin."""
-    from smear_referee.convert import move_from_proto
+    from smear_referee.tables.convert import move_from_proto
     from smear_dsl import moves as M
     action, payload = move_from_proto(twin.r, seat, move)
     if action == "pass":

@@ -14,7 +14,7 @@ from smear_dsl.compile.compiler import compile_rules
 from smear_dsl.engine import Game
 from smear_dsl.language.load import load_spec
 from smear_referee.api import referee_pb2 as pb
-from smear_referee.client import choose, error_reason
+from smear_referee.clients.client import choose, error_reason
 
 from referee_harness import ServerThread
 
@@ -182,7 +182,7 @@ def _bits(mask: int):
 
 def _apply(game: Game, seat: int, move: pb.Move) -> None:
     """Mirror an accepted move in the local engine."""
-    from smear_referee.convert import move_from_proto
+    from smear_referee.tables.convert import move_from_proto
     from smear_dsl.records.verify import apply_parsed
     action, payload = move_from_proto(game.rules, seat, move)
     apply_parsed(game, seat, action, payload)
@@ -191,8 +191,8 @@ def _apply(game: Game, seat: int, move: pb.Move) -> None:
 def test_finished_tables_beyond_the_limit_leave_memory_and_come_back_from_the_store(tmp_path, monkeypatch):
     """A long-running server keeps only the newest finished games in memory; an older one is
     rebuilt from its log when asked for, with the same record, view and refusals."""
-    from smear_referee.client import play_seat
-    from smear_referee.tables import Tables
+    from smear_referee.clients.client import play_seat
+    from smear_referee.tables.registry import Tables
 
     monkeypatch.setattr(Tables, "KEEP_FINISHED", 1)
     srv = ServerThread(str(tmp_path / "db.sqlite3"))
@@ -233,7 +233,7 @@ def test_finished_tables_beyond_the_limit_leave_memory_and_come_back_from_the_st
 def test_a_play_client_that_sends_without_reading_gets_every_answer_in_order(srv):
     """Many more moves than the backlog the server holds for an unread stream (past it, the server
     reads no further until the client reads): every answer still comes, in order."""
-    from smear_referee.service import PLAY_BACKLOG
+    from smear_referee.server.service import PLAY_BACKLOG
     t, seats, _host = seated(srv, seed="backlog")
     seat = expected_hands("backlog").turn
     s = Stream(seats[seat], t.table_id)

@@ -287,7 +287,7 @@ def test_a_strange_version_is_refused_with_a_reason(name):
 
 
 def test_demo_games_may_name_a_version():
-    from smear_referee.demo import parse_game
+    from smear_referee.clients.demo import parse_game
     assert parse_game("cutthroat_canadian@3") == ("cutthroat_canadian", 3, {})  # no version 3: three players
     assert parse_game("cinch@1") == ("cinch@1", None, {})
     assert parse_game("cinch@1@4") == ("cinch@1", 4, {})

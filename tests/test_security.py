@@ -15,11 +15,11 @@ import pytest
 
 from smear_referee.api import referee_pb2 as pb
 from smear_referee.api import referee_pb2_grpc as pb_grpc
-from smear_referee.client import Client, error_reason, play_seat
-from smear_referee.convert import move_to_proto
+from smear_referee.clients.client import Client, error_reason, play_seat
+from smear_referee.tables.convert import move_to_proto
 from smear_referee.limits import Limits
-from smear_referee.tables import Identity, Tables
-from smear_referee.store import Store
+from smear_referee.tables.registry import Identity, Tables
+from smear_referee.storage.store import Store
 from smear_referee.tournament.archive import verify_archive
 
 from conftest import ROOT
@@ -414,7 +414,7 @@ def _workers() -> int:
     n = 0
     for proc in Path("/proc").iterdir():
         try:
-            if proc.name.isdigit() and b"smear_referee.sandbox" in (proc / "cmdline").read_bytes() and \
+            if proc.name.isdigit() and b"smear_referee.server.sandbox" in (proc / "cmdline").read_bytes() and \
                     int((proc / "stat").read_text().rsplit(")", 1)[1].split()[1]) == os.getpid():
                 n += 1
         except (OSError, ValueError, IndexError):

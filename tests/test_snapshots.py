@@ -16,10 +16,11 @@ from smear_dsl.engine.snapshot import between_hands, restore
 from smear_dsl.language.load import load_spec
 from smear_dsl.language.paths import rule_names
 from smear_referee.api import referee_pb2 as pb
-from smear_referee.convert import move_to_proto
+from smear_referee.tables.convert import move_to_proto
 from smear_referee.limits import Limits
-from smear_referee.store import Store
-from smear_referee.tables import Identity, RefereeError, Tables
+from smear_referee.storage.store import Store
+from smear_referee.errors import RefereeError
+from smear_referee.tables.registry import Identity, Tables
 
 from referee_harness import ServerThread
 
@@ -285,7 +286,7 @@ def test_a_stream_resuming_from_far_back_gets_the_events_memory_no_longer_holds(
 def test_a_parked_table_with_bots_plays_on_when_its_player_comes_back(tmp_path):
     """The host's bots wait for the one person at the table; parked meanwhile, the table is read
     back by that person's next call and the bots answer again."""
-    from smear_referee.house_bots import HouseBots
+    from smear_referee.server.house_bots import HouseBots
 
     async def run():
         limits = Limits(idle_seconds=60, bot_seconds=0.001)

@@ -13,7 +13,7 @@ import pytest
 from smear_dsl.compile.duplicate import commitment
 from smear_referee.tournament.archive import verify_archive
 from smear_referee.tournament.pairing import circle_round, pair_round
-from smear_referee.tournament.runner import run_tournament
+from smear_referee.clients.tournament import run_tournament
 from smear_referee.tournament import standings as S
 
 from conftest import ROOT
@@ -244,7 +244,7 @@ def test_a_game_cut_by_the_servers_hand_limit_ends_the_same_everywhere(tmp_path)
 
     from smear_referee.api import referee_pb2 as pb
     from smear_referee.api import referee_pb2_grpc as pb_grpc
-    from smear_referee.client import Client, bearer, play_seat
+    from smear_referee.clients.client import Client, bearer, play_seat
     from smear_referee.limits import Limits
     from smear_referee.tournament.archive import findings
     from smear_dsl.records.verify import verify

@@ -13,7 +13,7 @@ import pytest
 
 from smear_referee.api import referee_pb2 as pb
 from smear_referee.api import referee_pb2_grpc as pb_grpc
-from smear_referee.client import Client, error_reason, play_seat
+from smear_referee.clients.client import Client, error_reason, play_seat
 from smear_referee.tournament.archive import verify_archive
 
 from referee_harness import ServerProcess, bearer

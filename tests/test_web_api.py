@@ -287,7 +287,7 @@ def test_search_bots_the_server_plays_finish_a_game_and_keep_to_the_limits(web):
 def test_a_bot_client_hands_its_seat_to_the_referees_search_bot(web):
     """`smear-dsl bot --style search:...` (play_seat with a search style) seats the referee's search
     bot on its own seat token and follows the table to the end."""
-    from smear_referee.client import play_seat
+    from smear_referee.clients.client import play_seat
     c = web.client()
     made = c.create_table("cutthroat_canadian", players=2, seed="hand-over")
     seat0 = c.join(made.table_id, 0, name="mine")

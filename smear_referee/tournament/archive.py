@@ -16,7 +16,7 @@ from smear_dsl.errors import MoveError
 from smear_dsl.records.verify import FORMAT as RECORD_FORMAT
 from smear_dsl.records.verify import apply_parsed, parse_move, rules_for, verify
 
-from . import standings as S
+from smear_referee.tournament import standings as S
 
 FORMAT = "smear-tournament/1"
 

@@ -6,7 +6,7 @@ from typing import Any
 
 from smear_dsl.i18n import rules_title, tr_for
 
-from .archive import archive_rules
+from smear_referee.tournament.archive import archive_rules
 
 
 def standings_html(archive: dict[str, Any], lang: str = "en") -> str:

@@ -23,19 +23,20 @@ from smear_dsl.records.verify import verify
 from smear_dsl.language.spec import RuleSpec
 from smear_dsl.language.versions import known_texts, legacy_pins, pins_of
 
-from ..api import referee_pb2 as pb
-from ..api import referee_pb2_grpc as pb_grpc
-from ..limits import address_of
-from ..names import clean as clean_name
-from ..service import CALLER, LANG, Referee, guard, known_rules
-from ..store import Store
-from ..rulesets import rules_spec, upload_spec
-from ..tables import Identity, RefereeError, Tables
-from ..tokens import new_token, token_hash
-from . import standings as S
-from .archive import FORMAT, outcome
-from .standings import comparisons
-from .pairing import pair_round
+from smear_referee.api import referee_pb2 as pb
+from smear_referee.api import referee_pb2_grpc as pb_grpc
+from smear_referee.limits import address_of
+from smear_referee.names import clean as clean_name
+from smear_referee.server.service import CALLER, LANG, Referee, guard, known_rules
+from smear_referee.storage.store import Store
+from smear_referee.tables.rulesets import rules_spec, upload_spec
+from smear_referee.errors import RefereeError
+from smear_referee.tables.registry import Identity, Tables
+from smear_referee.tables.tokens import new_token, token_hash
+from smear_referee.tournament import standings as S
+from smear_referee.tournament.archive import FORMAT, outcome
+from smear_referee.tournament.standings import comparisons
+from smear_referee.tournament.pairing import pair_round
 
 
 @dataclass

@@ -61,7 +61,7 @@ def is_postgres(db: str) -> bool:
 
 def backend_for(db: str, shared: bool = False) -> "SqliteBackend | PostgresBackend":
     """A `postgresql://` (or `postgres://`) URL, or the path of an SQLite file. `shared`: one of
-    several replicas on a PostgreSQL database (smear_referee/cluster.py)."""
+    several replicas on a PostgreSQL database (smear_referee/storage/cluster.py)."""
     if is_postgres(db):
         return PostgresBackend(db, shared)
     return SqliteBackend(db)

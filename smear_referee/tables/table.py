@@ -1,7 +1,7 @@
 """One table in memory: its game, its recent moves and events, its seats, and who may see what.
 
 A move is applied under the table's lock, written to the store, and only then published and
-acknowledged (smear_referee/tables.py does that). Events are kept unfiltered; `render` cuts each
+acknowledged (smear_referee/tables/registry.py does that). Events are kept unfiltered; `render` cuts each
 one down to what one caller may see (a seat sees its own cards and discards, a spectator only
 public play).
 """
@@ -17,15 +17,14 @@ from smear_dsl.compile.duplicate import boards
 from smear_dsl.engine import Game
 from smear_dsl.engine.constants import HAND_DONE
 from smear_dsl.engine.snapshot import between_hands, forget_history, restore
-from smear_dsl.errors import Said
-from smear_dsl.i18n import rules_title, say, tr_for
+from smear_dsl.i18n import rules_title
 from smear_dsl.records.verify import apply_parsed
 from smear_dsl.language.spec import RuleSpec
 from smear_dsl.language.versions import record_rules
 
-from . import integrity as I
-from .api import referee_pb2 as pb
-from .convert import move_from_proto, move_to_proto, view_to_proto
+from smear_referee.storage import integrity as I
+from smear_referee.api import referee_pb2 as pb
+from smear_referee.tables.convert import move_from_proto, move_to_proto, view_to_proto
 
 
 @dataclass(frozen=True)
@@ -42,29 +41,6 @@ class Identity:
 # them, so a server holding long games does not keep growing the heap every full collection walks
 # (that showed as 100-200 ms pauses in bench_referee's latency).
 Event = tuple
-
-
-class RefereeError(Exception):
-    """An error with a gRPC status name and a reason (the RECORD_FORMAT.md code or our own)."""
-
-    def __init__(self, status: str, reason: str, message: str | Said, metadata: dict[str, str] | None = None,
-                 spec: RuleSpec | None = None):
-        said = message if isinstance(message, Said) else Said(message)
-        super().__init__(str(said))
-        self.status, self.reason, self.message = status, reason, str(said)
-        self.metadata = metadata or {}  # ErrorInfo's metadata (NOT_OWNER: the owner's address)
-        self.said, self.spec = said, spec  # for saying it in the caller's language (the rule file's own words)
-
-    def message_in(self, lang: str) -> str:
-        """The message in the caller's language (the same code, whatever the language)."""
-        if lang == "en":
-            return self.message
-        return say(tr_for(lang), self.said, self.reason, self.spec.words(lang) if self.spec is not None else None)
-
-
-def damaged(table_id: str, reason: str) -> RefereeError:
-    """DATA_LOSS / TABLE_DAMAGED naming the table: its stored rows are not what was written."""
-    return RefereeError("DATA_LOSS", "TABLE_DAMAGED", f"table {table_id}: {reason}", {"table_id": table_id})
 
 
 @dataclass

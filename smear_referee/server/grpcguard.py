@@ -8,8 +8,8 @@ from __future__ import annotations
 
 import grpc
 
-from .limits import address_of
-from .webguard import AddressLog
+from smear_referee.limits import address_of
+from smear_referee.server.webguard import AddressLog
 
 
 class Malformed:
@@ -46,7 +46,7 @@ class ReadableRequests(grpc.aio.ServerInterceptor):
 
 
 def _readable(handler, logs: AddressLog, method: str):
-    from .service import _abort  # the one place statuses are made
+    from smear_referee.server.service import _abort  # the one place statuses are made
 
     async def refuse(context, bad: Malformed) -> None:
         logs.note(address_of(context.peer()), f"{method}: malformed request: {bad.why}")

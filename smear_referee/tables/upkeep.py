@@ -12,11 +12,11 @@ from typing import TYPE_CHECKING
 
 from smear_dsl.engine.snapshot import between_hands
 
-from .store import Store
-from .table import Table, end_game
+from smear_referee.storage.store import Store
+from smear_referee.tables.table import Table, end_game
 
 if TYPE_CHECKING:
-    from .tables import Tables
+    from smear_referee.tables.registry import Tables
 
 log = logging.getLogger("smear_dsl.referee")
 

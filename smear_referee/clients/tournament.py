@@ -19,8 +19,8 @@ from smear_dsl.compile.compiler import compile_rules
 from smear_dsl.language.load import load_spec
 from smear_dsl.records.verify import carried_rules
 
-from .archive import findings, verify_archive
-from .report import standings_html
+from smear_referee.tournament.archive import findings, verify_archive
+from smear_referee.tournament.report import standings_html
 
 
 def run_tournament(rules_name: str, entrants: int, rounds: int, fmt: str = "swiss", duplicate: bool = False,
@@ -34,11 +34,11 @@ def run_tournament(rules_name: str, entrants: int, rounds: int, fmt: str = "swis
     results are the same (each bot decides from its own view and seed; the tables are independent)."""
     import grpc
 
-    from ..api import referee_pb2 as pb
-    from ..api import referee_pb2_grpc as pb_grpc
-    from ..app import fresh_server
-    from ..client import Persona, bearer
-    from ..limits import Limits
+    from smear_referee.api import referee_pb2 as pb
+    from smear_referee.api import referee_pb2_grpc as pb_grpc
+    from smear_referee.app import fresh_server
+    from smear_referee.clients.client import Persona, bearer
+    from smear_referee.limits import Limits
 
     spec = load_spec(rules_name)
     rules = compile_rules(spec, None, options or {})
@@ -108,7 +108,7 @@ def _play_round(target: str, started, r: int, personas: list, bar, pool=None, pr
 
 def _play_tables(target: str, r: int, tables: list) -> int:
     """Every seat of these tables played at once, a thread per seat; how many tables."""
-    from ..client import Client, play_seat
+    from smear_referee.clients.client import Client, play_seat
     threads = [threading.Thread(target=play_seat, args=(Client(target, tok), table_id),
                                 kwargs={"seed": f"{r}/{x}", "persona": persona}, daemon=True)
                for table_id, tokens, seat_personas in tables for x, (tok, persona) in enumerate(zip(tokens, seat_personas))]

@@ -1,6 +1,6 @@
 """Tables held by the referee: creation, seats, tokens, moves made durable, and what is in memory.
 
-A move is applied under its table's lock (smear_referee/table.py), written to the store, and
+A move is applied under its table's lock (smear_referee/tables/table.py), written to the store, and
 only then published and acknowledged. What has left memory (parked tables, old events, records)
 is read back from the store when asked for.
 """
@@ -16,16 +16,17 @@ from typing import Any, Callable
 from smear_dsl.errors import MoveError, Said, clip
 from smear_dsl.i18n import N_
 
-from . import history, idem, restore, seats, upkeep
-from .api import referee_pb2 as pb
-from .cluster import Fenced, Solo
-from .limits import Limits
-from .store import Store, StoredTable, StoreDamaged
-from .restore import Damaged
-from .table import Event, Identity, RefereeError, Table, damaged
-from .tokens import move_digest, token_hash
+from smear_referee.tables import history, idem, restore, seats, upkeep
+from smear_referee.api import referee_pb2 as pb
+from smear_referee.storage.cluster import Fenced, Solo
+from smear_referee.limits import Limits
+from smear_referee.storage.store import Store, StoredTable, StoreDamaged
+from smear_referee.tables.restore import Damaged
+from smear_referee.tables.table import Event, Identity, Table
+from smear_referee.errors import RefereeError, damaged
+from smear_referee.tables.tokens import move_digest, token_hash
 
-__all__ = ["Identity", "RefereeError", "Table", "Tables"]
+__all__ = ["Identity", "Table", "Tables"]
 
 log = logging.getLogger("smear_dsl.referee")
 

@@ -21,20 +21,21 @@ from smear_dsl.i18n import LANGUAGES, negotiate
 from smear_dsl.language.paths import rule_names, split_ref
 from smear_dsl.language.versions import is_known, latest_ref, versions_of
 
-from .api import referee_pb2 as pb
-from .api import referee_pb2_grpc as pb_grpc
-from .convert import rule_info
-from .jobs import diagnostic
-from .limits import Limits, address_of
-from .lobby import stored_lobby
-from .sandbox import Sandbox, SandboxBusy, SandboxFailed, SandboxTimeout
-from . import idem
-from .house_bots import HouseBots
-from .idem import keyed
-from .seats import prior
-from .store import STORE_ERRORS, StoreDamaged, StoreDown
-from .rulesets import known_spec
-from .tables import Identity, RefereeError, Table, Tables
+from smear_referee.api import referee_pb2 as pb
+from smear_referee.api import referee_pb2_grpc as pb_grpc
+from smear_referee.tables.convert import rule_info
+from smear_referee.server.jobs import diagnostic
+from smear_referee.limits import Limits, address_of
+from smear_referee.tables.lobby import stored_lobby
+from smear_referee.server.sandbox import Sandbox, SandboxBusy, SandboxFailed, SandboxTimeout
+from smear_referee.tables import idem
+from smear_referee.server.house_bots import HouseBots
+from smear_referee.tables.idem import keyed
+from smear_referee.tables.seats import prior
+from smear_referee.storage.store import STORE_ERRORS, StoreDamaged, StoreDown
+from smear_referee.tables.rulesets import known_spec
+from smear_referee.errors import RefereeError
+from smear_referee.tables.registry import Identity, Table, Tables
 
 SERVICE = "smear.referee.v1.Referee"
 TOURNAMENT = "smear.referee.v1.Tournament"
@@ -217,7 +218,7 @@ class Referee(pb_grpc.RefereeServicer):
         return address
 
     async def sandboxed(self, address: str, job: str, *args, seconds: float, too_slow: str) -> dict:
-        """Run a job (smear_referee/jobs.py) in the sandbox for a caller `admit` let in, counted
+        """Run a job (smear_referee/server/jobs.py) in the sandbox for a caller `admit` let in, counted
         against its address while it runs."""
         self.jobs_by_address[address] += 1
         try:
@@ -573,7 +574,7 @@ class Referee(pb_grpc.RefereeServicer):
                                        record_json=record_json)
 
     async def on_record(self, context, job: str, record_json: str, key: str) -> dict:
-        """A record job (smear_referee/jobs.py) in the sandbox, within the record limits."""
+        """A record job (smear_referee/server/jobs.py) in the sandbox, within the record limits."""
         if len(record_json) > self.limits.record_bytes:
             raise RefereeError("RESOURCE_EXHAUSTED", "BAD_RECORD",
                                f"records are limited to {self.limits.record_bytes:,} characters")

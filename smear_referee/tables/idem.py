@@ -16,7 +16,7 @@ import secrets
 from dataclasses import dataclass
 from typing import Any
 
-from .table import RefereeError
+from smear_referee.errors import RefereeError
 
 CREATE = "create"  # CreateTable's scope: a key names one table, whichever table it made
 
@@ -70,5 +70,5 @@ def answer_of(k: Keyed, row: tuple[str, str, str] | None) -> tuple[str, dict[str
 
 def statements(k: Keyed, salt: str, answer: dict[str, Any], now: float) -> list[tuple[str, tuple]]:
     """The row that remembers the call (written in the transaction that does what it asked)."""
-    from .store import Store
+    from smear_referee.storage.store import Store
     return Store.add_request(k.scope, k.key_hash, k.digest, salt, json.dumps(answer), now)

@@ -16,8 +16,8 @@ from grpc_status import rpc_status
 
 from smear_dsl.players.botspec import SIMPLE
 
-from .api import referee_pb2 as pb
-from .api import referee_pb2_grpc as pb_grpc
+from smear_referee.api import referee_pb2 as pb
+from smear_referee.api import referee_pb2_grpc as pb_grpc
 
 
 def error_info(err: grpc.RpcError) -> tuple[str | None, dict[str, str]]:

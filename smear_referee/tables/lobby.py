@@ -11,13 +11,13 @@ from typing import TYPE_CHECKING
 from smear_dsl.errors import OptionError, RuleError
 from smear_dsl.i18n import rules_title
 
-from .api import referee_pb2 as pb
-from .rulesets import compiled, rules_spec
-from .store import StoreDown
-from .table import _text
+from smear_referee.api import referee_pb2 as pb
+from smear_referee.tables.rulesets import compiled, rules_spec
+from smear_referee.storage.store import StoreDown
+from smear_referee.tables.table import _text
 
 if TYPE_CHECKING:
-    from .tables import Tables
+    from smear_referee.tables.registry import Tables
 
 LOBBY_SQL = ("SELECT t.id, t.rules_name, t.rules_text, t.players, t.options_json, t.created, t.finished, t.outcome_json, "
              "(SELECT max(version) FROM moves m WHERE m.table_id = t.id), "

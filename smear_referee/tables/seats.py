@@ -15,15 +15,16 @@ from smear_dsl.compile.duplicate import first_dealer
 from smear_dsl.errors import clip
 from smear_dsl.language.pins import table_rules_name, upload_pins
 
-from . import idem
-from .names import clean as clean_name
-from .rulesets import compiled, rules_spec, upload_spec
-from .store import Store, StoredTable
-from .table import Identity, RefereeError, Table
-from .tokens import token_hash
+from smear_referee.tables import idem
+from smear_referee.names import clean as clean_name
+from smear_referee.tables.rulesets import compiled, rules_spec, upload_spec
+from smear_referee.storage.store import Store, StoredTable
+from smear_referee.tables.table import Identity, Table
+from smear_referee.errors import RefereeError
+from smear_referee.tables.tokens import token_hash
 
 if TYPE_CHECKING:
-    from .tables import Tables
+    from smear_referee.tables.registry import Tables
 
 
 class KeyConflict(Exception):

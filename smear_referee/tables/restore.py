@@ -12,13 +12,13 @@ from typing import TYPE_CHECKING
 
 from smear_dsl.errors import MoveError, OptionError, RuleError, clip
 
-from . import integrity as I
-from .rulesets import compiled, rules_spec
-from .store import Store, StoredTable
-from .table import Identity, Table, end_game
+from smear_referee.storage import integrity as I
+from smear_referee.tables.rulesets import compiled, rules_spec
+from smear_referee.storage.store import Store, StoredTable
+from smear_referee.tables.table import Identity, Table, end_game
 
 if TYPE_CHECKING:
-    from .tables import Tables
+    from smear_referee.tables.registry import Tables
 
 log = logging.getLogger("smear_dsl.referee")
 

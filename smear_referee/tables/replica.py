@@ -14,10 +14,10 @@ import threading
 import time
 from typing import TYPE_CHECKING
 
-from .cluster import Leases, Tick, shard_of
+from smear_referee.storage.cluster import Leases, Tick, shard_of
 
 if TYPE_CHECKING:
-    from .tables import Tables
+    from smear_referee.tables.registry import Tables
 
 log = logging.getLogger("smear_dsl.referee")
 

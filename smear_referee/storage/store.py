@@ -24,9 +24,9 @@ from typing import Any, Callable, TypeVar
 
 from smear_dsl.errors import SmearError
 
-from . import integrity as I
-from .backends import backend_for
-from .cluster import FENCE_SQL, STILL_HELD_SQL, Fence, Fenced, shard_of
+from smear_referee.storage import integrity as I
+from smear_referee.storage.backends import backend_for
+from smear_referee.storage.cluster import FENCE_SQL, STILL_HELD_SQL, Fence, Fenced, shard_of
 
 log = logging.getLogger("smear_dsl.referee")
 # Tests set this: a store read made on an event loop's thread (where it would stall every call)

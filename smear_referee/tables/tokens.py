@@ -4,7 +4,7 @@ from __future__ import annotations
 import hashlib
 import secrets
 
-from .api import referee_pb2 as pb
+from smear_referee.api import referee_pb2 as pb
 
 
 def token_hash(token: str) -> str:

@@ -16,7 +16,7 @@ from smear_dsl.language.spec import RuleSpec
 from smear_dsl.language.versions import versions_of
 from smear_dsl.engine.view import seat_view
 
-from .api import referee_pb2 as pb
+from smear_referee.api import referee_pb2 as pb
 
 
 def move_to_proto(rules: CompiledRules, code: int, visible: bool = True) -> pb.Move:

@@ -1,13 +1,13 @@
 """Work a stranger can make expensive runs in worker processes the server can kill.
 
 Compiling an uploaded rule file and verifying a record cost CPU that the caller chooses. Each
-such job runs in a child process (`python -m smear_referee.sandbox`) under a wall-clock limit and a
+such job runs in a child process (`python -m smear_referee.server.sandbox`) under a wall-clock limit and a
 memory cap: when the limit passes, the worker is killed and replaced, so the work stops, not
 only the wait, and the server's own process (its event loop, its moves) never runs it. A
 semaphore admits as many jobs as there are workers; a short, bounded queue waits behind them
 and anything past it is refused at once (`SandboxBusy`).
 
-Jobs are module-level functions of `smear_referee.jobs`, named by string; arguments and results are
+Jobs are module-level functions of `smear_referee.server.jobs`, named by string; arguments and results are
 plain data (pickled over the worker's stdin/stdout, 4-byte length prefix).
 """
 from __future__ import annotations
@@ -56,7 +56,7 @@ class _Worker:
 
     def __init__(self, memory_bytes: int):
         env = dict(os.environ, SMEAR_SANDBOX_MEMORY=str(memory_bytes), PYTHONDONTWRITEBYTECODE="1")
-        self.proc = subprocess.Popen([sys.executable, "-m", "smear_referee.sandbox"], stdin=subprocess.PIPE,
+        self.proc = subprocess.Popen([sys.executable, "-m", "smear_referee.server.sandbox"], stdin=subprocess.PIPE,
                                      stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, env=env)
         _recv(self.proc.stdout)  # "ready": the imports are done
 
@@ -133,7 +133,7 @@ class Sandbox:
         return self._slots is not None and self._slots.locked() and self._waiting >= self.queue_limit
 
     async def run(self, job: str, *args: Any, seconds: float) -> Any:
-        """The result of `smear_referee.jobs.<job>(*args)`, computed in a worker within `seconds`."""
+        """The result of `smear_referee.server.jobs.<job>(*args)`, computed in a worker within `seconds`."""
         if self._slots is None:
             self._slots = asyncio.Semaphore(self.size)
         if self.full():
@@ -203,7 +203,7 @@ def _main() -> None:  # pragma: no cover - runs in the worker process
     if limit:
         resource.setrlimit(resource.RLIMIT_AS, (limit, limit))
     os.nice(10)  # a stranger's compile yields the CPU to the server's own event loop
-    from smear_referee import jobs
+    from smear_referee.server import jobs
     out, inp = sys.stdout.buffer, sys.stdin.buffer
     sys.stdout = sys.stderr  # nothing a job prints may corrupt the pipe
     _send(out, "ready")

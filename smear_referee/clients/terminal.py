@@ -19,9 +19,9 @@ from rich.markup import escape
 from smear_dsl import moves as M
 from smear_dsl.i18n import ENGLISH, Tr
 
-from .api import referee_pb2 as pb
-from .client import Client, error_info, error_reason
-from .names import shown as plain
+from smear_referee.api import referee_pb2 as pb
+from smear_referee.clients.client import Client, error_info, error_reason
+from smear_referee.names import shown as plain
 
 SUITS = {"S": "♠", "H": "♥", "D": "♦", "C": "♣"}
 SUIT_ORDER = "SHCD"

@@ -63,7 +63,7 @@ def run_demo(games: list[tuple[str, int | None, dict[str, str]]], out_dir: str =
              web: int | None = None, serve: bool = False) -> int:
     """Play and narrate the games through a fresh referee; with `web`, browsers can watch and play on
     its web port meanwhile (and, with `serve`, after the games until Ctrl-C)."""
-    from .app import PortInUse, fresh_server
+    from smear_referee.app import PortInUse, fresh_server
 
     console = Console(highlight=False)
     out = Path(out_dir)
@@ -105,7 +105,7 @@ def _wait_for_ctrl_c() -> None:
 def _play_game(console: Console, server, out: Path, name: str, players: int | None, options: dict[str, str],
                table_seed: str, bot_seed: int) -> int:
     """One narrated bot game through the referee, its record written and verified twice; 1 if they disagree."""
-    from .client import Client, play_seat
+    from smear_referee.clients.client import Client, play_seat
     lobby = Client(server.target)
     spec = load_spec(name)
     problems = check_all_setups(spec)

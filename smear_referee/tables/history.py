@@ -8,12 +8,13 @@ from __future__ import annotations
 import asyncio
 from typing import TYPE_CHECKING, Any
 
-from . import integrity as I
-from .store import Store, StoreDamaged
-from .table import Event, Identity, Table, damaged
+from smear_referee.storage import integrity as I
+from smear_referee.storage.store import Store, StoreDamaged
+from smear_referee.tables.table import Event, Identity, Table
+from smear_referee.errors import damaged
 
 if TYPE_CHECKING:
-    from .tables import Tables
+    from smear_referee.tables.registry import Tables
 
 
 async def record(tables: Tables, t: Table, who: Identity) -> tuple[dict[str, Any], bool]:

@@ -22,13 +22,14 @@ from starlette.exceptions import HTTPException
 from starlette.responses import PlainTextResponse
 from starlette.staticfiles import StaticFiles
 
-from .api import referee_connect as rc
-from .api import referee_pb2 as pb
-from .service import CALLER, NEEDS_TOKEN, caller_of
-from .tables import RefereeError, Tables
-from .webguard import AddressLog, CappedGzip, Guard, SafeCodec, WebLimits, guarded_protocol
+from smear_referee.api import referee_connect as rc
+from smear_referee.api import referee_pb2 as pb
+from smear_referee.server.service import CALLER, NEEDS_TOKEN, caller_of
+from smear_referee.errors import RefereeError
+from smear_referee.tables.registry import Tables
+from smear_referee.server.webguard import AddressLog, CappedGzip, Guard, SafeCodec, WebLimits, guarded_protocol
 
-STATIC = Path(__file__).parent / "static"  # built from clients/web by its `npm run build`
+STATIC = Path(__file__).parent.parent / "static"  # built from clients/web by its `npm run build`
 _CONNECT_CODES = {code_pb2.CANCELLED: Code.CANCELED} | {
     getattr(code_pb2, c.name): c for c in Code if hasattr(code_pb2, c.name)}
 

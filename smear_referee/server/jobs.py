@@ -1,4 +1,4 @@
-"""The jobs the referee runs in its sandbox workers (smear_referee/sandbox.py): plain data in, plain data out.
+"""The jobs the referee runs in its sandbox workers (smear_referee/server/sandbox.py): plain data in, plain data out.
 
 Each takes what a stranger sent (a rule file's text, a record's JSON) and never a path: an
 uploaded rule file may extend only a rule of rules/, and a record must name one or carry
@@ -39,7 +39,7 @@ def _checked(text: str, name: str):
 
 def check_rules(text: str, name: str) -> dict[str, Any]:
     """{"info": RuleInfo bytes, "seconds"} or {"diagnostics": [...]} or {"error": message}."""
-    from .convert import rule_info
+    from smear_referee.tables.convert import rule_info
     t0 = time.perf_counter()
     try:
         spec = _checked(text, name)

@@ -1,0 +1,1 @@
+"""The store: the move log and its group commit, SQLite or PostgreSQL, shards and leases, the hash chain, its tools."""
