@@ -43,13 +43,11 @@ demo: $(STAMP)
 test: $(STAMP) $(NODE_STAMP) $(WEB_STAMP) browser
 	$(BIN)/python -m pytest --durations=15
 
-# The fast loop for edits: everything but the browser, the replicas, the README's first hour, the perft
-# counts and the long random-game properties (each still runs in `make test`); stops at the first failure.
+# The fast loop for edits: the language, engine, records, sheets and simulations (tests/ but the
+# `system` tier, which starts servers, browsers and databases, and the `slow` sweeps: both run in
+# `make test`); stops at the first failure.
 check: $(STAMP)
-	$(BIN)/python -m pytest -x -q --ignore=tests/test_browser.py --ignore=tests/test_cluster.py \
-	  --ignore=tests/test_readme.py --ignore=tests/test_family_perft.py --ignore=tests/test_perft.py \
-	  --ignore=tests/test_referee_hidden.py --ignore=tests/test_properties.py --ignore=tests/test_generated_rules.py \
-	  --ignore=tests/test_snapshots.py --ignore=tests/test_search.py
+	$(BIN)/python -m pytest -x -q -m "not slow and not system"
 
 conformance: $(STAMP)
 	$(BIN)/python ../shared/tools/check_conformance.py --cmd $(BIN)/smear-dsl

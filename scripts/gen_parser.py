@@ -5,7 +5,7 @@ lark's standalone tool writes the LALR tables and the small runtime they need in
 smear_dsl/expr/_standalone.py, so a process that checks or plays a rule file neither imports lark
 nor builds the parser (0.1 s of every `smear-dsl check`). lark numbers the parser's states in an
 order that changes from run to run, so the module records the SHA-256 of the grammar it was made
-from: --check exits 1 if that is not the grammar's now (tests/test_expr.py also parses a corpus
+from: --check exits 1 if that is not the grammar's now (tests/language/test_parser_startup.py also parses a corpus
 with both this module and lark itself and expects the same trees and the same errors).
 """
 from __future__ import annotations

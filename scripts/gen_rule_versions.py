@@ -5,7 +5,7 @@ history/), the registry holds the behaviour's fingerprint (smear_dsl/sim/fingerp
 SHA-256 of every text the version has shipped with. Run it after you correct a shipped file's
 comments or translations (its new text is added) or release a new version (scripts/
 new_rule_version.py): it refuses to record a version whose play differs from what was released,
-or a frozen version whose text changed at all. tests/test_rule_versions.py runs `problems()`.
+or a frozen version whose text changed at all. tests/language/test_rule_versions.py runs `problems()`.
 Usage: python scripts/gen_rule_versions.py [--check]
 """
 from __future__ import annotations

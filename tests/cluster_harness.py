@@ -1,6 +1,6 @@
 """Referee replicas on one PostgreSQL database, and bots and spectators that play through them on
 asyncio, following NOT_OWNER and recording every acknowledgement and every event they receive:
-for tests/test_cluster.py and benchmarks/bench_cluster.py.
+for tests/system/test_cluster.py and benchmarks/bench_cluster.py.
 """
 from __future__ import annotations
 

@@ -1,9 +1,18 @@
-"""Shared helpers: where the repo and ../shared are, and compiled rules by name."""
+"""Shared helpers: where the repo and ../shared are, and compiled rules by name; and the tiers.
+
+Tests mirror the packages' rooms (tests/language, tests/engine, ...). Those in tests/referee and
+tests/system start servers, processes, browsers or databases (marked `system`); tests/deep holds
+the long sweeps (perft, properties, generated rule files, hidden-information searches, the search
+bot: marked `slow`). `make check` runs the rest, for the edit loop; `make test` runs everything.
+"""
 from __future__ import annotations
 
 import functools
 import os
+import sys
 from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))  # helpers (hands.py, referee_harness.py) from any folder
 
 # Every referee the tests start (in this process or as a child) refuses a store read made on its
 # event loop's thread, so a test fails where a call would stall every other (smear_referee/storage/store.py).
@@ -119,3 +128,16 @@ def db(request, tmp_path):
         yield url
     finally:
         drop()
+
+
+TIERS = {"referee": "system", "system": "system", "deep": "slow"}
+
+
+def pytest_collection_modifyitems(config, items):
+    """Mark each test by its folder (see the module's docstring); a file may add its own marks."""
+    here = Path(__file__).resolve().parent
+    for item in items:
+        parts = Path(str(item.fspath)).resolve().relative_to(here).parts
+        tier = TIERS.get(parts[0]) if len(parts) > 1 else None
+        if tier:
+            item.add_marker(getattr(pytest.mark, tier))

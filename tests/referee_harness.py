@@ -3,6 +3,7 @@ separate process (for kill -9), always on a real SQLite file."""
 from __future__ import annotations
 
 import os
+import random
 import subprocess
 import sys
 import time
@@ -10,6 +11,7 @@ import time
 import grpc
 import pytest
 
+from smear_referee.api import referee_pb2 as pb
 from smear_referee.app import ServerThread as _ServerThread
 from smear_referee.clients.client import Client, bearer, error_reason  # noqa: F401 (bearer: for the tests)
 
@@ -129,3 +131,25 @@ def connect_stream(base: str, method: str, body: dict, token: str | None = None,
     finally:
         conn.close()
     return out
+
+
+def wait_for(pred, seconds=30.0):
+    end = time.monotonic() + seconds
+    while time.monotonic() < end:
+        got = pred()
+        if got:
+            return got
+        time.sleep(0.02)
+    raise AssertionError("timed out")
+
+
+def play_against_bots(srv, table_id: str, token: str, rng: random.Random, stop_at: int | None = None) -> pb.View:
+    """Play seat `token`'s legal moves (chosen by `rng`) whenever it must act, until the game ends
+    (or the table reaches version `stop_at`)."""
+    me = srv.client(token)
+    while True:
+        view = wait_for(lambda: (lambda v: v if v.finished or v.legal_moves or
+                                 (stop_at is not None and v.version >= stop_at) else None)(me.view(table_id)))
+        if view.finished or (stop_at is not None and view.version >= stop_at):
+            return view
+        me.submit(table_id, rng.choice(list(view.legal_moves)), view.version)

@@ -1,6 +1,6 @@
 // Builds the web client into smear_referee/static (checked in, so the server needs no Node.js):
 // the protobuf code from the proto with protoc-gen-es, then one bundle with esbuild.
-// Run: npm run build. tests/test_web_client.py builds into a temporary folder and checks that what
+// Run: npm run build. tests/system/test_web_client.py builds into a temporary folder and checks that what
 // is checked in is current (SMEAR_WEB_GEN, SMEAR_WEB_OUT name the folders).
 import { build } from "esbuild";
 import { execFileSync } from "node:child_process";

@@ -29,7 +29,7 @@ def standard_points() -> frozenset[str]:
     """The point names the shipped family uses (read from the files, so no variant is named here);
     a name close to one of these but not it is likely a slip. The shipped files write `points:` as
     a block of `name: {...}` lines, read with a pattern: parsing every file as YAML cost `check`
-    a fifth of a second (tests/test_lint.py holds the two readings equal)."""
+    a fifth of a second (tests/language/test_parser_startup.py holds the two readings equal)."""
     names: set[str] = set()
     for path in shipped_dir().glob("*.yaml"):
         try:

@@ -3,7 +3,7 @@
 check.py decides types and which maker builds each node; the makers here build the closures,
 specialised for the shapes that run most (constants folded, names read inline, `where` filters
 as bitset algebra, highest/lowest of trumps as a scan). A maker takes the compiled `Tables` and
-returns the closure; `emit` runs the maker of a checked expression. tests/test_expr_oracle.py
+returns the closure; `emit` runs the maker of a checked expression. tests/language/test_expr_oracle.py
 holds every closure to a plain tree-walking evaluator.
 """
 from __future__ import annotations

@@ -3,7 +3,7 @@ types, and where in a rule file it stands (for messages).
 
 This is the one declaration both sides work from: the checker (language.py) lets an expression
 use exactly these names, and the engine supplies them when it evaluates the expression
-(tests/test_contexts.py plays games under a rule file whose expressions use every name of every
+(tests/language/test_contexts.py plays games under a rule file whose expressions use every name of every
 context). Options and `players` are known before the game and folded into the closures at
 compile time, so no context lists them and the engine never passes them.
 """

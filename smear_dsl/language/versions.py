@@ -1,7 +1,7 @@
 """Which exact rules a name means: the versions of the shipped family and what each promises.
 
 `history/versions.json` beside the shipped rule files is the registry of every released version
-(written by scripts/gen_rule_versions.py, held to the files by tests/test_rule_versions.py): for each
+(written by scripts/gen_rule_versions.py, held to the files by tests/language/test_rule_versions.py): for each
 `name@V` its behaviour's fingerprint (smear_dsl/sim/fingerprint.py) and the SHA-256 of every text it has
 shipped with (a version's comments and translations may be corrected; its play never is), and for
 each name the version it meant before versions existed (`legacy`). Anything stored or recorded

@@ -22,7 +22,7 @@ from smear_dsl.records.verify import verify
 from smear_dsl.language.versions import legacy_ref, registry, versions_of
 
 from conftest import ROOT, RULE_FILES, rules
-from test_family_hands import deal, new_game, play, refused
+from hands import deal, new_game, play, refused
 
 sys.path.insert(0, str(ROOT / "scripts"))
 from gen_rule_versions import problems  # noqa: E402

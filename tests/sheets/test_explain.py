@@ -1,6 +1,6 @@
 """`smear-dsl explain`: golden outputs for every rule file (Markdown and HTML), and what they must say.
 
-To accept a deliberate change of wording: SMEAR_UPDATE_GOLDEN=1 pytest tests/test_explain.py
+To accept a deliberate change of wording: SMEAR_UPDATE_GOLDEN=1 pytest tests/sheets/test_explain.py
 """
 from __future__ import annotations
 

@@ -6,7 +6,6 @@ import json
 import random
 import subprocess
 import sys
-import time
 import urllib.request
 
 import grpc
@@ -17,7 +16,7 @@ from smear_referee.api import referee_pb2 as pb
 from smear_referee.limits import Limits
 
 from conftest import ROOT
-from referee_harness import ServerThread, connect_call, connect_stream, fails
+from referee_harness import ServerThread, connect_call, connect_stream, fails, play_against_bots, wait_for
 
 FAST_BOTS = Limits(bot_seconds=0.001)
 
@@ -31,16 +30,6 @@ def web(tmp_path):
 
 def base(srv) -> str:
     return srv.url.rstrip("/")
-
-
-def wait_for(pred, seconds=30.0):
-    end = time.monotonic() + seconds
-    while time.monotonic() < end:
-        got = pred()
-        if got:
-            return got
-        time.sleep(0.02)
-    raise AssertionError("timed out")
 
 
 def test_the_web_port_serves_the_client_and_its_routes(web):
@@ -116,18 +105,6 @@ def test_add_bots_takes_the_host_token_and_fills_only_free_seats(web):
     stand_in = web.client(me.token).add_bots(made.table_id)
     assert list(stand_in.seats) == [0] and stand_in.table.seat_names[0] == "bot:heuristic"
     assert wait_for(lambda: web.client().table(made.table_id).finished, 120)
-
-
-def play_against_bots(srv, table_id: str, token: str, rng: random.Random, stop_at: int | None = None) -> pb.View:
-    """Play seat `token`'s legal moves (chosen by `rng`) whenever it must act, until the game ends
-    (or the table reaches version `stop_at`)."""
-    me = srv.client(token)
-    while True:
-        view = wait_for(lambda: (lambda v: v if v.finished or v.legal_moves or
-                                 (stop_at is not None and v.version >= stop_at) else None)(me.view(table_id)))
-        if view.finished or (stop_at is not None and view.version >= stop_at):
-            return view
-        me.submit(table_id, rng.choice(list(view.legal_moves)), view.version)
 
 
 def test_a_person_plays_a_whole_game_against_the_servers_bots(web, tmp_path):

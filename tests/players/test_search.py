@@ -21,6 +21,8 @@ from smear_dsl.engine.knowledge import knowledge, world
 from conftest import RULE_FILES, rules, table_setups
 
 
+pytestmark = pytest.mark.slow  # playouts by the thousand: `make test` runs them, `make check` does not
+
 def positions(name: str, players: int, games: int = 2, every: int = 3, seed: int = 1):
     """Positions (a game in progress, paused at a decision) from heuristic games of these rules."""
     r = rules(name, players)

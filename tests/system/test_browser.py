@@ -326,7 +326,7 @@ def test_the_replay_viewer_steps_through_a_finished_game_face_up(browser, server
     made = server.client().create_table("four_point_ne_wisconsin", {"widow": 2}, seed="replay", hand_limit=2)
     me = server.client().join(made.table_id, 0)
     server.client(made.host_token).add_bots(made.table_id)
-    from test_web_api import play_against_bots
+    from referee_harness import play_against_bots
     play_against_bots(server, made.table_id, me.token, random.Random(9))
     record, _ = server.client(made.host_token).record(made.table_id)
     first = record["hands"][0]
