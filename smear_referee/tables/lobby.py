@@ -14,7 +14,7 @@ from smear_dsl.i18n import rules_title
 from smear_referee.api import referee_pb2 as pb
 from smear_referee.tables.rulesets import compiled, rules_spec
 from smear_referee.storage.store import StoreDown
-from smear_referee.tables.table import _text
+from smear_referee.tables.table import option_text
 
 if TYPE_CHECKING:
     from smear_referee.tables.registry import Tables
@@ -52,7 +52,7 @@ async def stored_lobby(tables: "Tables", include_finished: bool, limit: int, lan
         scores = json.loads(outcome)["scores"] if finished and outcome else \
             json.loads(state)["scores"] if state else [0] * table_rules.n_sides
         out.append(pb.TableInfo(table_id=tid, rules=spec.ref, title=rules_title(spec, lang), players=players,
-                                options={k: _text(v) for k, v in table_rules.options.items()}, seat_taken=taken,
+                                options={k: option_text(v) for k, v in table_rules.options.items()}, seat_taken=taken,
                                 finished=bool(finished), seat_names=names, started=bool(version), spectators=watching,
                                 spectators_allowed=watching < tables.limits.spectators_per_table,
                                 house_rules=rules_text is not None, created=created, version=version or 0,

@@ -65,7 +65,7 @@ class Tables:
         """Read back the tables a lone server starts with (restore.load)."""
         return restore.load(self)
 
-    def _restore(self, st: StoredTable) -> Table | None:
+    def restore(self, st: StoredTable) -> Table | None:
         """The stored table rebuilt and kept (None: it is damaged, which is reported and remembered)."""
         return restore.restore(self, st)
 
@@ -123,7 +123,7 @@ class Tables:
         return RefereeError("UNAVAILABLE", "TABLE_RELOADED", "the table is being read back from the store: ask again")
 
     async def write(self, t: Table | None, table_id: str, statements: list[tuple[str, tuple]],
-                    keyed: bool = False) -> None:
+                    keyed: bool = False, what: str = "a write") -> None:
         """Write statements of one table, fenced by its shard's lease (NOT_OWNER if that is lost);
         `keyed`: they hold an idempotency key, and a key stored already is KeyConflict."""
         try:
@@ -133,7 +133,7 @@ class Tables:
                 raise seats.KeyConflict() from None
             raise RefereeError("UNAVAILABLE", "STORE_FAILED", "the database did not take the change; try again") from None
         except Fenced:
-            log.warning("fenced: a write of table %s was refused (its shard is no longer this replica's)", table_id)
+            log.warning("fenced: %s at table %s was refused (its shard is no longer this replica's)", what, table_id)
             if t is not None:
                 self.hand_over(t)
             raise self.not_owner(table_id) from None
@@ -141,6 +141,35 @@ class Tables:
             if t is not None and self.store.backend.name == "postgresql":
                 self.hand_over(t)  # the commit may or may not have happened: the store decides
             raise RefereeError("UNAVAILABLE", "STORE_FAILED", "the database did not take the change; try again") from None
+
+    async def commit(self, t: Table, statements: list[tuple[str, tuple]], events: list[Event],
+                     snap: dict[str, Any] | None, undo: Callable[[], None], what: str, keyed: bool = False,
+                     touched: float | None = None) -> None:
+        """The one way a table's game changes for good, under `t.lock` (held by the caller, which has
+        changed the game and computed the change's events and, at a hand's end, its snapshot): the
+        statements that record it, with the snapshot and the game's end, are written fenced by the
+        shard's lease; if the write fails, `undo` takes back what the change did beside the game and
+        the game is rebuilt from the snapshot and the log (then the error is raised); if it holds,
+        the change is published: events, snapshot, the seat to act woken, a finished game counted."""
+        if snap is not None:
+            statements = statements + Store.save_snapshot(t.id, snap)
+        if t.game.finished:
+            statements = statements + Store.finish(t.id, t.game.scores, t.game.winner, t.chain, t.ended)
+        try:
+            await self.write(t, t.id, statements, keyed=keyed, what=what)
+        except Exception:
+            undo()
+            t.rebuild()
+            raise
+        t.events += events
+        if touched is not None:
+            t.touched = touched
+        if snap is not None:
+            t.adopt(snap)
+        t.signal_turns()
+        if t.game.finished:
+            self.open_ids.discard(t.id)
+            self.keep_in_memory(t)  # counts it among the finished tables kept in memory
 
     async def outcome(self, table_id: str) -> tuple[bool, list[int], int | None]:
         """(finished, scores, winner) of a table, without reading it back into memory (DATA_LOSS if
@@ -199,7 +228,7 @@ class Tables:
             stored = await self.store.off_loop(self.store.load, [table_id])  # parked, or finished long ago
             t = self.tables.get(table_id)  # read back meanwhile by another call
             if t is None and stored:
-                t = self._restore(stored[0])
+                t = self.restore(stored[0])
                 if t is None:
                     return await self.table_for(table_id, who)  # now known as damaged
         if t is None:
@@ -302,39 +331,19 @@ class Tables:
                 raise RefereeError("INVALID_ARGUMENT" if e.code in ("BAD_RECORD", "BAD_DEAL") else "FAILED_PRECONDITION",
                                    e.code, e.said, spec=t.rules.spec) from None
             events = t.news(before, seat, code)
-            snap = t.reached(before, len(events))
             now = time.time()
-            statements = Store.add_move(t.id, t.version, seat, code, key or None, digest, now, t.chain)
-            if snap is not None:
-                statements += Store.save_snapshot(t.id, snap)
-            if t.game.finished:
-                statements += Store.finish(t.id, t.game.scores, t.game.winner, t.chain)
             try:
-                await self.store.write(statements, self.shards.fence(t.id))
-            except Exception as e:
-                t.log.pop()
-                t.rebuild()
-                if isinstance(e, Fenced):
-                    log.warning("fenced: a move at table %s was refused (its shard is no longer this replica's)", t.id)
-                    self.hand_over(t)
-                    raise self.not_owner(t.id) from None
-                if key and isinstance(e, self.store.backend.IntegrityError) and \
-                        (made := await self._used(t, seat, key, digest, -1)) is not None:
-                    return True, made  # the key was used in an earlier hand (its move is stored)
-                if self.store.backend.name == "postgresql":
-                    self.hand_over(t)  # a lost connection leaves the commit in doubt: the store's log decides
-                raise RefereeError("UNAVAILABLE", "STORE_FAILED", "the move could not be saved; try again") from None
+                await self.commit(t, Store.add_move(t.id, t.version, seat, code, key or None, digest, now, t.chain),
+                                  events, t.reached(before, len(events)), t.log.pop, "a move", keyed=bool(key),
+                                  touched=now)
+            except seats.KeyConflict:  # the key was used in an earlier hand (its move is stored)
+                if (made := await self._used(t, seat, key, digest, -1)) is not None:
+                    return True, made
+                raise RefereeError("UNAVAILABLE", "STORE_FAILED", "the database did not take the change; try again") \
+                    from None
             made = t.version
-            t.events += events
-            t.touched = now
-            if snap is not None:
-                t.adopt(snap)
             if key:
                 t.idem[key] = (seat, digest, t.version)
-            t.signal_turns()
-            if t.game.finished:
-                self.open_ids.discard(t.id)
-                self.keep_in_memory(t)  # counts it among the finished tables kept in memory
         async with t.changed:
             t.changed.notify_all()
         return False, made

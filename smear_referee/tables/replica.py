@@ -98,7 +98,7 @@ async def take_over(tables: "Tables", shards: list[int]) -> None:
     stored = await asyncio.to_thread(tables.store.load, ids)
     for st in stored:
         if tables.shards.owns(st.id):  # still ours (a round may have passed meanwhile)
-            tables._restore(st)
+            tables.restore(st)
     log.info("took over %d shards: %d tables read back", len(shards), len(stored))
 
 

@@ -144,7 +144,7 @@ class Table:
     def info(self, spectators_allowed: bool = True, lang: str = "en") -> pb.TableInfo:
         """What anyone may know of the table (a lobby's line): nothing hidden; its title in `lang`."""
         return pb.TableInfo(table_id=self.id, rules=self.spec.ref, title=rules_title(self.spec, lang), players=self.rules.players,
-                            options={k: _text(v) for k, v in self.rules.options.items()},
+                            options={k: option_text(v) for k, v in self.rules.options.items()},
                             seat_taken=self.seats_taken, finished=self.game.finished, seat_names=self.seat_names,
                             started=self.version > 0, spectators=self.spectators,
                             spectators_allowed=spectators_allowed, house_rules=self.rules_text is not None,
@@ -166,7 +166,7 @@ class Table:
         """Apply the move to the live game (raises MoveError, state unchanged); returns its code and
         the marks taken before it, for `news`."""
         action, payload = move_from_proto(self.rules, seat, move)
-        before = self._marks()
+        before = self.marks()
         moves = self.game.hand_moves  # the move lands in this hand's log, even if it ends the hand
         n = len(moves)
         apply_parsed(self.game, seat, action, payload)
@@ -177,7 +177,7 @@ class Table:
 
     def replay_move(self, seat: int, code: int) -> dict[str, Any] | None:
         """Re-apply a logged move (start-up and rollback); the snapshot it reached, if it ended a hand."""
-        before = self._marks()
+        before = self.marks()
         self.game.apply(seat, code)
         self.log.append((seat, code))
         self.chain = I.link(self.chain, self.version, seat, code)
@@ -228,7 +228,7 @@ class Table:
             self.replay_move(seat, code)
 
     # ---- events
-    def _marks(self):
+    def marks(self):
         g = self.game
         return len(g.record_hands), len(g.results), g.tricks, len(g.tricks), g.finished
 
@@ -237,7 +237,7 @@ class Table:
         self.events += self.news(before)
 
     def news(self, before, seat: int | None = None, code: int | None = None) -> list[Event]:
-        """The events of what changed since `before` (the game's `_marks()`; None: from the start),
+        """The events of what changed since `before` (the game's `marks()`; None: from the start),
         numbered after the last one: appended once the move is saved."""
         g = self.game
         n_hands, n_results, old_tricks, n_tricks, was_over = before if before is not None else (0, 0, [], 0, False)
@@ -342,5 +342,5 @@ def end_game(game: Game) -> None:
     game.turn = -1
 
 
-def _text(v: Any) -> str:
+def option_text(v: Any) -> str:
     return str(v).lower() if isinstance(v, bool) else str(v)

@@ -12,7 +12,7 @@ from typing import TYPE_CHECKING
 
 from smear_dsl.engine.snapshot import between_hands
 
-from smear_referee.storage.store import Store
+from smear_referee.errors import RefereeError
 from smear_referee.tables.table import Table, end_game
 
 if TYPE_CHECKING:
@@ -41,25 +41,18 @@ async def abandon(tables: Tables, t: Table, now: float) -> None:
     async with t.lock:
         if t.game.finished:
             return
-        before = t._marks()
+        before = t.marks()
         end_game(t.game)
         t.ended = {"reason": "abandoned", "at": round(now, 3), "idle_seconds": round(now - t.touched)}
         events = t.news(before)
-        snap = t.snapshot_here(between_hands(t.game), len(events))
-        try:
-            await tables.store.write(Store.save_snapshot(t.id, snap) + Store.finish(t.id, t.game.scores, None, t.chain, t.ended),
-                                     tables.shards.fence(t.id))
-        except Exception:
+
+        def undo() -> None:
             t.ended = None
-            t.rebuild()
-            if tables.shards.clustered:
-                tables.hand_over(t)  # maybe no longer ours, maybe written after all: the store decides
+        try:
+            await tables.commit(t, [], events, t.snapshot_here(between_hands(t.game), len(events)), undo,
+                                "its end as abandoned")
+        except RefereeError:  # maybe no longer ours, maybe written after all: the store decides
             log.warning("table %s: its end as abandoned could not be saved; tried again later", t.id)
             return
-        t.events += events
-        t.adopt(snap)
-        t.signal_turns()
-        tables.open_ids.discard(t.id)
-        tables.keep_in_memory(t)
     async with t.changed:
         t.changed.notify_all()
