@@ -1,6 +1,6 @@
 """Bots the server plays in the seats a host filled with `AddBots`.
 
-A bot is woken like any other seat (a callback in the table's turn_waiters), waits
+A bot is woken like any other seat (Table.seat_played_by: a callback when it must act), waits
 `Limits.bot_seconds` so people at the table can follow, then submits its move through
 `Tables.submit`: the same checks, the same durable write, the same events as a person's move.
 A search bot thinks in a worker process (jobs.search_move), `Limits.bot_searches` processes at
@@ -67,7 +67,7 @@ class HouseBots:
                 self.players[key] = make_bot(kind, rng)
             except ValueError:  # a kind stored by a server whose limits or bots differed
                 self.players[key] = make_bot("heuristic", rng)
-            t.turn_waiters[seat].add(lambda t=t, seat=seat: self._wake(t, seat))
+            t.seat_played_by(seat, lambda t=t, seat=seat: self._wake(t, seat))
             self._wake(t, seat)
 
     def _wake(self, t: Table, seat: int) -> None:
@@ -137,4 +137,4 @@ class HouseBots:
 
     def _forget(self, t: Table, seat: int) -> None:
         self.players.pop((t.id, seat), None)
-        t.turn_waiters[seat].clear()
+        t.seat_played_by(seat, None)

@@ -413,62 +413,16 @@ class Referee(pb_grpc.RefereeServicer):
     async def WatchTable(self, request, context):
         who = CALLER.get()
         t = await self.tables.table_for(request.table_id, who)
-        sent = max(0, request.after_seq)
-        async with t.lock:
-            snapshot = t.view(who)
-            last = t.last_seq
-        t.watchers += 1  # from here on the table is not parked under this stream
-        try:
-            yield pb.TableEvent(seq=last, snapshot=snapshot)
-            while True:
-                if t.moved:  # it left this server (another replica took its shard): the client asks again
-                    raise self.tables.gone(t)
-                if sent < t.base_seq:  # resuming from before what memory holds: remade from the store
-                    upto = t.base_seq
-                    for ev in await self.tables.old_events(t, sent, upto):
-                        yield t.render(ev, who, await self.tables.sealed(t))
-                    sent = upto
-                for ev in t.events_after(sent):
-                    sent = ev[0]
-                    yield t.render(ev, who, await self.tables.sealed(t))
-                    if sent < t.base_seq:
-                        break  # the table moved on a hand while this stream was sending
-                if sent < t.base_seq:
-                    continue
-                async with t.changed:
-                    try:
-                        await asyncio.wait_for(t.changed.wait_for(lambda: t.last_seq > sent or t.moved),
-                                               HEARTBEAT_SECONDS)
-                    except asyncio.TimeoutError:
-                        yield pb.TableEvent(seq=sent, heartbeat=pb.Heartbeat())
-        finally:
-            t.watchers -= 1
+        async for event in self.tables.watch(t, who, request.after_seq, HEARTBEAT_SECONDS):
+            yield event
 
     @guard_stream
     async def WatchTurns(self, request, context):
         who = CALLER.get()
         t = await self._seat_table(request.table_id, who, "only a seat token has turns to watch")
-        seat = who.seat
-        sent = request.after_version if request.HasField("after_version") else -1
-        wake = asyncio.Event()
-        t.turn_waiters[seat].add(wake.set)
-        t.watchers += 1
-        try:
-            while True:
-                if t.moved:
-                    raise self.tables.gone(t)
-                if t.turn_due(seat, sent):
-                    sent = t.version
-                    yield t.view(who)
-                    if t.game.finished:
-                        return
-                    continue
-                # No await between the test above and this clear, so a move cannot slip in unseen.
-                wake.clear()
-                await wake.wait()
-        finally:
-            t.watchers -= 1
-            t.turn_waiters[seat].discard(wake.set)
+        after = request.after_version if request.HasField("after_version") else -1
+        async for view in self.tables.turns(t, who, after):
+            yield view
 
     @guard_stream
     async def Play(self, request_iterator, context):
@@ -508,24 +462,21 @@ class Referee(pb_grpc.RefereeServicer):
             finally:
                 outbox.put_nowait(None)  # the client is done sending: end after what is queued
 
-        t.turn_waiters[seat].add(turn)
-        t.watchers += 1
-        turn()
-        reader = asyncio.ensure_future(read())
-        try:
-            while True:
-                event = await outbox.get()
-                if event is None:
-                    return
-                if event is MOVED:
-                    raise self.tables.gone(t)
-                if outbox.qsize() < PLAY_BACKLOG // 2:
-                    room.set()
-                yield event
-        finally:
-            reader.cancel()
-            t.watchers -= 1
-            t.turn_waiters[seat].discard(turn)
+        with t.held(seat, turn):
+            turn()
+            reader = asyncio.ensure_future(read())
+            try:
+                while True:
+                    event = await outbox.get()
+                    if event is None:
+                        return
+                    if event is MOVED:
+                        raise self.tables.gone(t)
+                    if outbox.qsize() < PLAY_BACKLOG // 2:
+                        room.set()
+                    yield event
+            finally:
+                reader.cancel()
 
     async def _play_move(self, t: Table, who: Identity, req: pb.PlayRequest) -> pb.MoveResult:
         """A move sent on a Play stream, answered: accepted with the version it made, or refused."""

@@ -8,9 +8,10 @@ public play).
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import json
 from dataclasses import dataclass, field
-from typing import Any, Callable
+from typing import Any, Callable, Iterator
 
 from smear_dsl.compile.compiler import CompiledRules
 from smear_dsl.compile.duplicate import boards
@@ -291,10 +292,53 @@ class Table:
             over.winner = winner
         return pb.TableEvent(seq=seq, game_over=over)
 
+    @contextlib.contextmanager
+    def held(self, seat: int | None = None, wake: Callable[[], None] | None = None) -> Iterator[None]:
+        """A stream holds the table while inside (it is not parked meanwhile); with `seat`, `wake` is
+        called whenever that seat must act, or the game ends."""
+        self.watchers += 1
+        if seat is not None and wake is not None:
+            self.turn_waiters[seat].add(wake)
+        try:
+            yield
+        finally:
+            self.watchers -= 1
+            if seat is not None and wake is not None:
+                self.turn_waiters[seat].discard(wake)
+
+    def seat_played_by(self, seat: int, wake: Callable[[], None] | None) -> None:
+        """The server plays `seat`: `wake` is called whenever it must act (None: it no longer does,
+        and whatever waited on the seat is let go)."""
+        if wake is None:
+            self.turn_waiters[seat].clear()
+        else:
+            self.turn_waiters[seat].add(wake)
+
+    async def view_and_seq(self, who: Identity) -> tuple[pb.View, int]:
+        """What `who` sees now and the number of the last event, read together (no move between)."""
+        async with self.lock:
+            return self.view(who), self.last_seq
+
+    async def wait_for_events(self, after: int, seconds: float) -> bool:
+        """Wait until there is an event after `after` (or the table has left this server); False if
+        `seconds` pass first."""
+        async with self.changed:
+            try:
+                await asyncio.wait_for(self.changed.wait_for(lambda: self.last_seq > after or self.moved), seconds)
+                return True
+            except asyncio.TimeoutError:
+                return False
+
     def turn_due(self, seat: int, sent: int) -> bool:
         """Whether `seat` is owed a view newer than version `sent`: it must act now, or the game is over."""
         g = self.game
         return (g.finished or g.turn == seat) and self.version > sent
+
+    def wake_all(self) -> None:
+        """Wake every stream and bot waiting on any seat (the table is leaving this server)."""
+        for waiters in self.turn_waiters:
+            for wake in list(waiters):
+                wake()
 
     def signal_turns(self) -> None:
         """Wake the WatchTurns and Play streams of the seat that must act now (of every seat once the game is over)."""
