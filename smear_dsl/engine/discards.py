@@ -33,10 +33,7 @@ PLANS = 20000  # the most plans looked at: kinds are split by suit only while th
 class Discards:
     """A part of Game: legal discards by plans (see the module); its methods read the game's state."""
 
-    # (key, plan) of the last discard looked at, and of its plans by suit (`_lead_plans`): random_move,
-    # a bot and apply each look at the same discard.
-    _plan_memo: tuple | None = None
-    _lead_memo_plans: tuple | None = None
+    # (key, plan) of the last discard looked at, and of its plans by suit, are Game's caches (forget_caches).
 
     def _key(self, seat: int) -> tuple:
         """What a discard's plan reads: the hand, the step, the seat, its cards and the stock's size."""

@@ -23,8 +23,10 @@ from smear_dsl.engine.bidding import Bidding
 from smear_dsl.engine.discards import Discards
 from smear_dsl.engine.constants import _BID_BASE, _BIT, _PASS, _TRUMP_BASE, BEG, BIDDING, HAND_DONE, PLAY, STEP
 from smear_dsl.engine.play import Play
-from smear_dsl.engine.snapshot import between_hands
+from smear_dsl.engine.snapshot import Snapshots, between_hands
 from smear_dsl.engine.steps import Steps
+
+_NO_DEALS = secrets.SystemRandom()  # what a world has for a dealing generator: shared, never seeded, never read
 
 # What the hand waits for, and what was sent instead, for WRONG_PHASE (said in the player's language).
 NEEDS = {"bid": N_("a bid or a pass"), "discard": N_("a discard"), "trump": N_("naming trump"),
@@ -33,7 +35,7 @@ ACTIONS = {"bid": N_("a bid"), "pass": N_("a pass"), "discard": N_("a discard"),
            "play": N_("a play"), "choose": N_("a choice")}
 
 
-class Game(Bidding, Begging, Steps, Discards, Play):
+class Game(Bidding, Begging, Steps, Discards, Play, Snapshots):
     """One game at one table. `Game(rules, seed=...)` deals itself; `auto_deal=False` waits for `start_hand(deal)`."""
 
     # (seat, card) drawn from the stock during the play, and (seat, cards) of face-up discards, in the
@@ -120,7 +122,7 @@ class Game(Bidding, Begging, Steps, Discards, Play):
         self.trick_no = 0
         self.tricks: list[tuple[int, int, list[int]]] = []  # (leader, winner, cards in play order)
         self.hand_moves: list[tuple[int, int]] = []  # (seat, move code); names are made on export
-        self._lead_memo: tuple | None = None  # ((seat, hand, discarded, trick, trump), mask) of the last lead mask found
+        self.forget_caches()
 
     def start_hand(self, deal: tuple[list[list[int]], list[int]] | None = None) -> None:
         """Begin the next hand with the given deal (card ids) or a fresh shuffle."""
@@ -155,6 +157,40 @@ class Game(Bidding, Begging, Steps, Discards, Play):
             self._start_beg()
         elif r.no_bidding and not self._won_before_play():
             self._end_bidding()
+
+    def forget_caches(self) -> None:
+        """Drop what is kept only to answer again faster: the last lead mask found
+        (((seat, hand, discarded, trick, trump), mask)), and the last discard's plan and its plans by
+        suit ((key, plan): random_move, a bot and apply each look at the same discard)."""
+        self._lead_memo: tuple | None = None
+        self._plan_memo: tuple | None = None
+        self._lead_memo_plans: tuple | None = None
+
+    def world_copy(self) -> "Game":
+        """A copy to deal the unseen cards of anew (a search's world, engine/knowledge.py): it deals
+        no further hand, holds no generator of this game's, keeps no boundary and starts with empty
+        caches (they are keyed on cards, not on the stock)."""
+        g = self.clone()
+        g.rng = _NO_DEALS
+        g.deal_source, g.auto_deal, g.keep_boundary, g.boundary = None, False, False, None
+        g.forget_caches()
+        return g
+
+    def redeal(self, seat: int, hand: int, discarded: int, played: int) -> None:
+        """In a world: `seat` holds `hand` and has discarded `discarded`, having played `played`."""
+        self.hands[seat] = hand
+        self.discarded[seat] = discarded
+        self.held[seat] = hand | played if self.phase == PLAY else 0
+        self.dealt[seat] = hand | played | discarded
+
+    def restock(self, stock: list[int], hand_moves: list[tuple[int, int]]) -> None:
+        """In a world: the stock and this hand's moves (others' discards as the world dealt them),
+        and the hand's record as the world dealt it."""
+        self.stock = stock
+        self.hand_moves[:] = hand_moves
+        if self.record_hands:
+            self.record_hands[-1] = (self.record_hands[-1][0], [sorted(C.bits(d)) for d in self.dealt], list(stock),
+                                     self.hand_moves)
 
     def clone(self) -> "Game":
         """An independent copy (for search and perft): lists are copied, immutable parts shared."""
@@ -367,20 +403,6 @@ class Game(Bidding, Begging, Steps, Discards, Play):
             self.finished, self.ended_by = True, "rules"
             self.winner = winner
         self._next_hand(False)
-
-    def compact_history(self) -> None:
-        """Freeze the finished hands' records and results into tuples (the same values), which the
-        garbage collector stops tracking: a server holding many long games calls this as hands end."""
-        n = len(self.record_hands) - (0 if self.phase == HAND_DONE else 1)
-        for k in range(self._compacted, n):
-            dealer, hands, stock, moves = self.record_hands[k]
-            self.record_hands[k] = (dealer, tuple(map(tuple, hands)), tuple(stock), tuple(moves))
-        self._compacted = max(self._compacted, n)
-        for k in range(self._compacted_results, len(self.results)):
-            res = self.results[k]
-            self.results[k] = res._replace(game_points=None if res.game_points is None else tuple(res.game_points),
-                                           delta=tuple(res.delta), scores=tuple(res.scores))
-        self._compacted_results = len(self.results)
 
     # ------------------------------------------------------------------ views and records
     def view(self, seat: int | None) -> dict[str, Any]:

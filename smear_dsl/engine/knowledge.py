@@ -11,14 +11,12 @@ bot plays out such worlds (perfect-information Monte Carlo); it never looks at t
 from __future__ import annotations
 
 import random
-import secrets
 from dataclasses import dataclass
 
 from smear_dsl import cards as C
 from smear_dsl import moves as M
 from smear_dsl.engine import PLAY, Game
 
-NO_DEALS = secrets.SystemRandom()  # what a world has for a dealing generator: shared, never seeded, never read
 TRIES = 8  # shuffles tried before a seat's void constraints are dropped (they can be unsatisfiable)
 
 
@@ -101,26 +99,17 @@ def world(game: Game, kn: Knowledge, rng: random.Random) -> Game:
     """A copy of `game` with every card `kn.seat` cannot see dealt anew at random, consistent with
     `kn`; it deals no further hand (a search plays one hand out) and shares no generator with `game`."""
     places = _deal_unknown(kn, rng)
-    g = game.clone()
-    g.rng = NO_DEALS  # a world never deals (auto_deal is off): it holds no generator of the real game's
-    g.deal_source, g.auto_deal, g.keep_boundary, g.boundary = None, False, False, None
-    g._lead_memo = g._plan_memo = g._lead_memo_plans = None  # caches keyed on cards, not on the stock
+    g = game.world_copy()
     for s, (size, _d, known, _v) in enumerate(kn.slots):
         if s == kn.seat:
             continue
         hand, discards = places[s]
-        g.hands[s] = known | hand
-        g.discarded[s] = kn.shown_by[s] | discards
-        g.held[s] = g.hands[s] | kn.played_by[s] if game.phase == PLAY else 0
-        g.dealt[s] = g.hands[s] | kn.played_by[s] | g.discarded[s]
+        g.redeal(s, known | hand, kn.shown_by[s] | discards, kn.played_by[s])
     stock = places[game.n]
     for pos, c in kn.stock_known:
         stock.insert(pos, c)
-    g.stock = stock
-    g.hand_moves[:] = [(s, code) if s == kn.seat or code < M.DISCARD_FLAG else (s, M.DISCARD_FLAG | g.discarded[s])
-                       for s, code in game.hand_moves]
-    if g.record_hands:  # the hand's record as this world dealt it
-        g.record_hands[-1] = (g.record_hands[-1][0], [sorted(C.bits(d)) for d in g.dealt], list(stock), g.hand_moves)
+    g.restock(stock, [(s, code) if s == kn.seat or code < M.DISCARD_FLAG else (s, M.DISCARD_FLAG | g.discarded[s])
+                      for s, code in game.hand_moves])
     return g
 
 

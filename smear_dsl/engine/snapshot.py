@@ -11,8 +11,8 @@ import random
 import struct
 from typing import Any
 
-from smear_dsl.engine.scoring import HandResult
 from smear_dsl.engine.constants import HAND_DONE
+from smear_dsl.engine.scoring import HandResult
 
 _MT = struct.Struct("<625I")  # the Mersenne Twister's 624 words and its position
 
@@ -32,43 +32,69 @@ def between_hands(game) -> dict[str, Any]:
 
 
 def restore(cls, rules, state: dict[str, Any], **kwargs) -> Any:
-    """A game of class `cls` (Game) as `state` left it, the next hand dealt unless it is over. Its
-    earlier hands are placeholders (None): it has their number, not their records."""
+    """A game of class `cls` (Game) as `state` left it (Game.resume)."""
     game = cls(rules, auto_deal=False, **kwargs)
-    if state["rng"] is not None:
-        version, words, gauss = state["rng"]
-        game.rng.setstate((version, _MT.unpack(base64.b64decode(words)), gauss))
-    game.dealer = state["dealer"]
-    game.scores = list(state["scores"])
-    game.finished = state["finished"]
-    game.winner = state["winner"]
-    game.ended_by = state.get("ended_by")
-    game.record_hands = [None] * state["hands"]
-    last = state["last"]
-    game.results = [None] * (state["results"] - (last is not None))
-    if last is not None:
-        game.results.append(_result(last))
-    game._compacted, game._compacted_results = state["hands"], state["results"]
-    game.auto_deal = True
-    game.keep_boundary = True
-    game.boundary = state
-    if not game.finished:
-        game.start_hand()
+    game.resume(state)
     return game
 
 
-def forget_history(game) -> None:
-    """Let the finished hands' records and all but the last result go (placeholders keep their count)."""
-    done = len(game.record_hands) - (0 if game.phase == HAND_DONE else 1)
-    for k in range(done):
-        game.record_hands[k] = None
-    for k in range(len(game.results) - 1):
-        game.results[k] = None
-    game._compacted = max(game._compacted, done)
-    game._compacted_results = len(game.results)
+def rng_state(saved: list) -> tuple:
+    """A seeded game's generator state from what `between_hands` saved of it."""
+    version, words, gauss = saved
+    return version, _MT.unpack(base64.b64decode(words)), gauss
 
 
-def _result(fields: list) -> HandResult:
+def result_of(fields: list) -> HandResult:
     dealer, bidder, bid, trump, points, game_points, made, delta, scores = fields
     return HandResult(dealer, bidder, bid, trump, points, None if game_points is None else tuple(game_points), made,
                       tuple(delta), tuple(scores))
+
+
+class Snapshots:
+    """A part of Game: standing at a snapshot, and letting history go (the fields are Game's)."""
+
+    def resume(self, state: dict[str, Any]) -> None:
+        """Stand where a snapshot's `state` (engine/snapshot.py) left the game, its earlier hands
+        placeholders (None): it has their number, not their records; the next hand is dealt unless
+        the game is over."""
+        if state["rng"] is not None:
+            self.rng.setstate(rng_state(state["rng"]))
+        self.dealer = state["dealer"]
+        self.scores = list(state["scores"])
+        self.finished = state["finished"]
+        self.winner = state["winner"]
+        self.ended_by = state.get("ended_by")
+        self.record_hands = [None] * state["hands"]
+        last = state["last"]
+        self.results = [None] * (state["results"] - (last is not None))
+        if last is not None:
+            self.results.append(result_of(last))
+        self._compacted, self._compacted_results = state["hands"], state["results"]
+        self.auto_deal = self.keep_boundary = True
+        self.boundary = state
+        if not self.finished:
+            self.start_hand()
+
+    def forget_history(self) -> None:
+        """Let the finished hands' records and all but the last result go (placeholders keep their count)."""
+        done = len(self.record_hands) - (0 if self.phase == HAND_DONE else 1)
+        for k in range(done):
+            self.record_hands[k] = None
+        for k in range(len(self.results) - 1):
+            self.results[k] = None
+        self._compacted = max(self._compacted, done)
+        self._compacted_results = len(self.results)
+
+    def compact_history(self) -> None:
+        """Freeze the finished hands' records and results into tuples (the same values), which the
+        garbage collector stops tracking: a server holding many long games calls this as hands end."""
+        n = len(self.record_hands) - (0 if self.phase == HAND_DONE else 1)
+        for k in range(self._compacted, n):
+            dealer, hands, stock, moves = self.record_hands[k]
+            self.record_hands[k] = (dealer, tuple(map(tuple, hands)), tuple(stock), tuple(moves))
+        self._compacted = max(self._compacted, n)
+        for k in range(self._compacted_results, len(self.results)):
+            res = self.results[k]
+            self.results[k] = res._replace(game_points=None if res.game_points is None else tuple(res.game_points),
+                                           delta=tuple(res.delta), scores=tuple(res.scores))
+        self._compacted_results = len(self.results)

@@ -28,7 +28,7 @@ from smear_referee.server.jobs import diagnostic
 from smear_referee.limits import Limits, address_of
 from smear_referee.tables.lobby import stored_lobby
 from smear_referee.server.sandbox import Sandbox, SandboxBusy, SandboxFailed, SandboxTimeout
-from smear_referee.tables import idem
+from smear_referee.tables import idem, streams
 from smear_referee.server.house_bots import HouseBots
 from smear_referee.tables.idem import keyed
 from smear_referee.tables.seats import prior
@@ -413,7 +413,7 @@ class Referee(pb_grpc.RefereeServicer):
     async def WatchTable(self, request, context):
         who = CALLER.get()
         t = await self.tables.table_for(request.table_id, who)
-        async for event in self.tables.watch(t, who, request.after_seq, HEARTBEAT_SECONDS):
+        async for event in streams.watch(self.tables, t, who, request.after_seq, HEARTBEAT_SECONDS):
             yield event
 
     @guard_stream
@@ -421,7 +421,7 @@ class Referee(pb_grpc.RefereeServicer):
         who = CALLER.get()
         t = await self._seat_table(request.table_id, who, "only a seat token has turns to watch")
         after = request.after_version if request.HasField("after_version") else -1
-        async for view in self.tables.turns(t, who, after):
+        async for view in streams.turns(self.tables, t, who, after):
             yield view
 
     @guard_stream

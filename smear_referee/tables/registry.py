@@ -11,7 +11,7 @@ import hmac
 import logging
 import time
 from collections import OrderedDict, defaultdict
-from typing import Any, AsyncIterator, Callable
+from typing import Any, Callable
 
 from smear_dsl.errors import MoveError, Said, clip
 from smear_dsl.i18n import N_
@@ -390,51 +390,6 @@ class Tables:
     async def old_events(self, t: Table, after: int, upto: int) -> list[Event]:
         """Events numbered in (after, upto], remade from the store."""
         return await history.old_events(self, t, after, upto)
-
-    async def watch(self, t: Table, who: Identity, after: int, heartbeat: float) -> AsyncIterator[pb.TableEvent]:
-        """A watcher's stream: what `who` sees now, then every event after `after` as it may see it
-        (those that left memory remade from the store), a heartbeat after `heartbeat` seconds of
-        quiet; it ends with the table's `gone` error if the table leaves this server."""
-        sent = max(0, after)
-        view, last = await t.view_and_seq(who)
-        with t.held():
-            yield pb.TableEvent(seq=last, snapshot=view)
-            while True:
-                if t.moved:  # it left this server (another replica took its shard): the client asks again
-                    raise self.gone(t)
-                if sent < t.base_seq:  # resuming from before what memory holds: remade from the store
-                    upto = t.base_seq
-                    for ev in await self.old_events(t, sent, upto):
-                        yield t.render(ev, who, await self.sealed(t))
-                    sent = upto
-                for ev in t.events_after(sent):
-                    sent = ev[0]
-                    yield t.render(ev, who, await self.sealed(t))
-                    if sent < t.base_seq:
-                        break  # the table moved on a hand while this stream was sending
-                if sent < t.base_seq:
-                    continue
-                if not await t.wait_for_events(sent, heartbeat):
-                    yield pb.TableEvent(seq=sent, heartbeat=pb.Heartbeat())
-
-    async def turns(self, t: Table, who: Identity, after: int) -> AsyncIterator[pb.View]:
-        """A seat's view each time it must act at a version after `after`, and once more when the game
-        ends; ends with the table's `gone` error if the table leaves this server."""
-        seat, sent = who.seat, after
-        wake = asyncio.Event()
-        with t.held(seat, wake.set):
-            while True:
-                if t.moved:
-                    raise self.gone(t)
-                if t.turn_due(seat, sent):
-                    sent = t.version
-                    yield t.view(who)
-                    if t.game.finished:
-                        return
-                    continue
-                # No await between the test above and this clear, so a move cannot slip in unseen.
-                wake.clear()
-                await wake.wait()
 
     async def sweep(self, now: float | None = None) -> None:
         """End abandoned tables, park idle ones."""

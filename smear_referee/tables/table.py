@@ -17,7 +17,7 @@ from smear_dsl.compile.compiler import CompiledRules
 from smear_dsl.compile.duplicate import boards
 from smear_dsl.engine import Game
 from smear_dsl.engine.constants import HAND_DONE
-from smear_dsl.engine.snapshot import between_hands, forget_history, restore
+from smear_dsl.engine.snapshot import between_hands, restore
 from smear_dsl.i18n import rules_title
 from smear_dsl.records.verify import apply_parsed
 from smear_dsl.language.spec import RuleSpec
@@ -211,7 +211,7 @@ class Table:
             self.events = self.events[prev["seq"] - self.base_seq:]
             self.base_seq = prev["seq"]
             self.idem = {k: v for k, v in self.idem.items() if v[2] > prev["version"]}
-        forget_history(self.game)
+        self.game.forget_history()
 
     def rebuild(self) -> None:
         """Recompute the game and events from the snapshot and the log (after a failed write)."""

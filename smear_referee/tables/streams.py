@@ -1,0 +1,57 @@
+"""The streams that follow a table: a watcher's events, and a seat's turns."""
+from __future__ import annotations
+
+import asyncio
+from typing import TYPE_CHECKING, AsyncIterator
+
+from smear_referee.api import referee_pb2 as pb
+from smear_referee.tables.table import Identity, Table
+
+if TYPE_CHECKING:
+    from smear_referee.tables.registry import Tables
+
+
+async def watch(tables: Tables, t: Table, who: Identity, after: int, heartbeat: float) -> AsyncIterator[pb.TableEvent]:
+    """A watcher's stream: what `who` sees now, then every event after `after` as it may see it
+    (those that left memory remade from the store), a heartbeat after `heartbeat` seconds of
+    quiet; it ends with the table's `gone` error if the table leaves this server."""
+    sent = max(0, after)
+    view, last = await t.view_and_seq(who)
+    with t.held():
+        yield pb.TableEvent(seq=last, snapshot=view)
+        while True:
+            if t.moved:  # it left this server (another replica took its shard): the client asks again
+                raise tables.gone(t)
+            if sent < t.base_seq:  # resuming from before what memory holds: remade from the store
+                upto = t.base_seq
+                for ev in await tables.old_events(t, sent, upto):
+                    yield t.render(ev, who, await tables.sealed(t))
+                sent = upto
+            for ev in t.events_after(sent):
+                sent = ev[0]
+                yield t.render(ev, who, await tables.sealed(t))
+                if sent < t.base_seq:
+                    break  # the table moved on a hand while this stream was sending
+            if sent < t.base_seq:
+                continue
+            if not await t.wait_for_events(sent, heartbeat):
+                yield pb.TableEvent(seq=sent, heartbeat=pb.Heartbeat())
+
+async def turns(tables: Tables, t: Table, who: Identity, after: int) -> AsyncIterator[pb.View]:
+    """A seat's view each time it must act at a version after `after`, and once more when the game
+    ends; ends with the table's `gone` error if the table leaves this server."""
+    seat, sent = who.seat, after
+    wake = asyncio.Event()
+    with t.held(seat, wake.set):
+        while True:
+            if t.moved:
+                raise tables.gone(t)
+            if t.turn_due(seat, sent):
+                sent = t.version
+                yield t.view(who)
+                if t.game.finished:
+                    return
+                continue
+            # No await between the test above and this clear, so a move cannot slip in unseen.
+            wake.clear()
+            await wake.wait()
