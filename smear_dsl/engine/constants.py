@@ -8,4 +8,5 @@ _PASS, _BID_BASE, _TRUMP_BASE = M.PASS, M.BID_BASE, M.TRUMP_BASE  # read as glob
 
 # Phases of a hand (BEG: begging, in place of the bidding).
 BIDDING, STEP, PLAY, HAND_DONE, BEG = 0, 1, 2, 3, 4
-PHASE_NAMES = ("bidding", "discarding", "play", "hand over", "begging")
+# What views and clients call them (a step is named by its action: discard, trump): Game.phase_name.
+PHASE_NAMES = {BIDDING: "bidding", PLAY: "play", BEG: "begging"}

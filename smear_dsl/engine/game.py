@@ -21,7 +21,8 @@ from smear_dsl.language.versions import record_rules
 from smear_dsl.engine.begging import Begging
 from smear_dsl.engine.bidding import Bidding
 from smear_dsl.engine.discards import Discards
-from smear_dsl.engine.constants import _BID_BASE, _BIT, _PASS, _TRUMP_BASE, BEG, BIDDING, HAND_DONE, PLAY, STEP
+from smear_dsl.engine.constants import (_BID_BASE, _BIT, _PASS, _TRUMP_BASE, BEG, BIDDING, HAND_DONE, PHASE_NAMES, PLAY,
+                                        STEP)
 from smear_dsl.engine.play import Play
 from smear_dsl.engine.snapshot import Snapshots, between_hands
 from smear_dsl.engine.steps import Steps
@@ -227,6 +228,14 @@ class Game(Bidding, Begging, Steps, Discards, Play, Snapshots):
         if self.phase == PLAY:
             return "play"
         return None
+
+    @property
+    def phase_name(self) -> str:
+        """The phase as views name it: bidding, begging, a step's action (discard, trump), play;
+        between hands, or game over."""
+        if self.hand_over:
+            return "game over" if self.finished else "between hands"
+        return self.expected_action() if self.phase == STEP else PHASE_NAMES[self.phase]
 
     def legal_moves(self) -> list[int]:
         """Every legal move of the seat to act (as move codes); empty between hands and after the game."""

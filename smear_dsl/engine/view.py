@@ -22,8 +22,7 @@ def seat_view(game, seat: int | None) -> dict[str, Any]:
         "finished": game.finished,
         "winner": game.winner,
         "hands_played": len(game.results),
-        "phase": ("game over" if game.finished else "between hands") if not in_hand else
-                 {0: "bidding", 1: game.expected_action(), 2: "play", 4: "begging"}[game.phase],
+        "phase": game.phase_name,
         "turn": game.turn if in_hand else None,
     }
     if in_hand:

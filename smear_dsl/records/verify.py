@@ -5,7 +5,6 @@ import json
 from functools import lru_cache
 from typing import Any, Callable
 
-from smear_dsl import cards as C
 from smear_dsl import moves as M
 from smear_dsl.compile.compiler import CompiledRules, compile_rules
 from smear_dsl.engine import Game
@@ -158,48 +157,6 @@ def parse_deal(rules: CompiledRules, deal: Any) -> tuple[list[list[int]], list[i
     return out_hands, ids
 
 
-def parse_move(rules: CompiledRules, move: Any) -> tuple[int, str, Any]:
-    """(seat, action, payload) of a record move, or MoveError BAD_RECORD if it is malformed."""
-    if not isinstance(move, dict):
-        raise MoveError("BAD_RECORD", "a move is an object")
-    seat = move.get("seat")
-    if not isinstance(seat, int) or isinstance(seat, bool) or not 0 <= seat < rules.players:
-        raise MoveError("BAD_RECORD", f"seat must be an integer 0..{rules.players - 1}, not {clip(seat)}")
-    action = move.get("action")
-    if action not in M.ACTIONS:
-        raise MoveError("BAD_RECORD", f"unknown action {clip(action)}")
-    if action == "pass":
-        return seat, action, None
-    if action == "bid":
-        v = move.get("value")
-        if not isinstance(v, int) or isinstance(v, bool):
-            raise MoveError("BAD_RECORD", f"a bid's value must be an integer, not {clip(v)}")
-        return seat, action, v
-    if action == "play":
-        c = rules.parse_card(move.get("card"))
-        if c is None:
-            raise MoveError("BAD_RECORD", f"a play needs a card, not {clip(move.get('card'))}")
-        return seat, action, c
-    if action == "trump":
-        s = move.get("suit")
-        si = C.SUIT_CHARS.find(s) if isinstance(s, str) and len(s) == 1 else -1
-        if si < 0:
-            raise MoveError("BAD_RECORD", f"naming trump needs a suit S, H, D or C, not {clip(s)}")
-        return seat, action, si
-    if action == "choose":
-        choice = move.get("choice")
-        if choice not in M.CHOICES:
-            raise MoveError("BAD_RECORD", f"a choice is one of {', '.join(M.CHOICES)}, not {clip(choice)}")
-        return seat, action, M.CHOICES.index(choice)
-    cards = move.get("cards")
-    if not isinstance(cards, list):
-        raise MoveError("BAD_RECORD", "a discard needs a list of cards")
-    ids = [rules.parse_card(c) for c in cards]
-    if None in ids:
-        raise MoveError("BAD_RECORD", f"a discard's cards must be card names, not {clip(cards)}")
-    return seat, action, ids
-
-
 def apply_parsed(game: Game, seat: int, action: str, payload: Any) -> None:
     """Apply a parsed record move to the game (raises MoveError with the right code)."""
     if action == "discard":
@@ -287,7 +244,7 @@ def _replay_hand(game: Game, h: int, hand: Any, last: bool, observe: Observer | 
     if game.finished:
         if moves:
             try:
-                parse_move(rules, moves[0])
+                M.from_dict(rules, moves[0])
             except MoveError as e:
                 return _err(h, 0, e.code, e.message)
         return _err(h, 0, "GAME_OVER", "a hand starts after the game has ended")
@@ -296,7 +253,7 @@ def _replay_hand(game: Game, h: int, hand: Any, last: bool, observe: Observer | 
         observe(game, h, None)
     for m, move in enumerate(moves):
         try:
-            seat, action, payload = parse_move(rules, move)
+            seat, action, payload = M.from_dict(rules, move)
             apply_parsed(game, seat, action, payload)
         except MoveError as e:
             return _err(h, m, e.code, e.message)

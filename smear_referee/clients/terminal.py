@@ -22,6 +22,7 @@ from smear_dsl.i18n import ENGLISH, Tr
 from smear_referee.api import referee_pb2 as pb
 from smear_referee.clients.client import Client, error_info, error_reason
 from smear_referee.names import shown as plain
+from smear_referee.tables.convert import move_dict
 
 SUITS = {"S": "♠", "H": "♥", "D": "♦", "C": "♣"}
 SUIT_ORDER = "SHCD"
@@ -69,22 +70,10 @@ def sort_hand(cards: list[str], trump: str | None) -> list[str]:
     return sorted(cards, key=key)
 
 
-def move_text(m: pb.Move, tr: Tr = ENGLISH) -> str:
-    """A move as the table says it, in the person's language."""
-    kind = m.WhichOneof("action")
-    if kind == "pass":
-        return tr.t("pass")
-    if kind == "bid":
-        return tr.t("bid {n}", n=m.bid)
-    if kind == "trump":
-        return tr.t("trump {suit}", suit=SUITS.get(m.trump, m.trump))
-    if kind == "discard":
-        if m.discard.cards:
-            return tr.t("discard {cards}", cards=" ".join(card(c) for c in m.discard.cards))
-        return tr.t("discard {n} cards", n=m.discard.count)
-    if kind == "choose":
-        return tr.t(CHOICE_WORDS[m.choose]) if m.choose in CHOICE_WORDS else m.choose
-    return tr.t("play {card}", card=card(m.play))
+def move_text(m: pb.Move, tr: Tr = ENGLISH, told: bool = False) -> str:
+    """A move as the table says it (smear_dsl/moves.py's words), in the person's language: as offered
+    to the seat to act, or (`told`) of the seat that made it."""
+    return M.said(move_dict(0, m), tr, card=card, suit=lambda s: SUITS.get(s, s), told=told)
 
 
 CHOICE_WORDS = M.CHOICE_WORDS  # begging (All Fours): each choice as the table says it; a person types the first word
@@ -135,7 +124,7 @@ class TerminalTable:
         t = self.tr.t
         kind = ev.WhichOneof("kind")
         if kind == "move":
-            return f"{self.name(ev.move.seat, view)}: {move_text(ev.move.move, self.tr)}"
+            return f"{self.name(ev.move.seat, view)} {move_text(ev.move.move, self.tr, told=True)}"
         if kind == "trick_won":
             return "  " + t("{who} takes the trick ({cards})", who=self.name(ev.trick_won.winner, view),
                             cards=" ".join(card(c) for c in ev.trick_won.cards))

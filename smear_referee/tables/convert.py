@@ -4,14 +4,12 @@ from __future__ import annotations
 import json
 from typing import Any
 
-from smear_dsl import cards as C
 from smear_dsl import moves as M
 from smear_dsl.compile.compiler import CompiledRules
 from smear_dsl.engine import Game
 from smear_dsl.errors import MoveError
 from smear_dsl.i18n import rules_title
 from smear_dsl.language.paths import split_ref
-from smear_dsl.records.verify import parse_move
 from smear_dsl.language.spec import RuleSpec
 from smear_dsl.language.versions import versions_of
 from smear_dsl.engine.view import seat_view
@@ -21,42 +19,39 @@ from smear_referee.api import referee_pb2 as pb
 
 def move_to_proto(rules: CompiledRules, code: int, visible: bool = True) -> pb.Move:
     """A move code as a proto; a discard's cards only when `visible` (else just their number)."""
-    if code == M.PASS:
-        return pb.Move(**{"pass": True})
-    if M.BID_BASE <= code < M.TRUMP_BASE:
-        return pb.Move(bid=code - M.BID_BASE)
-    if M.TRUMP_BASE <= code < M.TRUMP_BASE + 4:
-        return pb.Move(trump=C.SUIT_CHARS[code - M.TRUMP_BASE])
-    if code >= M.DISCARD_FLAG:
-        cards = [rules.card_name(c) for c in C.bits(code ^ M.DISCARD_FLAG)]
-        return pb.Move(discard=pb.CardList(cards=cards if visible else [], count=len(cards)))
-    if code >= M.CHOOSE_BASE:
-        return pb.Move(choose=M.CHOICES[code - M.CHOOSE_BASE])
-    return pb.Move(play=rules.card_name(code))
+    d = M.to_dict(code, 0, rules.card_name)
+    if d["action"] == "discard" and not visible:
+        return pb.Move(discard=pb.CardList(cards=[], count=len(d["cards"])))
+    return move_proto(d)
 
 
-def move_from_proto(rules: CompiledRules, seat: int, move: pb.Move) -> tuple[str, Any]:
-    """(action, payload) as record.apply_parsed takes it; MoveError BAD_RECORD if malformed."""
+def move_dict(seat: int, move: pb.Move) -> dict[str, Any]:
+    """A proto move in its record form (smear_dsl/moves.py's codec): a discard others may not see
+    has its `count` and no cards; MoveError BAD_RECORD if it names no action."""
     kind = move.WhichOneof("action")
     if kind is None:
         raise MoveError("BAD_RECORD", "the move names no action (pass, bid, trump, discard, play or choose)")
     if kind == "pass":
-        d: dict[str, Any] = {"seat": seat, "action": "pass"}
-    elif kind == "bid":
-        d = {"seat": seat, "action": "bid", "value": move.bid}
-    elif kind == "trump":
-        d = {"seat": seat, "action": "trump", "suit": move.trump}
-    elif kind == "discard":
-        d = {"seat": seat, "action": "discard", "cards": list(move.discard.cards)}
-    elif kind == "choose":
-        d = {"seat": seat, "action": "choose", "choice": move.choose}
-    else:
-        d = {"seat": seat, "action": "play", "card": move.play}
-    _seat, action, payload = parse_move(rules, d)
+        return {"seat": seat, "action": "pass"}
+    if kind == "bid":
+        return {"seat": seat, "action": "bid", "value": move.bid}
+    if kind == "trump":
+        return {"seat": seat, "action": "trump", "suit": move.trump}
+    if kind == "discard":
+        return {"seat": seat, "action": "discard", "cards": list(move.discard.cards), "count": move.discard.count}
+    if kind == "choose":
+        return {"seat": seat, "action": "choose", "choice": move.choose}
+    return {"seat": seat, "action": "play", "card": move.play}
+
+
+def move_from_proto(rules: CompiledRules, seat: int, move: pb.Move) -> tuple[str, Any]:
+    """(action, payload) as record.apply_parsed takes it; MoveError BAD_RECORD if malformed."""
+    _seat, action, payload = M.from_dict(rules, move_dict(seat, move))
     return action, payload
 
 
-def _move_from_dict(d: dict[str, Any]) -> pb.Move:
+def move_proto(d: dict[str, Any]) -> pb.Move:
+    """A move in its record form as a proto."""
     a = d["action"]
     if a == "pass":
         return pb.Move(**{"pass": True})
@@ -74,7 +69,7 @@ def _move_from_dict(d: dict[str, Any]) -> pb.Move:
 def view_to_proto(table_id: str, game: Game, seat: int | None, version: int) -> pb.View:
     """The caller's view (smear_dsl.engine.view decides what it holds) with typed essentials."""
     v = seat_view(game, seat)
-    legal = [_move_from_dict(d) for d in v.get("legal", ())] if not game.finished else []
+    legal = [move_proto(d) for d in v.get("legal", ())] if not game.finished else []
     out = pb.View(table_id=table_id, version=version, phase=v["phase"], hand=v.get("hand", []), legal_moves=legal,
                   scores=list(game.scores), finished=game.finished, detail_json=json.dumps(v))
     if seat is not None:

@@ -14,7 +14,8 @@ from smear_dsl.compile.duplicate import boards, commitment, first_dealer, table_
 from smear_dsl.engine import Game
 from smear_dsl.errors import MoveError
 from smear_dsl.records.verify import FORMAT as RECORD_FORMAT
-from smear_dsl.records.verify import apply_parsed, parse_move, rules_for, verify
+from smear_dsl import moves as M
+from smear_dsl.records.verify import apply_parsed, rules_for, verify
 
 from smear_referee.tournament import standings as S
 
@@ -136,7 +137,7 @@ def _check_deals(rules, record: dict[str, Any], seed: str, duplicate: bool, wher
             out.append(f"{where} hand {k}: the stock differs from the seed's deal")
         try:
             for m in hand.get("moves", []):
-                seat, action, payload = parse_move(rules, m)
+                seat, action, payload = M.from_dict(rules, m)
                 apply_parsed(game, seat, action, payload)
         except MoveError:
             break  # the verdict reports bad moves

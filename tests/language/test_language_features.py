@@ -228,7 +228,8 @@ MOON = str(ROOT / "tests" / "rules_extra" / "moon_alone.yaml")
 def _play_hand(rules_, hands: list[list[str]], stock: list[str], bids: list[dict], plays: list[list[str]]) -> Game:
     """Deal these cards (dealer 0), play these bids, then each seat's cards in the order given
     (the bidder leads); every move goes through the engine's checks."""
-    from smear_dsl.records.verify import apply_parsed, parse_deal, parse_move
+    from smear_dsl.moves import from_dict as parse_move
+    from smear_dsl.records.verify import apply_parsed, parse_deal
     g = Game(rules_, seed=0, first_dealer=0, auto_deal=False)
     g.start_hand(parse_deal(rules_, {"hands": hands, "stock": stock}))
     for b in bids:

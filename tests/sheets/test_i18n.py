@@ -47,6 +47,9 @@ def test_the_web_clients_messages_are_made_from_the_catalogs_now():
     """clients/web/src/gen/messages.js holds the catalogs' translations of what the web client says."""
     assert update_catalogs.WEB_MESSAGES.read_text(encoding="utf-8") == update_catalogs.web_messages(), \
         "run scripts/update_catalogs.py, then `npm run build` in clients/web"
+    # The move words are the codec's own (smear_dsl/moves.py), not written again in JavaScript.
+    assert update_catalogs.WEB_MOVES.read_text(encoding="utf-8") == update_catalogs.web_moves(), \
+        "run scripts/update_catalogs.py, then `npm run build` in clients/web"
 
 
 def test_no_message_hides_inside_an_f_string():

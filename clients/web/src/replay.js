@@ -3,7 +3,7 @@
 // re-referees the record with the same engine, so a house rule replays as it was played.
 import { referee, refusal } from "./api.js";
 import { lang, langPicker, pointName, t } from "./i18n.js";
-import { cardEl, cardLabel, choiceWords, h, SUITS } from "./ui.js";
+import { cardEl, cardLabel, h, recordMoveTold, SUITS } from "./ui.js";
 
 export async function replayPage(root, tableId, go) {
   const page = new ReplayPage(root, go);
@@ -88,7 +88,7 @@ class ReplayPage {
         h("button#next-hand", { onclick: () => this.hand(1) }, t("hand »")),
         h("input#slider", { type: "range", min: 0, max: d.steps.length - 1, value: this.at,
           oninput: (e) => { this.at = Number(e.target.value); this.render(); } })),
-      h("div#last.last", {}, s.last ? `${this.seatName(s.last.seat)} ${moveText(s.last)}` : t("{who} deals", { who: this.seatName(s.dealer) })),
+      h("div#last.last", {}, s.last ? `${this.seatName(s.last.seat)} ${recordMoveTold(s.last)}` : t("{who} deals", { who: this.seatName(s.dealer) })),
       h("section.board", {}, h("div.seats-row", {}, s.hands.map((cards, seat) => h("div.seat", {
         class: ["seat", s.turn === seat && "to-act"].filter(Boolean).join(" "), "data-seat": seat },
       h("b", {}, this.seatName(seat)), s.dealer === seat ? h("span.tag", {}, t("dealer")) : null,
@@ -109,13 +109,3 @@ class ReplayPage {
   }
 }
 
-function moveText(m) {
-  switch (m.action) {
-    case "pass": return t("passes");
-    case "bid": return t("bids {n}", { n: m.value });
-    case "trump": return t("names {suit} trump", { suit: SUITS[m.suit] });
-    case "discard": return t("discards {cards}", { cards: m.cards.map(cardLabel).join(" ") });
-    case "choose": return choiceWords(m.choice);
-    default: return t("plays {card}", { card: cardLabel(m.card) });
-  }
-}

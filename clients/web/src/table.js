@@ -1,7 +1,7 @@
 // The table: a seat's (or a spectator's) live view, moves, refusals in words, results, the record.
 import { auth, once, referee, refusal, tokens } from "./api.js";
 import { langPicker, optionsText, phaseName, pointName, t, tn } from "./i18n.js";
-import { botKinds, cardEl, cardLabel, choiceButtonLabel, choiceWords, h, moveKey, moveLabel, sortHand, SUITS } from "./ui.js";
+import { botKinds, cardEl, cardLabel, choiceButtonLabel, choiceWords, h, moveKey, moveLabel, moveTold, sortHand, SUITS } from "./ui.js";
 
 export async function tablePage(root, tableId, go) {
   const page = new TablePage(root, tableId, go);
@@ -126,7 +126,7 @@ class TablePage {
       if (this.message?.lost) this.message = null;
       return this.render();
     }
-    if (k.case === "move") this.note(`${this.seatName(k.value.seat)} ${moveLabel(k.value.move)}`);
+    if (k.case === "move") this.note(`${this.seatName(k.value.seat)} ${moveTold(k.value.move)}`);
     if (k.case === "trickWon") {
       this.note(t("{who} takes the trick ({cards})", { who: this.seatName(k.value.winner), cards: k.value.cards.map(cardLabel).join(" ") }));
     }

@@ -1,4 +1,5 @@
 // Small DOM helpers and card faces.
+import { OFFERED, TOLD } from "./gen/moves.js";
 import { t, tp } from "./i18n.js";
 
 /** An element: h("div.cls#id", {attrs, onclick}, ...children). */
@@ -70,7 +71,7 @@ export function botKinds() {
 
 // Begging (All Fours): what each choice says at the table, and its button.
 export function choiceWords(choice) {
-  return { stand: t("stands"), beg: t("begs"), give: t("gives a point"), run: t("runs the cards") }[choice] || choice;
+  return TOLD[choice] ? t(TOLD[choice]) : choice;
 }
 export function choiceButtonLabel(choice) {
   return { stand: t("Stand"), beg: t("Beg"), give: t("Give a point"), run: t("Run the cards") }[choice] || choice;
@@ -90,18 +91,31 @@ export function moveKey(m) {
   return (keys[m.action.case] || (() => "?"))();
 }
 
-/** A move as the table's log and buttons say it ("bid 3", "plays A♥"). */
-export function moveLabel(m) {
-  if (!m) return "";
+/** A move in words (clients/web/src/gen/moves.js: smear_dsl/moves.py's templates): as offered to the
+ *  seat to act ("bid 3", a button) or, with TOLD, of the seat that made it ("bids 3", the log). */
+function said(m, words) {
   const v = m.action.value;
   switch (m.action.case) {
-    case "pass": return t("pass");
-    case "bid": return t("bid {n}", { n: v });
-    case "trump": return t("trump {suit}", { suit: SUITS[v] || v });
-    case "discard": return v.cards.length ? t("discard {cards}", { cards: v.cards.map(cardLabel).join(" ") })
-      : t("discard {n} cards", { n: v.count });
-    case "play": return t("plays {card}", { card: cardLabel(v) });
-    case "choose": return choiceWords(v);
+    case "pass": return t(words.pass);
+    case "bid": return t(words.bid, { n: v });
+    case "trump": return t(words.trump, { suit: SUITS[v] || v });
+    case "discard": return v.cards.length ? t(words.discard, { cards: v.cards.map(cardLabel).join(" ") })
+      : t(words.discard_unseen, { n: v.count });
+    case "play": return t(words.play, { card: cardLabel(v) });
+    case "choose": return words[v] ? t(words[v]) : v;
     default: return "?";
   }
+}
+
+/** A move as offered to the seat to act ("bid 3", "play A♥"). */
+export function moveLabel(m) { return m ? said(m, OFFERED) : ""; }
+
+/** A move as told of the seat that made it ("bids 3", "plays A♥"): the table's log, the replay. */
+export function moveTold(m) { return m ? said(m, TOLD) : ""; }
+
+/** A move in its record form (smear-record/1: {action, value, suit, cards, card, choice}) as told. */
+export function recordMoveTold(d) {
+  const value = { bid: d.value, trump: d.suit, discard: { cards: d.cards || [], count: (d.cards || []).length },
+    play: d.card, choose: d.choice }[d.action];
+  return moveTold({ action: { case: d.action, value } });
 }
