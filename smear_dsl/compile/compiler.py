@@ -273,6 +273,23 @@ class CompiledRules:
         """A shuffled deck (card ids in order) dealt in packets from `dealer`'s left: (hands, stock)."""
         return [list(take(order)) for take in self.deal_takers[dealer]], list(order[self.dealt_cards:])
 
+    # ---- queries for players (bots and tools read the tables through these, not by their layout)
+    def trumps(self, trump: int) -> int:
+        """The mask of cards that are trumps when `trump` (a suit index; -1: none yet) is trump."""
+        return self.trump_mask[trump + 1]
+
+    def suit_of(self, trump: int, card: int) -> int:
+        """The suit `card` follows as when `trump` is trump (the jick, a left pedro, a joker: trump's)."""
+        return self.eff_suit[trump + 1][card]
+
+    def rank_order(self, trump: int) -> tuple[int, ...]:
+        """card -> its rank within its suit as when `trump` is trump (higher wins); trumps above all."""
+        return self.tables.order_key[trump + 1]
+
+    def trick_strength(self, trump: int, led: int) -> tuple[int, ...]:
+        """card -> its strength in a trick led in suit `led` with `trump` trump: the highest takes it."""
+        return self.win_key[trump * 4 + led]
+
     def card_name(self, c: int) -> str:
         return self.name_of[c]
 

@@ -52,7 +52,7 @@ class Discards:
             allowed, kinds = self.hands[seat], [self.hands[seat]]
             plans = _counts(kinds, lo, hi)
         else:
-            env = self._step_env(seat)
+            env = self.step_env(seat)
             allowed = self._discardable(seat, env)
             lo, hi = self._discard_range(seat, env)
             masks = [kind(env) for kind in step.kinds]
@@ -67,7 +67,7 @@ class Discards:
         valid_if = self.rules.steps[self.step].valid_if
         if valid_if is None:
             return _counts(kinds, lo, hi)
-        env, hand, out = self._step_env(seat), self.hands[seat], []
+        env, hand, out = self.step_env(seat), self.hands[seat], []
         for counts in _counts(kinds, lo, hi):
             env["discard"] = mask = _lowest(kinds, counts)
             env["kept"] = hand & ~mask
@@ -87,13 +87,13 @@ class Discards:
         found = (kinds, plans)
         if _n_plans(by_suit, hi) <= PLANS:
             leading = [counts for counts in self._valid_plans(seat, by_suit, lo, hi)
-                       if self._lead_error(seat, _lowest(by_suit, counts)) is None]
+                       if self.lead_error(seat, _lowest(by_suit, counts)) is None]
             found = (by_suit, leading) if leading else found
         self._lead_memo_plans = (key, found)
         return found
 
     def _lead_binds(self, seat: int) -> bool:
-        """Whether this discard is the first leader's last before play (steps.py's `_lead_error` judges it)."""
+        """Whether this discard is the first leader's last before play (steps.py's `lead_error` judges it)."""
         return self.step == len(self.rules.steps) - 1 and len(self.queue) == 1 and self._first_leader() == seat
 
     def discard_plans(self, seat: int) -> tuple[list[int], list[tuple[int, ...]]]:
@@ -112,7 +112,7 @@ class Discards:
             n = hand.bit_count()
             for _ in range(QUICK if binds else 1):
                 mask = _random_subset(hand, n, k, rng) if k <= n else None
-                if mask is None or not binds or self._lead_error(seat, mask) is None:
+                if mask is None or not binds or self.lead_error(seat, mask) is None:
                     return mask
         kinds, plans = self.discard_plans(seat)
         if not plans:
@@ -129,7 +129,7 @@ class Discards:
             mask = 0
             for kind, n, k in zip(kinds, sizes, counts):
                 mask |= _random_subset(kind, n, k, rng)
-            if not binds or self._lead_error(seat, mask) is None:  # the plan saw to the rest
+            if not binds or self.lead_error(seat, mask) is None:  # the plan saw to the rest
                 return mask
         return self._first_legal(seat, kinds, plans, lambda c: 0, SEARCH)
 
@@ -161,7 +161,7 @@ class Discards:
             weakest.append((sum(weakness(c) for c in C.bits(mask)), mask, counts))
         weakest.sort()
         for _score, mask, _counts in weakest:
-            if self._lead_error(seat, mask) is None:
+            if self.lead_error(seat, mask) is None:
                 return mask
         tried = 0
         for _score, _mask, counts in weakest:
@@ -170,7 +170,7 @@ class Discards:
                 if tried > search:
                     return None
                 mask = C.mask_of(c for part in parts for c in part)
-                if self._lead_error(seat, mask) is None:
+                if self.lead_error(seat, mask) is None:
                     return mask
         return None
 

@@ -41,7 +41,7 @@ class Play:
         checks = self._active_checks(hand, discarded, trick_no)
         if not checks:
             return hand
-        env = self._lead_env(seat, hand, discarded, trick_no)
+        env = self.lead_env(seat, hand, discarded, trick_no)
         r = self.rules
         t1 = self.trump + 1
         eff, same_suit = r.eff_suit[t1], r.tables.suit_masks[t1]  # [effective suit + 1]; -1: jokers before trump
@@ -70,7 +70,7 @@ class Play:
             return hand & C.SUITED_MASK or hand
         return hand
 
-    def _lead_env(self, seat: int, hand: int, discarded: int, trick_no: int) -> dict[str, Any]:
+    def lead_env(self, seat: int, hand: int, discarded: int, trick_no: int) -> dict[str, Any]:
         """The names a lead rule sees (all but `lead`, which the caller sets per card)."""
         return {"hand": hand, "discarded": discarded, "trick": trick_no, "trump": self.trump,
                 "trump_known": self.trump >= 0, "is_bidder": seat == self.bidder, "bid": self.high}
@@ -142,7 +142,7 @@ class Play:
             # Refused: find the first rule that forbids it, for its code (a joker is refused below).
             checks = self._active_checks(hand, self.discarded[seat], self.trick_no)
             if checks:
-                env = self._lead_env(seat, hand, self.discarded[seat], self.trick_no)
+                env = self.lead_env(seat, hand, self.discarded[seat], self.trick_no)
                 env["lead"] = c
                 for chk in checks:
                     if chk.forbid(env):

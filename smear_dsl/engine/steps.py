@@ -16,7 +16,8 @@ class Steps:
     """A part of Game, the phases between bidding and play: takes from the stock, discards, refills, naming trump; its methods read and set the game's state."""
 
     # ---- phases between bidding and play
-    def _step_env(self, seat: int) -> dict[str, Any]:
+    def step_env(self, seat: int) -> dict[str, Any]:
+        """The names a step's expressions (count, allowed, valid_if) see for `seat`."""
         return {"hand": self.hands[seat], "stock": C.mask_of(self.stock), "is_bidder": seat == self.bidder,
                 "is_dealer": seat == self.dealer, "bid": self.high, "trump": self.trump}
 
@@ -25,7 +26,7 @@ class Steps:
         if step.fixed_range is not None:
             return step.fixed_range
         if env is None:
-            env = self._step_env(seat)
+            env = self.step_env(seat)
         if step.count is not None:
             k = step.count(env)
             return k, k
@@ -41,12 +42,12 @@ class Steps:
             while self.queue:
                 seat = self.queue[0]
                 if step.kind == "take":
-                    k = step.fixed_range[0] if step.fixed_range is not None else step.count(self._step_env(seat))
+                    k = step.fixed_range[0] if step.fixed_range is not None else step.count(self.step_env(seat))
                     k = max(0, min(k, len(self.stock)))
                     self.hands[seat] |= sum(map(_BIT, self.stock[:k]))  # stock cards are distinct
                     del self.stock[:k]
                 elif step.kind == "refill":
-                    need = max(0, step.to(self._step_env(seat)) - self.hands[seat].bit_count())
+                    need = max(0, step.to(self.step_env(seat)) - self.hands[seat].bit_count())
                     need = min(need, len(self.stock))
                     self.hands[seat] |= C.mask_of(self.stock[:need])
                     del self.stock[:need]
@@ -90,9 +91,9 @@ class Steps:
             return Said(N_("{card} may not be discarded"), (("card", CardWord(card, self.rules.card_name(card))),))
         if step.valid_if is not None and tuple((mask & kind).bit_count() for kind in kinds) not in plan_set:
             return Said(N_("this discard breaks the discard rule"))
-        return self._lead_error(seat, mask)
+        return self.lead_error(seat, mask)
 
-    def _lead_error(self, seat: int, mask: int) -> Said | None:
+    def lead_error(self, seat: int, mask: int) -> Said | None:
         """The last action before play, by the first leader: the discard must leave a legal lead."""
         if self._lead_binds(seat):
             if not self._can_lead(seat, self.hands[seat] & ~mask, self.discarded[seat] | mask):
@@ -119,7 +120,7 @@ class Steps:
         if step.allowed is None:
             return hand
         if env is None:
-            env = self._step_env(seat)
+            env = self.step_env(seat)
         out = 0
         for c in C.bits(hand):
             env["card"] = c

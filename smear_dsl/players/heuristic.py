@@ -48,8 +48,8 @@ class HeuristicBot:
 
     def _suit_strength(self, game: Game, hand: int, suit: int) -> float:
         r = game.rules
-        key = r.tables.order_key[suit + 1]
-        trumps = [c for c in C.bits(hand & r.trump_mask[suit + 1])]
+        key = r.rank_order(suit)
+        trumps = [c for c in C.bits(hand & r.trumps(suit))]
         top = max((key[c] for c in r.deck), default=0)
         score = len(trumps) * 0.6
         for c in trumps:
@@ -97,17 +97,17 @@ class HeuristicBot:
         hand = game.hands[seat]
         if game.trump < 0:
             s, _ = self._best_suit(game, hand)
-            key = r.tables.order_key[s + 1]
-            in_suit = [c for c in legal if r.eff_suit[s + 1][c] == s]
+            key = r.rank_order(s)
+            in_suit = [c for c in legal if r.suit_of(s, c) == s]
             return max(in_suit or legal, key=key.__getitem__)
         t = game.trump
-        key = r.tables.order_key[t + 1]
+        key = r.rank_order(t)
         if not game.trick:
-            trumps = [c for c in legal if (r.trump_mask[t + 1] >> c) & 1]
+            trumps = [c for c in legal if (r.trumps(t) >> c) & 1]
             if trumps and key[max(trumps, key=key.__getitem__)] >= max(key[c] for c in r.deck) - 1:
                 return max(trumps, key=key.__getitem__)
             return max(legal, key=key.__getitem__)
-        wk = r.win_key[t * 4 + game.led]
+        wk = r.trick_strength(t, game.led)
         best = max(wk[c] for c in game.trick)
         partner_winning = r.side_of[game.trick_seats[max(range(len(game.trick)), key=lambda i: wk[game.trick[i]])]] == r.side_of[seat]
         winners = [c for c in legal if wk[c] > best]

@@ -70,7 +70,7 @@ def _move(game: Game, rng: random.Random, policy: str) -> int:
             return M.PASS
         return min(c for c in legal if c != M.PASS)
     if policy == "shy" and action == "play" and game.trump >= 0 and rng.random() < 0.9:
-        trumps = game.rules.trump_mask[game.trump + 1]
+        trumps = game.rules.trumps(game.trump)
         plain = [c for c in game.legal_moves() if not (trumps >> c) & 1]
         if plain:
             return plain[int(rng.random() * len(plain))]

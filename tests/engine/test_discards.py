@@ -31,7 +31,7 @@ def direct_error(game: Game, seat: int, mask: int) -> bool:
     cards in hand, `allowed` card by card, valid_if on the set, the lead left to the first leader."""
     step = game.rules.steps[game.step]
     hand = game.hands[seat]
-    env = game._step_env(seat)
+    env = game.step_env(seat)
     lo, hi = (step.count(env),) * 2 if step.count is not None else (step.min(env), step.max(env))
     if not lo <= mask.bit_count() <= hi or mask & ~hand:
         return True
@@ -40,7 +40,7 @@ def direct_error(game: Game, seat: int, mask: int) -> bool:
             return True
     if step.valid_if is not None and not step.valid_if({**env, "discard": mask, "kept": hand & ~mask}):
         return True
-    return game._lead_error(seat, mask) is not None
+    return game.lead_error(seat, mask) is not None
 
 
 def every_legal(game: Game, seat: int) -> list[int]:

@@ -212,11 +212,11 @@ def test_lead_mask_shortcuts_agree_with_every_rule_tested_card_by_card(stem):
                     for c in C.bits(hand):
                         if g.trump < 0 and not r.trump_named and c >= C.N_SUITED:
                             continue  # a joker cannot fix trump
-                        env = {**g._lead_env(seat, hand, g.discarded[seat], g.trick_no), "lead": c}
+                        env = {**g.lead_env(seat, hand, g.discarded[seat], g.trick_no), "lead": c}
                         if not any(chk.forbid(env) for chk in r.lead_checks):
                             want |= 1 << c
-                    g._lead_memo = None
-                    assert g._legal_play_mask(seat) == want
+                    g.forget_caches()
+                    assert sum(1 << c for c in g.legal_moves()) == want
                     leads += 1
                 g.apply(g.turn, g.random_move(rng))
         assert leads > 100
