@@ -279,7 +279,7 @@ class CompiledRules:
         return self.trump_mask[trump + 1]
 
     def suit_of(self, trump: int, card: int) -> int:
-        """The suit `card` follows as when `trump` is trump (the jick, a left pedro, a joker: trump's)."""
+        """The suit `card` follows when `trump` is trump (the jick, a joker, another card the rules make a trump: trump's)."""
         return self.eff_suit[trump + 1][card]
 
     def rank_order(self, trump: int) -> tuple[int, ...]:
