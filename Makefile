@@ -7,7 +7,7 @@ STAMP := $(VENV)/.installed
 NODE_STAMP := clients/node/node_modules/.installed
 WEB_STAMP := clients/web/node_modules/.installed
 
-.PHONY: demo test check venv bench conformance clean browser
+.PHONY: demo test check deep venv bench conformance clean browser
 
 $(STAMP): pyproject.toml
 	$(PY) -m venv $(VENV)
@@ -45,9 +45,14 @@ test: $(STAMP) $(NODE_STAMP) $(WEB_STAMP) browser
 
 # The fast loop for edits: the language, engine, records, sheets and simulations (tests/ but the
 # `system` tier, which starts servers, browsers and databases, and the `slow` sweeps: both run in
-# `make test`); stops at the first failure.
+# `make test`); stops at the first failure. Properties run a quarter of their examples (the `dev`
+# Hypothesis profile, tests/conftest.py).
 check: $(STAMP)
-	$(BIN)/python -m pytest -x -q -m "not slow and not system"
+	HYPOTHESIS_PROFILE=dev $(BIN)/python -m pytest -x -q -m "not slow and not system"
+
+# The properties and sweeps with ten times the examples (the `deep` profile): a hunt, not a gate.
+deep: $(STAMP)
+	HYPOTHESIS_PROFILE=deep $(BIN)/python -m pytest -q tests/deep tests/language/test_expr_oracle.py -m "not system"
 
 conformance: $(STAMP)
 	$(BIN)/python ../shared/tools/check_conformance.py --cmd $(BIN)/smear-dsl

@@ -175,7 +175,7 @@ def broken_cases(corpus: Corpus) -> None:
         # BID_OUT_OF_RANGE and BID_TOO_LOW.
         rules = compile_rules(load_spec(name), players, opts)
         corpus.add(f"bid_out_of_range_{tag}",
-                   _replace(cut(rec, h, 0), h, 0, {"seat": s, "action": "bid", "value": rules.bid_max + 1}),
+                   _replace(cut(rec, h, 0), h, 0, {"seat": s, "action": "bid", "value": rules.bidding.max + 1}),
                    "BID_OUT_OF_RANGE", h, 0)
         low = _bid_too_low(rec, rules)
         if low:
@@ -303,7 +303,7 @@ def _trump_discarded() -> tuple:
             thrown = code ^ M.DISCARD_FLAG
             kept = game.hands[seat] & ~thrown
             for suit in range(4):
-                suit_mask = sum(1 << c for c in rules.deck if C.suit_of(c) == suit)
+                suit_mask = sum(1 << c for c in rules.deck.cards if C.suit_of(c) == suit)
                 if thrown & suit_mask and kept & suit_mask and kept & ~suit_mask:
                     game.apply(seat, code)
                     rec = json.loads(json.dumps(game.to_record()))

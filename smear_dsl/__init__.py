@@ -26,7 +26,7 @@ from typing import Any
 _FACADE = {
     "load_spec": "smear_dsl.language.load", "spec_from_text": "smear_dsl.language.load",
     "RuleSpec": "smear_dsl.language.spec",
-    "compile_rules": "smear_dsl.compile.compiler", "CompiledRules": "smear_dsl.compile.compiler",
+    "compile_rules": "smear_dsl.compile.compiler", "CompiledRules": "smear_dsl.compile.compiled",
     "check_all_setups": "smear_dsl.compile.lint",
     "Game": "smear_dsl.engine.game",
     "verify": "smear_dsl.records.verify",

@@ -19,6 +19,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))  # helpers (hands.py, r
 os.environ.setdefault("SMEAR_STRICT_STORE", "1")
 
 import pytest
+from hypothesis import settings as _hypothesis_settings
 
 from smear_dsl.language import schema as S
 from smear_dsl.compile.compiler import compile_rules
@@ -28,6 +29,23 @@ ROOT = Path(__file__).resolve().parent.parent
 SHARED = Path(os.environ.get("SMEAR_SHARED", ROOT.parent / "shared"))
 CONFORMANCE = SHARED / "conformance"
 RULE_FILES = sorted(p.stem for p in (ROOT / "rules").glob("*.yaml"))
+
+# Hypothesis profiles (HYPOTHESIS_PROFILE): `ci` (the default: `make test`, CI) runs each property
+# the examples it names; `dev` (`make check`) a quarter of them, for the edit loop; `deep` (`make
+# deep`) ten times as many, with no time limit per example, to hunt what the others miss.
+# Each property asks for its examples through `examples(n)`, so a profile scales them all.
+_SCALE = {"dev": 0.25, "ci": 1.0, "deep": 10.0}
+for _name in _SCALE:
+    _hypothesis_settings.register_profile(_name, deadline=None, print_blob=True)
+PROFILE = os.environ.get("HYPOTHESIS_PROFILE", "ci")
+if PROFILE not in _SCALE:
+    raise pytest.UsageError(f"HYPOTHESIS_PROFILE={PROFILE!r}: the profiles are {', '.join(_SCALE)}")
+_hypothesis_settings.load_profile(PROFILE)
+
+
+def examples(n: int) -> int:
+    """`n` examples of a property, scaled for the active Hypothesis profile (at least 2)."""
+    return max(2, round(n * _SCALE[PROFILE]))
 
 
 @functools.lru_cache(maxsize=None)

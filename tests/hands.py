@@ -22,11 +22,11 @@ def new_game(name, players, dealer, options=None):
 def deal(g, hands, stock_front=""):
     """Deal these hands (seat 0 first); the stock is `stock_front` then the rest of the deck in deck order."""
     r = g.rules
-    ids = [[r.id_of[c] for c in h.split()] for h in hands]
-    front = [r.id_of[c] for c in stock_front.split()]
+    ids = [[r.deck.id_of[c] for c in h.split()] for h in hands]
+    front = [r.deck.id_of[c] for c in stock_front.split()]
     used = {c for h in ids for c in h} | set(front)
     assert sum(map(len, ids)) + len(front) == len(used), "a card is dealt twice"
-    g.start_hand((ids, front + [c for c in r.deck if c not in used]))
+    g.start_hand((ids, front + [c for c in r.deck.cards if c not in used]))
 
 
 def code_of(g, what):
@@ -41,8 +41,8 @@ def code_of(g, what):
     if len(what) == 1 and what in SUITS:
         return M.TRUMP_BASE + SUITS.index(what)
     if what == "-" or "+" in what or g.expected_action() == "discard":
-        return M.DISCARD_FLAG | (0 if what == "-" else sum(1 << r.id_of[c] for c in what.split("+")))
-    return r.id_of[what]
+        return M.DISCARD_FLAG | (0 if what == "-" else sum(1 << r.deck.id_of[c] for c in what.split("+")))
+    return r.deck.id_of[what]
 
 
 def play(g, script):

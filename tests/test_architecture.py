@@ -182,3 +182,24 @@ def test_the_facade_plays_a_game():
             "print(verify(game.to_record())['valid'], game.winner is not None)\n")
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, cwd=ROOT)
     assert out.stdout.split() == ["True", "True"], out.stderr
+
+
+def test_compiled_rules_are_frozen_parts_one_per_stage():
+    """CompiledRules is shared by every table with the same setup: neither it nor any of its parts
+    can be changed after compiling, and each stage's tables live in its own part."""
+    import dataclasses
+
+    from smear_dsl import compile_rules, load_spec
+
+    rules = compile_rules(load_spec("cutthroat_canadian"), 3)
+    parts = {f.name: getattr(rules, f.name) for f in dataclasses.fields(rules) if dataclasses.is_dataclass(getattr(rules, f.name))
+             and f.name != "tables" and f.name != "spec"}
+    assert set(parts) == {"deck", "deal", "bidding", "play", "points", "scoring", "end"}
+    for obj in (rules, *parts.values()):
+        field = dataclasses.fields(obj)[0].name
+        try:
+            setattr(obj, field, None)
+        except dataclasses.FrozenInstanceError:
+            continue
+        raise AssertionError(f"{type(obj).__name__}.{field} could be assigned")
+    assert rules.bidding.min <= rules.bidding.max and len(rules.deck.cards) == 52 and rules.end.target == 11

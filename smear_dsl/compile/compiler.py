@@ -1,4 +1,5 @@
-"""RuleSpec + seat count + table options -> CompiledRules: flat tables and closures.
+"""RuleSpec + seat count + table options -> CompiledRules (compiled.py): its parts, built in the
+order they depend on each other, with every impossible setting found on the way.
 
 Everything the engine needs while playing is precomputed here (card encoding, the
 effective suit and trick strength of every card for every trump suit, point selectors,
@@ -6,69 +7,16 @@ scoring formulas), so play never walks YAML or syntax trees.
 """
 from __future__ import annotations
 
-import operator
-from dataclasses import dataclass, field
-from functools import lru_cache
-from typing import Any, Callable
+from typing import Any
 
 from smear_dsl import cards as C
-from smear_dsl import moves as M
+from smear_dsl.compile.compiled import (N_TABLE, SCORE_VARS, BiddingRules, CompiledPoint, CompiledRules, CompiledStep,
+                                        DealRules, DeckRules, EndRules, Fn, LeadCheck, PlayRules, PointRules,
+                                        ScoringRules)
 from smear_dsl.errors import Diagnostic, OptionError, RuleError, clip
 from smear_dsl.expr import ast as A
 from smear_dsl.expr.emit import Tables, emit, trump_runs
-from smear_dsl.compile.shuffle import ShufflePlan, shuffle_plan
 from smear_dsl.language.spec import ExprSpec, Loc, RuleSpec, phase_seats
-
-Fn = Callable[[dict], Any]
-N_TABLE = 64  # card ids are below this
-
-
-@dataclass(frozen=True)
-class CompiledStep:
-    kind: str
-    who: str
-    count: Fn | None
-    min: Fn | None
-    max: Fn | None
-    allowed: Fn | None
-    valid_if: Fn | None
-    credit: str
-    to: Fn | None
-    # (count, count) or (min, max) when they are folded constants for this table: no env to build.
-    fixed_range: tuple[int, int] | None = None
-    face_up: bool = False  # a discard everyone sees
-    kinds: tuple[Fn, ...] = ()  # discard: the hand's cards of each kind valid_if counts by (PhaseSpec.kinds)
-
-    @property
-    def any_cards(self) -> bool:
-        """A discard of any cards of the hand, as many as a range fixed for the table (a widow): no
-        rule on the cards, so nothing to evaluate per card or per set."""
-        return self.fixed_range is not None and self.allowed is None and self.valid_if is None
-
-    @property
-    def exact(self) -> int | None:
-        """The count every seat takes, discards or refills to, when it is fixed for the table (else None)."""
-        if self.kind == "refill":
-            return getattr(self.to, "const", None)
-        fr = self.fixed_range
-        return fr[0] if fr and fr[0] == fr[1] else None
-
-
-@lru_cache(maxsize=64)
-def value_chunks(values: tuple[int, ...]) -> tuple[tuple[int, ...], tuple[int, ...]]:
-    """(by_rank, by_jokers): the card-value total of every 13-bit suit chunk (values go by rank) and
-    of every set of jokers, so a Game count is four lookups and one more for jokers."""
-    rank_value = [max(values[s * 13 + r] for s in range(4)) for r in range(13)]  # removed cards are worth 0
-    by_rank = [0] * (1 << 13)
-    for x in range(1, 1 << 13):
-        low = x & -x
-        by_rank[x] = by_rank[x ^ low] + rank_value[low.bit_length() - 1]
-    jokers = values[C.JOKER_BASE:C.JOKER_BASE + C.MAX_JOKERS]
-    by_jokers = [0] * (1 << len(jokers))
-    for x in range(1, len(by_jokers)):
-        low = x & -x
-        by_jokers[x] = by_jokers[x ^ low] + jokers[low.bit_length() - 1]
-    return tuple(by_rank), tuple(by_jokers)
 
 
 def _never_acts(step: CompiledStep) -> bool:
@@ -77,230 +25,6 @@ def _never_acts(step: CompiledStep) -> bool:
         return False
     fixed = step.count if step.count is not None else step.max
     return fixed is not None and isinstance(getattr(fixed, "const", None), int) and fixed.const <= 0
-
-
-@dataclass(frozen=True)
-class CompiledPoint:
-    name: str
-    value: int
-    card: Fn | None
-    to: str | None
-    most: bool
-    tie: str
-    # The card for each trump suit when the selector reads nothing but `trump` and table
-    # options (`A of trump`, `jick`, ...): scoring then looks it up instead of evaluating.
-    by_trump: tuple[int, ...] | None = None
-    # For `highest(S where card.trump)` / `lowest(...)` with S one of played, held, dealt: S and
-    # the trumps in pick order per trump (see trump_runs), so scoring scans S without an env.
-    scan: tuple[str, tuple[tuple[tuple[int, int], ...], ...]] | None = None
-    gift: bool = False  # the dealer's gift to the beggar's side (no card)
-
-
-# How scoring decides a point (the first field of each point_plan entry): the most Game count, a
-# card looked up per trump, a scan of the cards played (or dealt) for a trump, or the card closure;
-# and the points settled before the play: the dealer's gift, and a card turned up for trump.
-POINT_MOST, POINT_BY_TRUMP, POINT_SCAN_PLAYED, POINT_SCAN_DEALT, POINT_EXPR = 0, 1, 2, 3, 4
-POINT_GIFT, POINT_TURNED = 5, 6
-# Who takes a tie for the Game point (the last field of each point_plan entry).
-TIE_NONE, TIE_BIDDER, TIE_ELDEST = 0, 1, 2
-
-
-@dataclass(frozen=True)
-class LeadCheck:
-    """A compiled lead rule; `trick` and `needs` are guards found in its top-level `and`s, so
-    the engine skips it without evaluating when it cannot apply (e.g. after the first trick)."""
-
-    forbid: Fn
-    code: str
-    message: str
-    trick: int | None = None
-    needs: tuple[str, ...] = ()
-    by_suit: bool = False  # reads the lead only as `lead.suit`: one test per suit decides for all its cards
-    # An `any(discarded where card.suit == lead.suit)` conjunct: the rule cannot fire for a lead of a
-    # suit nothing was discarded from.
-    needs_discard_of_lead_suit: bool = False
-
-
-@dataclass
-class CompiledRules:
-    """Everything one table needs: fixed for its seat count and options."""
-
-    spec: RuleSpec
-    players: int
-    options: dict[str, Any]
-    n_sides: int
-    side_of: tuple[int, ...]
-    deck: tuple[int, ...]
-    deck_mask: int
-    jokers: tuple[str, ...]
-    hand_size: int
-    packets: tuple[int, ...]
-    rest: str
-    eff_suit: tuple[tuple[int, ...], ...]  # [trump + 1][card]
-    suit_mask: tuple[tuple[int, ...], ...]  # [trump + 1][suit]
-    trump_mask: tuple[int, ...]  # [trump + 1]
-    win_key: tuple[tuple[int, ...], ...]  # [trump * 4 + led][card]
-    equal_last: bool
-    value: tuple[int, ...]
-    tables: Tables
-    bid_min: int
-    bid_max: int
-    ends_at: int
-    rounds: str
-    may_match: Fn | None
-    all_pass: str
-    set_back: int
-    steps: tuple[CompiledStep, ...]
-    trump_named: bool
-    leader: str
-    follow_suit_only: bool
-    lead_checks: tuple[LeadCheck, ...]
-    follow_checks: tuple[LeadCheck, ...]  # play.follow_rules (only `forbid`, `code`, `message` are used)
-    points: tuple[CompiledPoint, ...]
-    made: Fn
-    bidder_delta: Fn
-    others_delta: Fn
-    cap_when: Fn | None
-    cap_at: Fn | None
-    target: int
-    win_if: Fn
-    tie_break: tuple[str, ...]
-    redeal_if: Fn | None
-    name_of: dict[int, str] = field(default_factory=dict)
-    id_of: dict[str, int] = field(default_factory=dict)
-    # False when the compiler proved every hand starts the play with as many cards (counts fixed for the
-    # table); True when a count depends on the hand, so the engine must watch for the first empty hand.
-    uneven_hands: bool = False
-    # `tie_break: [count_out]`: the point indices in the order they are counted (None: not counted out here).
-    count_plan: tuple[int, ...] | None = None
-    no_bidding: bool = False  # `bidding: none`: each hand goes from the deal to the phases and play
-    # (point index, name) of the points the scoring and end formulas read by name (`jack`: won the Jack).
-    point_reads: tuple[tuple[int, str], ...] = ()
-    turn_up: bool = False  # the stock's top card is turned up after the deal and its suit is trump
-    stock_face_up: bool = False  # everyone sees the stock's top card, so every draw is public
-    draw_in_play: bool = False  # after each trick each player draws from the stock, the winner first
-    beg_run: int = 0  # `beg:` (0: no begging): cards dealt to each player when the dealer runs the cards
-    gift_may_win: bool = False  # the dealer may give a gift that takes the beggar's side to the target
-    # True when some lead rule can apply after the first trick (the engine skips them otherwise).
-    lead_checks_later: bool = field(init=False)
-    draws_stock: bool = field(init=False)  # a take or refill phase takes cards from the stock
-    point_names: tuple[str, ...] = field(init=False)
-    point_values: tuple[int, ...] = field(init=False)
-    # Per point: (POINT_* kind, card closure, by_trump or scan runs, to winner, TIE_* for the Game point).
-    point_plan: tuple[tuple[int, Fn | None, Any, bool, int], ...] = field(init=False)
-    gift_value: int = field(init=False)  # the worth of the gift point (0 without begging)
-    pre_points: bool = field(init=False)  # some point is settled before the play (a gift, a turned-up card)
-    credits_discards: bool = field(init=False)  # some discard joins a side's Game count
-    open_bids: tuple[tuple[int, ...], ...] | None = field(init=False)  # [high bid]: the legal bids, when only it matters
-    value_by_rank: tuple[int, ...] = field(init=False)  # Game value of each 13-bit suit chunk
-    value_by_jokers: tuple[int, ...] = field(init=False)  # ... and of each set of jokers (bits 52 up)
-    lead_info: tuple[tuple[tuple[int, int, int, Any], ...], ...] = field(init=False)
-    # Names the scoring and end formulas read, of those scoring computes per hand or per side: it skips the others.
-    score_reads: frozenset[str] = frozenset({"tricks", "dealer", "previous", "delta", "total_tricks", "bidder_tricks"})
-    score_flags: tuple[bool, bool, bool, bool] = field(init=False)  # tricks, dealer, previous, delta: read or not
-
-    shuffle_plan: ShufflePlan = field(init=False)
-    dealt_cards: int = field(init=False)  # how many cards go to the hands; the rest is the stock
-    deal_takers: tuple[tuple[Callable, ...], ...] = field(init=False)  # [dealer][seat]: gathers the seat's cards
-
-    def __post_init__(self) -> None:
-        self.point_names = tuple(p.name for p in self.points)
-        self.point_values = tuple(p.value for p in self.points)
-        self.score_flags = tuple(v in self.score_reads for v in ("tricks", "dealer", "previous", "delta"))
-        plan = []
-        for p in self.points:
-            if p.most:
-                kind, extra = POINT_MOST, None
-            elif p.gift:
-                kind, extra = POINT_GIFT, None
-            elif p.to == "dealer_if_turned":
-                kind, extra = POINT_TURNED, p.by_trump
-            elif p.by_trump is not None:
-                kind, extra = POINT_BY_TRUMP, p.by_trump
-            elif p.scan is not None:
-                kind, extra = (POINT_SCAN_DEALT if p.scan[0] == "dealt" else POINT_SCAN_PLAYED), p.scan[1]
-            else:
-                kind, extra = POINT_EXPR, None
-            plan.append((kind, p.card, extra, p.to == "winner", ("none", "bidder", "eldest").index(p.tie)))
-        self.point_plan = tuple(plan)
-        self.gift_value = sum(p.value for p in self.points if p.gift)
-        self.pre_points = any(kind >= POINT_GIFT for kind, *_rest in plan)
-        self.credits_discards = any(st.kind == "discard" and st.credit != "nobody" for st in self.steps)
-        # With no matching and no forced dealer, the legal bids follow from the high bid alone (tabled for small ranges).
-        self.open_bids = None
-        if self.may_match is None and self.all_pass != "dealer_bids" and self.bid_max <= 64:
-            self.open_bids = tuple((M.PASS,) + tuple(range(M.BID_BASE + max(self.bid_min, high + 1), M.BID_BASE + self.bid_max + 1))
-                                   for high in range(self.bid_max + 1))
-        self.value_by_rank, self.value_by_jokers = value_chunks(self.value)
-        # lead_info[trump][card]: what leading that card fixes for the trick (led suit, cards of that
-        # suit, cards that follow, trick strength lookup), so a lead is one table read.
-        info = []
-        for t in range(4):
-            row = []
-            for c in range(N_TABLE):
-                led = self.eff_suit[t + 1][c]
-                led_mask = self.suit_mask[t + 1][led] if led >= 0 else 0
-                follow = led_mask if self.follow_suit_only else led_mask | self.trump_mask[t + 1]
-                row.append((led, led_mask, follow, self.win_key[t * 4 + led].__getitem__ if led >= 0 else None))
-            info.append(tuple(row))
-        self.lead_info = tuple(info)
-        self.shuffle_plan = shuffle_plan(self.deck)
-        self.lead_checks_later = any(chk.trick != 1 for chk in self.lead_checks)
-        self.draws_stock = self.draw_in_play or bool(self.beg_run) or any(st.kind in ("take", "refill") for st in self.steps)
-        # Each seat's positions in the shuffled deck, packet by packet clockwise from the dealer's left.
-        self.dealt_cards = sum(self.packets) * self.players
-        takers = []
-        for dealer in range(self.players):
-            where: list[list[int]] = [[] for _ in range(self.players)]
-            pos = 0
-            for size in self.packets:
-                for i in range(1, self.players + 1):
-                    where[(dealer + i) % self.players] += range(pos, pos + size)
-                    pos += size
-            takers.append(tuple(operator.itemgetter(*w) if len(w) > 1 else (lambda o, i=w[0]: (o[i],)) for w in where))
-        self.deal_takers = tuple(takers)
-
-    @property
-    def stem(self) -> str:
-        return self.spec.stem
-
-    @property
-    def ref(self) -> str:
-        """The exact rules these are (`name@2`): what records, views and reports name."""
-        return self.spec.ref
-
-    def split_deal(self, order, dealer: int) -> tuple[list[list[int]], list[int]]:
-        """A shuffled deck (card ids in order) dealt in packets from `dealer`'s left: (hands, stock)."""
-        return [list(take(order)) for take in self.deal_takers[dealer]], list(order[self.dealt_cards:])
-
-    # ---- queries for players (bots and tools read the tables through these, not by their layout)
-    def trumps(self, trump: int) -> int:
-        """The mask of cards that are trumps when `trump` (a suit index; -1: none yet) is trump."""
-        return self.trump_mask[trump + 1]
-
-    def suit_of(self, trump: int, card: int) -> int:
-        """The suit `card` follows when `trump` is trump (the jick, a joker, another card the rules make a trump: trump's)."""
-        return self.eff_suit[trump + 1][card]
-
-    def rank_order(self, trump: int) -> tuple[int, ...]:
-        """card -> its rank within its suit as when `trump` is trump (higher wins); trumps above all."""
-        return self.tables.order_key[trump + 1]
-
-    def trick_strength(self, trump: int, led: int) -> tuple[int, ...]:
-        """card -> its strength in a trick led in suit `led` with `trump` trump: the highest takes it."""
-        return self.win_key[trump * 4 + led]
-
-    def card_name(self, c: int) -> str:
-        return self.name_of[c]
-
-    def parse_card(self, name: Any) -> int | None:
-        """Card id for a name of this deck's notation (None if it is not a card name at all)."""
-        if not isinstance(name, str):
-            return None
-        if name in self.id_of:
-            return self.id_of[name]
-        cid = C.parse_suited(name)
-        return cid
 
 
 def resolve_options(spec: RuleSpec, given: dict[str, Any] | None) -> dict[str, Any]:
@@ -348,7 +72,7 @@ class _Compiler:
         return None if e is None else emit(e.checked, tables)
 
     def run(self) -> CompiledRules:
-        """Every table the engine reads, in the order they depend on each other; RuleError lists
+        """Every part the engine reads, in the order they depend on each other; RuleError lists
         every impossible setting found along the way."""
         spec, n = self.spec, self.players
         deck, values = self.deck()
@@ -361,44 +85,56 @@ class _Compiler:
         hand_size, packets = self.deal(tables, len(deck))
         bmin, bmax, ends_at = self.bidding(tables)
         equal_last = self.equal_last(tables)
-        steps = self.steps(tables, hand_size, len(deck) - hand_size * n)
+        steps = tuple(self.steps(tables, hand_size, len(deck) - hand_size * n))
         points = self.points(tables)
         self.begging(n_sides, len(deck) - hand_size * n)
         target = self.static_int(spec.end.target, tables)
         if self.diags:
             raise RuleError(self.diags)
-        jokers = spec.deck.jokers
         name_of = {c: C.suited_name(c) for c in deck if c < C.N_SUITED}
-        name_of.update({C.JOKER_BASE + j: name for j, name in enumerate(jokers)})
-        id_of = {v: k for k, v in name_of.items()}
-        sc = spec.scoring
+        name_of.update({C.JOKER_BASE + j: name for j, name in enumerate(spec.deck.jokers)})
+        cards = DeckRules(tuple(deck), deck_mask, spec.deck.jokers, tuple(values), eff_suit, suit_mask, trump_mask,
+                          win_key, name_of, {v: k for k, v in name_of.items()})
+        beg = spec.beg
+        bidding = BiddingRules(spec.bidding.min is None, bmin, bmax, ends_at, spec.bidding.rounds,
+                               self.fn(spec.bidding.may_match, tables), spec.bidding.all_pass,
+                               self.static_int(spec.bidding.set_back, tables, 0), beg.run if beg else 0,
+                               bool(beg and beg.gift_may_win))
+        play = self.play_part(tables, steps, equal_last, cards)
+        draws = play.draw_in_play or bool(bidding.beg_run) or any(st.kind in ("take", "refill") for st in steps)
+        deal = DealRules(hand_size, tuple(packets), spec.deal.rest, spec.deal.turn_up, spec.deal.stock_face_up,
+                         self.fn(spec.deal.redeal_if, tables), draws, n, cards.cards)
+        scoring, reads = self.scoring_part(tables)
         tie_break, count_plan = self.count_out(tables)
-        formulas = [e for e in (sc.made, sc.bidder, sc.others, sc.cap_when, sc.cap_at, spec.end.win_if) if e is not None]
         return CompiledRules(
-            spec=spec, players=n, options=dict(self.opts), n_sides=n_sides, side_of=side_of, deck=tuple(deck),
-            deck_mask=deck_mask, jokers=jokers, hand_size=hand_size, packets=tuple(packets), rest=spec.deal.rest,
-            eff_suit=eff_suit, suit_mask=suit_mask, trump_mask=trump_mask,
-            win_key=win_key, equal_last=equal_last, value=tuple(values), tables=tables,
-            bid_min=bmin, bid_max=bmax, ends_at=ends_at, rounds=spec.bidding.rounds,
-            may_match=self.fn(spec.bidding.may_match, tables), all_pass=spec.bidding.all_pass,
-            set_back=self.static_int(spec.bidding.set_back, tables, 0), steps=tuple(steps),
-            trump_named=spec.trump_named, leader=spec.play.leader, follow_suit_only=spec.play.follow == "suit",
-            lead_checks=tuple(LeadCheck(emit(r.forbid.checked, tables), r.code, r.message, *_guards(r.forbid.ast))
-                              for r in spec.play.lead_rules),
-            follow_checks=tuple(LeadCheck(emit(r.forbid.checked, tables), r.code, r.message)
-                                for r in spec.play.follow_rules),
-            points=tuple(points), made=self.fn(sc.made, tables), bidder_delta=self.fn(sc.bidder, tables),
-            others_delta=self.fn(sc.others, tables), cap_when=_unless_never(self.fn(sc.cap_when, tables)),
-            cap_at=self.fn(sc.cap_at, tables), target=target, win_if=self.fn(spec.end.win_if, tables),
-            score_reads=frozenset(v for v in ("tricks", "dealer", "previous", "delta", "total_tricks", "bidder_tricks")
-                                  if any(A.mentions(e.ast, v) for e in formulas)),
-            no_bidding=spec.bidding.min is None,
-            point_reads=tuple((i, p.name) for i, p in enumerate(spec.points)
-                              if p.name in spec.point_vars and any(A.mentions(e.ast, p.name) for e in formulas)),
-            turn_up=spec.deal.turn_up, stock_face_up=spec.deal.stock_face_up, draw_in_play=spec.play.draw != "none",
-            beg_run=spec.beg.run if spec.beg else 0, gift_may_win=bool(spec.beg and spec.beg.gift_may_win),
-            tie_break=tie_break, count_plan=count_plan, redeal_if=self.fn(spec.deal.redeal_if, tables),
-            name_of=name_of, id_of=id_of, uneven_hands=self.uneven)
+            spec=spec, players=n, options=dict(self.opts), n_sides=n_sides, side_of=side_of, tables=tables,
+            deck=cards, deal=deal, bidding=bidding, play=play,
+            points=PointRules(tuple(points), reads,
+                              any(st.kind == "discard" and st.credit != "nobody" for st in steps)),
+            scoring=scoring,
+            end=EndRules(target, self.fn(spec.end.win_if, tables), tie_break, count_plan))
+
+    def play_part(self, tables: Tables, steps: tuple[CompiledStep, ...], equal_last: bool, deck: DeckRules) -> PlayRules:
+        """The phases and the tricks: leader, lead and follow rules, draws."""
+        play = self.spec.play
+        return PlayRules(
+            steps, self.spec.trump_named, play.leader, play.follow == "suit",
+            tuple(LeadCheck(emit(r.forbid.checked, tables), r.code, r.message, *_guards(r.forbid.ast))
+                  for r in play.lead_rules),
+            tuple(LeadCheck(emit(r.forbid.checked, tables), r.code, r.message) for r in play.follow_rules),
+            equal_last, play.draw != "none", self.uneven, deck)
+
+    def scoring_part(self, tables: Tables) -> tuple[ScoringRules, tuple[tuple[int, str], ...]]:
+        """The hand's scoring formulas, and (index, name) of the points they or the end read by name."""
+        spec, sc = self.spec, self.spec.scoring
+        formulas = [e for e in (sc.made, sc.bidder, sc.others, sc.cap_when, sc.cap_at, spec.end.win_if) if e is not None]
+        scoring = ScoringRules(
+            self.fn(sc.made, tables), self.fn(sc.bidder, tables), self.fn(sc.others, tables),
+            _unless_never(self.fn(sc.cap_when, tables)), self.fn(sc.cap_at, tables),
+            frozenset(v for v in SCORE_VARS if any(A.mentions(e.ast, v) for e in formulas)))
+        reads = tuple((i, p.name) for i, p in enumerate(spec.points)
+                      if p.name in spec.point_vars and any(A.mentions(e.ast, p.name) for e in formulas))
+        return scoring, reads
 
     def deck(self) -> tuple[list[int], list[int]]:
         """The deck's card ids (suits high to low, then jokers) and each card's value for Game."""

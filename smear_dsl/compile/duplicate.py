@@ -16,7 +16,7 @@ from __future__ import annotations
 import hashlib
 import random
 
-from smear_dsl.compile.compiler import CompiledRules
+from smear_dsl.compile.compiled import CompiledRules
 from smear_dsl.compile.shuffle import keyed_shuffle
 
 
@@ -42,7 +42,7 @@ def table_seed(round_seed: str, table: int) -> str:
 
 def board(rules: CompiledRules, round_seed: str, k: int) -> tuple[list[list[int]], list[int]]:
     """Board k of a duplicate round: (each seat's cards, the stock), the same at every table."""
-    order = keyed_shuffle(random.Random(f"{round_seed}/board/{k}"), rules.deck, rules.shuffle_plan)
+    order = keyed_shuffle(random.Random(f"{round_seed}/board/{k}"), rules.deck.cards, rules.deal.shuffle_plan)
     return rules.split_deal(order, rules.players - 1)  # as if seat n-1 dealt: seat 0 gets the first packet
 
 

@@ -14,7 +14,8 @@ import re
 from functools import lru_cache
 from typing import Any, Iterator
 
-from smear_dsl.compile.compiler import CompiledRules, compile_rules
+from smear_dsl.compile.compiled import CompiledRules
+from smear_dsl.compile.compiler import compile_rules
 from smear_dsl.errors import Diagnostic, RuleError
 from smear_dsl.language.paths import shipped_dir
 from smear_dsl.language.spec import RuleSpec
@@ -45,38 +46,38 @@ def standard_points() -> frozenset[str]:
 def _envs(r: CompiledRules, bid: int, bidder: bool) -> Iterator[dict[str, Any]]:
     """Every combination of the figures a scoring formula reads, over a grid that covers their
     edges: each point total, no trick to every trick, dealer or not, all points won or none."""
-    total = sum(r.point_values)
-    tricks = sorted({0, 1, r.hand_size - 1, r.hand_size})
-    names = [name for _i, name in r.point_reads]
+    total = sum(r.points.values)
+    tricks = sorted({0, 1, r.deal.hand_size - 1, r.deal.hand_size})
+    names = [name for _i, name in r.points.reads]
     for points, t, dealer, won in itertools.product(range(total + 1), tricks, (False, True), (False, True)):
-        env = {"bid": bid, "points": points, "tricks": t, "total_tricks": r.hand_size, "bidder_tricks": t,
-               "score": 0, "target": r.target, "dealer": dealer, "bidder": bidder}
+        env = {"bid": bid, "points": points, "tricks": t, "total_tricks": r.deal.hand_size, "bidder_tricks": t,
+               "score": 0, "target": r.end.target, "dealer": dealer, "bidder": bidder}
         env.update({name: won for name in names})
         yield env
 
 
 def never_made(r: CompiledRules) -> list[int]:
     """The bids in the range that no hand can make."""
-    if r.no_bidding or r.made is None:
+    if r.bidding.none or r.scoring.made is None:
         return []
-    return [b for b in range(r.bid_min, r.bid_max + 1) if not any(r.made(env) for env in _envs(r, b, True))]
+    return [b for b in range(r.bidding.min, r.bidding.max + 1) if not any(r.scoring.made(env) for env in _envs(r, b, True))]
 
 
 def always_made(r: CompiledRules) -> bool:
     """Whether every bid is made whatever the hand (a bidder could never be set)."""
-    if r.no_bidding or r.made is None:
+    if r.bidding.none or r.scoring.made is None:
         return False
-    return all(r.made(env) for b in (r.bid_min, r.bid_max) for env in _envs(r, b, True))
+    return all(r.scoring.made(env) for b in (r.bidding.min, r.bidding.max) for env in _envs(r, b, True))
 
 
 def never_wins(r: CompiledRules) -> bool:
     """Whether no side can ever meet `win_if`, at any score up to twice the target."""
-    for bid, bidder, made in itertools.product({r.bid_min, r.bid_max}, (False, True), (False, True)):
+    for bid, bidder, made in itertools.product({r.bidding.min, r.bidding.max}, (False, True), (False, True)):
         for env in _envs(r, bid, bidder):
             env["made"] = made
-            for score in (r.target - 1, r.target, 2 * r.target, -r.target):
+            for score in (r.end.target - 1, r.end.target, 2 * r.end.target, -r.end.target):
                 env.update(score=score, previous=score - 1, delta=1)
-                if r.win_if(env):
+                if r.end.win_if(env):
                     return False
     return True
 
@@ -84,8 +85,8 @@ def never_wins(r: CompiledRules) -> bool:
 def setup_problems(spec: RuleSpec, r: CompiledRules) -> list[Diagnostic]:
     """The errors of one table setup (a seat count and option values)."""
     out = []
-    for p, cp in zip(spec.points, r.points):
-        if cp.by_trump is not None and not any(c is not None and c >= 0 and (r.deck_mask >> c) & 1 for c in cp.by_trump):
+    for p, cp in zip(spec.points, r.points.entries):
+        if cp.by_trump is not None and not any(c is not None and c >= 0 and (r.deck.mask >> c) & 1 for c in cp.by_trump):
             card = p.card.text if p.card is not None else p.name
             out.append((p.card.loc if p.card is not None else p.loc).diag(
                              f"point `{p.name}`: `{card}` is not in this deck, so nobody can ever win it",
@@ -96,7 +97,7 @@ def setup_problems(spec: RuleSpec, r: CompiledRules) -> list[Diagnostic]:
             ranges = (" or ".join(map(str, bad)) if len(bad) < 3 else f"{bad[0]} to {bad[-1]}"
                       if bad == list(range(bad[0], bad[-1] + 1)) else ", ".join(map(str, bad)))
             out.append(spec.bidding.max.loc.diag(f"a bid of {ranges} can never be made: the hand awards "
-                             f"{sum(r.point_values)} points in all and `made` ({spec.scoring.made.text}) "
+                             f"{sum(r.points.values)} points in all and `made` ({spec.scoring.made.text}) "
                              "holds for no hand at that bid",
                              "lower bidding.max, or award more points"))
     if never_wins(r):

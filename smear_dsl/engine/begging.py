@@ -39,7 +39,7 @@ class Begging:
         """Whether the dealer may give: unless the rules allow it, not a gift that reaches the target."""
         r = self.rules
         side = r.side_of[(self.dealer + 1) % self.n]
-        return r.gift_may_win or self.scores[side] + r.gift_value < r.target
+        return r.bidding.gift_may_win or self.scores[side] + r.points.gift_value < r.end.target
 
     def _choose(self, seat: int, code: int) -> None:
         """Apply a choice: refused with CHOICE_NOT_ALLOWED unless it is the seat's to make now."""
@@ -64,7 +64,7 @@ class Begging:
     def _run_cards(self) -> None:
         """Set the turned-up card aside, deal `run` more to each from the dealer's left, turn up the next;
         again while it is of the suit begged. If the stock runs out first, the same dealer deals again."""
-        n, k, stock = self.n, self.rules.beg_run, self.stock
+        n, k, stock = self.n, self.rules.bidding.beg_run, self.stock
         begged = C.suit_of(self.turn_card)
         while True:
             if len(stock) < 1 + k * n + 1:
@@ -92,7 +92,7 @@ class Begging:
     def _won_before_play(self) -> bool:
         """Without bidding, points settled before the play (the gift, a turned-up card) count at once: a
         side they take to a win wins the game before a card is played (the hand ends there)."""
-        if not (self.rules.pre_points and self.rules.no_bidding):
+        if not (self.rules.points.pre_points and self.rules.bidding.none):
             return False
         result, winner = score_hand(self, early=True)
         if winner is None:

@@ -18,56 +18,56 @@ class Bidding:
 
     def _forced(self, seat: int) -> bool:
         r = self.rules
-        return r.all_pass == "dealer_bids" and seat == self.dealer and self.high == 0 and (
-            r.rounds == "one" or all(self.passed[s] for s in range(self.n) if s != seat))
+        return r.bidding.all_pass == "dealer_bids" and seat == self.dealer and self.high == 0 and (
+            r.bidding.rounds == "one" or all(self.passed[s] for s in range(self.n) if s != seat))
 
     def _bid_ok(self, seat: int, value: int) -> str | None:
         r = self.rules
-        if value < r.bid_min or value > r.bid_max:
+        if value < r.bidding.min or value > r.bidding.max:
             return "BID_OUT_OF_RANGE"
         if value > self.high:
             return None
-        if value == self.high and r.may_match is not None and r.may_match(self._bid_env(seat, value)):
+        if value == self.high and r.bidding.may_match is not None and r.bidding.may_match(self._bid_env(seat, value)):
             return None
         return "BID_TOO_LOW"
 
     def _legal_bids(self) -> list[int] | tuple[int, ...]:
         r = self.rules
         high = self.high
-        if r.open_bids is not None:  # no matching and no forced bid: the legal bids depend on the high bid only
-            return r.open_bids[high]
+        if r.bidding.open_bids is not None:  # no matching and no forced bid: the legal bids depend on the high bid only
+            return r.bidding.open_bids[high]
         seat = self.turn
-        out = [] if r.all_pass == "dealer_bids" and self._forced(seat) else [M.PASS]
-        if r.bid_min <= high <= r.bid_max and self._bid_ok(seat, high) is None:
+        out = [] if r.bidding.all_pass == "dealer_bids" and self._forced(seat) else [M.PASS]
+        if r.bidding.min <= high <= r.bidding.max and self._bid_ok(seat, high) is None:
             out.append(M.BID_BASE + high)
-        out.extend(range(M.BID_BASE + max(r.bid_min, high + 1), M.BID_BASE + r.bid_max + 1))
+        out.extend(range(M.BID_BASE + max(r.bidding.min, high + 1), M.BID_BASE + r.bidding.max + 1))
         return out
 
     def _bid(self, seat: int, value: int, is_pass: bool) -> None:
         r = self.rules
         if is_pass:
-            if r.all_pass == "dealer_bids" and self._forced(seat):
-                raise MoveError("BID_OUT_OF_RANGE", N_("everyone else passed: the dealer must bid at least {n}"), n=r.bid_min)
+            if r.bidding.all_pass == "dealer_bids" and self._forced(seat):
+                raise MoveError("BID_OUT_OF_RANGE", N_("everyone else passed: the dealer must bid at least {n}"), n=r.bidding.min)
             self.hand_moves.append((seat, _PASS))
             self.bids.append((seat, 0))
             self.passed[seat] = True
         else:
-            if not value > self.high or not r.bid_min <= value <= r.bid_max:
+            if not value > self.high or not r.bidding.min <= value <= r.bidding.max:
                 err = self._bid_ok(seat, value)
                 if err == "BID_OUT_OF_RANGE":
-                    raise MoveError(err, N_("bids are {lo} to {hi}, not {value}"), lo=r.bid_min, hi=r.bid_max, value=value)
+                    raise MoveError(err, N_("bids are {lo} to {hi}, not {value}"), lo=r.bidding.min, hi=r.bidding.max, value=value)
                 if err:
                     raise MoveError(err, N_("a bid must be higher than {high}"), high=self.high)
             self.hand_moves.append((seat, _BID_BASE + value))
             self.bids.append((seat, value))
             self.high, self.bidder = value, seat
-            if value >= r.ends_at:
+            if value >= r.bidding.ends_at:
                 self.spoken += 1
                 self._end_bidding()
                 return
         self.spoken += 1
         n = self.n
-        if r.rounds == "one":
+        if r.bidding.rounds == "one":
             if self.spoken >= n:
                 self._end_bidding()
             else:
@@ -84,17 +84,17 @@ class Bidding:
 
     def _end_bidding(self) -> None:
         r = self.rules
-        if self.bidder < 0 and r.all_pass in ("eldest_pitches", "dealer_plays"):  # plays as the bidder, no contract
-            self.bidder, self.high = (self.dealer + (r.all_pass == "eldest_pitches")) % self.n, 0
-        if self.bidder < 0 and not r.no_bidding:
-            if r.all_pass == "set_back":
+        if self.bidder < 0 and r.bidding.all_pass in ("eldest_pitches", "dealer_plays"):  # plays as the bidder, no contract
+            self.bidder, self.high = (self.dealer + (r.bidding.all_pass == "eldest_pitches")) % self.n, 0
+        if self.bidder < 0 and not r.bidding.none:
+            if r.bidding.all_pass == "set_back":
                 delta = [0] * r.n_sides
-                delta[r.side_of[self.dealer]] = -r.set_back
+                delta[r.side_of[self.dealer]] = -r.bidding.set_back
                 self._finish_void(delta, same_dealer=False)
             else:
-                self._end_void(same_dealer=(r.all_pass == "redeal"))
+                self._end_void(same_dealer=(r.bidding.all_pass == "redeal"))
             return
-        if not r.steps:
+        if not r.play.steps:
             self._start_play()
             return
         self.phase = STEP

@@ -46,7 +46,7 @@ class Discards:
         memo = self._plan_memo
         if memo is not None and memo[0] == key:
             return memo[1]
-        step = self.rules.steps[self.step]
+        step = self.rules.play.steps[self.step]
         if step.any_cards:  # e.g. a widow
             lo, hi = step.fixed_range
             allowed, kinds = self.hands[seat], [self.hands[seat]]
@@ -64,7 +64,7 @@ class Discards:
 
     def _valid_plans(self, seat: int, kinds: list[int], lo: int, hi: int) -> list[tuple[int, ...]]:
         """The counts per kind in range whose discard passes valid_if (judged on one discard each)."""
-        valid_if = self.rules.steps[self.step].valid_if
+        valid_if = self.rules.play.steps[self.step].valid_if
         if valid_if is None:
             return _counts(kinds, lo, hi)
         env, hand, out = self.step_env(seat), self.hands[seat], []
@@ -94,7 +94,7 @@ class Discards:
 
     def _lead_binds(self, seat: int) -> bool:
         """Whether this discard is the first leader's last before play (steps.py's `lead_error` judges it)."""
-        return self.step == len(self.rules.steps) - 1 and len(self.queue) == 1 and self._first_leader() == seat
+        return self.step == len(self.rules.play.steps) - 1 and len(self.queue) == 1 and self._first_leader() == seat
 
     def discard_plans(self, seat: int) -> tuple[list[int], list[tuple[int, ...]]]:
         """(the kinds of card `seat` may discard now, every count per kind in range that valid_if passes)."""
@@ -105,7 +105,7 @@ class Discards:
         """A uniformly random legal discard of `seat` now (a card mask), or None if none is found: a
         plan drawn by how many discards it stands for, cards drawn within each kind, and the lead
         checked; after QUICK refusals by the lead check, from the plans by suit (`_lead_plans`)."""
-        step = self.rules.steps[self.step]
+        step = self.rules.play.steps[self.step]
         binds = self._lead_binds(seat)
         if step.any_cards and step.fixed_range[0] == step.fixed_range[1]:  # any k cards (a widow): no plan needed
             hand, k = self.hands[seat], step.fixed_range[0]
@@ -136,7 +136,7 @@ class Discards:
     def side_cards_first(self, trump: int) -> Callable[[int], int]:
         """A card's weakness for a discard under `trump`: side cards before trumps, low before high
         (what the view's example discard and the heuristic bot throw)."""
-        key, trumps = self.rules.tables.order_key[trump + 1], self.rules.trump_mask[trump + 1]
+        key, trumps = self.rules.tables.order_key[trump + 1], self.rules.deck.trump_mask[trump + 1]
         return lambda c: ((trumps >> c) & 1) * 1000 + key[c]
 
     def weakest_discard(self, seat: int, weakness: Callable[[int], float]) -> int | None:

@@ -12,7 +12,7 @@ from typing import Any
 
 from smear_dsl import cards as C
 from smear_dsl import moves as M
-from smear_dsl.compile.compiler import CompiledRules
+from smear_dsl.compile.compiled import CompiledRules
 from smear_dsl.errors import MoveError
 from smear_dsl.i18n import N_, CardWord, Phrase, SuitWord
 from smear_dsl.engine.scoring import HandResult, award, score_hand
@@ -62,7 +62,7 @@ class Game(Bidding, Begging, Steps, Discards, Play, Snapshots):
     def __new__(cls, rules=None, *args, **kwargs):
         """A game under rules with follow rules or hands that may start the play uneven is an
         ExtrasGame (below), so the common case keeps its inlined play path bare."""
-        if cls is Game and rules is not None and (rules.follow_checks or rules.uneven_hands or rules.draw_in_play):
+        if cls is Game and rules is not None and (rules.play.follow_checks or rules.play.uneven_hands or rules.play.draw_in_play):
             cls = ExtrasGame
         return super().__new__(cls)
 
@@ -132,7 +132,7 @@ class Game(Bidding, Begging, Steps, Discards, Play, Snapshots):
         r = self.rules
         if deal is None and self.deal_source is None:
             # Shuffle (shuffle.py's keyed shuffle) and deal in packets clockwise from the dealer's left.
-            hands, stock = r.split_deal(keyed_shuffle(self.rng, r.deck, r.shuffle_plan), self.dealer)
+            hands, stock = r.split_deal(keyed_shuffle(self.rng, r.deck.cards, r.deal.shuffle_plan), self.dealer)
             masks = [sum(map(_BIT, h)) for h in hands]  # a shuffled deal has no repeated card: sum is union
         else:
             hands, stock = self.deal_source(len(self.record_hands)) if deal is None else deal
@@ -141,22 +141,22 @@ class Game(Bidding, Begging, Steps, Discards, Play, Snapshots):
         self._new_hand(masks, stock)
         n = self.n
         # The record keeps the stock as dealt; a copy only if phases will draw from it.
-        self.record_hands.append((self.dealer, hands, list(stock) if r.draws_stock else stock, self.hand_moves))
+        self.record_hands.append((self.dealer, hands, list(stock) if r.deal.draws_stock else stock, self.hand_moves))
         self.phase = BIDDING
         self.turn = (self.dealer + 1) % n
-        if r.turn_up:  # the stock's top card shows trump (the compiler made sure a stock is there)
+        if r.deal.turn_up:  # the stock's top card shows trump (the compiler made sure a stock is there)
             self.turn_card = stock[0]
             self.trump = C.suit_of(stock[0])
-        if r.redeal_if is not None:
+        if r.deal.redeal_if is not None:
             env = {"trump": self.trump}
             for seat in range(n):
                 env["hand"] = self.hands[seat]
-                if r.redeal_if(env):
+                if r.deal.redeal_if(env):
                     self._end_void(same_dealer=True)
                     return
-        if r.beg_run:
+        if r.bidding.beg_run:
             self._start_beg()
-        elif r.no_bidding and not self._won_before_play():
+        elif r.bidding.none and not self._won_before_play():
             self._end_bidding()
 
     def forget_caches(self) -> None:
@@ -224,7 +224,7 @@ class Game(Bidding, Begging, Steps, Discards, Play, Snapshots):
         if self.phase == BEG:
             return "choose"
         if self.phase == STEP:
-            return "trump" if self.rules.steps[self.step].kind == "name_trump" else "discard"
+            return "trump" if self.rules.play.steps[self.step].kind == "name_trump" else "discard"
         if self.phase == PLAY:
             return "play"
         return None
@@ -244,7 +244,7 @@ class Game(Bidding, Begging, Steps, Discards, Play, Snapshots):
         if self.phase == BIDDING:
             return self._legal_bids()
         if self.phase == STEP:
-            step = self.rules.steps[self.step]
+            step = self.rules.play.steps[self.step]
             if step.kind == "name_trump":
                 return [M.TRUMP_BASE + s for s in range(4)]
             return [M.DISCARD_FLAG | m for m in self._legal_discards(self.turn)]
@@ -271,7 +271,7 @@ class Game(Bidding, Begging, Steps, Discards, Play, Snapshots):
         if phase == BIDDING:
             bids = self._legal_bids()
             return bids[int(rng.random() * len(bids))]
-        if phase == STEP and self.rules.steps[self.step].kind == "discard":
+        if phase == STEP and self.rules.play.steps[self.step].kind == "discard":
             mask = self.sample_discard(self.turn, rng)  # by plans (discards.py), never every combination
             if mask is None:  # none found by the plans' bounded search: the first legal one, also bounded
                 mask = self.any_discard(self.turn)
@@ -291,16 +291,16 @@ class Game(Bidding, Begging, Steps, Discards, Play, Snapshots):
                 bit = 1 << code
                 if not hand & bit:
                     raise MoveError("CARD_NOT_IN_HAND", N_("{card} is not in your hand"),
-                                    card=CardWord(code, self.rules.name_of.get(code, str(code))))
+                                    card=CardWord(code, self.rules.deck.name_of.get(code, str(code))))
                 trick = self.trick
                 if not trick:
                     if self.lead_free:  # trump known and no lead rule left: the lead only sets the trick up
-                        self.led, self.led_mask, self.follow_ok, self.trick_key = self.rules.lead_info[self.trump][code]
+                        self.led, self.led_mask, self.follow_ok, self.trick_key = self.rules.play.lead_info[self.trump][code]
                         self.trick_leader = seat
                     else:
                         self._lead(seat, code, hand)
                 elif hand & self.led_mask and not bit & self.follow_ok:
-                    raise MoveError("MUST_FOLLOW_SUIT", N_("you must follow {suit}") if self.rules.follow_suit_only
+                    raise MoveError("MUST_FOLLOW_SUIT", N_("you must follow {suit}") if self.rules.play.follow_suit_only
                                     else N_("you must follow {suit} or play a trump"), suit=SuitWord(self.led))
                 self.hand_moves.append((seat, code))
                 hands[seat] = left = hand ^ bit
@@ -313,8 +313,8 @@ class Game(Bidding, Begging, Steps, Discards, Play, Snapshots):
                 # `equal_last` the last, played.
                 key = self.trick_key
                 if n == 2:  # one comparison (True is 1: the second card wins)
-                    wi = key(code) >= key(trick[0]) if self.rules.equal_last else key(code) > key(trick[0])
-                elif self.rules.equal_last:
+                    wi = key(code) >= key(trick[0]) if self.rules.play.equal_last else key(code) > key(trick[0])
+                elif self.rules.play.equal_last:
                     ks = list(map(key, trick))
                     wi = n - 1 - ks[::-1].index(max(ks))
                 else:
@@ -325,7 +325,7 @@ class Game(Bidding, Begging, Steps, Discards, Play, Snapshots):
                 self.trick = []
                 self.turn = winner
                 self.trick_no += 1
-                if not left and not (self.stock and self.rules.draw_in_play):  # hands are even here (ExtrasGame
+                if not left and not (self.stock and self.rules.play.draw_in_play):  # hands are even here (ExtrasGame
                     self._score_hand()  # watches uneven ones), so all are empty, unless ExtrasGame draws now
                 return
             if phase == BIDDING:
@@ -336,7 +336,7 @@ class Game(Bidding, Begging, Steps, Discards, Play, Snapshots):
                     self._bid(seat, code - _BID_BASE, False)
                     return
             if phase == STEP and M.DISCARD_FLAG <= code < M.DISCARD_FLAG << 1 \
-                    and self.rules.steps[self.step].kind == "discard":
+                    and self.rules.play.steps[self.step].kind == "discard":
                 self._discard(seat, code ^ M.DISCARD_FLAG)
                 return
         self.check_turn(seat, M.action_of(code))
@@ -399,7 +399,7 @@ class Game(Bidding, Begging, Steps, Discards, Play, Snapshots):
     def award_points(self) -> tuple[dict[str, int | None], list[int]]:
         """Who won each point this hand, and each side's card-value total for Game."""
         got, game_points = award(self, self.taken())
-        return dict(zip(self.rules.point_names, got)), game_points
+        return dict(zip(self.rules.points.names, got)), game_points
 
     def _score_hand(self) -> None:
         self._record_result(*score_hand(self))
@@ -439,14 +439,14 @@ class ExtrasGame(Game):
 
     def apply(self, seat: int, code: int) -> None:
         playing = self.phase == PLAY and seat == self.turn and 0 <= code < 64
-        if playing and self.trick and self.rules.follow_checks and (self.hands[seat] >> code) & 1:
+        if playing and self.trick and self.rules.play.follow_checks and (self.hands[seat] >> code) & 1:
             hand = self.hands[seat]
             if not (hand & self.led_mask and not (1 << code) & self.follow_ok):  # the following rule speaks first
                 self._follow(seat, code, hand)
         tricks = len(self.tricks)
         super().apply(seat, code)
         if playing and self.phase == PLAY and len(self.tricks) > tricks:  # a trick ended and the hand goes on
-            if self.rules.draw_in_play and self.stock:
+            if self.rules.play.draw_in_play and self.stock:
                 self._draw_round()
             if not all(self.hands):
                 self._score_hand()  # someone has no card left: the hand is over

@@ -50,15 +50,15 @@ def knowledge(game: Game, seat: int) -> Knowledge:
     for s, m in shown:
         shown_by[s] |= m
     known |= sum(shown_by)
-    turned = game.turn_card if (r.turn_up or r.beg_run) and game.turn_card >= 0 else -1
+    turned = game.turn_card if (r.deal.turn_up or r.bidding.beg_run) and game.turn_card >= 0 else -1
     for c in game.turned_down:
         known |= 1 << c
     in_hand = [0] * n  # cards everyone saw go into a seat's hand and not yet played
     for s, c in drawn:
-        if r.stock_face_up or c == turned:
+        if r.deal.stock_face_up or c == turned:
             in_hand[s] |= (1 << c) & ~played_by[s]
     stock_known: list[tuple[int, int]] = []
-    if game.stock and (r.stock_face_up or game.stock[0] == turned):  # the face-up top card, or the turned-up one
+    if game.stock and (r.deal.stock_face_up or game.stock[0] == turned):  # the face-up top card, or the turned-up one
         stock_known.append((0, game.stock[0]))
     if turned >= 0 and not (known >> turned) & 1 and not stock_known:
         holder = next((s for s in range(n) if (game.hands[s] >> turned) & 1), None)  # seen taken up with the stock
@@ -71,7 +71,7 @@ def knowledge(game: Game, seat: int) -> Knowledge:
     slots = tuple((0, 0, 0, 0) if s == seat else
                   (game.hands[s].bit_count(), (game.discarded[s] & ~shown_by[s]).bit_count(), in_hand[s], void[s])
                   for s in range(n))
-    deck = C.mask_of(r.deck)
+    deck = C.mask_of(r.deck.cards)
     return Knowledge(seat, deck & ~known, slots, len(game.stock), tuple(stock_known), tuple(played_by),
                      tuple(shown_by))
 
@@ -83,10 +83,10 @@ def _voids(game: Game) -> list[int]:
     void = [0] * n
     if game.phase != PLAY or game.trump < 0:
         return void
-    tricks = [] if r.draw_in_play else [(lead, cards) for lead, _w, cards in game.tricks]
+    tricks = [] if r.play.draw_in_play else [(lead, cards) for lead, _w, cards in game.tricks]
     if game.trick:
         tricks.append((game.trick_leader, game.trick))
-    info = r.lead_info[game.trump]
+    info = r.play.lead_info[game.trump]
     for leader, cards in tricks:
         _led, led_mask, follow_ok, _key = info[cards[0]]
         for i, c in enumerate(cards[1:], 1):

@@ -15,7 +15,7 @@ class Play:
     # ---- play
     def _start_play(self) -> None:
         self.phase = PLAY
-        self.lead_free = self.trump >= 0 and not self.rules.lead_checks
+        self.lead_free = self.trump >= 0 and not self.rules.play.lead_checks
         self.held = list(self.hands)
         self.turn = self._first_leader()
         self.trick_no = 1
@@ -24,15 +24,15 @@ class Play:
 
     def _first_leader(self) -> int:
         """Who leads the first trick once the phases are done."""
-        return self.bidder if self.rules.leader == "bidder" else (self.dealer + 1) % self.n
+        return self.bidder if self.rules.play.leader == "bidder" else (self.dealer + 1) % self.n
 
     def _lead_mask(self, seat: int, hand: int, discarded: int, trick_no: int) -> int:
         """Cards `seat` may lead from `hand` under the lead rules (the last answer is kept: see `_lead_memo`).
 
         Rules that read the lead only as `lead.suit` are tested once per suit held, not once per card."""
-        if self.trump < 0 and not self.rules.trump_named:
+        if self.trump < 0 and not self.rules.play.trump_named:
             hand &= C.SUITED_MASK  # a joker cannot fix trump
-        if not self.rules.lead_checks:  # only an open trump restricts the lead
+        if not self.rules.play.lead_checks:  # only an open trump restricts the lead
             return hand
         key = (seat, hand, discarded, trick_no, self.trump)
         memo = self._lead_memo
@@ -44,7 +44,7 @@ class Play:
         env = self.lead_env(seat, hand, discarded, trick_no)
         r = self.rules
         t1 = self.trump + 1
-        eff, same_suit = r.eff_suit[t1], r.tables.suit_masks[t1]  # [effective suit + 1]; -1: jokers before trump
+        eff, same_suit = r.deck.eff_suit[t1], r.tables.suit_masks[t1]  # [effective suit + 1]; -1: jokers before trump
         # (cards led, the lead's suit): a rule that reads the lead only as `lead.suit` is tested once per suit held.
         if all(chk.by_suit for chk in checks):
             groups = [(hand & sm, sm) for sm in same_suit if hand & sm]
@@ -66,7 +66,7 @@ class Play:
         """The leads allowed when the lead rules would forbid every card held: then none applies (a
         player always has a card to lead), except that a joker cannot fix trump while a suited card
         can (a hand of jokers alone leads one, which fixes spades: see `_lead`)."""
-        if self.trump < 0 and not self.rules.trump_named:
+        if self.trump < 0 and not self.rules.play.trump_named:
             return hand & C.SUITED_MASK or hand
         return hand
 
@@ -77,7 +77,7 @@ class Play:
 
     def _active_checks(self, hand: int, discarded: int, trick_no: int) -> list:
         out = []
-        for chk in self.rules.lead_checks:
+        for chk in self.rules.play.lead_checks:
             if chk.trick is not None and chk.trick != trick_no:
                 continue
             if ("discarded" in chk.needs and not discarded) or ("hand" in chk.needs and not hand):
@@ -91,7 +91,7 @@ class Play:
             return hand if self.lead_free else \
                 self._lead_mask(seat, hand, self.discarded[seat], self.trick_no) or self._any_lead(hand)
         base = hand & self.follow_ok if hand & self.led_mask else hand
-        return self._follow_mask(seat, base) if self.rules.follow_checks else base
+        return self._follow_mask(seat, base) if self.rules.play.follow_checks else base
 
     # ---- follow rules (play.follow_rules): judged card by card, on top of the following rule
     def _follow_env(self, seat: int, base: int) -> tuple[dict[str, Any], Any]:
@@ -100,10 +100,10 @@ class Play:
         key, trick = self.trick_key, self.trick
         win = trick[0]
         for c in trick[1:]:  # as a completed trick is judged: a higher key wins; equal keys by equal_last
-            if key(c) > key(win) or (self.rules.equal_last and key(c) == key(win)):
+            if key(c) > key(win) or (self.rules.play.equal_last and key(c) == key(win)):
                 win = c
         wk = key(win)
-        last = self.rules.equal_last
+        last = self.rules.play.equal_last
         beats = (lambda c: key(c) > wk or (last and key(c) == wk))
         env = {"lead": trick[0], "winning": win, "legal": base, "hand": self.hands[seat],
                 "trick_cards": sum(1 << c for c in trick), "trick": self.trick_no, "trump": self.trump,
@@ -113,7 +113,7 @@ class Play:
     def _forbidding(self, env: dict[str, Any], beats, c: int):
         """The first follow rule that forbids playing `c` (None: none does)."""
         env["play"], env["wins"] = c, beats(c)
-        return next((chk for chk in self.rules.follow_checks if chk.forbid(env)), None)
+        return next((chk for chk in self.rules.play.follow_checks if chk.forbid(env)), None)
 
     def _follow_mask(self, seat: int, base: int) -> int:
         """The cards of `base` no follow rule forbids; if the rules would forbid them all, none applies
@@ -137,7 +137,7 @@ class Play:
     def _lead(self, seat: int, c: int, hand: int) -> None:
         """Check a lead against the lead rules, then fix trump (if open), the led suit and the trick's order."""
         r = self.rules
-        if r.lead_checks and (self.trick_no == 1 or r.lead_checks_later) \
+        if r.play.lead_checks and (self.trick_no == 1 or r.play.lead_checks_later) \
                 and not ((self._lead_mask(seat, hand, self.discarded[seat], self.trick_no) or self._any_lead(hand)) >> c) & 1:
             # Refused: find the first rule that forbids it, for its code (a joker is refused below).
             checks = self._active_checks(hand, self.discarded[seat], self.trick_no)
@@ -152,10 +152,10 @@ class Play:
             if c >= C.N_SUITED and hand & C.SUITED_MASK:
                 raise MoveError("WRONG_PHASE", N_("a joker cannot fix trump: lead a suited card"))
             self.trump = trump = c // 13 if c < C.N_SUITED else 0  # a hand of jokers alone: a joker leads as a spade
-        self.led, self.led_mask, self.follow_ok, self.trick_key = r.lead_info[trump][c]
+        self.led, self.led_mask, self.follow_ok, self.trick_key = r.play.lead_info[trump][c]
         self.trick_leader = seat
         # Trump is known from here on; only rules that apply after the first trick can restrict a later lead.
-        self.lead_free = not r.lead_checks_later
+        self.lead_free = not r.play.lead_checks_later
 
     # ---- derived state (cheap to compute when asked, so play does not maintain it)
     @property

@@ -6,8 +6,8 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any, NamedTuple
 
 from smear_dsl import cards as C
-from smear_dsl.compile.compiler import (POINT_BY_TRUMP, POINT_EXPR, POINT_GIFT, POINT_MOST, POINT_SCAN_PLAYED,
-    TIE_BIDDER, TIE_ELDEST)
+from smear_dsl.compile.compiled import (POINT_BY_TRUMP, POINT_EXPR, POINT_GIFT, POINT_MOST, POINT_SCAN_PLAYED,
+                                        TIE_BIDDER, TIE_ELDEST)
 from smear_dsl.expr.emit import first_in
 
 if TYPE_CHECKING:  # the engine imports this module
@@ -42,12 +42,12 @@ def award(game: Game, taken: list[int], early: bool = False) -> tuple[list[int |
     r = game.rules
     side_of = r.side_of
     if r.n_sides == game.n:  # every seat for itself: seat and side are one
-        won = [a | b for a, b in zip(game.credit, taken)] if r.credits_discards else taken
+        won = [a | b for a, b in zip(game.credit, taken)] if r.points.credits_discards else taken
     else:
         won = list(game.credit)
         for seat, m in enumerate(taken):
             won[side_of[seat]] |= m
-    vr, vj = r.value_by_rank, r.value_by_jokers
+    vr, vj = r.deck.value_by_rank, r.deck.value_by_jokers
     game_points = [vr[m & 8191] + vr[m >> 13 & 8191] + vr[m >> 26 & 8191] + vr[m >> 39 & 8191] + vj[m >> 52]
                    for m in won]
     held_by = game.held
@@ -55,7 +55,7 @@ def award(game: Game, taken: list[int], early: bool = False) -> tuple[list[int |
     trump = game.trump
     env = None
     out: list[int | None] = []
-    for kind, card, extra, to_winner, tie in r.point_plan:
+    for kind, card, extra, to_winner, tie in r.points.plan:
         if kind >= POINT_GIFT:
             out.append(_before_play(game, kind, card, extra))
             continue
@@ -121,7 +121,7 @@ def _tally(game: Game, each_tricks: bool, early: bool) -> tuple[list[int], list[
             tricks_won[r.side_of[w]] += 1
     got, game_points = award(game, game.taken(), early)
     pts = [0] * r.n_sides
-    for v, s in zip(r.point_values, got):
+    for v, s in zip(r.points.values, got):
         if s is not None:
             pts[s] += v
     return tricks_won, got, game_points, pts
@@ -132,23 +132,23 @@ def score_hand(game: Game, early: bool = False) -> tuple[HandResult, int | None]
     won the game by it (None: nobody yet); `early`: the hand so far, before the play (see award)."""
     r = game.rules
     ns, side_of = r.n_sides, r.side_of
-    each_tricks, each_dealer, each_previous, each_delta = r.score_flags
+    each_tricks, each_dealer, each_previous, each_delta = r.scoring.flags
     tricks_won, got, game_points, pts = _tally(game, each_tricks, early)
     bidder = game.bidder  # -1 with `bidding: none`: every side is scored by `others`
     bside, dside = side_of[bidder] if bidder >= 0 else -1, side_of[game.dealer]
     old = game.scores
     # One env, updated per side: the closures read it and keep nothing.
-    bidder_tricks = sum(w == game.bidder for _l, w, _c in game.tricks) if "bidder_tricks" in r.score_reads else None
+    bidder_tricks = sum(w == game.bidder for _l, w, _c in game.tricks) if "bidder_tricks" in r.scoring.reads else None
     env = {"bid": game.high, "total_tricks": len(game.tricks),
            "bidder_tricks": bidder_tricks,
-           "target": r.target, "points": pts[bside], "tricks": tricks_won[bside], "score": old[bside],
+           "target": r.end.target, "points": pts[bside], "tricks": tricks_won[bside], "score": old[bside],
            "dealer": bside == dside, "bidder": True}
-    point_reads = r.point_reads
+    point_reads = r.points.reads
     if point_reads and bidder >= 0:
         for i, name in point_reads:
             env[name] = got[i] == bside
-    made = env["made"] = bool(r.made(env)) if bidder >= 0 else None
-    cap_when, win_if, bidder_delta, others_delta = r.cap_when, r.win_if, r.bidder_delta, r.others_delta
+    made = env["made"] = bool(r.scoring.made(env)) if bidder >= 0 else None
+    cap_when, win_if, bidder_delta, others_delta = r.scoring.cap_when, r.end.win_if, r.scoring.bidder_delta, r.scoring.others_delta
     new, cands = [], []
     for s in range(ns):  # once per side of every hand: the rules' closures are read into locals above
         was = old[s]
@@ -168,7 +168,7 @@ def score_hand(game: Game, early: bool = False) -> tuple[HandResult, int | None]
             env["bidder"] = False
             v = was + others_delta(env)
         if cap_when is not None and cap_when(env):
-            v = min(v, max(was, r.cap_at(env)))
+            v = min(v, max(was, r.scoring.cap_at(env)))
         new.append(v)
         # Whether this side wins reads only its own figures, so it is decided here too.
         env["score"] = v
@@ -179,7 +179,7 @@ def score_hand(game: Game, early: bool = False) -> tuple[HandResult, int | None]
         if win_if(env):
             cands.append(s)
     result = HandResult(game.dealer, bidder if bidder >= 0 else None, game.high if bidder >= 0 else None, game.trump,
-                        dict(zip(r.point_names, got)), game_points, made, [v - w for v, w in zip(new, old)], list(new))
+                        dict(zip(r.points.names, got)), game_points, made, [v - w for v, w in zip(new, old)], list(new))
     if len(cands) > 1:
         cands = _tie_break(r, cands, new, old, got, bside)
     return result, cands[0] if len(cands) == 1 else None
@@ -188,7 +188,7 @@ def score_hand(game: Game, early: bool = False) -> tuple[HandResult, int | None]
 def _tie_break(r, cands: list[int], scores: list[int], old: list[int], got: list[int | None],
                bidder_side: int) -> list[int]:
     """Of the sides that reached a win this hand, those the tie-breaks leave (one: the winner)."""
-    for rule in r.tie_break:
+    for rule in r.end.tie_break:
         if len(cands) <= 1:
             break
         if rule == "bidder" and bidder_side in cands:
@@ -196,7 +196,7 @@ def _tie_break(r, cands: list[int], scores: list[int], old: list[int], got: list
         elif rule == "highest":
             top = max(scores[s] for s in cands)
             cands = [s for s in cands if scores[s] == top]
-        elif rule == "count_out" and r.count_plan is not None:
+        elif rule == "count_out" and r.end.count_plan is not None:
             cands = _count_out(r, cands, old, got)
     return cands
 
@@ -205,11 +205,11 @@ def _count_out(r, cands: list[int], old: list[int], got: list[int | None]) -> li
     """Count the hand's points out in the rules' order, each onto its side's score from before the
     hand: the first of `cands` to reach the target goes out (all of them if none reaches it so)."""
     running = list(old)
-    for i in r.count_plan:
+    for i in r.end.count_plan:
         side = got[i]
         if side is None:
             continue
-        running[side] += r.point_values[i]
-        if side in cands and running[side] >= r.target:
+        running[side] += r.points.values[i]
+        if side in cands and running[side] >= r.end.target:
             return [side]
     return cands

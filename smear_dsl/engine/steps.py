@@ -22,7 +22,7 @@ class Steps:
                 "is_dealer": seat == self.dealer, "bid": self.high, "trump": self.trump}
 
     def _discard_range(self, seat: int, env: dict[str, Any] | None = None) -> tuple[int, int]:
-        step = self.rules.steps[self.step]
+        step = self.rules.play.steps[self.step]
         if step.fixed_range is not None:
             return step.fixed_range
         if env is None:
@@ -34,7 +34,7 @@ class Steps:
 
     def _advance_steps(self) -> None:
         """Run automatic steps and skip empty discards until a seat must act, then start play."""
-        steps = self.rules.steps
+        steps = self.rules.play.steps
         while self.step < len(steps):
             step = steps[self.step]
             if self.queue is None:
@@ -73,7 +73,7 @@ class Steps:
     def _discard_error(self, seat: int, mask: int) -> Said | None:
         """Why a discard of `mask` is refused, or None if it is legal: the size, the cards in hand and
         `allowed` by masks, valid_if by the counts per kind it reads (discards.py's plan), then the lead."""
-        step = self.rules.steps[self.step]
+        step = self.rules.play.steps[self.step]
         if step.any_cards:  # e.g. a widow: no plan needed
             lo, hi = step.fixed_range
             allowed, kinds, plan_set = self.hands[seat], (), None
@@ -115,7 +115,7 @@ class Steps:
 
     def _discardable(self, seat: int, env: dict[str, Any] | None = None) -> int:
         """The cards of `seat`'s hand that the step's `allowed` lets go (all of them without one)."""
-        step = self.rules.steps[self.step]
+        step = self.rules.play.steps[self.step]
         hand = self.hands[seat]
         if step.allowed is None:
             return hand
@@ -165,7 +165,7 @@ class Steps:
         if err:
             raise MoveError("BAD_DISCARD", err)
         self.hand_moves.append((seat, M.DISCARD_FLAG | mask))
-        step = self.rules.steps[self.step]
+        step = self.rules.play.steps[self.step]
         self.hands[seat] &= ~mask
         self.discarded[seat] |= mask
         if step.face_up and mask:

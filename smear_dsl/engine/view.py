@@ -36,9 +36,9 @@ def seat_view(game, seat: int | None) -> dict[str, Any]:
         drawn, shown = game.public_log()
         if shown:  # face-up discards: everyone saw them
             view["shown"] = [{"seat": s, "cards": [name(c) for c in C.bits(m)]} for s, m in shown]
-        if r.turn_up or r.draw_in_play:
+        if r.deal.turn_up or r.play.draw_in_play:
             view["stock"] = _stock_view(game, name, drawn)
-        if r.beg_run:  # begging is public: who stood, begged, gave or ran, and the cards turned up and set aside
+        if r.bidding.beg_run:  # begging is public: who stood, begged, gave or ran, and the cards turned up and set aside
             view["choices"] = [{"seat": s, "choice": M.CHOICES[code - M.CHOOSE_BASE]} for s, code in game.hand_moves
                                if M.CHOOSE_BASE <= code < M.DISCARD_FLAG]
             view["stock"]["turned_down"] = [name(c) for c in game.turned_down]
@@ -71,9 +71,9 @@ def _stock_view(game, name, drawn) -> dict[str, Any]:
     """What everyone sees of the stock: its size, the turned-up trump card, and with a face-up stock
     its top card and every draw (a face-down stock shows no more than the turned-up card's draw)."""
     r = game.rules
-    turned = game.turn_card if r.turn_up and game.turn_card >= 0 else None  # the card whose suit is (or may be) trump
+    turned = game.turn_card if r.deal.turn_up and game.turn_card >= 0 else None  # the card whose suit is (or may be) trump
     out: dict[str, Any] = {"size": len(game.stock), "turned_up": name(turned) if turned is not None else None,
-                           "top": name(game.stock[0]) if r.stock_face_up and game.stock else None}
-    if r.draw_in_play:
-        out["draws"] = [{"seat": seat, "card": name(c)} for seat, c in drawn if r.stock_face_up or c == turned]
+                           "top": name(game.stock[0]) if r.deal.stock_face_up and game.stock else None}
+    if r.play.draw_in_play:
+        out["draws"] = [{"seat": seat, "card": name(c)} for seat, c in drawn if r.deal.stock_face_up or c == turned]
     return out

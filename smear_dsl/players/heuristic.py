@@ -50,7 +50,7 @@ class HeuristicBot:
         r = game.rules
         key = r.rank_order(suit)
         trumps = [c for c in C.bits(hand & r.trumps(suit))]
-        top = max((key[c] for c in r.deck), default=0)
+        top = max((key[c] for c in r.deck.cards), default=0)
         score = len(trumps) * 0.6
         for c in trumps:
             if key[c] >= top - 1:
@@ -67,7 +67,7 @@ class HeuristicBot:
         bids = sorted(code for code in legal if code != M.PASS)
         if not bids:
             return M.PASS
-        want = game.rules.bid_min + int(max(0.0, strength - 2.5))
+        want = game.rules.bidding.min + int(max(0.0, strength - 2.5))
         ok = [b for b in bids if b - M.BID_BASE <= want]
         if ok and strength >= 2.5:
             return ok[-1]
@@ -104,7 +104,7 @@ class HeuristicBot:
         key = r.rank_order(t)
         if not game.trick:
             trumps = [c for c in legal if (r.trumps(t) >> c) & 1]
-            if trumps and key[max(trumps, key=key.__getitem__)] >= max(key[c] for c in r.deck) - 1:
+            if trumps and key[max(trumps, key=key.__getitem__)] >= max(key[c] for c in r.deck.cards) - 1:
                 return max(trumps, key=key.__getitem__)
             return max(legal, key=key.__getitem__)
         wk = r.trick_strength(t, game.led)
@@ -114,4 +114,4 @@ class HeuristicBot:
         if winners and not partner_winning:
             return min(winners, key=wk.__getitem__)
         # Throw the cheapest card: lowest value, then lowest in order.
-        return min(legal, key=lambda c: (r.value[c] if not partner_winning else -r.value[c], key[c]))
+        return min(legal, key=lambda c: (r.deck.value[c] if not partner_winning else -r.deck.value[c], key[c]))

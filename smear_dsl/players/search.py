@@ -106,7 +106,7 @@ class SearchBot:
         others = [d for i, d in enumerate(delta) if i != side]
         v = delta[side] - (sum(others) / len(others) if others else 0.0)
         if g.finished and g.winner is not None:
-            v += g.rules.target if g.winner == side else -g.rules.target
+            v += g.rules.end.target if g.winner == side else -g.rules.end.target
         return v
 
 

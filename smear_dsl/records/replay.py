@@ -51,7 +51,7 @@ def position(game: Game, hand: int, move: int | None) -> dict[str, Any]:
         "stock": len(game.stock),
         "bids": [{"seat": s, "bid": v or None} for s, v in game.bids],
         "trump": C.SUIT_CHARS[game.trump] if game.trump >= 0 else None,
-        "turned_up": name(game.turn_card) if game.rules.turn_up and game.turn_card >= 0 else None,
+        "turned_up": name(game.turn_card) if game.rules.deal.turn_up and game.turn_card >= 0 else None,
         "trick": trick, "tricks": len(game.tricks),
         "winner_of_trick": game.tricks[-1][1] if game.tricks and not game.trick else None,
         "turn": game.turn if not game.hand_over else None,

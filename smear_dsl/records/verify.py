@@ -6,7 +6,8 @@ from functools import lru_cache
 from typing import Any, Callable
 
 from smear_dsl import moves as M
-from smear_dsl.compile.compiler import CompiledRules, compile_rules
+from smear_dsl.compile.compiled import CompiledRules
+from smear_dsl.compile.compiler import compile_rules
 from smear_dsl.engine import Game
 from smear_dsl.errors import MoveError, OptionError, RecordError, RuleError, clip
 from smear_dsl.i18n import N_
@@ -140,19 +141,19 @@ def parse_deal(rules: CompiledRules, deal: Any) -> tuple[list[list[int]], list[i
     out_hands = []
     seen: set[int] = set()
     for h in hands:
-        if not isinstance(h, list) or len(h) != rules.hand_size:
+        if not isinstance(h, list) or len(h) != rules.deal.hand_size:
             return None
-        ids = [rules.id_of.get(c) if isinstance(c, str) else None for c in h]
+        ids = [rules.deck.id_of.get(c) if isinstance(c, str) else None for c in h]
         if None in ids:
             return None
         out_hands.append(ids)
         seen.update(ids)
-    ids = [rules.id_of.get(c) if isinstance(c, str) else None for c in stock]
+    ids = [rules.deck.id_of.get(c) if isinstance(c, str) else None for c in stock]
     if None in ids:
         return None
     seen.update(ids)
-    total = rules.players * rules.hand_size + len(stock)
-    if len(seen) != total or total != len(rules.deck):
+    total = rules.players * rules.deal.hand_size + len(stock)
+    if len(seen) != total or total != len(rules.deck.cards):
         return None
     return out_hands, ids
 
@@ -168,7 +169,7 @@ def apply_parsed(game: Game, seat: int, action: str, payload: Any) -> None:
     elif action == "bid":
         if payload < 0 or payload >= M.TRUMP_BASE - M.BID_BASE:
             r = game.rules
-            raise MoveError("BID_OUT_OF_RANGE", N_("bids are {lo} to {hi}, not {value}"), lo=r.bid_min, hi=r.bid_max,
+            raise MoveError("BID_OUT_OF_RANGE", N_("bids are {lo} to {hi}, not {value}"), lo=r.bidding.min, hi=r.bidding.max,
                             value=payload)
         game.apply(seat, M.BID_BASE + payload)
     elif action == "trump":
@@ -176,7 +177,7 @@ def apply_parsed(game: Game, seat: int, action: str, payload: Any) -> None:
     elif action == "choose":
         game.apply(seat, M.CHOOSE_BASE + payload)
     else:
-        if payload not in game.rules.name_of:
+        if payload not in game.rules.deck.name_of:
             raise MoveError("CARD_NOT_IN_HAND", N_("that card is not in this deck"))
         game.apply(seat, payload)
 
@@ -236,8 +237,8 @@ def _replay_hand(game: Game, h: int, hand: Any, last: bool, observe: Observer | 
         return _err(h, None, "BAD_DEAL", "a hand entry is an object with `deal` and `moves`")
     deal = parse_deal(rules, hand.get("deal"))
     if deal is None:
-        return _err(h, None, "BAD_DEAL", f"the deal is not the {len(rules.deck)}-card deck in "
-                    f"{rules.players} hands of {rules.hand_size} plus the stock")
+        return _err(h, None, "BAD_DEAL", f"the deal is not the {len(rules.deck.cards)}-card deck in "
+                    f"{rules.players} hands of {rules.deal.hand_size} plus the stock")
     moves = hand.get("moves")
     if not isinstance(moves, list):
         return _err(h, 0, "BAD_RECORD", "`moves` must be a list")

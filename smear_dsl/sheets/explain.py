@@ -13,7 +13,8 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from smear_dsl import cards as C
-from smear_dsl.compile.compiler import CompiledRules, compile_rules
+from smear_dsl.compile.compiled import CompiledRules
+from smear_dsl.compile.compiler import compile_rules
 from smear_dsl.expr import ast as A
 from smear_dsl.expr.emit import emit
 from smear_dsl.i18n import N_, Tr, rules_title, tr_for
@@ -130,7 +131,7 @@ def _cards(sh: Sheet) -> Section:
     t = tr.t
     ranks = " ".join(tr.rank_short(i) for i in spec.deck.ranks)
     blocks: list = []
-    text = t("{n} cards: {ranks} in each of the four suits", n=len(r.deck), ranks=ranks)
+    text = t("{n} cards: {ranks} in each of the four suits", n=len(r.deck.cards), ranks=ranks)
     if spec.deck.remove:
         text = t("{text}, without {cards}", text=text, cards=tr.join([_card(sh, c) for c in spec.deck.remove]))
     if spec.deck.jokers:
@@ -141,7 +142,7 @@ def _cards(sh: Sheet) -> Section:
     blocks.append(t("Outside trump each suit ranks {ranks}, high to low.", ranks=ranks))
     hearts = 1
     key = r.tables.order_key[hearts + 1]
-    trumps = sorted(C.bits(r.trump_mask[hearts + 1]), key=lambda c: -key[c])
+    trumps = sorted(C.bits(r.deck.trump_mask[hearts + 1]), key=lambda c: -key[c])
     shown, notes = [], []
     for i, c in enumerate(trumps):
         name = _card(sh, c)
@@ -162,7 +163,7 @@ def _cards(sh: Sheet) -> Section:
                            len(others), ranks=tr.join(others)))
     if any("=" in s for s in shown):
         rule = spec.equal_trumps.text if spec.equal_trumps is not None else '"first"'
-        which = t("Of two equal trumps in one trick, the last played wins") if r.equal_last else \
+        which = t("Of two equal trumps in one trick, the last played wins") if r.play.equal_last else \
             t("Of two equal trumps in one trick, the first played wins")
         notes.append(f"{which} (`equal_trumps: {rule}`).")
     blocks += notes
@@ -180,20 +181,20 @@ def _deal(sh: Sheet, tables: dict[int, CompiledRules]) -> Section:
     spec, tr = sh.spec, sh.tr
     t = tr.t
     r0 = next(iter(tables.values()))
-    sizes = {n: r.hand_size for n, r in tables.items()}
+    sizes = {n: r.deal.hand_size for n, r in tables.items()}
     if len(set(sizes.values())) == 1:
-        size_text = tr.tn("{n} card", "{n} cards", r0.hand_size)
+        size_text = tr.tn("{n} card", "{n} cards", r0.deal.hand_size)
     else:
         size_text = t(" or ").join(t("{cards} with {n} players", cards=tr.tn("{n} card", "{n} cards", h), n=n)
                                    for n, h in sizes.items())
-    if len(r0.packets) == 1:
+    if len(r0.deal.packets) == 1:
         deal = t("The dealer gives each player {cards}, one packet at a time clockwise from the dealer's left.",
                  cards=size_text)
     else:
         deal = t("The dealer gives each player {cards} in packets of {packets}, one packet at a time clockwise "
-                 "from the dealer's left.", cards=size_text, packets=tr.join([str(p) for p in r0.packets]))
+                 "from the dealer's left.", cards=size_text, packets=tr.join([str(p) for p in r0.deal.packets]))
     blocks: list = [t("The first dealer is chosen at random; the deal then passes to the left.") + " " + deal]
-    rest = {n: len(r.deck) - r.players * r.hand_size for n, r in tables.items()}
+    rest = {n: len(r.deck.cards) - r.players * r.deal.hand_size for n, r in tables.items()}
     if len(set(rest.values())) > 1:
         rest_text = " / ".join(t("{cards} with {n} players", cards=str(v), n=n) for n, v in rest.items())
     else:
@@ -221,7 +222,7 @@ def _bidding(sh: Sheet) -> Section:
     b = spec.bidding
     if spec.beg is not None:
         return _begging(sh)
-    if r.no_bidding:
+    if r.bidding.none:
         return Section(t("Bidding"), [t("There is no bidding: after the deal the hand goes straight on to the phases "
                                         "below.") if spec.phases else
                                       t("There is no bidding: after the deal the hand goes straight on to the play.")])
@@ -232,19 +233,19 @@ def _bidding(sh: Sheet) -> Section:
         items.append(t("Starting at the dealer's left, players bid or pass in turn, round and round; "
                        "a player who passes is out of the bidding, which ends when one bidder is left."))
     names = "".join(t("; {value} is called {name}", value=v, name=f"*{tr.label(k)}*") for k, v in b.names)
-    items.append(t("Bids are {lo} to {hi}{names}.", lo=r.bid_min, hi=r.bid_max, names=names))
+    items.append(t("Bids are {lo} to {hi}{names}.", lo=r.bidding.min, hi=r.bidding.max, names=names))
     if b.may_match is not None:
         items.append(t("A bid must be higher than the highest so far, or equal to it when {cond}; the later bidder "
                        "then takes the contract.", cond=_read(sh, b.may_match, True)))
     else:
         items.append(t("A bid must be higher than the highest so far."))
-    if r.ends_at < r.bid_max:
-        items.append(t("A bid of {n} or more ends the bidding at once.", n=r.ends_at))
-    elif r.ends_at == r.bid_max:
-        items.append(t("A bid of {n} ends the bidding at once.", n=r.bid_max))
+    if r.bidding.ends_at < r.bidding.max:
+        items.append(t("A bid of {n} or more ends the bidding at once.", n=r.bidding.ends_at))
+    elif r.bidding.ends_at == r.bidding.max:
+        items.append(t("A bid of {n} ends the bidding at once.", n=r.bidding.max))
     else:
         items.append(t("No bid ends the bidding early: every player gets to speak."))
-    items.append(t(ALL_PASS[b.all_pass], n=r.set_back if b.all_pass == "set_back" else r.bid_min))
+    items.append(t(ALL_PASS[b.all_pass], n=r.bidding.set_back if b.all_pass == "set_back" else r.bidding.min))
     items.append(t("The highest bidder is the bidder; the bidder's side must make the bid (see Scoring)."))
     return Section(t("Bidding"), [items])
 
@@ -327,7 +328,7 @@ def _play(sh: Sheet) -> Section:
     t = tr.t
     items = [t("The bidder leads to the first trick.") if spec.play.leader == "bidder"
              else t("The player at the dealer's left leads to the first trick.")]
-    if not r.turn_up and not spec.trump_named:
+    if not r.deal.turn_up and not spec.trump_named:
         items.append(t("The suit of the first card led becomes trump (a joker cannot fix trump, so it cannot be led "
                        "first).") if spec.deck.jokers else t("The suit of the first card led becomes trump."))
     if spec.play.follow == "suit_or_trump":
@@ -338,7 +339,7 @@ def _play(sh: Sheet) -> Section:
                        "play any card."))
     items.append(t("The highest trump wins the trick, otherwise the highest card of the suit led. "
                    "The winner leads to the next trick, until every card in hand has been played."))
-    if r.draw_in_play:
+    if r.play.draw_in_play:
         items.append(t("After each trick, while the stock lasts, every player draws its top card, the trick's winner "
                        "first and then clockwise; the last cards in hand are played out without drawing."))
     for rule in spec.play.lead_rules:
@@ -397,22 +398,22 @@ def _end(sh: Sheet) -> Section:
     spec, r, tr = sh.spec, sh.r, sh.tr
     t = tr.t
     e = spec.end
-    items = [t("The target is {n}.", n=r.target),
+    items = [t("The target is {n}.", n=r.end.target),
              t("After each scored hand, a side wins when {cond}.", cond=_read(sh, e.win_if, True))]
-    if r.pre_points and r.no_bidding:
+    if r.points.pre_points and r.bidding.none:
         early = tr.join([tr.label(p.name) for p in spec.points if p.gift or p.to == "dealer_if_turned"])
         items.append(t("The points settled before the play ({points}) count at once: a side they bring to a win wins "
                        "as soon as trump is settled, before a card is played; otherwise they are scored with the "
                        "hand's other points.", points=early))
-    if r.tie_break:
-        order = tr.tp("list", ", ").join(_point_title(sh, r.point_names[i]) for i in r.count_plan or ())
+    if r.end.tie_break:
+        order = tr.tp("list", ", ").join(_point_title(sh, r.points.names[i]) for i in r.end.count_plan or ())
         steps = {"bidder": t("the bidding side wins if it is one of them"),
                  "highest": t("the highest score wins"),
                  "count_out": t("the hand's points are counted out in the order {order}, each added to its side's "
                                 "score from before the hand, and the first of them to reach the target wins",
                                 order=order)}
         items.append(t("If several sides could win: {steps}; if still tied, play goes on.",
-                       steps=t("; then ").join(steps[x] for x in r.tie_break)))
+                       steps=t("; then ").join(steps[x] for x in r.end.tie_break)))
     else:
         items.append(t("If several sides could win at once, play goes on."))
     return Section(t("End of the game"), [items])

@@ -12,7 +12,7 @@ import math
 from dataclasses import dataclass
 from typing import Any
 
-from smear_dsl.compile.compiler import CompiledRules
+from smear_dsl.compile.compiled import CompiledRules
 from smear_dsl.sim.parallel import run_games
 from smear_dsl.sim.simulate import play_game
 
@@ -35,7 +35,7 @@ def game_stats(game, rules: CompiledRules) -> dict[str, float]:
     """The per-game sums every metric is built from."""
     out: dict[str, float] = {"hands": len(game.results), "scored": 0, "void": 0, "made": 0, "bid": 0,
                              "finished": float(game.finished), "one": 1.0}
-    for p in rules.points:
+    for p in rules.points.entries:
         for who in WHO:
             out[f"point:{p.name}:{who}"] = 0
     for s in range(rules.n_sides):
@@ -104,7 +104,7 @@ def compare(ra: CompiledRules, rb: CompiledRules, games: int, seed: int, bot: st
             ("hands_per_game", "hands per game", "hands", "one", False),
             ("void_hands", "hands nobody bid", "void", "hands", True),
             ("finished", "games finished", "finished", "one", True)]
-    points = [p.name for p in ra.points] + [p.name for p in rb.points if p.name not in {q.name for q in ra.points}]
+    points = [p.name for p in ra.points.entries] + [p.name for p in rb.points.entries if p.name not in {q.name for q in ra.points.entries}]
     defs += [(f"point:{p}:{who}", f"{p} {said}", f"point:{p}:{who}", "scored", True) for p in points
              for who, said in WHO.items()]
     sides = max(ra.n_sides, rb.n_sides)
@@ -117,7 +117,7 @@ def compare(ra: CompiledRules, rb: CompiledRules, games: int, seed: int, bot: st
         rows.append({"key": key, "label": label, "percent": percent, "a": _trip(a), "b": _trip(b), "diff": _trip(d),
                      "significant": bool(not math.isnan(d[1]) and (d[1] > 0 or d[2] < 0))})
     return {"a": _arm(ra), "b": _arm(rb), "games": games, "seed": seed, "bot": bot, "max_hands": max_hands,
-            "same_deck": ra.deck == rb.deck, "metrics": rows}
+            "same_deck": ra.deck.cards == rb.deck.cards, "metrics": rows}
 
 
 def _arm(r: CompiledRules) -> dict[str, Any]:

@@ -13,7 +13,8 @@ import os
 from concurrent.futures import ProcessPoolExecutor
 from typing import Any, Callable, Iterable, Iterator
 
-from smear_dsl.compile.compiler import CompiledRules, compile_rules
+from smear_dsl.compile.compiled import CompiledRules
+from smear_dsl.compile.compiler import compile_rules
 
 _RULES: CompiledRules | None = None  # a worker's compiled rules (see _start)
 

@@ -9,7 +9,7 @@ from pathlib import Path
 from typing import Any
 
 from smear_dsl.players.make import make_bot
-from smear_dsl.compile.compiler import CompiledRules
+from smear_dsl.compile.compiled import CompiledRules
 from smear_dsl.engine import Game
 from smear_dsl.sim.parallel import run_games
 from smear_dsl.records.verify import carried_rules
@@ -91,7 +91,7 @@ def simulate(rules: CompiledRules, games: int, seed: int | None = None, bot: str
         "scored_hands": scored, "void_hands": void,
         "bidder_made_rate": round(made / contracts, 4) if contracts else None,
         "average_bid": round(bids_total / contracts, 3) if contracts else None,
-        "point_award_rate": {p.name: round(awarded[p.name] / scored, 4) if scored else None for p in rules.points},
+        "point_award_rate": {p.name: round(awarded[p.name] / scored, 4) if scored else None for p in rules.points.entries},
         "wins_by": side_word, "wins": {str(s): wins[s] for s in range(rules.n_sides)},
         "unfinished_games": unfinished, "hands_per_game": round(hands / games, 2) if games else None,
         "max_hands": max_hands,

@@ -5,7 +5,7 @@ import json
 from typing import Any
 
 from smear_dsl import moves as M
-from smear_dsl.compile.compiler import CompiledRules
+from smear_dsl.compile.compiled import CompiledRules
 from smear_dsl.engine import Game
 from smear_dsl.errors import MoveError
 from smear_dsl.i18n import rules_title

@@ -9,7 +9,8 @@ import threading
 from collections import OrderedDict
 from typing import Any
 
-from smear_dsl.compile.compiler import CompiledRules, compile_rules
+from smear_dsl.compile.compiled import CompiledRules
+from smear_dsl.compile.compiler import compile_rules
 from smear_dsl.language.load import load_spec, resolve_rules_path, spec_from_text
 from smear_dsl.language.pins import upload_pins
 from smear_dsl.language.spec import RuleSpec

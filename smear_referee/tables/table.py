@@ -13,7 +13,7 @@ import json
 from dataclasses import dataclass, field
 from typing import Any, Callable, Iterator
 
-from smear_dsl.compile.compiler import CompiledRules
+from smear_dsl.compile.compiled import CompiledRules
 from smear_dsl.compile.duplicate import boards
 from smear_dsl.engine import Game
 from smear_dsl.engine.constants import HAND_DONE

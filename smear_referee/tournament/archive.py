@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from smear_dsl.compile.compiler import CompiledRules
+from smear_dsl.compile.compiled import CompiledRules
 from smear_dsl.compile.duplicate import boards, commitment, first_dealer, table_seed
 from smear_dsl.engine import Game
 from smear_dsl.errors import MoveError

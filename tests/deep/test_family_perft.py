@@ -178,11 +178,11 @@ class Ref:
 
 def start(name, hands, dealer, stock_front=""):
     r = rules(name, VARIANTS[name].n if name in VARIANTS else 2)
-    ids = [[r.id_of[c] for c in h.split()] for h in hands]
-    front = [r.id_of[c] for c in stock_front.split()]
+    ids = [[r.deck.id_of[c] for c in h.split()] for h in hands]
+    front = [r.deck.id_of[c] for c in stock_front.split()]
     used = {c for h in ids for c in h} | set(front)
     g = Game(r, seed=0, first_dealer=dealer, auto_deal=False)
-    g.start_hand((ids, front + [c for c in r.deck if c not in used]))
+    g.start_hand((ids, front + [c for c in r.deck.cards if c not in used]))
     return g
 
 
@@ -217,7 +217,7 @@ def _to_play(g: Game, script: str) -> None:
         elif len(what) == 1 and what in "SHDC":
             code = M.TRUMP_BASE + "SHDC".index(what)
         else:
-            code = M.DISCARD_FLAG | (0 if what == "-" else sum(1 << r.id_of[c] for c in what.split("+")))
+            code = M.DISCARD_FLAG | (0 if what == "-" else sum(1 << r.deck.id_of[c] for c in what.split("+")))
         g.apply(int(seat), code)
     assert g.phase == PLAY
 

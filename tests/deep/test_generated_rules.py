@@ -24,9 +24,9 @@ from smear_dsl.engine import Game
 from smear_dsl.errors import RuleError
 from smear_dsl.language.load import spec_from_text
 
-from conftest import ROOT, RULE_FILES, schema_expressions
+from conftest import ROOT, RULE_FILES, examples, schema_expressions
 
-EXAMPLES = int(os.environ.get("SMEAR_GENERATED_RULES", "150"))
+EXAMPLES = int(os.environ.get("SMEAR_GENERATED_RULES", examples(150)))
 BASES = {name: yaml.safe_load((ROOT / "rules" / f"{name}.yaml").read_text()) for name in RULE_FILES}
 EXTRA = [yaml.safe_load(p.read_text()) for p in sorted((ROOT / "tests" / "rules_extra").glob("*.yaml"))]
 

@@ -127,7 +127,7 @@ CUT2_DEAL = deal_from(["AH KH 2H 9S 4D JC", "QH 3H TS 8D 7C 5C"],
 def make_game(name, players, deal, dealer, **opts):
     r = rules(name, players, **opts)
     g = Game(r, seed=0, first_dealer=dealer, auto_deal=False)
-    g.start_hand(([[r.id_of[c] for c in h] for h in deal[0]], [r.id_of[c] for c in deal[1]]))
+    g.start_hand(([[r.deck.id_of[c] for c in h] for h in deal[0]], [r.deck.id_of[c] for c in deal[1]]))
     return g
 
 

@@ -14,7 +14,7 @@ from smear_dsl.engine import HAND_DONE, Game
 from smear_dsl.errors import MoveError
 from smear_dsl.records.verify import verify
 
-from conftest import rules, table_setups
+from conftest import examples, rules, table_setups
 
 SETUPS = table_setups()
 MAX_HANDS = 12
@@ -23,7 +23,7 @@ MAX_HANDS = 12
 def all_codes(game: Game) -> list[int]:
     """Every move code that could be submitted now: all cards, pass, bids, trumps, sampled discards."""
     r = game.rules
-    codes = list(r.deck) + [M.PASS] + [M.BID_BASE + v for v in range(0, r.bid_max + 3)]
+    codes = list(r.deck.cards) + [M.PASS] + [M.BID_BASE + v for v in range(0, r.bidding.max + 3)]
     codes += [M.TRUMP_BASE + s for s in range(4)] + [M.CHOOSE_BASE + i for i in range(len(M.CHOICES))]
     hand = list(C.bits(game.hands[game.turn])) if game.phase != HAND_DONE else []
     for k in range(0, 4):
@@ -48,7 +48,7 @@ def check_card_conservation(game: Game) -> None:
     for m in places:
         assert taken & m == 0, "a card is in two places"
         taken |= m
-    assert taken == game.rules.deck_mask, "a card is missing"
+    assert taken == game.rules.deck.mask, "a card is missing"
 
 
 def check_view_hides(game: Game) -> None:
@@ -57,10 +57,10 @@ def check_view_hides(game: Game) -> None:
     r = game.rules
     dealt_stock = game.record_hands[-1][2] if game.record_hands else []
     seen = set()  # stock cards the whole table has seen
-    if r.turn_up and dealt_stock:
+    if r.deal.turn_up and dealt_stock:
         seen.add(dealt_stock[0])
         seen |= {game.turn_card, *game.turned_down}  # turned up while begging: everyone saw them
-    if r.stock_face_up:
+    if r.deal.stock_face_up:
         seen |= set(dealt_stock) - set(game.stock)  # drawn face up (California Jack has no phases)
         seen |= set(game.stock[:1])
     for seat in [None, *range(game.n)]:
@@ -77,7 +77,7 @@ def check_view_hides(game: Game) -> None:
         assert "seed" not in text
 
 
-@settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=examples(40), deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(setup=st.sampled_from(SETUPS), seed=st.integers(0, 2**32), widow=st.integers(0, 3))
 def test_random_games_keep_every_invariant(setup, seed, widow):
     check_random_game(*setup, seed, widow)
@@ -137,7 +137,7 @@ def check_random_game(name, players, seed, widow, max_hands=MAX_HANDS):
     assert verdict["hands"] == [h.to_json() for h in game.results]
 
 
-@settings(max_examples=15, deadline=None)
+@settings(max_examples=examples(15), deadline=None)
 @given(setup=st.sampled_from(SETUPS), seed=st.integers(0, 2**32))
 def test_seeded_games_are_deterministic(setup, seed):
     name, players = setup

@@ -25,7 +25,7 @@ from smear_dsl.engine import Game
 from smear_referee.api import referee_pb2 as pb
 from smear_referee.clients.client import choose
 
-from conftest import rules
+from conftest import examples, rules
 from referee_harness import ServerThread
 
 SETUPS = [("four_point_ne_wisconsin", 4, {"widow": 2}), ("st_paul_schmier", 6, {}), ("cutthroat_joker", 3, {}),
@@ -80,7 +80,7 @@ class Twin:
         return {self.r.card_name(c) for c in C.bits(cards)}
 
 
-@settings(max_examples=6, deadline=None, suppress_health_check=[HealthCheck.too_slow, HealthCheck.function_scoped_fixture])
+@settings(max_examples=examples(6), deadline=None, suppress_health_check=[HealthCheck.too_slow, HealthCheck.function_scoped_fixture])
 @given(setup=st.sampled_from(SETUPS), seed=st.integers(0, 10**6))
 def test_no_message_shows_a_hidden_card(tmp_path_factory, setup, seed):
     name, players, options = setup

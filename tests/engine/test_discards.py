@@ -29,7 +29,7 @@ SETUPS = [("cinch", 4, {}), ("st_paul_schmier", 6, {}), ("ten_point_jack_jick_jo
 def direct_error(game: Game, seat: int, mask: int) -> bool:
     """Whether the rules refuse discarding `mask`, read straight from the compiled step: size, the
     cards in hand, `allowed` card by card, valid_if on the set, the lead left to the first leader."""
-    step = game.rules.steps[game.step]
+    step = game.rules.play.steps[game.step]
     hand = game.hands[seat]
     env = game.step_env(seat)
     lo, hi = (step.count(env),) * 2 if step.count is not None else (step.min(env), step.max(env))

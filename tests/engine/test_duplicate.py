@@ -1,6 +1,8 @@
 """Duplicate deals and commitments: the same boards at every table, re-derivable from the seed."""
 from __future__ import annotations
 
+import pytest
+
 import hashlib
 import random
 import threading
@@ -18,10 +20,10 @@ from referee_harness import ServerThread
 def test_board_is_the_documented_shuffle_dealt_from_seat_zero():
     r = rules("four_point_ne_wisconsin", 4)
     hands, stock = board(r, "round-7", 3)
-    order = list(keyed_shuffle(random.Random("round-7/board/3"), r.deck))
+    order = list(keyed_shuffle(random.Random("round-7/board/3"), r.deck.cards))
     assert hands[0][:3] == order[0:3] and hands[1][:3] == order[3:6] and hands[3][:3] == order[9:12]
     assert hands[0][3:] == order[12:15] and stock == order[24:]
-    assert sorted(sum(hands, []) + stock) == sorted(r.deck)
+    assert sorted(sum(hands, []) + stock) == sorted(r.deck.cards)
 
 
 def test_commitment_and_table_seeds():
@@ -43,6 +45,7 @@ def test_games_on_boards_get_the_same_cards_seat_by_seat_whatever_is_played():
         assert a.record_hands[k][1] == b.record_hands[k][1] == board(r, "round", k)[0]
 
 
+@pytest.mark.system  # starts a referee
 def test_duplicate_tables_through_the_referee(tmp_path):
     srv = ServerThread(str(tmp_path / "db.sqlite3"))
     try:

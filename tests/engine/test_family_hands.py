@@ -232,9 +232,9 @@ def test_ten_point_more_than_six_trumps_but_no_scoring_trump_is_buried():
     check_hand(g, pts, [41, 0], True, [9, 1])
     check_record(g)
     r = g.rules
-    key = r.win_key[0 * 4 + 0]   # spades trump, spades led
-    assert key[r.id_of["JC"]] > key[r.id_of["BJ"]] == key[r.id_of["RJ"]] > key[r.id_of["TS"]]
-    assert not r.equal_last   # joker_tie: first (the default): of the two jokers the first played wins
+    key = r.deck.win_key[0 * 4 + 0]   # spades trump, spades led
+    assert key[r.deck.id_of["JC"]] > key[r.deck.id_of["BJ"]] == key[r.deck.id_of["RJ"]] > key[r.deck.id_of["TS"]]
+    assert not r.play.equal_last   # joker_tie: first (the default): of the two jokers the first played wins
 
 
 # ---------------------------------------------------------------- Auction Pitch
@@ -415,7 +415,7 @@ def test_st_paul_discard_refill_the_dealer_robs_the_pack():
     play(g, "0:3 1:pass 2:pass 3:pass 4:pass 5:pass 0:H")
     refused(g, "0:2H", "BAD_DISCARD")          # non-dealers may discard only non-trumps
     play(g, "0:- 1:JS+TS+9S 2:- 3:- 4:-")
-    assert g.turn == 5 and g.hands[1] == sum(1 << g.rules.id_of[c] for c in "AS KS QS 2S 2C 7D".split())
+    assert g.turn == 5 and g.hands[1] == sum(1 << g.rules.deck.id_of[c] for c in "AS KS QS 2S 2C 7D".split())
     assert g.hands[5].bit_count() == 20
     refused(g, "5:JK+8C+7C+6C+5C+4C+3C+6D+5D+4D+3D+2D+3H+4H", "BAD_DISCARD")  # never the joker
     refused(g, "5:3H+4H+5H+6H+8C+7C+6C+5C+4C+3C+6D+5D+4D+3D", "BAD_DISCARD")  # keeps only 5 trumps
@@ -683,12 +683,12 @@ def test_pedro_has_one_pedro_and_the_other_five_is_a_plain_card():
     g = new_game("pedro", 4, dealer=3)
     r = g.rules
     hearts = 1
-    assert r.eff_suit[hearts + 1][r.id_of["5D"]] == 2             # 5D stays a diamond
-    assert r.point_values == (1, 1, 1, 1, 5) and r.bid_max == 9
+    assert r.deck.eff_suit[hearts + 1][r.deck.id_of["5D"]] == 2             # 5D stays a diamond
+    assert r.points.values == (1, 1, 1, 1, 5) and r.bidding.max == 9
     cinch = rules("cinch", 4)
-    assert cinch.eff_suit[hearts + 1][cinch.id_of["5D"]] == hearts   # in Cinch it is a trump...
-    key = cinch.win_key[hearts * 4 + hearts]
-    assert key[cinch.id_of["5H"]] > key[cinch.id_of["5D"]] > key[cinch.id_of["4H"]]   # ...between 5H and 4H
+    assert cinch.deck.eff_suit[hearts + 1][cinch.deck.id_of["5D"]] == hearts   # in Cinch it is a trump...
+    key = cinch.deck.win_key[hearts * 4 + hearts]
+    assert key[cinch.deck.id_of["5H"]] > key[cinch.deck.id_of["5D"]] > key[cinch.deck.id_of["4H"]]   # ...between 5H and 4H
 
 
 # ---------------------------------------------------------------- All Fours
@@ -698,14 +698,14 @@ def _all_fours_points(g):
     lowest trump in play, Jack to whoever took it, Game to the most card value (a tie: eldest)."""
     r, t = g.rules, g.trump
     held = {c: r.side_of[s] for s in range(g.n) for c in range(64) if (g.held[s] >> c) & 1}
-    trumps = sorted((c for c in held if r.eff_suit[t + 1][c] == t), key=lambda c: r.tables.order_key[t + 1][c])
+    trumps = sorted((c for c in held if r.deck.eff_suit[t + 1][c] == t), key=lambda c: r.tables.order_key[t + 1][c])
     value = [0] * r.n_sides
     won = {}
     for _leader, winner, cards in g.tricks:
         for c in cards:
-            value[r.side_of[winner]] += r.value[c]
+            value[r.side_of[winner]] += r.deck.value[c]
             won[c] = r.side_of[winner]
-    jack = r.id_of["J" + SUITS[t]]
+    jack = r.deck.id_of["J" + SUITS[t]]
     eldest = r.side_of[(g.results[-1].dealer + 1) % g.n]   # scored: the deal has passed on
     game = value.index(max(value)) if value.count(max(value)) == 1 else eldest
     return {"high": held[trumps[-1]] if trumps else None, "low": held[trumps[0]] if trumps else None,

@@ -55,7 +55,7 @@ def test_a_seeded_game_deals_the_reference_shuffle_in_packets_from_the_dealers_l
         for seed in range(5):
             dealer = seed % players
             game = Game(rules, seed=seed, first_dealer=dealer)
-            order = reference_shuffle(seed, list(rules.deck))
+            order = reference_shuffle(seed, list(rules.deck.cards))
             hands, stock = rules.split_deal(order, dealer)
             _dealer, got_hands, got_stock, _moves = game.record_hands[0]
             assert [list(h) for h in got_hands] == hands and list(got_stock) == stock

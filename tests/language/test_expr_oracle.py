@@ -20,7 +20,7 @@ from smear_dsl.expr.emit import emit
 from smear_dsl.expr.parse import ExprSyntaxError, parse_expr
 from smear_dsl.language.load import load_spec
 
-from conftest import ROOT
+from conftest import ROOT, examples
 
 RULES = compile_rules(load_spec(str(ROOT / "tests" / "rules_extra" / "ten_point_sketch.yaml")), 4, {})  # jick, jokers
 STATIC = {"widow": 2}
@@ -179,7 +179,7 @@ STRATEGIES = typed(2)
 
 
 def situations(rng: random.Random, n: int) -> list[dict]:
-    deck = list(RULES.deck)
+    deck = list(RULES.deck.cards)
     out = []
     for _ in range(n):
         hand = rng.sample(deck, rng.randint(0, 9))
@@ -190,7 +190,7 @@ def situations(rng: random.Random, n: int) -> list[dict]:
     return out
 
 
-@settings(max_examples=1000, deadline=None, suppress_health_check=[HealthCheck.too_slow, HealthCheck.filter_too_much])
+@settings(max_examples=examples(1000), deadline=None, suppress_health_check=[HealthCheck.too_slow, HealthCheck.filter_too_much])
 @given(kind=st.sampled_from(["int", "bool", "cards", "suit", "card"]), data=st.data(), seed=st.integers(0, 2**32))
 def test_every_closure_agrees_with_the_plain_evaluator(kind, data, seed):
     text = data.draw(STRATEGIES[kind])

@@ -42,11 +42,11 @@ def test_kitchen_sink_games_play_to_the_end_and_verify(players):
 def test_jick_and_equal_jokers_card_order():
     r = compile_rules(load_spec(SINK), 4, {"joker_tie": "last"})
     hearts = 1
-    key = r.win_key[hearts * 4 + hearts]
-    jh, jd, bj, rj, th = r.id_of["JH"], r.id_of["JD"], r.id_of["BJ"], r.id_of["RJ"], r.id_of["TH"]
+    key = r.deck.win_key[hearts * 4 + hearts]
+    jh, jd, bj, rj, th = r.deck.id_of["JH"], r.deck.id_of["JD"], r.deck.id_of["BJ"], r.deck.id_of["RJ"], r.deck.id_of["TH"]
     assert key[jh] > key[jd] > key[bj] == key[rj] > key[th]
-    assert r.eff_suit[hearts + 1][jd] == hearts  # the jick is a heart when hearts are trump
-    assert r.equal_last
+    assert r.deck.eff_suit[hearts + 1][jd] == hearts  # the jick is a heart when hearts are trump
+    assert r.play.equal_last
 
 
 def test_smudge_style_special_bid_needs_all_tricks():
@@ -54,9 +54,9 @@ def test_smudge_style_special_bid_needs_all_tricks():
     r = compile_rules(spec, 4, {})
     env = {"bid": 10, "points": 9, "tricks": 7, "total_tricks": 8, "score": 0, "target": 21, "dealer": False,
            "bidder": True}
-    assert r.made(env) is False
+    assert r.scoring.made(env) is False
     env["tricks"] = 8
-    assert r.made(env) is True
+    assert r.scoring.made(env) is True
 
 
 def test_four_point_hand_by_hand():
@@ -66,12 +66,12 @@ def test_four_point_hand_by_hand():
     deal = (["AS KS 7S TH 9D 8C", "QS JH 7H AD KC 9C", "JS 9S 8H QD 7D TC", "TS AH KH JD 8D QC"],
             "8S QH 9H KD TD 7C JC AC")
     g = Game(r, seed=0, first_dealer=3, auto_deal=False)
-    g.start_hand(([[r.id_of[c] for c in h.split()] for h in deal[0]], [r.id_of[c] for c in deal[1].split()]))
+    g.start_hand(([[r.deck.id_of[c] for c in h.split()] for h in deal[0]], [r.deck.id_of[c] for c in deal[1].split()]))
     g.apply(0, M.BID_BASE + 2)
     for seat in (1, 2, 3):
         g.apply(seat, M.PASS)
     with pytest.raises(MoveError) as e:
-        g.apply(1, r.id_of["QS"])
+        g.apply(1, r.deck.id_of["QS"])
     assert e.value.code == "WRONG_TURN"
     plays = [
         "AS QS JS TS",   # seat 0 wins: High (AS) to side 0; side 0 takes JS (Jack), TS 10, AS 4, QS 2
@@ -79,16 +79,16 @@ def test_four_point_hand_by_hand():
         "8H 8D JH QC",   # seat 2 leads 8H; seat 3 has hearts (AH gone, KH left) but plays 8D?  -> refused below
     ]
     for card, seat in zip(plays[0].split(), (0, 1, 2, 3)):
-        g.apply(seat, r.id_of[card])
+        g.apply(seat, r.deck.id_of[card])
     assert g.turn == 0 and g.trump == 0
     for card, seat in zip(plays[1].split(), (0, 1, 2, 3)):
-        g.apply(seat, r.id_of[card])
+        g.apply(seat, r.deck.id_of[card])
     assert g.turn == 2  # 9S is the highest trump of the trick
-    g.apply(2, r.id_of["8H"])
+    g.apply(2, r.deck.id_of["8H"])
     with pytest.raises(MoveError) as e:
-        g.apply(3, r.id_of["8D"])  # holds KH: must follow hearts or trump
+        g.apply(3, r.deck.id_of["8D"])  # holds KH: must follow hearts or trump
     assert e.value.code == "MUST_FOLLOW_SUIT"
-    assert g.turn == 3 and (g.hands[3] >> r.id_of["8D"]) & 1
+    assert g.turn == 3 and (g.hands[3] >> r.deck.id_of["8D"]) & 1
 
 
 def test_view_shows_only_own_hand():
@@ -111,16 +111,16 @@ def test_highest_and_lowest_follow_the_card_order_with_jick_and_equal_jokers(jok
     in the trump's card order, the lower card id among equals), jick and jokers included."""
     from smear_dsl import cards as C
     r = compile_rules(load_spec(SINK), 4, {"joker_tie": joker_tie})
-    high = next(p for p in r.points if p.name == "high")  # highest(played where card.trump)
-    low = next(p for p in r.points if p.name == "low")    # lowest(dealt where card.trump)
+    high = next(p for p in r.points.entries if p.name == "high")  # highest(played where card.trump)
+    low = next(p for p in r.points.entries if p.name == "low")    # lowest(dealt where card.trump)
     rng = random.Random(9)
     for _ in range(3000):
         trump = rng.randrange(4)
-        played = sum(1 << c for c in r.deck if rng.random() < 0.35)
-        dealt = played | sum(1 << c for c in r.deck if rng.random() < 0.35)
+        played = sum(1 << c for c in r.deck.cards if rng.random() < 0.35)
+        dealt = played | sum(1 << c for c in r.deck.cards if rng.random() < 0.35)
         env = {**r.tables.static, "played": played, "dealt": dealt, "held": played, "trump": trump, "bid": 2}
         key = r.tables.order_key[trump + 1].__getitem__
-        trumps = r.trump_mask[trump + 1]
+        trumps = r.deck.trump_mask[trump + 1]
         want_high = max(C.bits(played & trumps), key=key) if played & trumps else -1
         want_low = min(C.bits(dealt & trumps), key=key) if dealt & trumps else -1
         assert (high.card(env), low.card(env)) == (want_high, want_low)
@@ -131,8 +131,9 @@ def test_scoring_shortcuts_award_what_the_point_selectors_say(stem):
     """Scoring looks fixed cards up per trump and scans for `highest/lowest(S where card.trump)`;
     a twin that evaluates every point's selector closure instead must score every hand alike."""
     import copy
+    import dataclasses
 
-    from smear_dsl.compile.compiler import POINT_EXPR, POINT_GIFT, POINT_MOST, POINT_TURNED
+    from smear_dsl.compile.compiled import POINT_EXPR, POINT_GIFT, POINT_MOST, POINT_TURNED
 
     def closure(p):  # the Game point and the gift have no card; a turned card is looked up or evaluated
         if p[0] in (POINT_MOST, POINT_GIFT):
@@ -141,10 +142,11 @@ def test_scoring_shortcuts_award_what_the_point_selectors_say(stem):
     spec = load_spec(stem)
     for players in spec.players:
         fast = compile_rules(spec, players)
-        slow = copy.copy(fast)
-        slow.point_plan = tuple(map(closure, fast.point_plan))
-        assert slow.point_plan != fast.point_plan or all(p[0] in (POINT_MOST, POINT_EXPR, POINT_GIFT)
-                                                         for p in fast.point_plan)
+        points = copy.copy(fast.points)  # the same points, with the lookups replaced by their closures
+        object.__setattr__(points, "plan", tuple(map(closure, fast.points.plan)))
+        slow = dataclasses.replace(fast, points=points)
+        assert slow.points.plan != fast.points.plan or all(p[0] in (POINT_MOST, POINT_EXPR, POINT_GIFT)
+                                                         for p in fast.points.plan)
         for seed in range(3):
             games, rngs = [Game(x, seed=seed, hand_limit=40) for x in (fast, slow)], [random.Random(seed), random.Random(seed)]
             a, b = games
@@ -180,12 +182,12 @@ def test_every_trick_goes_to_the_highest_card_with_ties_by_play_order(setup, tmp
             if len(g.results) != before[0] or len(g.tricks) == before[1]:
                 continue  # no trick completed within this hand (the one that ends a hand is scored, then cleared)
             leader, winner, cards = g.tricks[-1]
-            led = r.eff_suit[g.trump + 1][cards[0]]
-            keys = [r.win_key[g.trump * 4 + led][c] for c in cards]
+            led = r.deck.eff_suit[g.trump + 1][cards[0]]
+            keys = [r.deck.win_key[g.trump * 4 + led][c] for c in cards]
             top = max(keys)
             at = [i for i, k in enumerate(keys) if k == top]
             ties += len(at) > 1
-            assert winner == (leader + (at[-1] if r.equal_last else at[0])) % r.players
+            assert winner == (leader + (at[-1] if r.play.equal_last else at[0])) % r.players
             checked += 1
     assert checked > 100
     if setup.startswith("heads_up"):
@@ -210,10 +212,10 @@ def test_lead_mask_shortcuts_agree_with_every_rule_tested_card_by_card(stem):
                     seat, hand = g.turn, g.hands[g.turn]
                     want = 0
                     for c in C.bits(hand):
-                        if g.trump < 0 and not r.trump_named and c >= C.N_SUITED:
+                        if g.trump < 0 and not r.play.trump_named and c >= C.N_SUITED:
                             continue  # a joker cannot fix trump
                         env = {**g.lead_env(seat, hand, g.discarded[seat], g.trick_no), "lead": c}
-                        if not any(chk.forbid(env) for chk in r.lead_checks):
+                        if not any(chk.forbid(env) for chk in r.play.lead_checks):
                             want |= 1 << c
                     g.forget_caches()
                     assert sum(1 << c for c in g.legal_moves()) == want
@@ -379,7 +381,7 @@ def test_follow_rules_judge_every_card_played(players):
                 follows += 1
                 for c in sorted(set(names) - legal):
                     with pytest.raises(MoveError) as e:
-                        g.clone().apply(g.turn, r.id_of[c])
+                        g.clone().apply(g.turn, r.deck.id_of[c])
                     if e.value.code in refusals:
                         refusals[e.value.code] += 1
             g.apply(g.turn, g.random_move(rng))
@@ -419,19 +421,19 @@ def test_when_the_lead_rules_forbid_every_card_none_applies():
     g = Game(r, seed=0, first_dealer=5, auto_deal=False)
     hands = ["AS KS AC KC QS QC", "AH KH JH 2H 3D 4D", "AD KD QD TD 9D 8D", "TS 9S 8S 7S 6S 5S",
              "TC 9C 8C 7C 6C 5C", "TH 9H 8H 7H 6H 5H"]
-    ids = [[r.id_of[c] for c in h.split()] for h in hands]
-    front = [r.id_of[c] for c in "JS JC".split()]
+    ids = [[r.deck.id_of[c] for c in h.split()] for h in hands]
+    front = [r.deck.id_of[c] for c in "JS JC".split()]
     used = {c for h in ids for c in h} | set(front)
-    g.start_hand((ids, front + [c for c in r.deck if c not in used]))
+    g.start_hand((ids, front + [c for c in r.deck.cards if c not in used]))
     g.apply(0, M.BID_BASE + 3)
     for seat in range(1, 6):
         g.apply(seat, M.PASS)
     g.apply(0, M.TRUMP_BASE + 1)  # hearts
-    g.apply(0, M.DISCARD_FLAG | (1 << r.id_of["QS"]) | (1 << r.id_of["QC"]))
+    g.apply(0, M.DISCARD_FLAG | (1 << r.deck.id_of["QS"]) | (1 << r.deck.id_of["QC"]))
     for seat in range(1, 5):
         g.apply(seat, M.DISCARD_FLAG)
     g.apply(5, g.random_move(random.Random(1)))   # the dealer robs the pack and comes down to six
-    assert g.turn == 0 and g.hands[0] == C.mask_of(r.id_of[c] for c in "AS KS AC KC JS JC".split())
+    assert g.turn == 0 and g.hands[0] == C.mask_of(r.deck.id_of[c] for c in "AS KS AC KC JS JC".split())
     assert sorted(g.legal_moves()) == sorted(C.bits(g.hands[0]))   # every card, though each is "forbidden"
-    g.apply(0, r.id_of["JS"])
-    assert g.trick == [r.id_of["JS"]]
+    g.apply(0, r.deck.id_of["JS"])
+    assert g.trick == [r.deck.id_of["JS"]]

@@ -30,6 +30,7 @@ from gen_rule_versions import problems  # noqa: E402
 FAMILY = ROOT / "smear_dsl" / "rules"
 
 
+@pytest.mark.slow  # fingerprints every released version
 def test_every_released_version_plays_as_it_was_released():
     """The registry (history/versions.json) holds every version of every shipped file, each still
     plays as its fingerprint says, and no frozen version's text has changed."""
@@ -116,6 +117,7 @@ PRINT_FINGERPRINT = ("import sys, smear_dsl; from smear_dsl.sim.fingerprint impo
                      "smear_dsl.__file__; print(fingerprint(load_spec(sys.argv[1])))")
 
 
+@pytest.mark.slow  # fingerprints a house file twice
 def test_a_pinned_house_file_plays_the_same_after_a_new_version_ships(tmp_path):
     """A club's file pinned to auction_pitch@2 (and one to @1), then a new version of auction_pitch in
     an upgraded package (the all-pass rule changed back to sticking the dealer): the pinned files
@@ -170,7 +172,7 @@ def test_cinch_2_lets_a_player_trump_while_holding_the_suit_led():
     refused(g, "1:JH", "MUST_FOLLOW_SUIT")  # version 1: holding spades, seat 1 must play one
     g = _cinch_to_the_first_lead("cinch@2")
     play(g, "1:JH")  # version 2 (Foster): it may trump instead
-    assert g.trick[-1] == g.rules.id_of["JH"]
+    assert g.trick[-1] == g.rules.deck.id_of["JH"]
     play(g, "2:QD")  # void in spades: any card
     while not g.hand_over:
         g.apply(g.turn, g.legal_moves()[0])
@@ -244,6 +246,7 @@ def test_a_table_stores_the_exact_rules_it_plays():
         stored_spec("cinch@9", None)
 
 
+@pytest.mark.system  # starts two referees on one store
 def test_a_table_keeps_its_version_when_the_server_is_upgraded(tmp_path):
     """Tables created under cinch@2 (one named, one uploaded with `extends: cinch`), then the server
     restarted on a package where Cinch has a version 3: both tables still play version 2, and a new

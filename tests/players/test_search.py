@@ -81,11 +81,11 @@ def shuffled(g: Game, seat: int, rng: random.Random, swaps: int = 40) -> Game:
     public = sum(m for _s, m in g.public_log()[1]) | C.mask_of(c for _s, c in g.public_log()[0])
     if g.turn_card >= 0:
         public |= 1 << g.turn_card
-    if (r.stock_face_up or r.turn_up or r.beg_run) and g.stock:
+    if (r.deal.stock_face_up or r.deal.turn_up or r.bidding.beg_run) and g.stock:
         public |= 1 << g.stock[0]
     places = [g.hands[s] & ~public for s in range(n) if s != seat]
     places += [g.discarded[s] & ~public for s in range(n) if s != seat] + [C.mask_of(g.stock) & ~public]
-    suit = (lambda c: r.eff_suit[g.trump + 1][c]) if g.trump >= 0 else (lambda c: 0)
+    suit = (lambda c: r.deck.eff_suit[g.trump + 1][c]) if g.trump >= 0 else (lambda c: 0)
     perm = {}
     cards = [(i, c) for i, m in enumerate(places) for c in C.bits(m)]
     for _ in range(swaps if len(cards) > 1 else 0):

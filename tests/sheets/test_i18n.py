@@ -223,7 +223,7 @@ def test_refusals_are_said_in_the_language_with_the_same_code():
     e = _refusal(g, (seat + 1) % 4, 0x40 + 2)  # a bid out of turn
     assert e.code == "WRONG_TURN" and e.message == f"it is seat {seat}'s turn, not seat {(seat + 1) % 4}'s"
     assert say(tr_for("fr"), e.said) == f"c'est au tour de la place {seat}, pas de la place {(seat + 1) % 4}"
-    e = _refusal(g, seat, rules.id_of["AS"])
+    e = _refusal(g, seat, rules.deck.id_of["AS"])
     assert e.code == "WRONG_PHASE"
     assert say(tr_for("sk"), e.said) == "kolo čaká na ponuku alebo pas, nie na zahranú kartu"
     assert say(tr_for("th"), e.said) == "รอบนี้กำลังรอการประมูลหรือการผ่าน ไม่ใช่การลงไพ่"

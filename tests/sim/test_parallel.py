@@ -6,6 +6,8 @@ import json
 import subprocess
 import sys
 
+import pytest
+
 from smear_dsl.sim.compare import compare
 from smear_dsl.sim.parallel import run_games
 from smear_dsl.sim.simulate import simulate
@@ -52,6 +54,7 @@ def test_the_cli_takes_jobs_and_refuses_a_negative_number():
     assert bad.returncode == 2 and "--jobs" in bad.stderr
 
 
+@pytest.mark.system  # starts a referee process
 def test_a_tournament_with_the_referee_in_its_own_process_gives_the_same_archive(tmp_path):
     from smear_referee.clients.tournament import run_tournament
 
