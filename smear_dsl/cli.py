@@ -59,21 +59,28 @@ def cmd_verify(args: argparse.Namespace) -> int:
 
 
 def _verdict_line(path: str, v: dict[str, Any], status: int) -> str:
-    """One record's verdict in a line, naming the exact rules it was judged by:
-    `game.json: valid (name@1), finished: side 1 won 16-9 (12 hands)`."""
+    """One record's verdict in a line, naming the exact rules it was judged by, for a person (sides,
+    hands and moves count from 1): `game.json: valid (name@1), finished: side 2 won 16 to 9 (12 hands)`."""
     err = v["error"]
     if status == 2:
         return f"{path}: unreadable: {err['message']}"
-    scores = "-".join(map(str, v["scores"]))
+    scores = score_list(v["scores"])
     hands = f"{len(v['hands'])} hand{'s' if len(v['hands']) != 1 else ''}"
     if v["valid"]:
         how = {"hand_limit": "finished at its hand limit", "abandoned": "ended by the referee"}.get(v.get("end"),
                                                                                                     "finished")
-        state = (f"{how}: side {v['winner']} won {scores}" if v["winner"] is not None else f"{how}: no winner, {scores}") \
+        state = (f"{how}: side {v['winner'] + 1} won {scores}" if v["winner"] is not None else f"{how}: no winner, {scores}") \
             if v["finished"] else f"in progress at {scores}"
         return f"{path}: valid ({v['rules']}), {state} ({hands})"
-    where = f"hand {err['hand']}" + (f" move {err['move']}" if err["move"] is not None else "")
+    hand, move = err.get("hand"), err.get("move")
+    where = (f"hand {hand + 1}" if isinstance(hand, int) else "the record") + (f" move {move + 1}" if isinstance(move, int) else "")
     return f"{path}: INVALID ({v['rules']}) at {where}: {err['code']}: {err['message']} (scores {scores} after {hands})"
+
+
+def score_list(scores: list[int]) -> str:
+    """Scores as a person reads them: `16 to 9`, `7, 4 and −2` (a real minus sign, never `4--2`)."""
+    said = [f"\u2212{-s}" if s < 0 else str(s) for s in scores]
+    return " to ".join(said) if len(said) == 2 else ", ".join(said[:-1]) + " and " + said[-1] if len(said) > 2 else "".join(said)
 
 
 def _changed(ref: str) -> str:

@@ -12,6 +12,7 @@ from smear_dsl.players.botspec import BOT_HELP
 from smear_dsl.cli import _bot_kind, parse_options, read_json
 from smear_dsl.errors import OptionError
 from smear_dsl.i18n import LANGUAGES, negotiate, tr_for
+from smear_dsl.moves import TYPED
 
 
 def register(sub) -> None:
@@ -49,7 +50,7 @@ def _add_bot(sub) -> None:
     b = sub.add_parser("bot", help="play one seat of a table through the referee")
     b.add_argument("--server", required=True, help="HOST[:PORT] of the referee (port 50051 when not given)")
     b.add_argument("--table", required=True)
-    b.add_argument("--seat", type=int, required=True, help="the seat the token is for")
+    b.add_argument("--seat", type=int, required=True, help="the seat the token is for, as the API numbers it (from 0)")
     b.add_argument("--token", required=True)
     b.add_argument("--style", type=_bot_kind, default="heuristic", metavar="BOT",
                    help=f"{BOT_HELP}; a search bot is played by the referee on this seat's behalf (default: heuristic)")
@@ -57,7 +58,8 @@ def _add_bot(sub) -> None:
     b.set_defaults(fn=cmd_bot, parser=b)
 
 def _add_play(sub) -> None:
-    pl = sub.add_parser("play", help="sit at a table of a referee and play from this terminal")
+    pl = sub.add_parser("play", help="sit at a table of a referee and play from this terminal", epilog=TYPED,
+                        formatter_class=argparse.RawDescriptionHelpFormatter)
     pl.add_argument("--server", required=True, help="HOST[:PORT] of the referee (port 50051 when not given)")
     where = pl.add_mutually_exclusive_group(required=True)
     where.add_argument("--table", help="a table's id (its seat token, if you sat there before, is remembered)")
@@ -68,7 +70,8 @@ def _add_play(sub) -> None:
     pl.add_argument("--bots", nargs="?", const="heuristic", default=None, type=_bot_kind, metavar="BOT",
                     help=f"fill the other seats with bots the server plays (with --create): {BOT_HELP} "
                          "(default when given alone: heuristic)")
-    pl.add_argument("--seat", type=int, default=None, help="the seat to take (default: the first free one)")
+    pl.add_argument("--seat", type=int, default=None, help="the seat to take, counted from 1 as the table shows them "
+                    "(default: the first free one)")
     pl.add_argument("--watch", action="store_true", help="watch as a spectator instead of playing")
     pl.add_argument("--name", default=os.environ.get("USER", ""), help="your name at the table")
     pl.add_argument("--record", metavar="FILE", help="write the game's record here when it ends")
@@ -203,7 +206,9 @@ def cmd_play(args: argparse.Namespace) -> int:
         seat = saved_seat(where, table_id) if not args.watch and args.seat is None else None
         if seat is None:
             info = lobby.table(table_id)
-            chosen = None if args.watch else args.seat if args.seat is not None else \
+            if args.seat is not None and not 1 <= args.seat <= len(info.seat_taken):
+                raise OptionError(f"--seat {args.seat}: the seats of table {table_id} are 1 to {len(info.seat_taken)}")
+            chosen = None if args.watch else args.seat - 1 if args.seat is not None else \
                 next((i for i, taken in enumerate(info.seat_taken) if not taken), None)
             if chosen is None and not args.watch:
                 raise OptionError(f"table {table_id} has no free seat: --watch it instead")
@@ -212,17 +217,18 @@ def cmd_play(args: argparse.Namespace) -> int:
             if chosen is not None:
                 save_seat(where, table_id, seat)
         console.print(tr.t("you are watching at table {table}", table=table_id) if seat["seat"] is None else
-                      tr.t("you are seat {seat} at table {table}", seat=seat["seat"], table=table_id))
+                      tr.t("you are seat {seat} at table {table}", seat=seat["seat"] + 1, table=table_id))
         if host and args.bots:
             lobby.with_token(host).add_bots(table_id, args.bots)
-        final = TerminalTable(lobby.with_token(seat["token"]), table_id, console, tr=tr).run()
+        table = TerminalTable(lobby.with_token(seat["token"]), table_id, console, tr=tr)
+        final = table.run()
         if args.record:
             record, _complete = lobby.with_token(seat["token"]).record(table_id)
             with open(args.record, "w", encoding="utf-8") as f:
                 json.dump(record, f, indent=1)
             console.print(tr.t("record written to {file}", file=args.record))
-        console.print(tr.t("winner: {who}, scores {list}", who=final.winner if final.HasField("winner") else tr.t("nobody"),
-                           list=list(final.scores)))
+        console.print(tr.t("Winner: {who} · scores {list}", list=table.scores(list(final.scores), final),
+                           who=table.side_name(final.winner if final.HasField("winner") else None, final)))
     except grpc.RpcError as e:
         if e.code() == grpc.StatusCode.UNAVAILABLE:
             raise OptionError(f"cannot reach the referee at {where} (is `smear-dsl serve` running there?)") from None

@@ -358,7 +358,7 @@ class Game(Bidding, Begging, Steps, Discards, Play, Snapshots):
         if self.phase == HAND_DONE:
             raise MoveError("HAND_OVER", N_("the hand is over"))
         if seat != self.turn:
-            raise MoveError("WRONG_TURN", N_("it is seat {turn}'s turn, not seat {seat}'s"), turn=self.turn, seat=seat)
+            raise MoveError("WRONG_TURN", N_("it is seat {turn}'s turn, not seat {seat}'s"), turn=self.turn + 1, seat=seat + 1)
         want = self.expected_action()
         ok = action in ("bid", "pass") if want == "bid" else action == want
         if not ok:

@@ -120,10 +120,10 @@ def _players(sh: Sheet, tables: dict[int, CompiledRules]) -> Section:
             items.append(tr.t("{n} players, each for themselves.", n=n))
         else:
             sides = [[s for s in range(n) if r.side_of[s] == side] for side in range(r.n_sides)]
-            teams = tr.t(" against ").join(tr.join([str(s) for s in side]) for side in sides)
+            teams = tr.t(" against ").join(tr.join([str(s + 1) for s in side]) for side in sides)
             items.append(tr.t("{n} players in {sides} partnerships of {size}: seats {teams}.", n=n, sides=r.n_sides,
                               size=n // r.n_sides, teams=teams))
-    return Section(tr.t("Players"), [items, tr.t("Seats are numbered clockwise from 0. A partnership scores as one side.")])
+    return Section(tr.t("Players"), [items, tr.t("Seats are numbered clockwise from 1. A partnership scores as one side.")])
 
 
 def _cards(sh: Sheet) -> Section:

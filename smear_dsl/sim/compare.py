@@ -109,7 +109,7 @@ def compare(ra: CompiledRules, rb: CompiledRules, games: int, seed: int, bot: st
              for who, said in WHO.items()]
     sides = max(ra.n_sides, rb.n_sides)
     side_word = "side" if ra.n_sides < ra.players else "seat"
-    defs += [(f"win:{s}", f"{side_word} {s} wins", f"win:{s}", "finished", True) for s in range(sides)]
+    defs += [(f"win:{s}", f"{side_word} {s + 1} wins", f"win:{s}", "finished", True) for s in range(sides)]  # people count from 1
     rows = []
     for key, label, y, x, percent in defs:
         pa, pb = pairs(sa, y, x), pairs(sb, y, x)

@@ -123,7 +123,7 @@ def render_summary(s: dict[str, Any]) -> str:
         *([f"  bidder makes it {100 * (s['bidder_made_rate'] or 0):.1f}% of scored hands, average bid {s['average_bid']}"]
           if s["average_bid"] is not None else []),
         "  points awarded: " + ", ".join(f"{k} {100 * (v or 0):.1f}%" for k, v in s["point_award_rate"].items()),
-        f"  wins by {s['wins_by']}: " + ", ".join(f"{k}: {v}" for k, v in s["wins"].items())
+        f"  wins by {s['wins_by']}: " + ", ".join(f"{int(k) + 1}: {v}" for k, v in s["wins"].items())
         + (f"  (unfinished: {s['unfinished_games']})" if s["unfinished_games"] else ""),
     ]
     if s.get("warning"):

@@ -13,6 +13,7 @@ from smear_dsl.compile.lint import check_all_setups
 from smear_dsl.language.load import load_spec
 from smear_dsl.language.versions import is_known
 from smear_dsl.records.verify import verify
+from smear_referee.clients.terminal import card, move_text
 
 
 def parse_game(text: str) -> tuple[str, int | None, dict[str, str]]:
@@ -28,22 +29,34 @@ def parse_game(text: str) -> tuple[str, int | None, dict[str, str]]:
 
 
 def narrate_event(ev) -> str | None:
-    """One live event as a line of the log (None for events not worth a line)."""
+    """One live event as a line of the log (None for events not worth a line), as a person reads it:
+    seats and sides counted from 1, moves in the table's words (terminal.move_text)."""
     kind = ev.WhichOneof("kind")
     if kind == "hand_started":
-        return f"[bold]hand {ev.hand_started.hand + 1}[/bold], dealer seat {ev.hand_started.dealer}"
+        return f"[bold]hand {ev.hand_started.hand + 1}[/bold]: seat {ev.hand_started.dealer + 1} deals"
     if kind == "move":
-        m, seat = ev.move.move, ev.move.seat
-        action = m.WhichOneof("action")
-        if action == "pass":
-            return f"  seat {seat} passes"
-        if action == "bid":
-            return f"  seat {seat} bids {m.bid}"
-        if action == "trump":
-            return f"  seat {seat} names {m.trump} trump"
-        if action == "discard":
-            return f"  seat {seat} discards {m.discard.count} card(s)"
-        return None
+        if ev.move.move.WhichOneof("action") == "play":
+            return None  # the trick's line shows its cards
+        return f"  seat {ev.move.seat + 1} {move_text(ev.move.move, told=True)}"
+    if kind == "trick_won":
+        return f"  trick {' '.join(card(c) for c in ev.trick_won.cards)} → seat {ev.trick_won.winner + 1}"
+    if kind == "hand_scored":
+        r = json.loads(ev.hand_scored.result_json)
+        if r["bidder"] is None:
+            return f"  nobody bid; scores {_scores(r['scores'])}"
+        points = ", ".join(f"{k} → {'nobody' if v is None else f'side {v + 1}'}" for k, v in r["points"].items())
+        return (f"  seat {r['bidder'] + 1} bid {r['bid']}: {'made' if r['made'] else 'set'}; {points}; "
+                f"scores {_scores(r['scores'])}")
+    if kind == "game_over":
+        over = ev.game_over
+        winner = f"side {over.winner + 1} wins" if over.HasField("winner") else "nobody wins"
+        return f"[bold green]game over[/bold green]: {winner}, scores {_scores(list(over.scores))}"
+    return None
+
+
+def _scores(scores: list[int]) -> str:
+    """`7, −2`: side by side, with a real minus sign."""
+    return ", ".join(f"\u2212{-s}" if s < 0 else str(s) for s in scores)
     if kind == "trick_won":
         return f"  trick: {' '.join(ev.trick_won.cards)} -> seat {ev.trick_won.winner}"
     if kind == "hand_scored":
@@ -140,7 +153,8 @@ def _play_game(console: Console, server, out: Path, name: str, players: int | No
     final = finals.get(0)
     same = (complete and served == local and local["valid"] and final is not None
             and local["scores"] == list(final.scores))
+    won = "nobody won" if local["winner"] is None else f"side {local['winner'] + 1} won"
     console.print(f"record written to {path}; VerifyRecord and smear-dsl verify: valid={local['valid']} "
-                  f"finished={local['finished']} winner={local['winner']} scores={local['scores']} -> "
+                  f"finished={local['finished']}, {won}, scores {_scores(local['scores'])} -> "
                   + ("[green]matches the game[/green]" if same else "[red]DOES NOT MATCH[/red]"))
     return 0 if same else 1

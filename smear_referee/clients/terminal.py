@@ -9,6 +9,9 @@ from __future__ import annotations
 
 import json
 import os
+import queue
+import threading
+import time
 from pathlib import Path
 from typing import Callable
 
@@ -76,12 +79,20 @@ def move_text(m: pb.Move, tr: Tr = ENGLISH, told: bool = False) -> str:
     return M.said(move_dict(0, m), tr, card=card, suit=lambda s: SUITS.get(s, s), told=told)
 
 
+def in_hand_order(legal: list[pb.Move], trump: str | None) -> list[pb.Move]:
+    """The legal moves as the person sees them: bids, choices and trumps first, then the cards in the
+    order of the hand as shown (sort_hand), so the numbers to type read left to right."""
+    plays = [m for m in legal if m.WhichOneof("action") == "play"]
+    at = {c: i for i, c in enumerate(sort_hand([m.play for m in plays], trump))}
+    return [m for m in legal if m.WhichOneof("action") != "play"] + sorted(plays, key=lambda m: at[m.play])
+
+
 CHOICE_WORDS = M.CHOICE_WORDS  # begging (All Fours): each choice as the table says it; a person types the first word
 
 
 def parse_move(text: str, legal: list[pb.Move]) -> pb.Move | None:
     """The person's input: a number from the list, or `pass`, `bid N`, `trump S`, `discard AS KH`, a card,
-    or when begging `stand`, `beg`, `give`, `run`."""
+    or when begging `stand`, `beg`, `give`, `run` (smear_dsl.moves.TYPED says them to the person)."""
     words = text.replace(",", " ").split()
     if not words:
         return None
@@ -98,7 +109,7 @@ def parse_move(text: str, legal: list[pb.Move]) -> pb.Move | None:
     if w == "trump" and len(words) == 2:
         return pb.Move(trump=words[1].upper()[:1])
     if w == "discard":
-        cards = [c.upper() for c in words[1:]]
+        cards = [c.upper().replace("10", "T") for c in words[1:]]
         return pb.Move(discard=pb.CardList(cards=cards, count=len(cards)))
     if len(words) == 1:
         return pb.Move(play=words[0].upper().replace("10", "T"))
@@ -117,7 +128,8 @@ class TerminalTable:
         t = self.tr.t
         n = self.info.seat_names[seat] if seat < len(self.info.seat_names) else ""
         # A name is what a stranger typed: printed as text, never as markup or terminal control.
-        n = t("Bot {seat}", seat=seat) if n.startswith("bot:") else escape(plain(n)) or t("Seat {seat}", seat=seat)
+        # People count seats from 1 (the API from 0).
+        n = t("Bot {seat}", seat=seat + 1) if n.startswith("bot:") else escape(plain(n)) or t("Seat {seat}", seat=seat + 1)
         return t("{name} (you)", name=n) if view.HasField("seat") and view.seat == seat else n
 
     def narrate(self, ev: pb.TableEvent, view: pb.View) -> str | None:
@@ -130,18 +142,34 @@ class TerminalTable:
                             cards=" ".join(card(c) for c in ev.trick_won.cards))
         if kind == "hand_scored":
             r = json.loads(ev.hand_scored.result_json)
-            nobody = t("nobody")
-            points = ", ".join(f"{escape(plain(self.tr.label(p)))} → {nobody if s is None else s}"
+            points = ", ".join(f"{escape(plain(self.tr.label(p)))} → {self.side_name(s, view)}"
                                for p, s in (r.get("points") or {}).items())
             scored = t("Hand {n} scored", n=ev.hand_scored.hand + 1)
-            return f"[bold]{scored}[/bold]: {points}; " + t("scores {list}", list=list(ev.hand_scored.scores))
+            return f"[bold]{scored}[/bold]: {points}; " + t("scores {list}", list=self.scores(list(ev.hand_scored.scores), view))
         if kind == "hand_started":
             self.info = self.client.table(self.table_id)
             deals = t("hand {n}: {who} deals", n=ev.hand_started.hand + 1, who=self.name(ev.hand_started.dealer, view))
             return f"[bold]{deals}[/bold]"
         if kind == "game_over":
-            return "[bold green]" + t("Game over") + "[/bold green]: " + t("scores {list}", list=list(ev.game_over.scores))
+            over = ev.game_over
+            winner = self.side_name(over.winner if over.HasField("winner") else None, view)
+            return ("[bold green]" + t("Game over") + "[/bold green]: " + t("Winner: {who} · scores {list}", who=winner,
+                                                                          list=self.scores(list(over.scores), view)))
         return None
+
+    def side_name(self, side: int | None, view: pb.View) -> str:
+        """A side as a person names it: the player when each plays alone, else `Side N` (from 1)."""
+        if side is None:
+            return self.tr.t("nobody")
+        d = json.loads(view.detail_json)
+        if len(d["scores"]) == d["players"]:
+            return self.name(side, view)
+        side_name = self.tr.t("Side {n}", n=side + 1)
+        return self.tr.t("{name} (yours)", name=side_name) if d.get("side") == side else side_name
+
+    def scores(self, scores: list[int], view: pb.View) -> str:
+        """Each side's score after its name: `Side 1 (yours) 7, Side 2 −2`."""
+        return ", ".join(f"{self.side_name(i, view)} {f'−{-s}' if s < 0 else s}" for i, s in enumerate(scores))
 
     def show(self, view: pb.View) -> None:
         d = json.loads(view.detail_json)
@@ -149,10 +177,7 @@ class TerminalTable:
         trump = d.get("trump")
         phase = self.tr.tp("phase", view.phase)  # the phases' words are the web table's (clients/web/src/i18n.js)
         c.rule(f"{escape(plain(self.info.title))} · {phase}")
-        side_names = [self.name(i, view) for i in range(len(d["scores"]))] if len(d["scores"]) == d["players"] else \
-            [t("{name} (yours)", name=t("Side {n}", n=i + 1)) if d.get("side") == i else t("Side {n}", n=i + 1)
-             for i in range(len(d["scores"]))]
-        c.print(t("scores: {list}", list=", ".join(f"{n} {s}" for n, s in zip(side_names, d["scores"]))))
+        c.print(t("scores: {list}", list=self.scores(d["scores"], view)))
         if d.get("bids"):
             passed = t("pass")
             c.print(t("bids: {list}", list=", ".join(f"{self.name(b['seat'], view)} {b['bid'] or passed}" for b in d["bids"])))
@@ -187,7 +212,7 @@ class TerminalTable:
 
     def prompt(self, view: pb.View) -> None:
         """Ask for a move until the referee takes one."""
-        legal = list(view.legal_moves)
+        legal = in_hand_order(list(view.legal_moves), json.loads(view.detail_json).get("trump"))
         self.show(view)
         self.console.print(self.tr.t("your move: {list}", list="  ".join(f"[cyan]{i + 1}[/cyan] {move_text(m, self.tr)}"
                                                                          for i, m in enumerate(legal))))
@@ -211,30 +236,53 @@ class TerminalTable:
                     return
 
     def run(self) -> pb.View:
-        """Follow the table until the game ends; the person moves whenever their seat must."""
-        after, asked = 0, -1
+        """Follow the table until the game ends; the person moves whenever their seat must. The stream
+        is read on a thread of its own, so every event already sent (the trick's winner, the hand's
+        score) is told before the person is asked for a move."""
+        events: queue.Queue = queue.Queue()
+        after, asked, due = 0, -1, None
+        self._read(events, after)
         while True:
             try:
+                ev = events.get(timeout=None if due is None else 0.2)
+            except queue.Empty:  # nothing more for now: ask
+                view, due = due, None
+                if view.version != asked:
+                    asked = view.version
+                    self.prompt(view)
+                continue
+            if isinstance(ev, grpc.RpcError):
+                self._lost(ev)
+                self._read(events, after)
+                continue
+            after = max(after, ev.seq)
+            if ev.WhichOneof("kind") == "heartbeat":
+                continue
+            view = ev.snapshot if ev.WhichOneof("kind") == "snapshot" else self.client.view(self.table_id)
+            line = self.narrate(ev, view)
+            if line:
+                self.console.print(line)
+            if view.finished:
+                self.show(view)
+                return view
+            due = view if view.legal_moves else None
+
+    def _read(self, events: queue.Queue, after: int) -> None:
+        """A thread putting the table's events (and the error that ends the stream) on `events`."""
+        def pump() -> None:
+            try:
                 for ev in self.client.watch(self.table_id, after_seq=after):
-                    after = max(after, ev.seq)
-                    if ev.WhichOneof("kind") == "heartbeat":
-                        continue
-                    view = ev.snapshot if ev.WhichOneof("kind") == "snapshot" else self.client.view(self.table_id)
-                    line = self.narrate(ev, view)
-                    if line:
-                        self.console.print(line)
-                    if view.finished:
-                        self.show(view)
-                        return view
-                    if view.legal_moves and view.version != asked:
-                        asked = view.version
-                        self.prompt(view)
+                    events.put(ev)
             except grpc.RpcError as e:
-                if e.code() not in (grpc.StatusCode.UNAVAILABLE, grpc.StatusCode.DEADLINE_EXCEEDED):
-                    raise
-                self.client.route.follow(e)  # to the table's owner, or past a replica that went away
-                if error_info(e)[1].get("owner"):
-                    continue
-                self.console.print("[yellow]" + self.tr.t("connection lost: reconnecting…") + "[/yellow]")
-                import time
-                time.sleep(1)
+                events.put(e)
+        threading.Thread(target=pump, daemon=True).start()
+
+    def _lost(self, e: grpc.RpcError) -> None:
+        """The stream broke: follow the table to its owner, or wait a moment; anything else is raised."""
+        if e.code() not in (grpc.StatusCode.UNAVAILABLE, grpc.StatusCode.DEADLINE_EXCEEDED):
+            raise e
+        self.client.route.follow(e)  # to the table's owner, or past a replica that went away
+        if error_info(e)[1].get("owner"):
+            return
+        self.console.print("[yellow]" + self.tr.t("connection lost: reconnecting…") + "[/yellow]")
+        time.sleep(1)

@@ -112,9 +112,10 @@ async def join(tables: "Tables", table_id: str, seat: int | None, name: str = ""
 
 def _check_free(t: Table, seat: int) -> None:
     if not 0 <= seat < t.rules.players:
-        raise RefereeError("INVALID_ARGUMENT", "BAD_SEAT", f"seats are 0..{t.rules.players - 1}, not {seat}")
-    if t.seats_taken[seat]:
-        raise RefereeError("ALREADY_EXISTS", "SEAT_TAKEN", f"seat {seat} is taken")
+        raise RefereeError("INVALID_ARGUMENT", "BAD_SEAT",
+                           f"seat index {seat} is not one of this table's 0 to {t.rules.players - 1} (seats 1 to {t.rules.players})")
+    if t.seats_taken[seat]:  # said to a person: seats count from 1 (the API's index is seat - 1)
+        raise RefereeError("ALREADY_EXISTS", "SEAT_TAKEN", f"seat {seat + 1} is taken")
 
 
 def check_bot(tables: "Tables", kind: str) -> None:

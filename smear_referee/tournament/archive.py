@@ -50,9 +50,9 @@ def verify_archive(archive: Any) -> list[str]:
     for rnd in archive.get("rounds", []):
         r = rnd["round"]
         if commitment(rnd["seed"]) != rnd["commitment"]:
-            problems.append(f"round {r}: the revealed seed does not match the commitment published at its start")
+            problems.append(f"round {r + 1}: the revealed seed does not match the commitment published at its start")
         for t, table in enumerate(rnd["tables"]):
-            where = f"round {r} table {t}"
+            where = f"round {r + 1} table {t + 1}"  # a person reads these: rounds, tables, hands and seats from 1
             record = table["record"]
             seed = expected_seed(rnd, t)
             if record.get("seed") != seed:
@@ -65,7 +65,7 @@ def verify_archive(archive: Any) -> list[str]:
                 problems.append(f"{where}: played under {verdict['rules']}, not the tournament's {rules.spec.ref}")
             if not verdict["valid"]:
                 err = verdict["error"]
-                problems.append(f"{where}: the record does not verify: hand {err['hand']} move {err['move']}: "
+                problems.append(f"{where}: the record does not verify: hand {err['hand'] + 1} move {(err['move'] or 0) + 1}: "
                                 f"{err['code']} {err.get('message', '')}".rstrip())
                 continue
             winner = outcome(verdict, per_round)
@@ -117,7 +117,8 @@ def _check_deals(rules, record: dict[str, Any], seed: str, duplicate: bool, wher
     """Re-deal the game from its seed (replaying its moves) and compare every hand's deal."""
     first = first_dealer(seed, rules.players)
     if record.get("first_dealer") != first:
-        return [f"{where}: the first dealer is seat {record.get('first_dealer')}, the seed gives seat {first}"]
+        dealt = record.get("first_dealer")
+        return [f"{where}: the first dealer is seat {dealt + 1 if isinstance(dealt, int) else dealt!r}, the seed gives seat {first + 1}"]
     game = Game(rules, seed=seed, first_dealer=first, deal_source=boards(rules, seed) if duplicate else None,
                 hand_limit=hand_limit or None)
     out = []
@@ -131,10 +132,10 @@ def _check_deals(rules, record: dict[str, Any], seed: str, duplicate: bool, wher
             if sorted(want) != sorted(have):
                 extra = sorted(set(have) - set(want))
                 missing = sorted(set(want) - set(have))
-                out.append(f"{where} hand {k}: seat {seat} holds {' '.join(extra) or '-'} instead of "
+                out.append(f"{where} hand {k + 1}: seat {seat + 1} holds {' '.join(extra) or '-'} instead of "
                            f"{' '.join(missing) or '-'} that the seed deals")
         if sorted(got.get("stock", [])) != sorted(rules.card_name(c) for c in stock):
-            out.append(f"{where} hand {k}: the stock differs from the seed's deal")
+            out.append(f"{where} hand {k + 1}: the stock differs from the seed's deal")
         try:
             for m in hand.get("moves", []):
                 seat, action, payload = M.from_dict(rules, m)

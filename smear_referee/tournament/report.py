@@ -85,7 +85,7 @@ def _rounds_html(archive: dict[str, Any], tr) -> str:
         heading = t("Round {n} (duplicate: the same boards at every table)", n=rnd["round"] + 1) if rnd["duplicate"] \
             else t("Round {n}", n=rnd["round"] + 1)
         out += (f"<h3>{heading}</h3><table><tr><th></th>"
-                + "".join("<th>" + t("Side {n}", n=p) + "</th>" for p in range(n_sides))
+                + "".join("<th>" + t("Side {n}", n=p + 1) + "</th>" for p in range(n_sides))
                 + "<th>" + t("result") + f"</th></tr>{lines}</table>")
     return out
 

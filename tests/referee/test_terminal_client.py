@@ -86,7 +86,7 @@ def test_a_person_plays_a_whole_game_at_the_terminal(server, tmp_path):
             refused = True
         person.say(str(rng.randrange(len(menu)) + 1))
         moves += 1
-    person.read_until(r"winner: ")
+    person.read_until(r"Winner: ")
     assert person.proc.wait(30) == 0
     assert refused and moves > 5
     verdict = verify(json.loads(record.read_text()))
@@ -96,13 +96,13 @@ def test_a_person_plays_a_whole_game_at_the_terminal(server, tmp_path):
 def test_the_terminal_client_takes_its_seat_back(server, tmp_path):
     made = server.client().create_table("four_point_ne_wisconsin", {"widow": 0}, seed="terminal-seat")
     first = server.client(made.host_token).view(made.table_id).turn
-    person = Person(["--server", server.target, "--table", made.table_id, "--seat", str(first)], str(tmp_path))
+    person = Person(["--server", server.target, "--table", made.table_id, "--seat", str(first + 1)], str(tmp_path))  # from 1
     person.read_until(r"move> $")
     person.proc.kill()  # the terminal is closed mid-game
     person.proc.wait(10)
     again = Person(["--server", server.target, "--table", made.table_id], str(tmp_path))
     again.read_until(r"move> $")
-    assert f"you are seat {first}" in again.seen or "your hand" in again.seen
+    assert f"you are seat {first + 1}" in again.seen or "your hand" in again.seen
     again.say("pass")
     assert again.read_until(r"\(you\) passes", r"refused") == r"\(you\) passes"
     again.proc.kill()
@@ -162,7 +162,7 @@ def _beg_through_a_game(person: Person) -> tuple[bool, bool]:
             person.say("beg")
             if person.read_until(r"move> $", r"record written to") == r"record written to":
                 break  # the dealer's gift won the game
-            assert re.search(r"begging: Ann \(you\) beg, Bot 1 (give a point|run the cards)", person.seen), person.seen
+            assert re.search(r"begging: Ann \(you\) beg, Bot 2 (give a point|run the cards)", person.seen), person.seen
             begged = True
             person.say("1")
         elif "run the cards" in menu:
@@ -245,3 +245,49 @@ def test_names_are_text_at_the_terminal_never_markup_or_escapes(tmp_path):
         watcher.proc.kill()
     finally:
         srv.stop()
+
+
+def test_the_terminal_tells_each_trick_and_hand_before_it_asks_for_a_move(server, tmp_path):
+    """In a real terminal (a pty, so the client sees a TTY and colours its output), every time the person
+    is asked for a move, the tricks already taken in this hand and the last hand's score have been told:
+    the person who wins a trick and must lead again reads who took it first, not after typing."""
+    import pty
+
+    made = server.client().create_table("cutthroat_canadian", {}, 2, seed="pty-narration")
+    host = server.client(made.host_token)
+    master, slave = pty.openpty()
+    env = dict(os.environ, XDG_CONFIG_HOME=str(tmp_path), PYTHONUNBUFFERED="1", COLUMNS="120", LANG="C.UTF-8",
+               LANGUAGE="", TERM="xterm-256color")
+    proc = subprocess.Popen([sys.executable, "-m", "smear_dsl", "play", "--server", server.target, "--table",
+                             made.table_id, "--seat", "1", "--name", "Ann"], cwd=ROOT, env=env,
+                            stdin=slave, stdout=slave, stderr=slave, close_fds=True)
+    os.close(slave)
+    ansi = re.compile(r"\x1b\[[0-9;?]*[A-Za-z]|\r")
+    seen, prompts, bots = "", 0, False
+    try:
+        deadline = time.monotonic() + 120
+        while time.monotonic() < deadline and prompts < 40:
+            try:
+                chunk = os.read(master, 4096).decode("utf-8", "replace")
+            except OSError:
+                break
+            seen += ansi.sub("", chunk)
+            if not bots and "you are seat 1" in seen:  # seated: the bots take the other seat
+                host.add_bots(made.table_id, "random")
+                bots = True
+            if not seen.endswith("move> "):
+                continue
+            # Asked for a move: the referee's game is waiting for this seat, so its state is still.
+            d = json.loads(host.view(made.table_id).detail_json)
+            hand_text = seen.rsplit("deals", 1)[-1]
+            told = hand_text.count("takes the trick")
+            assert told == len(d.get("tricks") or []), f"{len(d.get('tricks') or [])} tricks taken, {told} told:\n{seen[-1500:]}"
+            hand = seen.count("deals")
+            assert seen.count("scored") >= hand - 1, f"hand {hand}: a scored hand was not told:\n{seen[-1500:]}"
+            prompts += 1
+            os.write(master, b"1\n")
+        assert prompts >= 10, seen[-2000:]
+    finally:
+        proc.kill()
+        proc.wait(10)
+        os.close(master)

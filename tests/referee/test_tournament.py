@@ -128,7 +128,7 @@ def test_verify_tournament_pinpoints_tampering(duplicate_archive):
     deal = a["rounds"][0]["tables"][1]["record"]["hands"][0]["deal"]["hands"]
     deal[0][0], deal[1][0] = deal[1][0], deal[0][0]
     problems = verify_archive(a)
-    assert any("round 0 table 1 hand 0: seat 0 holds" in p for p in problems), problems
+    assert any("round 1 table 2 hand 1: seat 1 holds" in p for p in problems), problems
     # One changed score in the standings.
     b = copy.deepcopy(clean)
     b["standings"][0]["wins"] += 1
@@ -138,11 +138,11 @@ def test_verify_tournament_pinpoints_tampering(duplicate_archive):
     c = copy.deepcopy(clean)
     c["rounds"][1]["seed"] = c["rounds"][0]["seed"]
     problems = verify_archive(c)
-    assert any("round 1: the revealed seed does not match the commitment" in p for p in problems), problems
+    assert any("round 2: the revealed seed does not match the commitment" in p for p in problems), problems
     # A changed result of one table.
     d = copy.deepcopy(clean)
     d["rounds"][0]["tables"][0]["result"]["scores"][0] += 3
-    assert any("round 0 table 0: the recorded result" in p for p in verify_archive(d))
+    assert any("round 1 table 1: the recorded result" in p for p in verify_archive(d))
 
 
 def test_round_robin_team_tournament_and_cli(tmp_path):

@@ -62,7 +62,7 @@ def test_explain_states_the_variant_specific_facts():
     six = render(load_spec("six_point_ne_wisconsin"), "md")
     assert "7H, BJ = RJ" in six and "first played wins" in six and "`four_point_ne_wisconsin@1`" in six
     schmier = render(load_spec("st_paul_schmier"), "md")
-    assert "2H, JK." in schmier and "seats 0, 2 and 4 against 1, 3 and 5" in schmier
+    assert "2H, JK." in schmier and "seats 1, 3 and 5 against 2, 4 and 6" in schmier
     pitch = render(load_spec("auction_pitch"), "md")
     assert "2 players, each for themselves" in pitch and "7 players, each for themselves" in pitch
     assert "the player is the dealer and the highest bid so far is less than 4" in pitch

@@ -221,8 +221,9 @@ def test_refusals_are_said_in_the_language_with_the_same_code():
     g = Game(rules, seed="say")
     seat = g.turn
     e = _refusal(g, (seat + 1) % 4, 0x40 + 2)  # a bid out of turn
-    assert e.code == "WRONG_TURN" and e.message == f"it is seat {seat}'s turn, not seat {(seat + 1) % 4}'s"
-    assert say(tr_for("fr"), e.said) == f"c'est au tour de la place {seat}, pas de la place {(seat + 1) % 4}"
+    # People count seats from 1 (the API from 0): seat index 2 is "seat 3".
+    assert e.code == "WRONG_TURN" and e.message == f"it is seat {seat + 1}'s turn, not seat {(seat + 1) % 4 + 1}'s"
+    assert say(tr_for("fr"), e.said) == f"c'est au tour de la place {seat + 1}, pas de la place {(seat + 1) % 4 + 1}"
     e = _refusal(g, seat, rules.deck.id_of["AS"])
     assert e.code == "WRONG_PHASE"
     assert say(tr_for("sk"), e.said) == "kolo čaká na ponuku alebo pas, nie na zahranú kartu"
@@ -270,9 +271,9 @@ def test_the_referee_refuses_in_the_callers_language_with_the_same_code(tmp_path
                 cl.submit(t.table_id, pb.Move(**{"pass": True}), v.version)
             assert e.value.code() == grpc.StatusCode.FAILED_PRECONDITION and error_reason(e.value) == "WRONG_TURN"
             said[lang] = e.value.details()
-        assert said["fr"] == f"c'est au tour de la place {v.turn}, pas de la place {wrong}"
-        assert said["th"] == f"ถึงคิวของที่นั่ง {v.turn} ไม่ใช่ที่นั่ง {wrong}"
-        assert said[None] == f"it is seat {v.turn}'s turn, not seat {wrong}'s"
+        assert said["fr"] == f"c'est au tour de la place {v.turn + 1}, pas de la place {wrong + 1}"
+        assert said["th"] == f"ถึงคิวของที่นั่ง {v.turn + 1} ไม่ใช่ที่นั่ง {wrong + 1}"
+        assert said[None] == f"it is seat {v.turn + 1}'s turn, not seat {wrong + 1}'s"
         sheet = c.stub.ExplainRules(pb.ExplainRulesRequest(table_id=t.table_id, lang="sk")).text
         assert sheet.startswith("# Štvorbodový Smear")
     finally:

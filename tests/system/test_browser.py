@@ -154,7 +154,7 @@ def test_all_fours_begging_by_buttons_to_the_end_of_a_game(browser, server, tmp_
                 version = page.get_attribute("main", "data-version")
                 page.click("#actions button.choose[data-move='begs']")
                 page.wait_for_function("v => document.querySelector('main').dataset.version !== v", arg=version)
-                page.wait_for_function("() => /Ann \\(you\\) begs · Bot 1 (gives a point|runs the cards)/"
+                page.wait_for_function("() => /Ann \\(you\\) begs · Bot 2 (gives a point|runs the cards)/"
                                        ".test(document.querySelector('#choices')?.innerText || '') || "
                                        "document.querySelector('#game-over')", timeout=30_000)
                 begged = True
@@ -342,7 +342,7 @@ def test_the_replay_viewer_steps_through_a_finished_game_face_up(browser, server
     page.click("#next")
     m0 = first["moves"][0]
     named = server.client().table(made.table_id).seat_names[m0["seat"]]
-    assert (f"Bot {m0['seat']}" if named.startswith("bot:") else named or f"Seat {m0['seat']}") in page.inner_text("#last")
+    assert (f"Bot {m0['seat'] + 1}" if named.startswith("bot:") else named or f"Seat {m0['seat'] + 1}") in page.inner_text("#last")
     page.click("#next-hand")
     assert "hand 2 of 2" in page.inner_text("#where")
     page.keyboard.press("ArrowLeft")

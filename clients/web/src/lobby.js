@@ -27,11 +27,11 @@ function tableList(rows, go) {
     h("tr", {}, h("th", {}, t("Rules")), h("th", {}, t("Options")), h("th", {}, t("Seats")), h("th", {}, t("State")), h("th", {})),
     rows.map((row) => {
       const free = row.seatTaken.filter((x) => !x).length;
-      const state = row.finished ? t("finished") : row.started ? t("playing") : t("waiting");
+      const state = row.finished ? t("finished") : row.started || !free ? t("playing") : t("waiting");  // a full table is dealt
       return h("tr", { "data-table": row.tableId },
         h("td", {}, row.title, row.houseRules ? h("span.tag", {}, t("house rules")) : null),
         h("td.muted", {}, optionsText(row.options)),
-        h("td", {}, row.seatNames.map((n, i) => n || (row.seatTaken[i] ? t("taken") : t("free"))).join(" · ")),
+        h("td", {}, row.seatNames.map((n, i) => (n.startsWith("bot:") ? t("Bot {seat}", { seat: i + 1 }) : n) || (row.seatTaken[i] ? t("taken") : t("free"))).join(" · ")),
         h("td", {}, state, free && !row.finished ? ` ${t("({n} free)", { n: free })}` : "",
           row.spectators ? ` · ${t("{n} watching", { n: row.spectators })}` : ""),
         h("td", {}, row.finished ? link(`/replay/${row.tableId}`, t("replay"), go)

@@ -3,12 +3,12 @@
 // re-referees the record with the same engine, so a house rule replays as it was played.
 import { referee, refusal } from "./api.js";
 import { lang, langPicker, pointName, t } from "./i18n.js";
-import { cardEl, cardLabel, h, recordMoveTold, SUITS } from "./ui.js";
+import { cardEl, cardLabel, h, recordMoveTold, scoreList, SUITS } from "./ui.js";
 
 export async function replayPage(root, tableId, go) {
   const page = new ReplayPage(root, go);
   if (tableId) {
-    page.names = (await referee.getTable({ tableId })).seatNames.map((n, i) => (n.startsWith("bot:") ? t("Bot {seat}", { seat: i }) : n));
+    page.names = (await referee.getTable({ tableId })).seatNames.map((n, i) => (n.startsWith("bot:") ? t("Bot {seat}", { seat: i + 1 }) : n));
     await page.load({ case: "tableId", value: tableId }, t("table {id}", { id: tableId }));
   }
   else page.renderPicker();
@@ -71,7 +71,7 @@ class ReplayPage {
     this.render();
   }
 
-  seatName(s) { return this.names?.[s] || t("Seat {seat}", { seat: s }); }
+  seatName(s) { return this.names?.[s] || t("Seat {seat}", { seat: s + 1 }); }  // people count from 1
 
   render() {
     const d = this.data, s = d.steps[this.at];
@@ -99,12 +99,12 @@ class ReplayPage {
       h("section.status", {}, h("div", {}, s.trump ? t("Trump: {suit}", { suit: SUITS[s.trump] }) : t("no trump yet"),
         s.turned_up ? ` · ${t("turned up {card}", { card: cardLabel(s.turned_up) })}` : "",
         s.bids.length ? ` · ${t("bids: {list}", { list: s.bids.map((b) => `${this.seatName(b.seat)} ${b.bid ?? t("pass")}`).join(", ") })}` : ""),
-      h("div.scores", {}, t("Scores: {list}", { list: s.scores.join("–") }))),
+      h("div.scores", {}, t("Scores: {list}", { list: scoreList(s.scores) }))),
       s.result ? h("section.panel#hand-result", {}, h("h2", {}, t("Hand {n} scored", { n: s.hand + 1 })),
         Object.entries(s.result.points || {}).map(([p, side]) => `${pointName(p)} → ${side === null ? t("nobody") : t("Side {n}", { n: side + 1 })}`).join(", "),
-        ` · ${t("scores {list}", { list: s.result.scores.join("–") })}`) : null,
+        ` · ${t("scores {list}", { list: scoreList(s.result.scores) })}`) : null,
       h("p.muted", {}, verdict.valid ? t("Verdict: valid") : t("Verdict: invalid ({code}: {message})", { code: verdict.error?.code, message: verdict.error?.message }),
-        ` · ${t("final scores {list}", { list: verdict.scores.join("–") })}`, ` · ${t("keys: ← → moves, PageUp/PageDown hands")}`),
+        ` · ${t("final scores {list}", { list: scoreList(verdict.scores) })}`, ` · ${t("keys: ← → moves, PageUp/PageDown hands")}`),
     ].filter(Boolean));
   }
 }

@@ -1,7 +1,7 @@
 // The table: a seat's (or a spectator's) live view, moves, refusals in words, results, the record.
 import { auth, once, referee, refusal, tokens } from "./api.js";
 import { langPicker, optionsText, phaseName, pointName, t, tn } from "./i18n.js";
-import { botKinds, cardEl, cardLabel, choiceButtonLabel, choiceWords, h, moveKey, moveLabel, moveTold, sortHand, SUITS } from "./ui.js";
+import { botKinds, cardEl, cardLabel, choiceButtonLabel, choiceWords, h, moveKey, moveLabel, moveTold, scoreList, sortHand, SUITS } from "./ui.js";
 
 export async function tablePage(root, tableId, go) {
   const page = new TablePage(root, tableId, go);
@@ -53,7 +53,7 @@ class TablePage {
     const seatButtons = info.seatTaken.map((taken, seat) => h("button.seat", {
       disabled: taken || info.finished, "data-seat": seat,
       onclick: () => this.join({ case: "seat", value: seat }, name.value),
-    }, taken ? t("Seat {seat}: {name}", { seat, name: info.seatNames[seat] || t("taken") }) : t("Sit in seat {seat}", { seat })));
+    }, taken ? t("Seat {seat}: {name}", { seat: seat + 1, name: info.seatNames[seat] || t("taken") }) : t("Sit in seat {seat}", { seat: seat + 1 })));
     this.root.replaceChildren(...[
       this.header(),
       h("section.panel", {}, h("h2", {}, t("Take a seat")), h("label", {}, t("Name"), " ", name), h("div.seats", {}, seatButtons),
@@ -173,7 +173,8 @@ class TablePage {
 
   seatName(seat) {
     const n = this.info?.seatNames?.[seat];
-    const name = n ? (n.startsWith("bot:") ? t("Bot {seat}", { seat }) : n) : t("Seat {seat}", { seat });
+    // People count seats from 1 (the API from 0).
+    const name = n ? (n.startsWith("bot:") ? t("Bot {seat}", { seat: seat + 1 }) : n) : t("Seat {seat}", { seat: seat + 1 });
     return this.view?.seat === seat ? t("{name} (you)", { name }) : name;
   }
 
@@ -336,14 +337,14 @@ class TablePage {
       t("bid {n} by {who}", { n: r.bid ?? "-", who: r.bidder === null ? "-" : this.seatName(r.bidder) }),
       r.made === false ? ` ${t("(set)")}` : "", ": ",
       Object.entries(r.points || {}).map(([name, side]) => `${pointName(name)} → ${who(side)}`).join(", "),
-      ` · ${t("scores {list}", { list: r.scores.join("–") })}`)));
+      ` · ${t("scores {list}", { list: scoreList(r.scores) })}`)));
   }
 
   overEl() {
     const v = this.view, d = this.detail;
     const winner = v.winner === undefined ? t("nobody") : d.players === d.scores.length ? this.seatName(v.winner) : t("Side {n}", { n: v.winner + 1 });
     return h("section.panel.over#game-over", {}, h("h2", {}, t("Game over")),
-      h("p", {}, t("Winner: {who} · scores {list}", { who: winner, list: d.scores.join("–") })),
+      h("p", {}, t("Winner: {who} · scores {list}", { who: winner, list: scoreList(d.scores) })),
       h("button#download", { onclick: () => this.download() }, t("Download the record")),
       h("button#replay", { onclick: () => this.go(`/replay/${this.tableId}`) }, t("Replay the game")));
   }

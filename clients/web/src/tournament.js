@@ -122,7 +122,7 @@ class TournamentPage {
         h("tr", {}, ["#", t("entrant"), t("games"), t("wins"), t("points for"), t("against"), t("difference")].map((x) => h("th", {}, x))),
         standings.map((r) => h("tr", {}, [r.rank, r.name, r.games, r.wins, r.points_for, r.points_against, r.difference].map((x) => h("td", {}, x)))))),
       ...[...s.rounds].reverse().map((rnd) => h("section.panel.round", { "data-round": rnd.round },
-        h("h2", {}, t("Round {n}: {done} of {all} tables finished", { n: rnd.round, done: rnd.finishedTables, all: rnd.tables })),
+        h("h2", {}, t("Round {n}: {done} of {all} tables finished", { n: rnd.round + 1, done: rnd.finishedTables, all: rnd.tables })),
         h("div.muted", {}, t("seed commitment {hash}…", { hash: rnd.commitment.slice(0, 16) }), rnd.seed ? ` · ${t("seed {seed}", { seed: rnd.seed })}` : ""),
         h("div.slips", {}, rnd.tableStates.map((t) => this.tableEl(rnd.round, t, names, slips[rnd.round]))))),
     ].filter(Boolean));
@@ -133,7 +133,7 @@ class TournamentPage {
     const link = (token) => `${location.origin}/t/${tb.tableId}#seat=${token}`;
     return h("div.slip", { "data-table": tb.tableId },
       h("b", {}, t("Table {n}", { n: tb.table + 1 })), tb.finished ? h("span.tag", {}, t("finished")) : h("span.tag", {}, t("playing")),
-      h("ol", { start: 0 }, tb.seats.map((entrant, seat) => h("li", {}, names[entrant] ?? t("entrant {n}", { n: entrant }),
+      h("ol", {}, tb.seats.map((entrant, seat) => h("li", {}, names[entrant] ?? t("entrant {n}", { n: entrant + 1 }),
         slip && !tb.finished ? [" · ", h("a.seat-link", { href: link(slip.tokens[seat]), "data-seat": seat }, t("seat link")),
           " ", h("button.stand-in", { onclick: () => this.standIn(tb.tableId, slip.tokens[seat]) }, t("bot stands in"))] : null))),
       h("a", { href: tb.finished ? `/replay/${tb.tableId}` : `/t/${tb.tableId}`,

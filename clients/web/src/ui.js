@@ -39,6 +39,11 @@ export function cardLabel(name) {
   return suit ? `${rank}${SUITS[suit]}` : rank;
 }
 
+/** Scores as a person reads them: "7, 4" and a real minus sign ("4, −2", never "4–-2"). */
+export function scoreList(scores) {
+  return scores.map((s) => (s < 0 ? `\u2212${-s}` : String(s))).join(", ");
+}
+
 /** A card face: a button when `onclick` is given. */
 export function cardEl(name, { onclick, legal = true, selected = false, small = false } = {}) {
   const { rank, suit } = parseCard(name);
