@@ -290,7 +290,7 @@ async def watch(route: AsyncRoute, table_id: str, token: str, ledger: Ledger) ->
         call = route.stub().WatchTable(pb.WatchTableRequest(table_id=table_id, after_seq=after), metadata=md)
         try:
             async for ev in call:
-                if ev.WhichOneof("kind") in ("snapshot", "heartbeat"):
+                if ev.WhichOneof("kind") in ("snapshot", "heartbeat", "seats"):
                     continue
                 got.append((ev.seq, ev.SerializeToString(deterministic=True)))
                 if ev.WhichOneof("kind") == "game_over":

@@ -434,7 +434,7 @@ class Heartbeat(_message.Message):
     def __init__(self) -> None: ...
 
 class TableEvent(_message.Message):
-    __slots__ = ("seq", "snapshot", "move", "hand_started", "trick_won", "hand_scored", "game_over", "heartbeat")
+    __slots__ = ("seq", "snapshot", "move", "hand_started", "trick_won", "hand_scored", "game_over", "heartbeat", "seats")
     SEQ_FIELD_NUMBER: _ClassVar[int]
     SNAPSHOT_FIELD_NUMBER: _ClassVar[int]
     MOVE_FIELD_NUMBER: _ClassVar[int]
@@ -443,6 +443,7 @@ class TableEvent(_message.Message):
     HAND_SCORED_FIELD_NUMBER: _ClassVar[int]
     GAME_OVER_FIELD_NUMBER: _ClassVar[int]
     HEARTBEAT_FIELD_NUMBER: _ClassVar[int]
+    SEATS_FIELD_NUMBER: _ClassVar[int]
     seq: int
     snapshot: View
     move: MovePlayed
@@ -451,7 +452,18 @@ class TableEvent(_message.Message):
     hand_scored: HandScored
     game_over: GameOver
     heartbeat: Heartbeat
-    def __init__(self, seq: _Optional[int] = ..., snapshot: _Optional[_Union[View, _Mapping]] = ..., move: _Optional[_Union[MovePlayed, _Mapping]] = ..., hand_started: _Optional[_Union[HandStarted, _Mapping]] = ..., trick_won: _Optional[_Union[TrickWon, _Mapping]] = ..., hand_scored: _Optional[_Union[HandScored, _Mapping]] = ..., game_over: _Optional[_Union[GameOver, _Mapping]] = ..., heartbeat: _Optional[_Union[Heartbeat, _Mapping]] = ...) -> None: ...
+    seats: Seats
+    def __init__(self, seq: _Optional[int] = ..., snapshot: _Optional[_Union[View, _Mapping]] = ..., move: _Optional[_Union[MovePlayed, _Mapping]] = ..., hand_started: _Optional[_Union[HandStarted, _Mapping]] = ..., trick_won: _Optional[_Union[TrickWon, _Mapping]] = ..., hand_scored: _Optional[_Union[HandScored, _Mapping]] = ..., game_over: _Optional[_Union[GameOver, _Mapping]] = ..., heartbeat: _Optional[_Union[Heartbeat, _Mapping]] = ..., seats: _Optional[_Union[Seats, _Mapping]] = ...) -> None: ...
+
+class Seats(_message.Message):
+    __slots__ = ("seat_taken", "seat_names", "spectators")
+    SEAT_TAKEN_FIELD_NUMBER: _ClassVar[int]
+    SEAT_NAMES_FIELD_NUMBER: _ClassVar[int]
+    SPECTATORS_FIELD_NUMBER: _ClassVar[int]
+    seat_taken: _containers.RepeatedScalarFieldContainer[bool]
+    seat_names: _containers.RepeatedScalarFieldContainer[str]
+    spectators: int
+    def __init__(self, seat_taken: _Optional[_Iterable[bool]] = ..., seat_names: _Optional[_Iterable[str]] = ..., spectators: _Optional[int] = ...) -> None: ...
 
 class GetRecordRequest(_message.Message):
     __slots__ = ("table_id",)

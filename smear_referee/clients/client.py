@@ -229,14 +229,14 @@ class Client:
     def follow(self, table_id: str, after_seq: int = 0) -> Iterator[pb.TableEvent]:
         """The table's numbered events after `after_seq`, one by one, until the game is over: the
         stream is opened again where it broke off (a replica killed, the table moved), so no event
-        is missed or repeated. Snapshots and heartbeats are not passed on."""
+        is missed or repeated. Snapshots, heartbeats and changes of seats are not passed on."""
         deadline = time.monotonic() + FOLLOW_SECONDS
         while True:
             try:
                 for ev in self.watch(table_id, after_seq):
                     deadline = time.monotonic() + FOLLOW_SECONDS
                     kind = ev.WhichOneof("kind")
-                    if kind in ("snapshot", "heartbeat") or ev.seq <= after_seq:
+                    if kind in ("snapshot", "heartbeat", "seats") or ev.seq <= after_seq:
                         continue
                     after_seq = ev.seq
                     yield ev

@@ -132,9 +132,13 @@ class TerminalTable:
         n = t("Bot {seat}", seat=seat + 1) if n.startswith("bot:") else escape(plain(n)) or t("Seat {seat}", seat=seat + 1)
         return t("{name} (you)", name=n) if view.HasField("seat") and view.seat == seat else n
 
-    def narrate(self, ev: pb.TableEvent, view: pb.View) -> str | None:
+    def narrate(self, ev: pb.TableEvent, view: pb.View | None) -> str | None:
         t = self.tr.t
         kind = ev.WhichOneof("kind")
+        if kind == "seats":  # names live: who sits where, as it changes
+            self.info.ClearField("seat_names")
+            self.info.seat_names.extend(ev.seats.seat_names)
+            return None
         if kind == "move":
             return f"{self.name(ev.move.seat, view)} {move_text(ev.move.move, self.tr, told=True)}"
         if kind == "trick_won":
@@ -257,6 +261,9 @@ class TerminalTable:
                 continue
             after = max(after, ev.seq)
             if ev.WhichOneof("kind") == "heartbeat":
+                continue
+            if ev.WhichOneof("kind") == "seats":
+                self.narrate(ev, None)  # names live; nothing in the game changed
                 continue
             view = ev.snapshot if ev.WhichOneof("kind") == "snapshot" else self.client.view(self.table_id)
             line = self.narrate(ev, view)

@@ -107,6 +107,7 @@ async def join(tables: "Tables", table_id: str, seat: int | None, name: str = ""
         await tables.write(t, table_id, rows)
         t.take_seat(role, seat, name)
         tables.hold_token(t, token_hash(token), Identity(table_id, role, seat))
+    await _tell_watchers(t)
     return t, token
 
 
@@ -150,7 +151,14 @@ async def add_bots(tables: "Tables", t: Table, kind: str, seat: int | None = Non
         for h, s in tokens:
             t.take_seat("bot", s, f"bot:{kind}")
             tables.hold_token(t, h, Identity(t.id, "seat", s))
+    await _tell_watchers(t)
     return free
+
+
+async def _tell_watchers(t: Table) -> None:
+    """Wake the table's watch streams: the seats changed (they send the table's Seats)."""
+    async with t.changed:
+        t.changed.notify_all()
 
 
 def _purpose(seat: int | None) -> str:

@@ -83,6 +83,7 @@ class Table:
     token_hashes: list[str] = field(default_factory=list)  # its tokens, forgotten with it when it leaves memory
     sheets: dict[tuple[str, str], str] = field(default_factory=dict)  # (format, language) -> rules sheet, once asked
     spectators: int = 0
+    seating: int = 0  # changes of who sits where (seats taken, names, bots, spectators): watchers are told of each
     events: list[Event] = field(default_factory=list)
     lock: asyncio.Lock = field(default_factory=asyncio.Lock)
     changed: asyncio.Condition = field(default_factory=asyncio.Condition)
@@ -161,6 +162,11 @@ class Table:
                 self.bots[seat] = name.partition(":")[2] or "heuristic"
         elif role == "spectator":
             self.spectators += 1
+        self.seating += 1
+
+    def seats(self) -> pb.Seats:
+        """Who sits where, as every watcher is told of it (nothing hidden: the lobby shows the same)."""
+        return pb.Seats(seat_taken=self.seats_taken, seat_names=self.seat_names, spectators=self.spectators)
 
     # ---- moves
     def check_and_apply(self, seat: int, move: pb.Move) -> tuple[int, tuple]:
@@ -319,12 +325,13 @@ class Table:
         async with self.lock:
             return self.view(who), self.last_seq
 
-    async def wait_for_events(self, after: int, seconds: float) -> bool:
-        """Wait until there is an event after `after` (or the table has left this server); False if
-        `seconds` pass first."""
+    async def wait_for_events(self, after: int, seconds: float, seating: int | None = None) -> bool:
+        """Wait until there is an event after `after`, the seats have changed since `seating`, or the
+        table has left this server; False if `seconds` pass first."""
         async with self.changed:
             try:
-                await asyncio.wait_for(self.changed.wait_for(lambda: self.last_seq > after or self.moved), seconds)
+                await asyncio.wait_for(self.changed.wait_for(
+                    lambda: self.last_seq > after or self.moved or (seating is not None and self.seating != seating)), seconds)
                 return True
             except asyncio.TimeoutError:
                 return False

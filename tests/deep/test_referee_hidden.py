@@ -142,6 +142,9 @@ def test_no_message_shows_a_hidden_card(tmp_path_factory, setup, seed):
                 assert not strings(snap, set()) & hidden_now
                 while last_seq[who] < snap.seq:
                     ev = next(stream)
+                    if ev.WhichOneof("kind") == "seats":  # names and seats: public, unnumbered
+                        assert not strings(ev, set()) & hidden_now
+                        continue
                     last_seq[who] = ev.seq
                     # Events of a hand that just ended are judged against that hand's cards.
                     bad = hidden_now if ev.WhichOneof("kind") == "hand_started" or not new_hand \

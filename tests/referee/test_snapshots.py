@@ -263,7 +263,7 @@ def test_a_stream_resuming_from_far_back_gets_the_events_memory_no_longer_holds(
         seats = [srv.client(host.join(made.table_id, seat=s).token) for s in range(made.table.players)]
         live = srv.client(host.join(made.table_id).token)  # a spectator
         stream = live.watch(made.table_id, timeout=60)
-        assert next(stream).HasField("snapshot")
+        assert next(stream).HasField("snapshot") and next(stream).HasField("seats")
         rng = random.Random(9)
         rules = compile_rules(load_spec("cutthroat_canadian"), None, {})
         t = srv.running.tables.tables[made.table_id]
@@ -275,7 +275,7 @@ def test_a_stream_resuming_from_far_back_gets_the_events_memory_no_longer_holds(
         want = [next(stream) for _ in range(t.last_seq)]
         stream.cancel()
         late = live.watch(made.table_id, after_seq=0, timeout=60)
-        assert next(late).HasField("snapshot")
+        assert next(late).HasField("snapshot") and next(late).HasField("seats")
         got = [next(late) for _ in range(len(want))]
         late.cancel()
         assert got == want and [e.seq for e in got] == list(range(1, len(want) + 1))

@@ -506,3 +506,35 @@ def test_a_hand_played_with_the_table_in_french(browser, server):
     page.wait_for_function("() => document.querySelector('h1')?.innerText === 'Four Point Northeastern Wisconsin Smear, version 1'")
     assert "Play so far" in page.inner_text("main")
     context.close()
+
+
+def test_names_reach_every_page_as_people_sit(browser, server):
+    """Names live: Bob sitting down shows on Ann's page and a spectator's at once (no reload, no move
+    played); the host's bots show on every page as they take the other seats, and the host's "fill
+    with bots" button goes once the table is full."""
+    ann = browser.new_context().new_page()
+    ann.goto(server.url)
+    ann.select_option("#rules", "four_point_ne_wisconsin")
+    ann.click("#create")
+    ann.fill("#name", "Ann")
+    ann.click("button.seat[data-seat='0']")
+    ann.wait_for_selector("#hand")
+    table_url = ann.url
+    watcher = browser.new_context().new_page()
+    watcher.goto(table_url)
+    watcher.click("#watch")
+    watcher.wait_for_selector("#spectating")
+    assert "Bob" not in ann.inner_text(".seats-row")
+    bob = browser.new_context().new_page()
+    bob.goto(table_url)
+    bob.fill("#name", "Bob")
+    bob.click("button.seat[data-seat='1']")
+    bob.wait_for_selector("#hand")
+    for page in (ann, watcher):
+        page.wait_for_function("() => document.querySelector('.seats-row').innerText.includes('Bob')", timeout=5_000)
+    assert "Ann" in bob.inner_text(".seats-row") and ann.query_selector("#bots")
+    ann.click("#bots")
+    for page in (bob, watcher):  # people count seats from 1: the bots sit in seats 3 and 4
+        page.wait_for_function("() => /Bot 3/.test(document.querySelector('.seats-row').innerText) && "
+                               "/Bot 4/.test(document.querySelector('.seats-row').innerText)", timeout=5_000)
+    ann.wait_for_selector("#bots", state="detached", timeout=5_000)

@@ -121,6 +121,10 @@ class TablePage {
     const k = ev.kind;
     if (ev.seq > this.afterSeq) this.afterSeq = ev.seq;
     if (k.case === "heartbeat") return;
+    if (k.case === "seats") {  // someone sat down, gave a name or a bot took a seat: every page shows it at once
+      Object.assign(this.info, { seatTaken: k.value.seatTaken, seatNames: k.value.seatNames, spectators: k.value.spectators });
+      return this.view ? this.render() : undefined;
+    }
     if (k.case === "snapshot") {
       this.setView(k.value);
       if (this.message?.lost) this.message = null;
