@@ -94,7 +94,7 @@ def main() -> None:
                     wait_for_turn(page)
                 # Play on until this seat must follow suit and cannot play everything (a card to refuse).
                 for _ in range(40):
-                    if page.locator("#hand .card.unavailable").count() and page.locator("#trick .card").count():
+                    if page.locator("#hand .card.unavailable").count() and page.locator(".felt .played:not(.old) .card").count():
                         break
                     version = page.get_attribute("main", "data-version")
                     page.locator("#hand .card:not(.unavailable)").first.click()

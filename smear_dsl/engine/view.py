@@ -17,6 +17,7 @@ def seat_view(game, seat: int | None) -> dict[str, Any]:
         "players": game.n,
         "seat": seat,
         "side": r.side_of[seat] if seat is not None else None,
+        "sides": list(r.side_of),  # each seat's side: who plays with whom (public)
         "dealer": game.dealer,
         "scores": list(game.scores),
         "finished": game.finished,

@@ -538,3 +538,52 @@ def test_names_reach_every_page_as_people_sit(browser, server):
         page.wait_for_function("() => /Bot 3/.test(document.querySelector('.seats-row').innerText) && "
                                "/Bot 4/.test(document.querySelector('.seats-row').innerText)", timeout=5_000)
     ann.wait_for_selector("#bots", state="detached", timeout=5_000)
+
+
+SHOTS = ROOT / "build" / "screenshots"  # the test's output folder: look at these after a run (git ignores build/)
+
+
+def _overlap(a, b) -> bool:
+    return a["x"] < b["x"] + b["width"] and b["x"] < a["x"] + a["width"] and \
+        a["y"] < b["y"] + b["height"] and b["y"] < a["y"] + a["height"]
+
+
+@pytest.mark.parametrize("rules,players,phone", [("cutthroat_canadian", "2", False), ("cutthroat_canadian", "3", False),
+                                                 ("four_point_ne_wisconsin", None, False), ("four_point_ne_wisconsin", None, True),
+                                                 ("st_paul_schmier", None, False)])
+def test_the_table_seats_everyone_around_the_felt(browser, server, rules, players, phone):
+    """You sit at the bottom, the next seat on your left (play goes clockwise), a partner across; no
+    seat hides another or leaves the felt, on a desktop or a phone; the scoreboard names the partners.
+    The screenshots go to build/screenshots for a person to look at."""
+    page = sit_with_bots(browser, server, rules, players=players)
+    if phone:
+        page.set_viewport_size({"width": 390, "height": 844})
+    page.wait_for_function("() => document.querySelectorAll('.felt .seat').length > 1 && "
+                           "![...document.querySelectorAll('.felt .seat b')].some(b => /^Seat /.test(b.innerText))")
+    # One reading of the page (it is drawn again at every event): the felt, each seat's box, name and side.
+    seen = page.evaluate("""() => {
+        const rect = (el) => { const r = el.getBoundingClientRect(); return {x: r.x, y: r.y, width: r.width, height: r.height}; };
+        return {felt: rect(document.querySelector('.felt')), board: document.querySelector('#scoreboard').innerText,
+                seats: [...document.querySelectorAll('.felt .seat')].map((el) => ({seat: Number(el.dataset.seat), box: rect(el),
+                  name: el.querySelector('b').innerText.replace(' (you)', ''), side: el.className.match(/side-(\\d+)/)[1]}))};
+    }""")
+    felt, board = seen["felt"], seen["board"]
+    boxes = {x["seat"]: x["box"] for x in seen["seats"]}
+    names = {x["seat"]: x["name"] for x in seen["seats"]}
+    sides = {x["seat"]: x["side"] for x in seen["seats"]}
+    n = len(boxes)
+    mid = lambda b: (b["x"] + b["width"] / 2, b["y"] + b["height"] / 2)  # noqa: E731
+    cx = felt["x"] + felt["width"] / 2
+    assert mid(boxes[0])[1] == max(mid(b)[1] for b in boxes.values()) and abs(mid(boxes[0])[0] - cx) < 5  # you: bottom
+    if n > 2:
+        assert mid(boxes[1])[0] < cx and mid(boxes[n - 1])[0] > cx  # the next seat on your left, the last on your right
+    if n % 2 == 0:
+        assert mid(boxes[n // 2])[1] == min(mid(b)[1] for b in boxes.values())  # across the table
+    for s, b in boxes.items():
+        assert felt["x"] <= b["x"] and b["x"] + b["width"] <= felt["x"] + felt["width"], f"seat {s} leaves the felt"
+        assert not any(_overlap(b, o) for t, o in boxes.items() if t != s), f"seat {s} hides another"
+    for s in range(n):  # partners share a colour and a place on the scoreboard: "Ann & Bot 3 0 — Bot 2 & Bot 4 0"
+        mates = [names[t] for t in range(n) if sides[t] == sides[s]]
+        assert " & ".join(mates) in board, (board, mates)
+    SHOTS.mkdir(parents=True, exist_ok=True)
+    page.screenshot(path=SHOTS / f"table-{n}-seats{'-phone' if phone else ''}.png", full_page=True)

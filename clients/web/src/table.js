@@ -130,13 +130,16 @@ class TablePage {
       if (this.message?.lost) this.message = null;
       return this.render();
     }
-    if (k.case === "move") this.note(`${this.seatName(k.value.seat)} ${moveTold(k.value.move)}`);
+    // Log lines are said again at each drawing, so a name given later (or another language) shows in them too.
+    if (k.case === "move") { const { seat, move } = k.value; this.note(() => `${this.seatName(seat)} ${moveTold(move)}`); }
     if (k.case === "trickWon") {
-      this.note(t("{who} takes the trick ({cards})", { who: this.seatName(k.value.winner), cards: k.value.cards.map(cardLabel).join(" ") }));
+      const { winner, cards } = k.value;
+      this.note(() => t("{who} takes the trick ({cards})", { who: this.seatName(winner), cards: cards.map(cardLabel).join(" ") }));
     }
     if (k.case === "handScored") this.results.push({ hand: k.value.hand, ...JSON.parse(k.value.resultJson) });
     if (k.case === "handStarted") {
-      this.note(t("hand {n}: {who} deals", { n: k.value.hand + 1, who: this.seatName(k.value.dealer) }));
+      const { hand, dealer } = k.value;
+      this.note(() => t("hand {n}: {who} deals", { n: hand + 1, who: this.seatName(dealer) }));
       this.info = await referee.getTable({ tableId: this.tableId });
     }
     if (k.case === "gameOver") this.gameOver = k.value;
@@ -170,16 +173,17 @@ class TablePage {
     this.detail = JSON.parse(v.detailJson);
   }
 
-  note(text) {
-    this.log.push(text);
-    if (this.log.length > 40) this.log.shift();
+  /** A line of the log: a function saying it (names and language as they are when it is drawn). */
+  note(say) {
+    this.log.push(say);
+    if (this.log.length > 2000) this.log.shift();  // the whole game's log (bounded), scrollable
   }
 
-  seatName(seat) {
+  seatName(seat, you = true) {
     const n = this.info?.seatNames?.[seat];
     // People count seats from 1 (the API from 0).
     const name = n ? (n.startsWith("bot:") ? t("Bot {seat}", { seat: seat + 1 }) : n) : t("Seat {seat}", { seat: seat + 1 });
-    return this.view?.seat === seat ? t("{name} (you)", { name }) : name;
+    return you && this.view?.seat === seat ? t("{name} (you)", { name }) : name;
   }
 
   refused(err) {
@@ -224,64 +228,99 @@ class TablePage {
     const v = this.view;
     const mine = v.seat;
     Object.assign(this.root.dataset, { phase: v.phase, myTurn: String(v.legalMoves.length > 0), version: String(v.version) });
+    const log = h("ol#log", { "aria-label": t("Play so far") }, this.log.map((say) => h("li", {}, say())));
     this.root.replaceChildren(...[
       this.header(),
       this.hostPanel(),
-      h("section.board", {}, this.seatsEl(), this.trickEl()),
+      h("section.board", {}, this.scoreboardEl(), this.feltEl()),
       h("section.status", {}, this.statusEl()),
       this.messageEl(),
       mine !== undefined ? h("section.hand", {}, this.handEl(), this.actionsEl()) : h("p.muted#spectating", {}, t("You are watching: only public play is shown.")),
       v.finished ? this.overEl() : null,
       h("section.panel.results", {}, h("h2", {}, t("Hands")), this.resultsEl()),
-      h("section.panel.log", {}, h("h2", {}, t("Play so far")), h("ol", {}, this.log.slice(-12).map((x) => h("li", {}, x)))),
+      h("section.panel.log", {}, h("h2", {}, t("Play so far")), log),
       this.rulesEl(),
     ].filter(Boolean));
+    log.scrollTop = log.scrollHeight;  // the newest line in sight; the whole game's log scrolls above it
   }
 
-  seatsEl() {
-    const d = this.detail;
-    return h("div.seats-row", {}, Array.from({ length: d.players }, (_, s) => {
-      const bid = (d.bids || []).filter((b) => b.seat === s).map((b) => (b.bid ? t("bid {n}", { n: b.bid }) : t("pass"))).pop();
-      return h("div.seat", { class: ["seat", d.turn === s && "to-act", this.view.seat === s && "me"].filter(Boolean).join(" "), "data-seat": s },
-        h("b", {}, this.seatName(s)), d.dealer === s ? h("span.tag", {}, t("dealer")) : null,
-        h("div.muted", {}, d.hand_sizes ? tn("{n} card", "{n} cards", d.hand_sizes[s]) : ""), bid ? h("div", {}, bid) : null,
-        d.turn === s ? h("div.turn", {}, t("to act")) : null);
-    }));
+  /** Where seat `s` sits on the felt, as seen from this page's seat (you at the bottom, the next seat on your left). */
+  placeOf(s) {
+    const n = this.detail.players, me = this.view.seat ?? 0;
+    return `at-${n}-${(s - me + n) % n}`;
   }
 
-  trickEl() {
+  sideOf(s) { return this.detail.sides?.[s] ?? s; }
+
+  /** "Ann & Cy 7 — Bob & Dee 4": each side's players by name, and its score. */
+  scoreboardEl() {
     const d = this.detail;
-    let cards = d.trick || [];
-    let caption = t("trick");
-    if (!cards.length && d.tricks?.length) {
-      const last = d.tricks[d.tricks.length - 1];
-      cards = last.cards.map((c, i) => ({ seat: (last.leader + i) % d.players, card: c }));
-      caption = t("last trick: {who} took it", { who: this.seatName(last.winner) });
+    const sides = d.scores.map((score, side) => {
+      const who = Array.from({ length: d.players }, (_, s) => s).filter((s) => this.sideOf(s) === side).map((s) => this.seatName(s, false));
+      return h("span.side", { class: `side side-${side}${d.side === side ? " mine" : ""}`, "data-side": side },
+        h("span.side-names", {}, who.join(" & ")), " ", h("b.side-score", {}, scoreList([score])));
+    });
+    return h("div#scoreboard.scoreboard", {}, sides.flatMap((x, i) => (i ? [" — ", x] : [x])));
+  }
+
+  /** The table: the seats around the felt, you at the bottom; the trick's cards in front of who played them. */
+  feltEl() {
+    const d = this.detail;
+    const seats = Array.from({ length: d.players }, (_, s) => this.seatEl(s));
+    let trick = d.trick || [];
+    let caption = d.trump ? t("Trump: {suit}", { suit: SUITS[d.trump] }) : t("no trump yet");
+    if (d.bid) caption += ` · ${t("high bid {n} by {who}", { n: d.bid, who: this.seatName(d.bidder, false) })}`;
+    const last = d.tricks?.length ? d.tricks[d.tricks.length - 1] : null;
+    let lastShown = false;
+    if (last && (!trick.length || this.showLast)) {  // between tricks, or on demand: the last trick, and who took it
+      trick = last.cards.map((c, i) => ({ seat: (last.leader + i) % d.players, card: c }));
+      lastShown = true;
     }
-    return h("div#trick.trick", {}, h("div.muted", {}, caption),
-      h("div.trick-cards", {}, cards.map((t) => h("div.played", {}, cardEl(t.card), h("small", {}, this.seatName(t.seat))))));
+    // In the felt's corner: the contract, always in sight; between tricks, who took the last one.
+    const center = h("div#trick.trick", { class: `trick${lastShown ? " last-trick" : ""}` },
+      h("div.contract", {}, caption),
+      lastShown ? h("div.muted", {}, t("last trick: {who} took it", { who: this.seatName(last.winner) })) : null);
+    const lastButton = last && d.trick?.length ? h("button#last-trick", { "aria-pressed": String(Boolean(this.showLast)),
+      onclick: () => { this.showLast = !this.showLast; this.render(); } }, t("Last trick")) : null;
+    const played = trick.map((x) => h("div.played", { class: `played ${this.placeOf(x.seat)}${lastShown ? " old" : ""}`, "data-seat": x.seat },
+      cardEl(x.card), h("small", {}, this.seatName(x.seat, false))));
+    return h("div.felt", {
+      class: `felt seats-row n${d.players}`,
+      ondragover: (e) => e.preventDefault(),
+      ondrop: (e) => {  // a card dragged from the hand onto the table is played
+        e.preventDefault();
+        const card = e.dataTransfer.getData("text/plain");
+        if (card) this.submit({ action: { case: "play", value: card } });
+      },
+    }, ...seats, center, lastButton, ...played);
+  }
+
+  seatEl(s) {
+    const d = this.detail;
+    const bid = (d.bids || []).filter((b) => b.seat === s).map((b) => (b.bid ? t("bid {n}", { n: b.bid }) : t("pass"))).pop();
+    const took = (d.tricks || []).filter((x) => x.winner === s).length;
+    return h("div.seat", {
+      class: ["seat", this.placeOf(s), `side-${this.sideOf(s)}`, d.turn === s && "to-act", this.view.seat === s && "me"].filter(Boolean).join(" "),
+      "data-seat": s },
+    h("b", {}, this.seatName(s)), d.dealer === s ? h("span.tag", {}, t("dealer")) : null,
+    h("div.muted", {}, [d.hand_sizes ? tn("{n} card", "{n} cards", d.hand_sizes[s]) : "",
+      d.tricks ? tn("{n} trick", "{n} tricks", took) : ""].filter(Boolean).join(" · ")),
+    bid ? h("div.bid", {}, bid) : null,
+    d.turn === s ? h("div.turn", {}, t("to act")) : null);
   }
 
   statusEl() {
     const d = this.detail, v = this.view;
-    const side = d.side;
-    const scores = d.scores.map((s, i) => {
-      const name = d.players === d.scores.length ? this.seatName(i) : t("Side {n}", { n: i + 1 });
-      return h("span.score", {}, `${side === i ? t("{name} (yours)", { name }) : name}: ${s}`);
-    });
     return h("div", {},
       h("div#phase", {}, t("Phase: {phase}", { phase: phaseName(v.phase) }),
         d.turn !== null && d.turn !== undefined && !v.finished ? ` · ${t("{who} to act", { who: this.seatName(d.turn) })}` : ""),
-      h("div", {}, [d.trump ? t("Trump: {suit}", { suit: SUITS[d.trump] }) : "",
-        d.bid ? t("high bid {n} by {who}", { n: d.bid, who: this.seatName(d.bidder) }) : ""].filter(Boolean).join(" · ")),
       d.stock ? h("div#stock", {}, [t("Stock: {n} cards", { n: d.stock.size }),
         d.stock.turned_up ? t("turned up {card}", { card: cardLabel(d.stock.turned_up) }) : "",
         d.stock.top ? t("top card {card}", { card: cardLabel(d.stock.top) }) : "",
         d.stock.turned_down?.length ? t("set aside {cards}", { cards: d.stock.turned_down.map(cardLabel).join(" ") }) : ""]
         .filter(Boolean).join(" · ")) : "",
       d.choices?.length ? h("div#choices", {}, d.choices.map((c) => `${this.seatName(c.seat)} ${choiceWords(c.choice)}`).join(" · ")) : "",
-      d.shown ? h("div#shown", {}, t("Discarded face up: {list}", { list: d.shown.map((x) => `${this.seatName(x.seat)} ${x.cards.map(cardLabel).join(" ")}`).join(" · ") })) : "",
-      h("div.scores", {}, scores));
+      d.shown ? h("div#shown", {}, t("Discarded face up: {list}", { list: d.shown.map((x) => `${this.seatName(x.seat)} ${x.cards.map(cardLabel).join(" ")}`).join(" · ") })) : "");
   }
 
   handEl() {
@@ -292,7 +331,8 @@ class TablePage {
     const mayGo = new Set(d.discard?.cards || []);  // the cards the rules let go (the referee judges the set)
     const playing = v.phase === "play" && d.turn === v.seat;
     const cards = sortHand(v.hand, d.trump);
-    return h("div#hand.cards", {}, cards.map((c) => cardEl(c, {
+    return h("div#hand.cards", { class: `cards${cards.length > 6 ? " fan" : ""}` }, cards.map((c) => cardEl(c, {
+      draggable: playing && plays.has(c),
       legal: discarding ? mayGo.has(c) : !playing || plays.has(c),
       selected: this.selected.has(c),
       onclick: () => {

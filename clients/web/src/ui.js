@@ -45,12 +45,15 @@ export function scoreList(scores) {
 }
 
 /** A card face: a button when `onclick` is given. */
-export function cardEl(name, { onclick, legal = true, selected = false, small = false } = {}) {
+export function cardEl(name, { onclick, legal = true, selected = false, small = false, draggable = false } = {}) {
   const { rank, suit } = parseCard(name);
   const cls = ["card", suit === "H" || suit === "D" ? "red" : "black", !legal && "unavailable",
     selected && "selected", small && "small", !suit && "joker"].filter(Boolean);
+  const label = cardLabel(name);  // what a person reads (10♥), never the code (TH)
   const el = h(onclick ? "button" : "span", { class: cls.join(" "), onclick, "data-card": name,
-    title: legal ? name : t("{card}: not a legal play now", { card: name }) },
+    title: legal ? label : t("{card}: not a legal play now", { card: label }), "aria-label": label,
+    draggable: draggable ? "true" : null,
+    ondragstart: draggable ? (e) => e.dataTransfer.setData("text/plain", name) : null },
   h("span.rank", {}, rank), h("span.suit", {}, suit ? SUITS[suit] : "★"));
   return el;
 }

@@ -28,6 +28,7 @@ export const MESSAGES = {
 "House rules (paste below)…": "Règles maison (à coller ci-dessous)…",
 "Invite:": "Inviter :",
 "Language": "Langue",
+"Last trick": "Dernier pli",
 "Name": "Nom",
 "New tournament": "Nouveau tournoi",
 "No hand finished yet.": "Aucune donne terminée pour l'instant.",
@@ -180,13 +181,17 @@ export const MESSAGES = {
 "your name": "votre nom",
 "{card}: not a legal play now": "{card} : ne peut pas être jouée maintenant",
 "{name} (you)": "{name} (vous)",
-"{name} (yours)": "{name} (le vôtre)",
 "{n} card": [
 "{n} carte",
 "{n} cartes",
 "{n} cartes"
 ],
 "{n} players": "{n} joueurs",
+"{n} trick": [
+"{n} pli",
+"{n} plis",
+"{n} plis"
+],
 "{n} watching": "{n} spectateurs",
 "{suit} trump": "{suit} atout",
 "{who} deals": "{who} distribue",
@@ -225,6 +230,7 @@ export const MESSAGES = {
 "House rules (paste below)…": "Domáce pravidlá (vložte nižšie)…",
 "Invite:": "Pozvánka:",
 "Language": "Jazyk",
+"Last trick": "Posledný zdvih",
 "Name": "Meno",
 "New tournament": "Nový turnaj",
 "No hand finished yet.": "Zatiaľ sa neskončilo žiadne kolo.",
@@ -377,13 +383,17 @@ export const MESSAGES = {
 "your name": "vaše meno",
 "{card}: not a legal play now": "{card}: teraz sa nedá zahrať",
 "{name} (you)": "{name} (vy)",
-"{name} (yours)": "{name} (vaša)",
 "{n} card": [
 "{n} kartu",
 "{n} karty",
 "{n} kariet"
 ],
 "{n} players": "hráči: {n}",
+"{n} trick": [
+"{n} zdvih",
+"{n} zdvihy",
+"{n} zdvihov"
+],
 "{n} watching": "divákov: {n}",
 "{suit} trump": "tromf {suit}",
 "{who} deals": "rozdáva {who}",
@@ -420,6 +430,7 @@ export const MESSAGES = {
 "House rules (paste below)…": "กติกาบ้าน (วางด้านล่าง)…",
 "Invite:": "เชิญ:",
 "Language": "ภาษา",
+"Last trick": "ตาที่แล้ว",
 "Name": "ชื่อ",
 "New tournament": "การแข่งขันใหม่",
 "No hand finished yet.": "ยังไม่มีรอบที่จบ",
@@ -572,11 +583,13 @@ export const MESSAGES = {
 "your name": "ชื่อของคุณ",
 "{card}: not a legal play now": "{card}: ตอนนี้ลงไม่ได้",
 "{name} (you)": "{name} (คุณ)",
-"{name} (yours)": "{name} (ของคุณ)",
 "{n} card": [
 "{n} ใบ"
 ],
 "{n} players": "ผู้เล่น {n} คน",
+"{n} trick": [
+"{n} ตา"
+],
 "{n} watching": "ผู้ชม {n} คน",
 "{suit} trump": "{suit} เป็นทรัมป์",
 "{who} deals": "{who} แจกไพ่",
@@ -614,6 +627,7 @@ export const MESSAGES = {
 "House rules (paste below)…": "Patakarang pambahay (idikit sa ibaba)…",
 "Invite:": "Imbitasyon:",
 "Language": "Wika",
+"Last trick": "Huling trik",
 "Name": "Pangalan",
 "New tournament": "Bagong torneo",
 "No hand finished yet.": "Wala pang natatapos na yugto.",
@@ -766,12 +780,15 @@ export const MESSAGES = {
 "your name": "ang pangalan mo",
 "{card}: not a legal play now": "{card}: hindi maaaring ilaro ngayon",
 "{name} (you)": "{name} (ikaw)",
-"{name} (yours)": "{name} (sa iyo)",
 "{n} card": [
 "{n} baraha",
 "{n} baraha"
 ],
 "{n} players": "{n} manlalaro",
+"{n} trick": [
+"{n} trik",
+"{n} trik"
+],
 "{n} watching": "{n} nanonood",
 "{suit} trump": "{suit} ang trump",
 "{who} deals": "si {who} ang mamimigay",
