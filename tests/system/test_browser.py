@@ -587,3 +587,94 @@ def test_the_table_seats_everyone_around_the_felt(browser, server, rules, player
         assert " & ".join(mates) in board, (board, mates)
     SHOTS.mkdir(parents=True, exist_ok=True)
     page.screenshot(path=SHOTS / f"table-{n}-seats{'-phone' if phone else ''}.png", full_page=True)
+
+
+AXE = ROOT / "clients" / "web" / "node_modules" / "axe-core" / "axe.min.js"
+
+
+def test_a_whole_game_by_keys_with_a_screen_reader_told(browser, server):
+    """No mouse: digits bid and play (the Nth card of the hand, the Nth button), ← → move between
+    cards, Enter plays the one in focus; the live region says whose turn it is, each card and each
+    trick, and a refusal is an alert."""
+    page = sit_with_bots(browser, server, "cutthroat_canadian", players="3")
+    page.evaluate("""() => { window.said = []; const box = document.querySelector('#announce');
+        new MutationObserver(() => window.said.push(box.textContent)).observe(box, {childList: true, characterData: true, subtree: true}); }""")
+    rng, refused, arrows = random.Random(3), False, False
+    while (state := my_turn_or_over(page)) != "over":
+        version = page.get_attribute("main", "data-version")
+        if state == "play":
+            legal = page.evaluate("() => [...document.querySelectorAll('#hand .card')].map(c => !c.classList.contains('unavailable'))")
+            if not refused and not all(legal):  # a card that may not be played: the referee's reason, as an alert
+                page.keyboard.press(str(legal.index(False) + 1))
+                assert page.wait_for_selector("#message[role='alert']").inner_text().startswith("Refused")
+                refused = True
+                continue
+            pick = rng.choice([i for i, ok in enumerate(legal) if ok])
+            if not arrows:  # by arrows and Enter, once: focus the first card, move right to the chosen one
+                page.keyboard.press("ArrowRight")
+                for _ in range(pick):
+                    page.keyboard.press("ArrowRight")
+                assert page.evaluate("() => document.activeElement.dataset.card") == \
+                    page.locator("#hand .card").nth(pick).get_attribute("data-card")
+                page.keyboard.press("Enter")
+                arrows = True
+            else:
+                page.keyboard.press(str(pick + 1))
+        else:
+            buttons = page.locator("#actions button:not(:disabled)").count()
+            page.keyboard.press(str(rng.randrange(min(buttons, 9)) + 1))
+        page.wait_for_function("([v]) => document.querySelector('main').dataset.version !== v || document.querySelector('#game-over')",
+                               arg=[version], timeout=30_000)
+    said = " | ".join(page.evaluate("() => window.said"))
+    assert refused and arrows
+    assert "Your turn" in said and "takes the trick" in said and " plays " in said, said[:2000]
+
+
+def axe_violations(page) -> list[str]:
+    """axe-core's serious and critical findings on the page as it is now, one line each."""
+    page.add_script_tag(path=str(AXE))
+    found = page.evaluate("""async () => (await axe.run(document, {resultTypes: ['violations']})).violations
+        .filter(v => v.impact === 'serious' || v.impact === 'critical')
+        .map(v => `${v.id} (${v.impact}): ${v.help} at ${v.nodes.map(n => n.target.join(' ')).join(', ')}`)""")
+    return found
+
+
+def test_the_pages_pass_an_accessibility_check(browser, server):
+    """axe-core (run in the page) finds nothing serious or critical on the lobby, a table in play with
+    its rules open, the tournament form, a tournament's page and a replay."""
+    if not AXE.is_file():
+        if os.environ.get("SMEAR_REQUIRE_BROWSER") == "1":
+            pytest.fail("axe-core is not installed: `make test` installs it with the web client's npm packages")
+        pytest.skip("axe-core is not installed (make installs it with the web client's npm packages)")
+    page = browser.new_context(bypass_csp=True).new_page()  # to inject axe; the pages themselves keep to the CSP
+    page.goto(server.url)
+    page.wait_for_selector("#create")
+    assert axe_violations(page) == []
+    page.click("#create")
+    page.fill("#name", "Ann")
+    page.click("button.seat[data-seat='0']")
+    page.wait_for_selector("#hand")
+    page.click("#bots")
+    my_turn_or_over(page)
+    page.click("details.rules summary")
+    page.wait_for_selector("iframe.rules-frame")
+    assert axe_violations(page) == []
+    page.goto(server.url + "tournament")
+    page.wait_for_selector("#t-create")
+    assert axe_violations(page) == []
+    page.fill("#t-name", "Thursday club")
+    page.fill("#t-entrants", "Ann\nBea\nCal\nDee")
+    page.click("#t-create")
+    page.wait_for_selector("#start-round")
+    page.click("#start-round")
+    page.wait_for_selector(".slip")
+    assert axe_violations(page) == []
+    lobby = server.client()
+    made = lobby.create_table("cutthroat_canadian", players=2, seed="axe-replay", hand_limit=1)
+    server.client(made.host_token).add_bots(made.table_id)
+    deadline = time.monotonic() + 60
+    while not lobby.table(made.table_id).finished and time.monotonic() < deadline:
+        time.sleep(0.1)
+    page.goto(f"{server.url}replay/{made.table_id}")
+    page.wait_for_selector("#slider")
+    assert axe_violations(page) == []

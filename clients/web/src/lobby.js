@@ -24,7 +24,8 @@ export async function lobbyPage(root, go) {
 
 function tableList(rows, go) {
   return h("table.lobby", {},
-    h("tr", {}, h("th", {}, t("Rules")), h("th", {}, t("Options")), h("th", {}, t("Seats")), h("th", {}, t("State")), h("th", {})),
+    h("tr", {}, h("th", {}, t("Rules")), h("th", {}, t("Options")), h("th", {}, t("Seats")), h("th", {}, t("State")),
+      h("th", {}, h("span.sr-only", {}, t("Join or watch")))),
     rows.map((row) => {
       const free = row.seatTaken.filter((x) => !x).length;
       const state = row.finished ? t("finished") : row.started || !free ? t("playing") : t("waiting");  // a full table is dealt
@@ -115,7 +116,7 @@ function createForm(rules, go) {
         submit.disabled = false;
       }
     },
-  }, h("label", {}, t("Rules"), " ", select), " ", players, options, houseBox, errors, submit);
+  }, h("label", {}, t("Rules"), " ", select), " ", h("label", {}, t("Players"), " ", players), options, houseBox, errors, submit);
   return form;
 }
 

@@ -86,7 +86,7 @@ class ReplayPage {
         h("span#where", {}, ` ${t("hand {n} of {all}", { n: s.hand + 1, all: hands })} · ${s.move === null ? t("the deal") : t("move {n}", { n: s.move + 1 })} `),
         h("button#next", { onclick: () => this.step(1) }, t("move ▶")),
         h("button#next-hand", { onclick: () => this.hand(1) }, t("hand »")),
-        h("input#slider", { type: "range", min: 0, max: d.steps.length - 1, value: this.at,
+        h("input#slider", { type: "range", "aria-label": t("Position in the game"), min: 0, max: d.steps.length - 1, value: this.at,
           oninput: (e) => { this.at = Number(e.target.value); this.render(); } })),
       h("div#last.last", {}, s.last ? `${this.seatName(s.last.seat)} ${recordMoveTold(s.last)}` : t("{who} deals", { who: this.seatName(s.dealer) })),
       h("section.board", {}, h("div.seats-row", {}, s.hands.map((cards, seat) => h("div.seat", {

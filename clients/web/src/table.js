@@ -18,9 +18,41 @@ class TablePage {
     this.results = [];
     this.message = null;
     this.afterSeq = 0n;
+    // What a screen reader says as play goes on (your turn, each card, each trick); refusals are alerts.
+    this.announcer = h("div#announce.sr-only", { role: "status", "aria-live": "polite" });
+    this.onKey = (e) => this.key(e);
   }
 
-  close() { this.abort.abort(); }
+  close() {
+    this.abort.abort();
+    this.announcer.remove();
+    document.removeEventListener("keydown", this.onKey);
+  }
+
+  announce(text) { this.announcer.textContent = text; }
+
+  /** Every move by keys: 1-9 play that card of your hand (or, in the bidding, press that button; in a
+   * discard, pick that card), ← → move between your cards, Enter or Space plays (or picks) the one in focus. */
+  key(e) {
+    if (e.altKey || e.ctrlKey || e.metaKey || /^(INPUT|TEXTAREA|SELECT)$/.test(e.target.tagName) || !this.view) return;
+    const cards = [...this.root.querySelectorAll("#hand .card")];
+    if (e.key === "ArrowLeft" || e.key === "ArrowRight") {
+      if (!cards.length) return;
+      const at = cards.indexOf(document.activeElement);
+      const next = at < 0 ? 0 : (at + (e.key === "ArrowRight" ? 1 : cards.length - 1)) % cards.length;
+      cards[next].focus();
+      e.preventDefault();
+      return;
+    }
+    if (!/^[1-9]$/.test(e.key)) return;
+    const i = Number(e.key) - 1;
+    const playing = this.view.phase === "play" || this.view.legalMoves.some((m) => m.action.case === "discard");
+    const target = playing ? cards[i] : [...this.root.querySelectorAll("#actions button:not(:disabled)")][i];
+    if (target) {
+      e.preventDefault();
+      target.click();
+    }
+  }
 
   /** Draw the page again in a newly chosen language (the title and the rules sheet come from the server in it). */
   async redraw() {
@@ -35,6 +67,8 @@ class TablePage {
   }
 
   async open() {
+    document.body.append(this.announcer);
+    document.addEventListener("keydown", this.onKey);
     // A seat slip's link carries the seat token in the fragment (never sent to the server): keep it here.
     const slip = location.hash.match(/^#seat=([\w-]+)$/);
     if (slip) {
@@ -131,10 +165,15 @@ class TablePage {
       return this.render();
     }
     // Log lines are said again at each drawing, so a name given later (or another language) shows in them too.
-    if (k.case === "move") { const { seat, move } = k.value; this.note(() => `${this.seatName(seat)} ${moveTold(move)}`); }
+    if (k.case === "move") {
+      const { seat, move } = k.value;
+      this.note(() => `${this.seatName(seat)} ${moveTold(move)}`);
+      this.announce(this.log[this.log.length - 1]());
+    }
     if (k.case === "trickWon") {
       const { winner, cards } = k.value;
       this.note(() => t("{who} takes the trick ({cards})", { who: this.seatName(winner), cards: cards.map(cardLabel).join(" ") }));
+      this.announce(this.log[this.log.length - 1]());
     }
     if (k.case === "handScored") this.results.push({ hand: k.value.hand, ...JSON.parse(k.value.resultJson) });
     if (k.case === "handStarted") {
@@ -169,6 +208,9 @@ class TablePage {
 
   setView(v) {
     if (this.view && v.version < this.view.version) return;
+    if (v.legalMoves.length && this.view?.version !== v.version) {  // once per position, not at each refresh
+      this.announce(t("Your turn: {phase}", { phase: phaseName(v.phase) }));
+    }
     this.view = v;
     this.detail = JSON.parse(v.detailJson);
   }
@@ -220,7 +262,7 @@ class TablePage {
 
   messageEl() {
     const m = this.message;
-    return h("div#message", { class: m?.bad ? "refusal" : "", "data-reason": m?.reason }, m ? m.text : "");
+    return h("div#message", { class: m?.bad ? "refusal" : "", "data-reason": m?.reason, role: m?.bad ? "alert" : null }, m ? m.text : "");
   }
 
   render() {
@@ -228,6 +270,7 @@ class TablePage {
     const v = this.view;
     const mine = v.seat;
     Object.assign(this.root.dataset, { phase: v.phase, myTurn: String(v.legalMoves.length > 0), version: String(v.version) });
+    const focused = this.root.contains(document.activeElement) ? document.activeElement.dataset?.card : undefined;
     const log = h("ol#log", { "aria-label": t("Play so far") }, this.log.map((say) => h("li", {}, say())));
     this.root.replaceChildren(...[
       this.header(),
@@ -235,13 +278,16 @@ class TablePage {
       h("section.board", {}, this.scoreboardEl(), this.feltEl()),
       h("section.status", {}, this.statusEl()),
       this.messageEl(),
-      mine !== undefined ? h("section.hand", {}, this.handEl(), this.actionsEl()) : h("p.muted#spectating", {}, t("You are watching: only public play is shown.")),
+      mine !== undefined ? h("section.hand", { "aria-label": t("Your hand") }, this.handEl(), this.actionsEl(),
+        h("p.muted.keys", {}, t("Keys: 1–9 play that card (or press that button), ← → move between cards, Enter plays the card in focus; Tab reaches the buttons.")))
+        : h("p.muted#spectating", {}, t("You are watching: only public play is shown.")),
       v.finished ? this.overEl() : null,
       h("section.panel.results", {}, h("h2", {}, t("Hands")), this.resultsEl()),
       h("section.panel.log", {}, h("h2", {}, t("Play so far")), log),
       this.rulesEl(),
     ].filter(Boolean));
     log.scrollTop = log.scrollHeight;  // the newest line in sight; the whole game's log scrolls above it
+    if (focused) this.root.querySelector(`#hand .card[data-card="${CSS.escape(focused)}"]`)?.focus();
   }
 
   /** Where seat `s` sits on the felt, as seen from this page's seat (you at the bottom, the next seat on your left). */
