@@ -41,6 +41,9 @@ class Referee(Protocol):
     async def add_bots(self, request: smear_dot_referee_dot_v1_dot_referee__pb2.AddBotsRequest, ctx: RequestContext) -> smear_dot_referee_dot_v1_dot_referee__pb2.AddBotsResponse:
         raise ConnectError(Code.UNIMPLEMENTED, "Not implemented")
 
+    async def rematch(self, request: smear_dot_referee_dot_v1_dot_referee__pb2.RematchRequest, ctx: RequestContext) -> smear_dot_referee_dot_v1_dot_referee__pb2.RematchResponse:
+        raise ConnectError(Code.UNIMPLEMENTED, "Not implemented")
+
     async def get_view(self, request: smear_dot_referee_dot_v1_dot_referee__pb2.GetViewRequest, ctx: RequestContext) -> smear_dot_referee_dot_v1_dot_referee__pb2.View:
         raise ConnectError(Code.UNIMPLEMENTED, "Not implemented")
 
@@ -150,6 +153,16 @@ class RefereeASGIApplication(ConnectASGIApplication[Referee]):
                         idempotency_level=IdempotencyLevel.UNKNOWN,
                     ),
                     function=svc.add_bots,
+                ),
+                "/smear.referee.v1.Referee/Rematch": Endpoint.unary(
+                    method=MethodInfo(
+                        name="Rematch",
+                        service_name="smear.referee.v1.Referee",
+                        input=smear_dot_referee_dot_v1_dot_referee__pb2.RematchRequest,
+                        output=smear_dot_referee_dot_v1_dot_referee__pb2.RematchResponse,
+                        idempotency_level=IdempotencyLevel.UNKNOWN,
+                    ),
+                    function=svc.rematch,
                 ),
                 "/smear.referee.v1.Referee/GetView": Endpoint.unary(
                     method=MethodInfo(
@@ -398,6 +411,26 @@ class RefereeClient(ConnectClient):
                 service_name="smear.referee.v1.Referee",
                 input=smear_dot_referee_dot_v1_dot_referee__pb2.AddBotsRequest,
                 output=smear_dot_referee_dot_v1_dot_referee__pb2.AddBotsResponse,
+                idempotency_level=IdempotencyLevel.UNKNOWN,
+            ),
+            headers=headers,
+            timeout_ms=timeout_ms,
+        )
+
+    async def rematch(
+        self,
+        request: smear_dot_referee_dot_v1_dot_referee__pb2.RematchRequest,
+        *,
+        headers: Headers | Mapping[str, str] | None = None,
+        timeout_ms: int | None = None,
+    ) -> smear_dot_referee_dot_v1_dot_referee__pb2.RematchResponse:
+        return await self.execute_unary(
+            request=request,
+            method=MethodInfo(
+                name="Rematch",
+                service_name="smear.referee.v1.Referee",
+                input=smear_dot_referee_dot_v1_dot_referee__pb2.RematchRequest,
+                output=smear_dot_referee_dot_v1_dot_referee__pb2.RematchResponse,
                 idempotency_level=IdempotencyLevel.UNKNOWN,
             ),
             headers=headers,
@@ -769,6 +802,8 @@ class RefereeSync(Protocol):
         raise ConnectError(Code.UNIMPLEMENTED, "Not implemented")
     def add_bots(self, request: smear_dot_referee_dot_v1_dot_referee__pb2.AddBotsRequest, ctx: RequestContext) -> smear_dot_referee_dot_v1_dot_referee__pb2.AddBotsResponse:
         raise ConnectError(Code.UNIMPLEMENTED, "Not implemented")
+    def rematch(self, request: smear_dot_referee_dot_v1_dot_referee__pb2.RematchRequest, ctx: RequestContext) -> smear_dot_referee_dot_v1_dot_referee__pb2.RematchResponse:
+        raise ConnectError(Code.UNIMPLEMENTED, "Not implemented")
     def get_view(self, request: smear_dot_referee_dot_v1_dot_referee__pb2.GetViewRequest, ctx: RequestContext) -> smear_dot_referee_dot_v1_dot_referee__pb2.View:
         raise ConnectError(Code.UNIMPLEMENTED, "Not implemented")
     def submit_move(self, request: smear_dot_referee_dot_v1_dot_referee__pb2.SubmitMoveRequest, ctx: RequestContext) -> smear_dot_referee_dot_v1_dot_referee__pb2.SubmitMoveResponse:
@@ -870,6 +905,16 @@ class RefereeWSGIApplication(ConnectWSGIApplication):
                         idempotency_level=IdempotencyLevel.UNKNOWN,
                     ),
                     function=service.add_bots,
+                ),
+                "/smear.referee.v1.Referee/Rematch": EndpointSync.unary(
+                    method=MethodInfo(
+                        name="Rematch",
+                        service_name="smear.referee.v1.Referee",
+                        input=smear_dot_referee_dot_v1_dot_referee__pb2.RematchRequest,
+                        output=smear_dot_referee_dot_v1_dot_referee__pb2.RematchResponse,
+                        idempotency_level=IdempotencyLevel.UNKNOWN,
+                    ),
+                    function=service.rematch,
                 ),
                 "/smear.referee.v1.Referee/GetView": EndpointSync.unary(
                     method=MethodInfo(
@@ -1118,6 +1163,26 @@ class RefereeClientSync(ConnectClientSync):
                 service_name="smear.referee.v1.Referee",
                 input=smear_dot_referee_dot_v1_dot_referee__pb2.AddBotsRequest,
                 output=smear_dot_referee_dot_v1_dot_referee__pb2.AddBotsResponse,
+                idempotency_level=IdempotencyLevel.UNKNOWN,
+            ),
+            headers=headers,
+            timeout_ms=timeout_ms,
+        )
+
+    def rematch(
+        self,
+        request: smear_dot_referee_dot_v1_dot_referee__pb2.RematchRequest,
+        *,
+        headers: Headers | Mapping[str, str] | None = None,
+        timeout_ms: int | None = None,
+    ) -> smear_dot_referee_dot_v1_dot_referee__pb2.RematchResponse:
+        return self.execute_unary(
+            request=request,
+            method=MethodInfo(
+                name="Rematch",
+                service_name="smear.referee.v1.Referee",
+                input=smear_dot_referee_dot_v1_dot_referee__pb2.RematchRequest,
+                output=smear_dot_referee_dot_v1_dot_referee__pb2.RematchResponse,
                 idempotency_level=IdempotencyLevel.UNKNOWN,
             ),
             headers=headers,

@@ -136,7 +136,7 @@ class CreateTableRequest(_message.Message):
     def __init__(self, rules_name: _Optional[str] = ..., rules_text: _Optional[str] = ..., options: _Optional[_Mapping[str, str]] = ..., players: _Optional[int] = ..., seed: _Optional[str] = ..., duplicate: _Optional[bool] = ..., hand_limit: _Optional[int] = ..., idempotency_key: _Optional[str] = ...) -> None: ...
 
 class TableInfo(_message.Message):
-    __slots__ = ("table_id", "rules", "title", "players", "options", "seat_taken", "finished", "seat_names", "started", "spectators", "spectators_allowed", "house_rules", "created", "version", "scores", "rules_sha256")
+    __slots__ = ("table_id", "rules", "title", "players", "options", "seat_taken", "finished", "seat_names", "started", "spectators", "spectators_allowed", "house_rules", "created", "version", "scores", "rules_sha256", "next_table_id")
     class OptionsEntry(_message.Message):
         __slots__ = ("key", "value")
         KEY_FIELD_NUMBER: _ClassVar[int]
@@ -160,6 +160,7 @@ class TableInfo(_message.Message):
     VERSION_FIELD_NUMBER: _ClassVar[int]
     SCORES_FIELD_NUMBER: _ClassVar[int]
     RULES_SHA256_FIELD_NUMBER: _ClassVar[int]
+    NEXT_TABLE_ID_FIELD_NUMBER: _ClassVar[int]
     table_id: str
     rules: str
     title: str
@@ -176,7 +177,8 @@ class TableInfo(_message.Message):
     version: int
     scores: _containers.RepeatedScalarFieldContainer[int]
     rules_sha256: str
-    def __init__(self, table_id: _Optional[str] = ..., rules: _Optional[str] = ..., title: _Optional[str] = ..., players: _Optional[int] = ..., options: _Optional[_Mapping[str, str]] = ..., seat_taken: _Optional[_Iterable[bool]] = ..., finished: _Optional[bool] = ..., seat_names: _Optional[_Iterable[str]] = ..., started: _Optional[bool] = ..., spectators: _Optional[int] = ..., spectators_allowed: _Optional[bool] = ..., house_rules: _Optional[bool] = ..., created: _Optional[float] = ..., version: _Optional[int] = ..., scores: _Optional[_Iterable[int]] = ..., rules_sha256: _Optional[str] = ...) -> None: ...
+    next_table_id: str
+    def __init__(self, table_id: _Optional[str] = ..., rules: _Optional[str] = ..., title: _Optional[str] = ..., players: _Optional[int] = ..., options: _Optional[_Mapping[str, str]] = ..., seat_taken: _Optional[_Iterable[bool]] = ..., finished: _Optional[bool] = ..., seat_names: _Optional[_Iterable[str]] = ..., started: _Optional[bool] = ..., spectators: _Optional[int] = ..., spectators_allowed: _Optional[bool] = ..., house_rules: _Optional[bool] = ..., created: _Optional[float] = ..., version: _Optional[int] = ..., scores: _Optional[_Iterable[int]] = ..., rules_sha256: _Optional[str] = ..., next_table_id: _Optional[str] = ...) -> None: ...
 
 class ListTablesRequest(_message.Message):
     __slots__ = ("include_finished", "limit")
@@ -215,6 +217,22 @@ class AddBotsResponse(_message.Message):
     table: TableInfo
     seats: _containers.RepeatedScalarFieldContainer[int]
     def __init__(self, table: _Optional[_Union[TableInfo, _Mapping]] = ..., seats: _Optional[_Iterable[int]] = ...) -> None: ...
+
+class RematchRequest(_message.Message):
+    __slots__ = ("table_id",)
+    TABLE_ID_FIELD_NUMBER: _ClassVar[int]
+    table_id: str
+    def __init__(self, table_id: _Optional[str] = ...) -> None: ...
+
+class RematchResponse(_message.Message):
+    __slots__ = ("table_id", "token", "table")
+    TABLE_ID_FIELD_NUMBER: _ClassVar[int]
+    TOKEN_FIELD_NUMBER: _ClassVar[int]
+    TABLE_FIELD_NUMBER: _ClassVar[int]
+    table_id: str
+    token: str
+    table: TableInfo
+    def __init__(self, table_id: _Optional[str] = ..., token: _Optional[str] = ..., table: _Optional[_Union[TableInfo, _Mapping]] = ...) -> None: ...
 
 class CreateTableResponse(_message.Message):
     __slots__ = ("table_id", "host_token", "table")

@@ -74,6 +74,11 @@ class RefereeStub:
                 request_serializer=smear_dot_referee_dot_v1_dot_referee__pb2.AddBotsRequest.SerializeToString,
                 response_deserializer=smear_dot_referee_dot_v1_dot_referee__pb2.AddBotsResponse.FromString,
                 _registered_method=True)
+        self.Rematch = channel.unary_unary(
+                '/smear.referee.v1.Referee/Rematch',
+                request_serializer=smear_dot_referee_dot_v1_dot_referee__pb2.RematchRequest.SerializeToString,
+                response_deserializer=smear_dot_referee_dot_v1_dot_referee__pb2.RematchResponse.FromString,
+                _registered_method=True)
         self.GetView = channel.unary_unary(
                 '/smear.referee.v1.Referee/GetView',
                 request_serializer=smear_dot_referee_dot_v1_dot_referee__pb2.GetViewRequest.SerializeToString,
@@ -172,6 +177,15 @@ class RefereeServicer:
     def AddBots(self, request, context):
         """Seat a bot the server plays in every free seat (a host token), or hand the caller's seat to a
         bot (a seat token: a bot stands in). The bots move through the same checks as any client.
+        """
+        context.set_code(grpc.StatusCode.UNIMPLEMENTED)
+        context.set_details('Method not implemented!')
+        raise NotImplementedError('Method not implemented!')
+
+    def Rematch(self, request, context):
+        """Play again (a seat's token of a finished table): the same rules, options, seats and hand limit at
+        a new table with a new deal, made by whoever asks first; the caller sits in the same seat under the
+        same name, and the server's bots take their seats again. Not for a tournament's tables.
         """
         context.set_code(grpc.StatusCode.UNIMPLEMENTED)
         context.set_details('Method not implemented!')
@@ -279,6 +293,11 @@ def add_RefereeServicer_to_server(servicer, server):
                     servicer.AddBots,
                     request_deserializer=smear_dot_referee_dot_v1_dot_referee__pb2.AddBotsRequest.FromString,
                     response_serializer=smear_dot_referee_dot_v1_dot_referee__pb2.AddBotsResponse.SerializeToString,
+            ),
+            'Rematch': grpc.unary_unary_rpc_method_handler(
+                    servicer.Rematch,
+                    request_deserializer=smear_dot_referee_dot_v1_dot_referee__pb2.RematchRequest.FromString,
+                    response_serializer=smear_dot_referee_dot_v1_dot_referee__pb2.RematchResponse.SerializeToString,
             ),
             'GetView': grpc.unary_unary_rpc_method_handler(
                     servicer.GetView,
@@ -537,6 +556,33 @@ class Referee:
             '/smear.referee.v1.Referee/AddBots',
             smear_dot_referee_dot_v1_dot_referee__pb2.AddBotsRequest.SerializeToString,
             smear_dot_referee_dot_v1_dot_referee__pb2.AddBotsResponse.FromString,
+            options,
+            channel_credentials,
+            insecure,
+            call_credentials,
+            compression,
+            wait_for_ready,
+            timeout,
+            metadata,
+            _registered_method=True)
+
+    @staticmethod
+    def Rematch(request,
+            target,
+            options=(),
+            channel_credentials=None,
+            call_credentials=None,
+            insecure=False,
+            compression=None,
+            wait_for_ready=None,
+            timeout=None,
+            metadata=None):
+        return grpc.experimental.unary_unary(
+            request,
+            target,
+            '/smear.referee.v1.Referee/Rematch',
+            smear_dot_referee_dot_v1_dot_referee__pb2.RematchRequest.SerializeToString,
+            smear_dot_referee_dot_v1_dot_referee__pb2.RematchResponse.FromString,
             options,
             channel_credentials,
             insecure,

@@ -217,6 +217,10 @@ class Client:
         return self._call("AddBots", pb.AddBotsRequest(table_id=table_id, kind=kind,
                                                        idempotency_key=key or uuid.uuid4().hex), token=True)
 
+    def rematch(self, table_id: str) -> pb.RematchResponse:
+        """Play again after a finished game (with this seat's token): the new table and this seat's token there."""
+        return self._call("Rematch", pb.RematchRequest(table_id=table_id), token=True)
+
     def submit(self, table_id: str, move: pb.Move, expected_version: int, key: str = "") -> pb.SubmitMoveResponse:
         return self._call("SubmitMove", pb.SubmitMoveRequest(table_id=table_id, move=move,
                                                              expected_version=expected_version, idempotency_key=key),

@@ -40,7 +40,7 @@ from smear_referee.tables.registry import Identity, Table, Tables
 SERVICE = "smear.referee.v1.Referee"
 TOURNAMENT = "smear.referee.v1.Tournament"
 NEEDS_TOKEN = {f"/{SERVICE}/{m}" for m in ("GetView", "SubmitMove", "WatchTable", "WatchTurns", "Play", "GetRecord",
-                                           "AddBots")} | \
+                                           "AddBots", "Rematch")} | \
     {f"/{TOURNAMENT}/{m}" for m in ("StartRound", "Act", "ExportTournament")}
 CALLER: contextvars.ContextVar[Identity | None] = contextvars.ContextVar("caller", default=None)
 LANG: contextvars.ContextVar[str] = contextvars.ContextVar("lang", default="en")  # the caller's, for refusals
@@ -381,7 +381,17 @@ class Referee(pb_grpc.RefereeServicer):
 
     @guard
     async def GetTable(self, request, context):
-        return self.info(await self.tables.table_for(request.table_id, None))
+        t = await self.tables.table_for(request.table_id, None)
+        await self.tables.next_table(t)  # a finished table names its rematch, once there is one
+        return self.info(t)
+
+    @guard
+    async def Rematch(self, request, context):
+        who = CALLER.get()
+        old = await self.tables.table_for(request.table_id, who)
+        t, token = await self.tables.rematch(old, who, address_of(context.peer()))
+        self.bots.watch(t)
+        return pb.RematchResponse(table_id=t.id, token=token, table=self.info(t))
 
     @guard
     async def AddBots(self, request, context):

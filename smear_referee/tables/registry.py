@@ -278,6 +278,14 @@ class Tables:
         """A seat's token, or a spectator's (seats.join)."""
         return await seats.join(self, table_id, seat, name, key)
 
+    async def rematch(self, old: Table, who: Identity, address: str | None) -> tuple[Table, str]:
+        """Play again: the table after `old` and the caller's seat there (seats.rematch)."""
+        return await seats.rematch(self, old, who, address)
+
+    async def next_table(self, t: Table) -> str | None:
+        """The rematch of a finished table, if one was asked for (seats.next_table)."""
+        return await seats.next_table(self, t)
+
     def check_bot(self, kind: str) -> None:
         seats.check_bot(self, kind)
 

@@ -5,6 +5,7 @@ call's answer, the same token included, from the same transaction that did the w
 from __future__ import annotations
 
 import asyncio
+import hashlib
 import secrets
 import time
 from typing import TYPE_CHECKING
@@ -19,7 +20,7 @@ from smear_referee.tables import idem
 from smear_referee.names import clean as clean_name
 from smear_referee.tables.rulesets import compiled, rules_spec, upload_spec
 from smear_referee.storage.store import Store, StoredTable
-from smear_referee.tables.table import Identity, Table
+from smear_referee.tables.table import Identity, Table, option_text
 from smear_referee.errors import RefereeError
 from smear_referee.tables.tokens import token_hash
 
@@ -167,3 +168,49 @@ def _purpose(seat: int | None) -> str:
 
 def _token() -> str:
     return secrets.token_urlsafe(32)
+
+
+REMATCH = "rematch"  # the idempotency scope that links a finished table to its rematch (not a caller's)
+
+
+def _rematch_key(old_id: str) -> idem.Keyed:
+    """The key under which the store remembers `old_id`'s rematch: only the server writes this scope."""
+    return idem.Keyed(REMATCH, hashlib.sha256(f"{REMATCH}\x1f{old_id}".encode()).hexdigest(), old_id, "")
+
+
+async def next_table(tables: "Tables", old: Table) -> str | None:
+    """The table a rematch of `old` opened, if anyone asked for one (remembered in the store)."""
+    if old.next_id is None and old.game.finished:
+        done = await prior(tables, _rematch_key(old.id))
+        if done is not None:
+            old.next_id = done[1]["table_id"]
+    return old.next_id
+
+
+async def rematch(tables: "Tables", old: Table, who: Identity, address: str | None) -> tuple[Table, str]:
+    """Play again: the table after `old` (made by the first seat to ask: the same rules, options, seat
+    count and hand limit, a new seed; the server's bots seated again), and the caller's seat there."""
+    if who.role != "seat" or who.seat is None:
+        raise RefereeError("PERMISSION_DENIED", "NOT_A_SEAT", "a player of the table asks to play again, with their seat's token")
+    if not old.game.finished:
+        raise RefereeError("FAILED_PRECONDITION", "GAME_NOT_OVER", "the game is not over yet")
+    if old.seal is not None or old.duplicate:
+        raise RefereeError("FAILED_PRECONDITION", "TOURNAMENT_TABLE", "a tournament's table: its director starts the next round")
+    async with old.lock:  # one rematch per table, whoever asks first
+        nid = await next_table(tables, old)
+        if nid is None:
+            opts = {k: option_text(v) for k, v in old.options.items()}
+            new, _host = await create(tables, old.rules_name, old.rules_text, opts, old.rules.players, None, False,
+                                      old.hand_limit, None, address)
+            k = _rematch_key(old.id)
+            try:
+                await tables.write(None, old.id, idem.statements(k, idem.new_salt(), {"table_id": new.id}, time.time()),
+                                   keyed=True)
+            except KeyConflict:  # another replica linked one first: that is the rematch
+                done = await prior(tables, k)
+                new = await tables.table_for(done[1]["table_id"], None)
+            old.next_id = nid = new.id
+            for seat, kind in sorted(old.bots.items()):
+                if not new.seats_taken[seat]:
+                    await add_bots(tables, new, kind, seat)
+    return await join(tables, nid, who.seat, old.seat_names[who.seat])

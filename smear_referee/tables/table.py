@@ -80,6 +80,7 @@ class Table:
     seats_taken: list[bool] = field(default_factory=list)
     seat_names: list[str] = field(default_factory=list)  # as each seat's player gave it ("bot" for the server's bots)
     bots: dict[int, str] = field(default_factory=dict)  # seat -> kind, for the seats the server plays
+    next_id: str | None = None  # the table a rematch opened after this one (seats.rematch)
     token_hashes: list[str] = field(default_factory=list)  # its tokens, forgotten with it when it leaves memory
     sheets: dict[tuple[str, str], str] = field(default_factory=dict)  # (format, language) -> rules sheet, once asked
     spectators: int = 0
@@ -151,7 +152,7 @@ class Table:
                             started=self.version > 0, spectators=self.spectators,
                             spectators_allowed=spectators_allowed, house_rules=self.rules_text is not None,
                             created=self.created, version=self.version, scores=self.game.scores,
-                            rules_sha256=self.spec.sha256)
+                            rules_sha256=self.spec.sha256, next_table_id=self.next_id or "")
 
     def take_seat(self, role: str, seat: int | None, name: str) -> None:
         """Count a token handed out (or read back from the store)."""

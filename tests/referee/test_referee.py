@@ -294,3 +294,38 @@ def test_hostile_uploads_get_clean_errors_and_the_server_keeps_serving(srv):
     text = (ROOT / "rules" / "cutthroat_joker.yaml").read_text()
     t = c.create_table(rules_text=text, players=2, seed="upload")
     assert t.table.title == "Cutthroat Smear with a joker, version 2" and t.table.players == 2
+
+
+def test_a_rematch_is_one_table_for_everyone_and_survives_a_restart(tmp_path):
+    """Rematch: only a seat of a finished table may ask; every seat that asks lands at the same new
+    table (same rules, options, seat count and hand limit, a new deal), in its own seat under its name,
+    the server's bots seated again; the link outlives a restart of the referee."""
+    db = str(tmp_path / "referee.sqlite3")
+    srv = ServerThread(db)
+    try:
+        lobby = srv.client()
+        made = lobby.create_table("four_point_ne_wisconsin", {"widow": "2"}, 4, seed="rematch", hand_limit=1)
+        seats = [srv.client(lobby.join(made.table_id, s, name=f"P{s + 1}").token) for s in range(2)]
+        srv.client(made.host_token).add_bots(made.table_id, "random")
+        fails(lambda: seats[0].rematch(made.table_id), grpc.StatusCode.FAILED_PRECONDITION, "GAME_NOT_OVER")
+        threads = [threading.Thread(target=play_seat, args=(seats[s], made.table_id, "random", s)) for s in range(2)]
+        for th in threads:
+            th.start()
+        for th in threads:
+            th.join(120)
+        assert lobby.table(made.table_id).finished
+        spectator = srv.client(lobby.join(made.table_id).token)
+        fails(lambda: spectator.rematch(made.table_id), grpc.StatusCode.PERMISSION_DENIED, "NOT_A_SEAT")
+        first, second = seats[1].rematch(made.table_id), seats[0].rematch(made.table_id)
+        assert first.table_id == second.table_id != made.table_id
+        info = lobby.table(first.table_id)
+        assert list(info.seat_names) == ["P1", "P2", "bot:random", "bot:random"] and dict(info.options)["widow"] == "2"
+        assert srv.client(second.token).view(first.table_id).seat == 0 and srv.client(first.token).view(first.table_id).seat == 1
+        fails(lambda: seats[0].rematch(made.table_id), grpc.StatusCode.ALREADY_EXISTS, "SEAT_TAKEN")  # already seated there
+    finally:
+        srv.stop()
+    again = ServerThread(db)
+    try:
+        assert again.client().table(made.table_id).next_table_id == first.table_id
+    finally:
+        again.stop()

@@ -678,3 +678,44 @@ def test_the_pages_pass_an_accessibility_check(browser, server):
     page.goto(f"{server.url}replay/{made.table_id}")
     page.wait_for_selector("#slider")
     assert axe_violations(page) == []
+
+
+def test_play_again_seats_the_same_people_at_a_new_table(browser, server):
+    """At the game's end Ann asks to play again: a new table with the same rules and options, Ann in her
+    seat and the server's bot back in its own; Bob's page offers the same, and his click seats him at
+    that table (not another), under his name. A spectator may watch the next game, not take a seat."""
+    lobby = server.client()
+    made = lobby.create_table("cutthroat_canadian", {}, 3, seed="play-again", hand_limit=1)
+    links = [f"{server.url}t/{made.table_id}#seat={lobby.join(made.table_id, s, name=n).token}"
+             for s, n in ((0, "Ann"), (1, "Bob"))]
+    server.client(made.host_token).add_bots(made.table_id, "random")
+    pages = []
+    for link in links:
+        page = browser.new_context().new_page()
+        page.goto(link)
+        page.wait_for_selector("#hand")
+        pages.append(page)
+    rng = random.Random(5)
+    while not all(p.query_selector("#game-over") for p in pages):
+        for p in pages:
+            if p.query_selector("main[data-my-turn='true']") and not p.query_selector("#game-over"):
+                act(p, rng)
+        time.sleep(0.05)
+    ann, bob = pages
+    ann.click("#play-again")
+    ann.wait_for_function(f"() => !location.pathname.includes('{made.table_id}') && document.querySelector('#hand')")
+    new_id = ann.url.rsplit("/", 1)[1]
+    bob.wait_for_selector("#next-open", timeout=10_000)  # Bob's page learns that a new game is open
+    bob.click("#play-again")
+    bob.wait_for_function(f"() => location.pathname.endsWith('{new_id}') && document.querySelector('#hand')")
+    info = lobby.table(new_id)
+    assert list(info.seat_names) == ["Ann", "Bob", "bot:random"] and info.rules == "cutthroat_canadian@1"
+    assert dict(info.options) == dict(lobby.table(made.table_id).options) and not info.finished
+    for page in (ann, bob):
+        page.wait_for_function("() => /Ann/.test(document.querySelector('.seats-row').innerText) && "
+                               "/Bob/.test(document.querySelector('.seats-row').innerText)")
+    watcher = browser.new_context().new_page()
+    watcher.goto(f"{server.url}t/{made.table_id}")
+    watcher.click("#watch")
+    watcher.click("#watch-next")
+    watcher.wait_for_function(f"() => location.pathname.endsWith('{new_id}')")

@@ -25,6 +25,7 @@ class TablePage {
 
   close() {
     this.abort.abort();
+    clearInterval(this.nextTimer);
     this.announcer.remove();
     document.removeEventListener("keydown", this.onKey);
   }
@@ -432,11 +433,41 @@ class TablePage {
 
   overEl() {
     const v = this.view, d = this.detail;
+    this.followNext();
     const winner = v.winner === undefined ? t("nobody") : d.players === d.scores.length ? this.seatName(v.winner) : t("Side {n}", { n: v.winner + 1 });
     return h("section.panel.over#game-over", {}, h("h2", {}, t("Game over")),
       h("p", {}, t("Winner: {who} · scores {list}", { who: winner, list: scoreList(d.scores) })),
+      v.seat !== undefined ? h("button#play-again", { onclick: (e) => this.playAgain(e.target) }, t("Play again")) : null,
+      v.seat === undefined && this.info.nextTableId ? h("button#watch-next", { onclick: () => this.go(`/t/${this.info.nextTableId}`) },
+        t("Watch the next game")) : null,
+      this.info.nextTableId && v.seat !== undefined ? h("span.muted#next-open", {}, t("a new game with the same seats is open")) : null,
       h("button#download", { onclick: () => this.download() }, t("Download the record")),
       h("button#replay", { onclick: () => this.go(`/replay/${this.tableId}`) }, t("Replay the game")));
+  }
+
+  /** The same seats and rules at a new table (whoever asks first opens it; the others join it in their seats). */
+  async playAgain(button) {
+    button.disabled = true;
+    try {
+      const r = await referee.rematch({ tableId: this.tableId }, auth(this.token));
+      tokens.set(r.tableId, { seat: r.token, seatNo: this.view.seat });
+      this.go(`/t/${r.tableId}`);
+    } catch (err) {
+      button.disabled = false;
+      this.refused(err);
+    }
+  }
+
+  /** After the game: look now and then whether someone opened the next one (so the others see it). */
+  followNext() {
+    if (this.nextTimer || this.abort.signal.aborted) return;
+    this.nextTimer = setInterval(async () => {
+      if (this.abort.signal.aborted || this.info.nextTableId) return clearInterval(this.nextTimer);
+      try {
+        this.info = await referee.getTable({ tableId: this.tableId });
+        if (this.info.nextTableId) this.render();
+      } catch { /* the next look tries again */ }
+    }, 3000);
   }
 
   async download() {
