@@ -244,7 +244,9 @@ class TournamentService(pb_grpc.TournamentServicer):
                                                       rules.players,
                                                       tseed, c["duplicate"], c.get("hands_per_round", 0),
                                                       seal=f"{t.id}/{r}" if c["duplicate"] else None, address=None)
-            tokens = [(await self.t.tables.join(table.id, x))[1] for x in range(rules.players)]
+            # Each seat under its entrant's name, so every page of the table shows who sits where.
+            names = [t.names()[seats[x]][:self.t.tables.limits.player_name_chars] for x in range(rules.players)]
+            tokens = [(await self.t.tables.join(table.id, x, names[x]))[1] for x in range(rules.players)]
             tables.append({"table": i, "table_id": table.id, "units": placed, "seats": seats})
             out.append(pb.RoundTable(table=i, table_id=table.id, seats=seats, seat_tokens=tokens))
         await self.t.tables.write(None, t.id, Store.add_round(t.id, r, rs, tables))

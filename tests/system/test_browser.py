@@ -386,6 +386,8 @@ def test_a_director_runs_a_tournament_round_with_a_person_and_stand_in_bots(brow
     player = browser.new_context().new_page()
     player.goto(link)
     assert "#seat=" not in player.url  # the token left the address bar for the browser's storage
+    # The table names its seats after the entrants: Ann reads her own name, not "Seat 1 (you)".
+    player.wait_for_function("() => /Ann \\(you\\)/.test(document.querySelector('.seats-row').innerText)")
     rng = random.Random(1)
     while my_turn_or_over(player) != "over":
         act(player, rng)

@@ -47,6 +47,7 @@ function link(href, text, go) {
 function createForm(rules, go) {
   const select = h("select#rules", { name: "rules" },
     rules.map((r) => h("option", { value: r.name }, r.title)), h("option", { value: "" }, t("House rules (paste below)…")));
+  if (rules.some((r) => r.name === "four_point_ne_wisconsin")) select.value = "four_point_ne_wisconsin";  // the seed variant first
   const players = h("select#players", { name: "players" });
   const options = h("div.options");
   const house = h("textarea#house", { rows: 10, placeholder: "extends: four_point_ne_wisconsin\nname: Our house rules\n...", spellcheck: "false" });

@@ -17,9 +17,13 @@ function back(go) {
   return [h("a.back", { href: "/", onclick: (e) => { e.preventDefault(); go("/"); } }, t("← lobby")), langPicker()];
 }
 
+const SEED_VARIANT = "four_point_ne_wisconsin";
+
 export async function newTournamentPage(root, go) {
   const { rules } = await referee.listRules({});
   const select = h("select#t-rules", {}, rules.map((r) => h("option", { value: r.name }, r.title)));
+  // Start on the seed variant (the rules a club most likely plays), not the first name in the list.
+  if (rules.some((r) => r.name === SEED_VARIANT)) select.value = SEED_VARIANT;
   const options = h("div.options");
   const fill = () => options.replaceChildren(...rules.find((r) => r.name === select.value).options.map(optionInput));
   select.addEventListener("change", fill);
