@@ -721,3 +721,47 @@ def test_play_again_seats_the_same_people_at_a_new_table(browser, server):
     watcher.click("#watch")
     watcher.click("#watch-next")
     watcher.wait_for_function(f"() => location.pathname.endsWith('{new_id}')")
+
+
+COUNT_MOTION = """
+    window.moved = 0; window.sounds = 0;
+    const animate = Element.prototype.animate;
+    Element.prototype.animate = function (...a) { if (this.closest('.felt')) window.moved++; return animate.apply(this, a); };
+    const Audio = window.AudioContext;
+    window.AudioContext = function (...a) { window.sounds++; return new Audio(...a); };
+"""
+
+
+@pytest.mark.parametrize("reduced", [False, True])
+def test_cards_move_unless_asked_not_to_and_sound_is_off_until_turned_on(browser, server, reduced):
+    """Played cards travel from their seat (the Web Animations API); with prefers-reduced-motion nothing
+    moves. Sound is off by default (no audio is even opened); turned on, it plays and the choice stays."""
+    context = browser.new_context(reduced_motion="reduce" if reduced else "no-preference")
+    context.add_init_script(COUNT_MOTION)
+    page = context.new_page()
+    page.goto(server.url)
+    page.select_option("#rules", "cutthroat_canadian")
+    page.click("#create")
+    page.fill("#name", "Ann")
+    page.click("button.seat[data-seat='0']")
+    page.wait_for_selector("#hand")
+    page.click("#bots")
+    assert page.inner_text("#sound") == "Sound: off"
+    rng = random.Random(2)
+    while my_turn_or_over(page) != "play":
+        act(page, rng)
+    for _ in range(3):  # a few tricks' worth of cards
+        if my_turn_or_over(page) == "over":
+            break
+        act(page, rng)
+    moved, sounds = page.evaluate("() => [window.moved, window.sounds]")
+    assert sounds == 0
+    assert moved == 0 if reduced else moved > 0, moved
+    page.click("#sound")
+    assert page.inner_text("#sound") == "Sound: on"
+    if my_turn_or_over(page) != "over":
+        act(page, rng)
+        page.wait_for_function("() => window.sounds > 0", timeout=10_000)
+    page.reload()
+    page.wait_for_selector("#sound")
+    assert page.inner_text("#sound") == "Sound: on"  # kept in this browser

@@ -258,7 +258,7 @@ class TablePage {
       langPicker(() => this.redraw()),
       h("h1", {}, info.title),
       h("div.muted", {}, optionsText(info.options)),
-      h("div.invite", {}, t("Invite:"), " ", h("a#invite", { href: link }, link)));
+      h("div.invite", {}, t("Invite:"), " ", h("a#invite", { href: link }, link)), this.view ? this.soundToggle() : null);
   }
 
   messageEl() {
@@ -272,6 +272,7 @@ class TablePage {
     const mine = v.seat;
     Object.assign(this.root.dataset, { phase: v.phase, myTurn: String(v.legalMoves.length > 0), version: String(v.version) });
     const focused = this.root.contains(document.activeElement) ? document.activeElement.dataset?.card : undefined;
+    const before = this.feltRects();
     const log = h("ol#log", { "aria-label": t("Play so far") }, this.log.map((say) => h("li", {}, say())));
     this.root.replaceChildren(...[
       this.header(),
@@ -289,6 +290,68 @@ class TablePage {
     ].filter(Boolean));
     log.scrollTop = log.scrollHeight;  // the newest line in sight; the whole game's log scrolls above it
     if (focused) this.root.querySelector(`#hand .card[data-card="${CSS.escape(focused)}"]`)?.focus();
+    this.animate(before);
+    this.sound();
+  }
+
+  /** Where each card on the felt (and in your hand) is now, by card: where a card comes from when it moves. */
+  feltRects() {
+    const at = new Map();
+    for (const el of this.root.querySelectorAll("#hand .card, .felt .played")) {
+      at.set(el.dataset.card ?? el.querySelector(".card")?.dataset.card, { rect: el.getBoundingClientRect(), old: el.classList.contains("old") });
+    }
+    return at;
+  }
+
+  /** Motion: a card just played travels from its player's seat (or your hand) to its place; a trick just
+   * taken slides toward its winner. Nothing moves for people who ask their system for less motion. */
+  animate(before) {
+    if (!before.size || matchMedia("(prefers-reduced-motion: reduce)").matches) return;
+    const winner = this.detail.tricks?.length ? this.detail.tricks[this.detail.tricks.length - 1].winner : null;
+    for (const el of this.root.querySelectorAll(".felt .played")) {
+      const card = el.querySelector(".card")?.dataset.card;
+      const was = before.get(card);
+      const now = el.getBoundingClientRect();
+      const fromEl = was ? null : this.root.querySelector(`.felt .seat[data-seat="${el.dataset.seat}"]`);
+      if (!was && fromEl) {  // newly played: from the seat
+        const f = fromEl.getBoundingClientRect();
+        const dx = f.x + f.width / 2 - (now.x + now.width / 2), dy = f.y + f.height / 2 - (now.y + now.height / 2);
+        el.animate([{ transform: `translate(calc(-50% + ${dx}px), calc(-50% + ${dy}px))`, opacity: 0.3 },
+          { transform: "translate(-50%, -50%)", opacity: 1 }], { duration: 320, easing: "ease-out" });
+      } else if (was && !was.old && el.classList.contains("old") && winner !== null) {  // the trick is taken: toward its winner
+        const w = this.root.querySelector(`.felt .seat[data-seat="${winner}"]`)?.getBoundingClientRect();
+        if (!w) continue;
+        const dx = (w.x + w.width / 2 - (now.x + now.width / 2)) * 0.5, dy = (w.y + w.height / 2 - (now.y + now.height / 2)) * 0.5;
+        el.animate([{ transform: "translate(-50%, -50%)", opacity: 1 },
+          { transform: `translate(calc(-50% + ${dx}px), calc(-50% + ${dy}px))`, opacity: 0.55 }],
+        { duration: 450, easing: "ease-in", fill: "forwards" });
+      }
+    }
+  }
+
+  /** A soft click when a card lands (sound is off unless the person turns it on; the choice is kept). */
+  sound() {
+    if (localStorage.getItem("smear:sound") !== "on" || this.soundVersion === this.view.version) return;
+    this.soundVersion = this.view.version;
+    try {
+      this.audio ??= new AudioContext();
+      const osc = this.audio.createOscillator(), gain = this.audio.createGain();
+      const mine = this.view.legalMoves.length > 0;  // your turn: a higher note
+      osc.frequency.value = mine ? 880 : 440;
+      gain.gain.setValueAtTime(0.05, this.audio.currentTime);
+      gain.gain.exponentialRampToValueAtTime(0.0001, this.audio.currentTime + 0.12);
+      osc.connect(gain).connect(this.audio.destination);
+      osc.start();
+      osc.stop(this.audio.currentTime + 0.12);
+    } catch { /* no sound on this machine */ }
+  }
+
+  soundToggle() {
+    const on = localStorage.getItem("smear:sound") === "on";
+    return h("button#sound", { "aria-pressed": String(on), onclick: () => {
+      localStorage.setItem("smear:sound", on ? "off" : "on");
+      this.render();
+    } }, on ? t("Sound: on") : t("Sound: off"));
   }
 
   /** Where seat `s` sits on the felt, as seen from this page's seat (you at the bottom, the next seat on your left). */
