@@ -119,9 +119,10 @@ class Tr:
         return self.t(RANK_WORDS[r]) if r in RANK_WORDS else str(r + 2)
 
     def rank_short(self, r: int) -> str:
-        """A rank as the language abbreviates it (English keeps the notation: T for ten)."""
+        """A rank as the language abbreviates it, as the cards show it (10 for ten; the rule notation's T
+        stays in quoted rule text only)."""
         if self.english:
-            return C.RANK_CHARS[r]
+            return "10" if C.RANK_CHARS[r] == "T" else C.RANK_CHARS[r]
         return self.tp("rank letter", RANK_LETTERS[r]) if r in RANK_LETTERS else str(r + 2)
 
     def suit(self, s: int) -> str:

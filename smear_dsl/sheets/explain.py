@@ -92,7 +92,10 @@ def explain(spec: RuleSpec, options: dict[str, Any] | None = None, players: int 
     description = spec.about(lang)
     intro = [description] if description else []
     rule_file = f"`{spec.ref}`"  # the exact version: `name@2`
-    if spec.extends:
+    if spec.stem == "upload":  # a club's own file, sent to a server: it has no file name to give
+        origin = t("House rules, a variant of {parents}", parents=t(" of ").join(f"`{p}`" for p in spec.extends)) \
+            if spec.extends else t("House rules")
+    elif spec.extends:
         origin = t("Rule file {file}, a variant of {parents}", file=rule_file,
                    parents=t(" of ").join(f"`{p}`" for p in spec.extends))
     else:

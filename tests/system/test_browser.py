@@ -387,7 +387,7 @@ def test_a_director_runs_a_tournament_round_with_a_person_and_stand_in_bots(brow
     player.goto(link)
     assert "#seat=" not in player.url  # the token left the address bar for the browser's storage
     # The table names its seats after the entrants: Ann reads her own name, not "Seat 1 (you)".
-    player.wait_for_function("() => /Ann \\(you\\)/.test(document.querySelector('.seats-row').innerText)")
+    player.wait_for_function("() => /Ann \\(you\\)/.test(document.querySelector('.seats-row')?.innerText)")
     rng = random.Random(1)
     while my_turn_or_over(player) != "over":
         act(player, rng)
@@ -533,12 +533,12 @@ def test_names_reach_every_page_as_people_sit(browser, server):
     bob.click("button.seat[data-seat='1']")
     bob.wait_for_selector("#hand")
     for page in (ann, watcher):
-        page.wait_for_function("() => document.querySelector('.seats-row').innerText.includes('Bob')", timeout=5_000)
+        page.wait_for_function("() => document.querySelector('.seats-row')?.innerText.includes('Bob')", timeout=5_000)
     assert "Ann" in bob.inner_text(".seats-row") and ann.query_selector("#bots")
     ann.click("#bots")
     for page in (bob, watcher):  # people count seats from 1: the bots sit in seats 3 and 4
-        page.wait_for_function("() => /Bot 3/.test(document.querySelector('.seats-row').innerText) && "
-                               "/Bot 4/.test(document.querySelector('.seats-row').innerText)", timeout=5_000)
+        page.wait_for_function("() => /Bot 3/.test(document.querySelector('.seats-row')?.innerText) && "
+                               "/Bot 4/.test(document.querySelector('.seats-row')?.innerText)", timeout=5_000)
     ann.wait_for_selector("#bots", state="detached", timeout=5_000)
 
 
@@ -714,8 +714,8 @@ def test_play_again_seats_the_same_people_at_a_new_table(browser, server):
     assert list(info.seat_names) == ["Ann", "Bob", "bot:random"] and info.rules == "cutthroat_canadian@1"
     assert dict(info.options) == dict(lobby.table(made.table_id).options) and not info.finished
     for page in (ann, bob):
-        page.wait_for_function("() => /Ann/.test(document.querySelector('.seats-row').innerText) && "
-                               "/Bob/.test(document.querySelector('.seats-row').innerText)")
+        page.wait_for_function("() => /Ann/.test(document.querySelector('.seats-row')?.innerText) && "
+                               "/Bob/.test(document.querySelector('.seats-row')?.innerText)")
     watcher = browser.new_context().new_page()
     watcher.goto(f"{server.url}t/{made.table_id}")
     watcher.click("#watch")

@@ -59,7 +59,8 @@ export function tp(context, msgid, params) {
 /** A table's options as "widow=2, defense_cap=on", on/off in the chosen language. */
 export function optionsText(options) {
   const shown = (v) => (v === "true" ? t("on") : v === "false" ? t("off") : v);
-  return Object.entries(options).map(([k, v]) => `${k}=${shown(v)}`).join(", ");
+  // As people say them: "widow: 2 · win only on bid: off", not "widow=2, win_only_on_bid=off".
+  return Object.entries(options).map(([k, v]) => `${k.replaceAll("_", " ")}: ${shown(v)}`).join(" · ");
 }
 
 /** A phase of the hand as the view names it ("bidding", "play", "game over"), in the chosen language. */
