@@ -36,6 +36,8 @@ class Limits:
     entrants: int = 1_000                 # entrants of one tournament
     name_chars: int = 100                 # an entrant's or a tournament's name
     player_name_chars: int = 40           # the name a player gives when taking a seat
+    chat_chars: int = 200                 # a line of a table's chat
+    chat_per_minute: int = 10             # lines (and reactions) one token may say in a minute
     list_tables: int = 200                # tables one ListTables answer lists
     bot_seconds: float = 0.6              # a bot the server plays waits this long before each move, so people can follow
     bot_search_ms: float = 1_000.0        # the most a search bot the server plays may think per move (`search:MS`)

@@ -44,6 +44,12 @@ class Referee(Protocol):
     async def rematch(self, request: smear_dot_referee_dot_v1_dot_referee__pb2.RematchRequest, ctx: RequestContext) -> smear_dot_referee_dot_v1_dot_referee__pb2.RematchResponse:
         raise ConnectError(Code.UNIMPLEMENTED, "Not implemented")
 
+    async def chat(self, request: smear_dot_referee_dot_v1_dot_referee__pb2.ChatRequest, ctx: RequestContext) -> smear_dot_referee_dot_v1_dot_referee__pb2.ChatResponse:
+        raise ConnectError(Code.UNIMPLEMENTED, "Not implemented")
+
+    async def moderate_chat(self, request: smear_dot_referee_dot_v1_dot_referee__pb2.ModerateChatRequest, ctx: RequestContext) -> smear_dot_referee_dot_v1_dot_referee__pb2.ModerateChatResponse:
+        raise ConnectError(Code.UNIMPLEMENTED, "Not implemented")
+
     async def get_view(self, request: smear_dot_referee_dot_v1_dot_referee__pb2.GetViewRequest, ctx: RequestContext) -> smear_dot_referee_dot_v1_dot_referee__pb2.View:
         raise ConnectError(Code.UNIMPLEMENTED, "Not implemented")
 
@@ -163,6 +169,26 @@ class RefereeASGIApplication(ConnectASGIApplication[Referee]):
                         idempotency_level=IdempotencyLevel.UNKNOWN,
                     ),
                     function=svc.rematch,
+                ),
+                "/smear.referee.v1.Referee/Chat": Endpoint.unary(
+                    method=MethodInfo(
+                        name="Chat",
+                        service_name="smear.referee.v1.Referee",
+                        input=smear_dot_referee_dot_v1_dot_referee__pb2.ChatRequest,
+                        output=smear_dot_referee_dot_v1_dot_referee__pb2.ChatResponse,
+                        idempotency_level=IdempotencyLevel.UNKNOWN,
+                    ),
+                    function=svc.chat,
+                ),
+                "/smear.referee.v1.Referee/ModerateChat": Endpoint.unary(
+                    method=MethodInfo(
+                        name="ModerateChat",
+                        service_name="smear.referee.v1.Referee",
+                        input=smear_dot_referee_dot_v1_dot_referee__pb2.ModerateChatRequest,
+                        output=smear_dot_referee_dot_v1_dot_referee__pb2.ModerateChatResponse,
+                        idempotency_level=IdempotencyLevel.UNKNOWN,
+                    ),
+                    function=svc.moderate_chat,
                 ),
                 "/smear.referee.v1.Referee/GetView": Endpoint.unary(
                     method=MethodInfo(
@@ -431,6 +457,46 @@ class RefereeClient(ConnectClient):
                 service_name="smear.referee.v1.Referee",
                 input=smear_dot_referee_dot_v1_dot_referee__pb2.RematchRequest,
                 output=smear_dot_referee_dot_v1_dot_referee__pb2.RematchResponse,
+                idempotency_level=IdempotencyLevel.UNKNOWN,
+            ),
+            headers=headers,
+            timeout_ms=timeout_ms,
+        )
+
+    async def chat(
+        self,
+        request: smear_dot_referee_dot_v1_dot_referee__pb2.ChatRequest,
+        *,
+        headers: Headers | Mapping[str, str] | None = None,
+        timeout_ms: int | None = None,
+    ) -> smear_dot_referee_dot_v1_dot_referee__pb2.ChatResponse:
+        return await self.execute_unary(
+            request=request,
+            method=MethodInfo(
+                name="Chat",
+                service_name="smear.referee.v1.Referee",
+                input=smear_dot_referee_dot_v1_dot_referee__pb2.ChatRequest,
+                output=smear_dot_referee_dot_v1_dot_referee__pb2.ChatResponse,
+                idempotency_level=IdempotencyLevel.UNKNOWN,
+            ),
+            headers=headers,
+            timeout_ms=timeout_ms,
+        )
+
+    async def moderate_chat(
+        self,
+        request: smear_dot_referee_dot_v1_dot_referee__pb2.ModerateChatRequest,
+        *,
+        headers: Headers | Mapping[str, str] | None = None,
+        timeout_ms: int | None = None,
+    ) -> smear_dot_referee_dot_v1_dot_referee__pb2.ModerateChatResponse:
+        return await self.execute_unary(
+            request=request,
+            method=MethodInfo(
+                name="ModerateChat",
+                service_name="smear.referee.v1.Referee",
+                input=smear_dot_referee_dot_v1_dot_referee__pb2.ModerateChatRequest,
+                output=smear_dot_referee_dot_v1_dot_referee__pb2.ModerateChatResponse,
                 idempotency_level=IdempotencyLevel.UNKNOWN,
             ),
             headers=headers,
@@ -804,6 +870,10 @@ class RefereeSync(Protocol):
         raise ConnectError(Code.UNIMPLEMENTED, "Not implemented")
     def rematch(self, request: smear_dot_referee_dot_v1_dot_referee__pb2.RematchRequest, ctx: RequestContext) -> smear_dot_referee_dot_v1_dot_referee__pb2.RematchResponse:
         raise ConnectError(Code.UNIMPLEMENTED, "Not implemented")
+    def chat(self, request: smear_dot_referee_dot_v1_dot_referee__pb2.ChatRequest, ctx: RequestContext) -> smear_dot_referee_dot_v1_dot_referee__pb2.ChatResponse:
+        raise ConnectError(Code.UNIMPLEMENTED, "Not implemented")
+    def moderate_chat(self, request: smear_dot_referee_dot_v1_dot_referee__pb2.ModerateChatRequest, ctx: RequestContext) -> smear_dot_referee_dot_v1_dot_referee__pb2.ModerateChatResponse:
+        raise ConnectError(Code.UNIMPLEMENTED, "Not implemented")
     def get_view(self, request: smear_dot_referee_dot_v1_dot_referee__pb2.GetViewRequest, ctx: RequestContext) -> smear_dot_referee_dot_v1_dot_referee__pb2.View:
         raise ConnectError(Code.UNIMPLEMENTED, "Not implemented")
     def submit_move(self, request: smear_dot_referee_dot_v1_dot_referee__pb2.SubmitMoveRequest, ctx: RequestContext) -> smear_dot_referee_dot_v1_dot_referee__pb2.SubmitMoveResponse:
@@ -915,6 +985,26 @@ class RefereeWSGIApplication(ConnectWSGIApplication):
                         idempotency_level=IdempotencyLevel.UNKNOWN,
                     ),
                     function=service.rematch,
+                ),
+                "/smear.referee.v1.Referee/Chat": EndpointSync.unary(
+                    method=MethodInfo(
+                        name="Chat",
+                        service_name="smear.referee.v1.Referee",
+                        input=smear_dot_referee_dot_v1_dot_referee__pb2.ChatRequest,
+                        output=smear_dot_referee_dot_v1_dot_referee__pb2.ChatResponse,
+                        idempotency_level=IdempotencyLevel.UNKNOWN,
+                    ),
+                    function=service.chat,
+                ),
+                "/smear.referee.v1.Referee/ModerateChat": EndpointSync.unary(
+                    method=MethodInfo(
+                        name="ModerateChat",
+                        service_name="smear.referee.v1.Referee",
+                        input=smear_dot_referee_dot_v1_dot_referee__pb2.ModerateChatRequest,
+                        output=smear_dot_referee_dot_v1_dot_referee__pb2.ModerateChatResponse,
+                        idempotency_level=IdempotencyLevel.UNKNOWN,
+                    ),
+                    function=service.moderate_chat,
                 ),
                 "/smear.referee.v1.Referee/GetView": EndpointSync.unary(
                     method=MethodInfo(
@@ -1183,6 +1273,46 @@ class RefereeClientSync(ConnectClientSync):
                 service_name="smear.referee.v1.Referee",
                 input=smear_dot_referee_dot_v1_dot_referee__pb2.RematchRequest,
                 output=smear_dot_referee_dot_v1_dot_referee__pb2.RematchResponse,
+                idempotency_level=IdempotencyLevel.UNKNOWN,
+            ),
+            headers=headers,
+            timeout_ms=timeout_ms,
+        )
+
+    def chat(
+        self,
+        request: smear_dot_referee_dot_v1_dot_referee__pb2.ChatRequest,
+        *,
+        headers: Headers | Mapping[str, str] | None = None,
+        timeout_ms: int | None = None,
+    ) -> smear_dot_referee_dot_v1_dot_referee__pb2.ChatResponse:
+        return self.execute_unary(
+            request=request,
+            method=MethodInfo(
+                name="Chat",
+                service_name="smear.referee.v1.Referee",
+                input=smear_dot_referee_dot_v1_dot_referee__pb2.ChatRequest,
+                output=smear_dot_referee_dot_v1_dot_referee__pb2.ChatResponse,
+                idempotency_level=IdempotencyLevel.UNKNOWN,
+            ),
+            headers=headers,
+            timeout_ms=timeout_ms,
+        )
+
+    def moderate_chat(
+        self,
+        request: smear_dot_referee_dot_v1_dot_referee__pb2.ModerateChatRequest,
+        *,
+        headers: Headers | Mapping[str, str] | None = None,
+        timeout_ms: int | None = None,
+    ) -> smear_dot_referee_dot_v1_dot_referee__pb2.ModerateChatResponse:
+        return self.execute_unary(
+            request=request,
+            method=MethodInfo(
+                name="ModerateChat",
+                service_name="smear.referee.v1.Referee",
+                input=smear_dot_referee_dot_v1_dot_referee__pb2.ModerateChatRequest,
+                output=smear_dot_referee_dot_v1_dot_referee__pb2.ModerateChatResponse,
                 idempotency_level=IdempotencyLevel.UNKNOWN,
             ),
             headers=headers,

@@ -218,6 +218,48 @@ class AddBotsResponse(_message.Message):
     seats: _containers.RepeatedScalarFieldContainer[int]
     def __init__(self, table: _Optional[_Union[TableInfo, _Mapping]] = ..., seats: _Optional[_Iterable[int]] = ...) -> None: ...
 
+class ChatRequest(_message.Message):
+    __slots__ = ("table_id", "text", "reaction")
+    TABLE_ID_FIELD_NUMBER: _ClassVar[int]
+    TEXT_FIELD_NUMBER: _ClassVar[int]
+    REACTION_FIELD_NUMBER: _ClassVar[int]
+    table_id: str
+    text: str
+    reaction: str
+    def __init__(self, table_id: _Optional[str] = ..., text: _Optional[str] = ..., reaction: _Optional[str] = ...) -> None: ...
+
+class ChatResponse(_message.Message):
+    __slots__ = ()
+    def __init__(self) -> None: ...
+
+class ModerateChatRequest(_message.Message):
+    __slots__ = ("table_id", "muted", "spectators_may_chat")
+    TABLE_ID_FIELD_NUMBER: _ClassVar[int]
+    MUTED_FIELD_NUMBER: _ClassVar[int]
+    SPECTATORS_MAY_CHAT_FIELD_NUMBER: _ClassVar[int]
+    table_id: str
+    muted: _containers.RepeatedScalarFieldContainer[int]
+    spectators_may_chat: bool
+    def __init__(self, table_id: _Optional[str] = ..., muted: _Optional[_Iterable[int]] = ..., spectators_may_chat: _Optional[bool] = ...) -> None: ...
+
+class ModerateChatResponse(_message.Message):
+    __slots__ = ()
+    def __init__(self) -> None: ...
+
+class ChatLine(_message.Message):
+    __slots__ = ("seat", "name", "text", "reaction", "at")
+    SEAT_FIELD_NUMBER: _ClassVar[int]
+    NAME_FIELD_NUMBER: _ClassVar[int]
+    TEXT_FIELD_NUMBER: _ClassVar[int]
+    REACTION_FIELD_NUMBER: _ClassVar[int]
+    AT_FIELD_NUMBER: _ClassVar[int]
+    seat: int
+    name: str
+    text: str
+    reaction: str
+    at: float
+    def __init__(self, seat: _Optional[int] = ..., name: _Optional[str] = ..., text: _Optional[str] = ..., reaction: _Optional[str] = ..., at: _Optional[float] = ...) -> None: ...
+
 class RematchRequest(_message.Message):
     __slots__ = ("table_id",)
     TABLE_ID_FIELD_NUMBER: _ClassVar[int]
@@ -452,7 +494,7 @@ class Heartbeat(_message.Message):
     def __init__(self) -> None: ...
 
 class TableEvent(_message.Message):
-    __slots__ = ("seq", "snapshot", "move", "hand_started", "trick_won", "hand_scored", "game_over", "heartbeat", "seats")
+    __slots__ = ("seq", "snapshot", "move", "hand_started", "trick_won", "hand_scored", "game_over", "heartbeat", "seats", "chat")
     SEQ_FIELD_NUMBER: _ClassVar[int]
     SNAPSHOT_FIELD_NUMBER: _ClassVar[int]
     MOVE_FIELD_NUMBER: _ClassVar[int]
@@ -462,6 +504,7 @@ class TableEvent(_message.Message):
     GAME_OVER_FIELD_NUMBER: _ClassVar[int]
     HEARTBEAT_FIELD_NUMBER: _ClassVar[int]
     SEATS_FIELD_NUMBER: _ClassVar[int]
+    CHAT_FIELD_NUMBER: _ClassVar[int]
     seq: int
     snapshot: View
     move: MovePlayed
@@ -471,7 +514,8 @@ class TableEvent(_message.Message):
     game_over: GameOver
     heartbeat: Heartbeat
     seats: Seats
-    def __init__(self, seq: _Optional[int] = ..., snapshot: _Optional[_Union[View, _Mapping]] = ..., move: _Optional[_Union[MovePlayed, _Mapping]] = ..., hand_started: _Optional[_Union[HandStarted, _Mapping]] = ..., trick_won: _Optional[_Union[TrickWon, _Mapping]] = ..., hand_scored: _Optional[_Union[HandScored, _Mapping]] = ..., game_over: _Optional[_Union[GameOver, _Mapping]] = ..., heartbeat: _Optional[_Union[Heartbeat, _Mapping]] = ..., seats: _Optional[_Union[Seats, _Mapping]] = ...) -> None: ...
+    chat: ChatLine
+    def __init__(self, seq: _Optional[int] = ..., snapshot: _Optional[_Union[View, _Mapping]] = ..., move: _Optional[_Union[MovePlayed, _Mapping]] = ..., hand_started: _Optional[_Union[HandStarted, _Mapping]] = ..., trick_won: _Optional[_Union[TrickWon, _Mapping]] = ..., hand_scored: _Optional[_Union[HandScored, _Mapping]] = ..., game_over: _Optional[_Union[GameOver, _Mapping]] = ..., heartbeat: _Optional[_Union[Heartbeat, _Mapping]] = ..., seats: _Optional[_Union[Seats, _Mapping]] = ..., chat: _Optional[_Union[ChatLine, _Mapping]] = ...) -> None: ...
 
 class Seats(_message.Message):
     __slots__ = ("seat_taken", "seat_names", "spectators")

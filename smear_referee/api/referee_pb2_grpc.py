@@ -79,6 +79,16 @@ class RefereeStub:
                 request_serializer=smear_dot_referee_dot_v1_dot_referee__pb2.RematchRequest.SerializeToString,
                 response_deserializer=smear_dot_referee_dot_v1_dot_referee__pb2.RematchResponse.FromString,
                 _registered_method=True)
+        self.Chat = channel.unary_unary(
+                '/smear.referee.v1.Referee/Chat',
+                request_serializer=smear_dot_referee_dot_v1_dot_referee__pb2.ChatRequest.SerializeToString,
+                response_deserializer=smear_dot_referee_dot_v1_dot_referee__pb2.ChatResponse.FromString,
+                _registered_method=True)
+        self.ModerateChat = channel.unary_unary(
+                '/smear.referee.v1.Referee/ModerateChat',
+                request_serializer=smear_dot_referee_dot_v1_dot_referee__pb2.ModerateChatRequest.SerializeToString,
+                response_deserializer=smear_dot_referee_dot_v1_dot_referee__pb2.ModerateChatResponse.FromString,
+                _registered_method=True)
         self.GetView = channel.unary_unary(
                 '/smear.referee.v1.Referee/GetView',
                 request_serializer=smear_dot_referee_dot_v1_dot_referee__pb2.GetViewRequest.SerializeToString,
@@ -191,6 +201,21 @@ class RefereeServicer:
         context.set_details('Method not implemented!')
         raise NotImplementedError('Method not implemented!')
 
+    def Chat(self, request, context):
+        """A line of chat or a preset reaction at a table (a seat's token; a spectator's when the host
+        allows): rate-limited per token, length-capped, kept in memory for the table's watchers only,
+        never in the record. The host may mute a seat and let spectators speak (ModerateChat).
+        """
+        context.set_code(grpc.StatusCode.UNIMPLEMENTED)
+        context.set_details('Method not implemented!')
+        raise NotImplementedError('Method not implemented!')
+
+    def ModerateChat(self, request, context):
+        """Missing associated documentation comment in .proto file."""
+        context.set_code(grpc.StatusCode.UNIMPLEMENTED)
+        context.set_details('Method not implemented!')
+        raise NotImplementedError('Method not implemented!')
+
     def GetView(self, request, context):
         """What the caller may see now: its own hand, the public state, its legal moves.
         """
@@ -298,6 +323,16 @@ def add_RefereeServicer_to_server(servicer, server):
                     servicer.Rematch,
                     request_deserializer=smear_dot_referee_dot_v1_dot_referee__pb2.RematchRequest.FromString,
                     response_serializer=smear_dot_referee_dot_v1_dot_referee__pb2.RematchResponse.SerializeToString,
+            ),
+            'Chat': grpc.unary_unary_rpc_method_handler(
+                    servicer.Chat,
+                    request_deserializer=smear_dot_referee_dot_v1_dot_referee__pb2.ChatRequest.FromString,
+                    response_serializer=smear_dot_referee_dot_v1_dot_referee__pb2.ChatResponse.SerializeToString,
+            ),
+            'ModerateChat': grpc.unary_unary_rpc_method_handler(
+                    servicer.ModerateChat,
+                    request_deserializer=smear_dot_referee_dot_v1_dot_referee__pb2.ModerateChatRequest.FromString,
+                    response_serializer=smear_dot_referee_dot_v1_dot_referee__pb2.ModerateChatResponse.SerializeToString,
             ),
             'GetView': grpc.unary_unary_rpc_method_handler(
                     servicer.GetView,
@@ -583,6 +618,60 @@ class Referee:
             '/smear.referee.v1.Referee/Rematch',
             smear_dot_referee_dot_v1_dot_referee__pb2.RematchRequest.SerializeToString,
             smear_dot_referee_dot_v1_dot_referee__pb2.RematchResponse.FromString,
+            options,
+            channel_credentials,
+            insecure,
+            call_credentials,
+            compression,
+            wait_for_ready,
+            timeout,
+            metadata,
+            _registered_method=True)
+
+    @staticmethod
+    def Chat(request,
+            target,
+            options=(),
+            channel_credentials=None,
+            call_credentials=None,
+            insecure=False,
+            compression=None,
+            wait_for_ready=None,
+            timeout=None,
+            metadata=None):
+        return grpc.experimental.unary_unary(
+            request,
+            target,
+            '/smear.referee.v1.Referee/Chat',
+            smear_dot_referee_dot_v1_dot_referee__pb2.ChatRequest.SerializeToString,
+            smear_dot_referee_dot_v1_dot_referee__pb2.ChatResponse.FromString,
+            options,
+            channel_credentials,
+            insecure,
+            call_credentials,
+            compression,
+            wait_for_ready,
+            timeout,
+            metadata,
+            _registered_method=True)
+
+    @staticmethod
+    def ModerateChat(request,
+            target,
+            options=(),
+            channel_credentials=None,
+            call_credentials=None,
+            insecure=False,
+            compression=None,
+            wait_for_ready=None,
+            timeout=None,
+            metadata=None):
+        return grpc.experimental.unary_unary(
+            request,
+            target,
+            '/smear.referee.v1.Referee/ModerateChat',
+            smear_dot_referee_dot_v1_dot_referee__pb2.ModerateChatRequest.SerializeToString,
+            smear_dot_referee_dot_v1_dot_referee__pb2.ModerateChatResponse.FromString,
             options,
             channel_credentials,
             insecure,

@@ -217,6 +217,16 @@ class Client:
         return self._call("AddBots", pb.AddBotsRequest(table_id=table_id, kind=kind,
                                                        idempotency_key=key or uuid.uuid4().hex), token=True)
 
+    def chat(self, table_id: str, text: str | None = None, reaction: str | None = None) -> pb.ChatResponse:
+        """Say a line (or a preset reaction) at the table, with a seat's token."""
+        req = pb.ChatRequest(table_id=table_id, reaction=reaction) if reaction else pb.ChatRequest(table_id=table_id, text=text or "")
+        return self._call("Chat", req, token=True)
+
+    def moderate_chat(self, table_id: str, muted: list[int], spectators_may_chat: bool = False) -> pb.ModerateChatResponse:
+        """The host's: mute seats, let spectators speak."""
+        return self._call("ModerateChat", pb.ModerateChatRequest(table_id=table_id, muted=muted,
+                                                                 spectators_may_chat=spectators_may_chat), token=True)
+
     def rematch(self, table_id: str) -> pb.RematchResponse:
         """Play again after a finished game (with this seat's token): the new table and this seat's token there."""
         return self._call("Rematch", pb.RematchRequest(table_id=table_id), token=True)

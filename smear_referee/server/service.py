@@ -40,7 +40,7 @@ from smear_referee.tables.registry import Identity, Table, Tables
 SERVICE = "smear.referee.v1.Referee"
 TOURNAMENT = "smear.referee.v1.Tournament"
 NEEDS_TOKEN = {f"/{SERVICE}/{m}" for m in ("GetView", "SubmitMove", "WatchTable", "WatchTurns", "Play", "GetRecord",
-                                           "AddBots", "Rematch")} | \
+                                           "AddBots", "Rematch", "Chat", "ModerateChat")} | \
     {f"/{TOURNAMENT}/{m}" for m in ("StartRound", "Act", "ExportTournament")}
 CALLER: contextvars.ContextVar[Identity | None] = contextvars.ContextVar("caller", default=None)
 LANG: contextvars.ContextVar[str] = contextvars.ContextVar("lang", default="en")  # the caller's, for refusals
@@ -384,6 +384,31 @@ class Referee(pb_grpc.RefereeServicer):
         t = await self.tables.table_for(request.table_id, None)
         await self.tables.next_table(t)  # a finished table names its rematch, once there is one
         return self.info(t)
+
+    @guard
+    async def Chat(self, request, context):
+        who = CALLER.get()
+        t = await self.tables.table_for(request.table_id, who)
+        if who.role not in ("seat", "spectator"):
+            raise RefereeError("PERMISSION_DENIED", "NOT_A_SEAT", "chat with a seat's token (or a spectator's, when the host allows)")
+        speaker = f"seat:{who.seat}" if who.role == "seat" else "spectators"  # spectators share one allowance
+        name = t.seat_names[who.seat] if who.seat is not None else ""
+        t.chat.say(speaker, who.seat, name, request, self.limits.chat_chars, self.limits.chat_per_minute)
+        async with t.changed:
+            t.changed.notify_all()
+        return pb.ChatResponse()
+
+    @guard
+    async def ModerateChat(self, request, context):
+        who = CALLER.get()
+        t = await self.tables.table_for(request.table_id, who)
+        if who.role != "host":
+            raise RefereeError("PERMISSION_DENIED", "NOT_THE_HOST", "the host moderates the table's chat")
+        if any(not 0 <= s < t.rules.players for s in request.muted):
+            raise RefereeError("INVALID_ARGUMENT", "BAD_SEAT", f"seats are 0 to {t.rules.players - 1}")
+        t.chat.muted = set(request.muted)
+        t.chat.spectators_may_chat = request.spectators_may_chat
+        return pb.ModerateChatResponse()
 
     @guard
     async def Rematch(self, request, context):

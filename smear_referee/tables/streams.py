@@ -21,12 +21,17 @@ async def watch(tables: Tables, t: Table, who: Identity, after: int, heartbeat: 
         yield pb.TableEvent(seq=last, snapshot=view)
         seating = t.seating
         yield pb.TableEvent(seq=0, seats=t.seats())  # not a game event: no number
+        heard = max(0, t.chat.said - len(t.chat.lines))  # the chat's last lines, then each as it is said
         while True:
             if t.moved:  # it left this server (another replica took its shard): the client asks again
                 raise tables.gone(t)
             if t.seating != seating:  # someone sat down, named a seat or a bot took one
                 seating = t.seating
                 yield pb.TableEvent(seq=0, seats=t.seats())
+            if t.chat.said != heard:
+                for line in t.chat.since(heard):
+                    yield pb.TableEvent(seq=0, chat=line)
+                heard = t.chat.said
             if sent < t.base_seq:  # resuming from before what memory holds: remade from the store
                 upto = t.base_seq
                 for ev in await tables.old_events(t, sent, upto):
@@ -39,7 +44,7 @@ async def watch(tables: Tables, t: Table, who: Identity, after: int, heartbeat: 
                     break  # the table moved on a hand while this stream was sending
             if sent < t.base_seq:
                 continue
-            if not await t.wait_for_events(sent, heartbeat, seating):
+            if not await t.wait_for_events(sent, heartbeat, seating, heard):
                 yield pb.TableEvent(seq=sent, heartbeat=pb.Heartbeat())
 
 async def turns(tables: Tables, t: Table, who: Identity, after: int) -> AsyncIterator[pb.View]:

@@ -26,6 +26,7 @@ from smear_dsl.language.versions import record_rules
 from smear_referee.storage import integrity as I
 from smear_referee.api import referee_pb2 as pb
 from smear_referee.tables.convert import move_from_proto, move_to_proto, view_to_proto
+from smear_referee.tables.chat import Chat
 
 
 @dataclass(frozen=True)
@@ -81,6 +82,7 @@ class Table:
     seat_names: list[str] = field(default_factory=list)  # as each seat's player gave it ("bot" for the server's bots)
     bots: dict[int, str] = field(default_factory=dict)  # seat -> kind, for the seats the server plays
     next_id: str | None = None  # the table a rematch opened after this one (seats.rematch)
+    chat: Chat = field(default_factory=Chat)  # in memory only: not part of the game (chat.py)
     token_hashes: list[str] = field(default_factory=list)  # its tokens, forgotten with it when it leaves memory
     sheets: dict[tuple[str, str], str] = field(default_factory=dict)  # (format, language) -> rules sheet, once asked
     spectators: int = 0
@@ -326,13 +328,15 @@ class Table:
         async with self.lock:
             return self.view(who), self.last_seq
 
-    async def wait_for_events(self, after: int, seconds: float, seating: int | None = None) -> bool:
-        """Wait until there is an event after `after`, the seats have changed since `seating`, or the
-        table has left this server; False if `seconds` pass first."""
+    async def wait_for_events(self, after: int, seconds: float, seating: int | None = None,
+                              chat: int | None = None) -> bool:
+        """Wait until there is an event after `after`, the seats have changed since `seating`, a line
+        of chat was said after `chat`, or the table has left this server; False if `seconds` pass first."""
         async with self.changed:
             try:
                 await asyncio.wait_for(self.changed.wait_for(
-                    lambda: self.last_seq > after or self.moved or (seating is not None and self.seating != seating)), seconds)
+                    lambda: self.last_seq > after or self.moved or (seating is not None and self.seating != seating)
+                    or (chat is not None and self.chat.said != chat)), seconds)
                 return True
             except asyncio.TimeoutError:
                 return False

@@ -765,3 +765,47 @@ def test_cards_move_unless_asked_not_to_and_sound_is_off_until_turned_on(browser
     page.reload()
     page.wait_for_selector("#sound")
     assert page.inner_text("#sound") == "Sound: on"  # kept in this browser
+
+
+def test_table_talk_is_text_rate_limited_moderated_and_not_in_the_record(browser, server):
+    """Chat at a table: what Ann types reaches Bob's page as text (markup shown, never run), a reaction
+    shows as a face and words; a spectator reads but speaks only when the host allows; the host can
+    mute a seat; a seat saying too much is told to wait; nothing said is in the game's record."""
+    import grpc
+
+    ann = sit_with_bots(browser, server, "cutthroat_canadian", players="3")  # Ann hosts and sits; bots fill the rest
+    table_id = ann.url.rsplit("/", 1)[1]
+    spectator = browser.new_context().new_page()
+    spectator.goto(f"{server.url}t/{table_id}")
+    spectator.click("#watch")
+    spectator.wait_for_selector("#chat-text")
+    ann.fill("#chat-text", "<img src=x onerror=\"document.title='pwned'\"> hi all")
+    ann.press("#chat-text", "Enter")
+    spectator.wait_for_function("() => document.querySelector('#chat')?.innerText.includes('<img src=x')")
+    assert spectator.locator("#chat img").count() == 0 and spectator.title() != "pwned"
+    assert "Ann" in spectator.inner_text("#chat")
+    ann.click("button.reaction[data-reaction='good_game']")
+    spectator.wait_for_function("() => document.querySelector('#chat')?.innerText.includes('🤝 good game')")
+    spectator.fill("#chat-text", "may I?")
+    spectator.press("#chat-text", "Enter")
+    assert "spectators read the chat" in spectator.wait_for_selector("#message.refusal").inner_text()
+    ann.check("#spectators-chat")
+    ann.wait_for_timeout(300)
+    spectator.fill("#chat-text", "thanks, host")
+    spectator.press("#chat-text", "Enter")
+    ann.wait_for_function("() => document.querySelector('#chat')?.innerText.includes('a spectator: thanks, host')")
+    ann.check("#mute-0")  # the host mutes a seat (here her own): its lines are refused
+    ann.wait_for_timeout(300)
+    ann.fill("#chat-text", "still there?")
+    ann.press("#chat-text", "Enter")
+    assert ann.wait_for_selector("#message.refusal[data-reason='MUTED']")
+    ann.uncheck("#mute-0")
+    ann.wait_for_timeout(300)
+    token = ann.evaluate(f"() => JSON.parse(localStorage.getItem('smear:table:{table_id}')).seat")
+    me = server.client(token)  # the same seat through the API: at most Limits.chat_per_minute lines a minute
+    with pytest.raises(grpc.RpcError) as e:
+        for i in range(20):
+            me.chat(table_id, f"line {i}")
+    assert e.value.code() == grpc.StatusCode.RESOURCE_EXHAUSTED
+    record, _complete = me.record(table_id)
+    assert "hi all" not in json.dumps(record) and "thanks, host" not in json.dumps(record)

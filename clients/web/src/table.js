@@ -3,6 +3,12 @@ import { auth, once, referee, refusal, tokens } from "./api.js";
 import { langPicker, optionsText, phaseName, pointName, t, tn } from "./i18n.js";
 import { botKinds, cardEl, cardLabel, choiceButtonLabel, choiceWords, h, moveKey, moveLabel, moveTold, scoreList, sortHand, SUITS } from "./ui.js";
 
+// The preset reactions (the server knows their codes): a face, and the words a screen reader says.
+const REACTIONS = {
+  thumbs_up: ["👍", () => t("thumbs up")], laugh: ["😄", () => t("laughs")], wow: ["😮", () => t("wow")],
+  oops: ["😬", () => t("oops")], good_game: ["🤝", () => t("good game")], well_played: ["👏", () => t("well played")],
+};
+
 export async function tablePage(root, tableId, go) {
   const page = new TablePage(root, tableId, go);
   await page.open();
@@ -21,6 +27,7 @@ class TablePage {
     // What a screen reader says as play goes on (your turn, each card, each trick); refusals are alerts.
     this.announcer = h("div#announce.sr-only", { role: "status", "aria-live": "polite" });
     this.onKey = (e) => this.key(e);
+    this.chat = [];
   }
 
   close() {
@@ -160,6 +167,11 @@ class TablePage {
       Object.assign(this.info, { seatTaken: k.value.seatTaken, seatNames: k.value.seatNames, spectators: k.value.spectators });
       return this.view ? this.render() : undefined;
     }
+    if (k.case === "chat") {  // a line of the table's talk: shown as text, never as markup
+      this.chat.push(k.value);
+      if (this.chat.length > 100) this.chat.shift();
+      return this.drawChat();
+    }
     if (k.case === "snapshot") {
       this.setView(k.value);
       if (this.message?.lost) this.message = null;
@@ -286,6 +298,7 @@ class TablePage {
       v.finished ? this.overEl() : null,
       h("section.panel.results", {}, h("h2", {}, t("Hands")), this.resultsEl()),
       h("section.panel.log", {}, h("h2", {}, t("Play so far")), log),
+      this.chatEl(),
       this.rulesEl(),
     ].filter(Boolean));
     log.scrollTop = log.scrollHeight;  // the newest line in sight; the whole game's log scrolls above it
@@ -541,6 +554,60 @@ class TablePage {
       document.body.append(a);
       a.click();
       a.remove();
+    } catch (err) { this.refused(err); }
+  }
+
+  /** The table's talk: kept across redraws (what you are typing stays), its lines updated in place. */
+  chatEl() {
+    if (!this.chatBox) {
+      const text = h("input#chat-text", { maxlength: 200, "aria-label": t("Say something to the table"), placeholder: t("Say something…"),
+        onkeydown: (e) => { if (e.key === "Enter") send(); } });
+      const send = async () => {
+        if (!text.value.trim()) return;
+        if (await this.say({ case: "text", value: text.value })) text.value = "";
+      };
+      const reactions = Object.entries(REACTIONS).map(([code, [face, words]]) => h("button.reaction", {
+        "data-reaction": code, "aria-label": words(), title: words(), onclick: () => this.say({ case: "reaction", value: code }) }, face));
+      this.chatList = h("ol#chat", { "aria-label": t("Table talk") });
+      this.chatBox = h("section.panel.chat", {}, h("h2", {}, t("Table talk")), this.chatList,
+        h("div.chat-say", {}, text, h("button#chat-send", { onclick: send }, t("Send")), ...reactions), h("div#chat-host"));
+    }
+    this.drawChat();
+    return this.chatBox;
+  }
+
+  drawChat() {
+    if (!this.chatList) return;
+    this.chatList.replaceChildren(...this.chat.map((x) => h("li", {},
+      h("b", {}, x.seat >= 0 ? this.seatName(x.seat) : t("a spectator")), ": ",
+      x.reaction ? `${REACTIONS[x.reaction]?.[0] ?? ""} ${REACTIONS[x.reaction]?.[1]() ?? x.reaction}` : x.text)));
+    this.chatList.scrollTop = this.chatList.scrollHeight;
+    const host = tokens.get(this.tableId).host;
+    const box = this.chatBox.querySelector("#chat-host");
+    if (host && !box.childElementCount && this.detail) {  // the host mutes seats and may let spectators speak
+      const boxes = Array.from({ length: this.detail.players }, (_, s) => h("input", { type: "checkbox", "data-mute": s, id: `mute-${s}` }));
+      const spectators = h("input#spectators-chat", { type: "checkbox" });
+      const apply = () => this.moderate(boxes.filter((b) => b.checked).map((b) => Number(b.dataset.mute)), spectators.checked);
+      for (const b of [...boxes, spectators]) b.addEventListener("change", apply);
+      box.replaceChildren(h("span.muted", {}, t("Host:"), " "),
+        ...boxes.flatMap((b, s) => [h("label", { for: b.id }, b, " ", t("mute {who}", { who: this.seatName(s, false) })), " "]),
+        h("label", { for: "spectators-chat" }, spectators, " ", t("spectators may chat")));
+    }
+  }
+
+  async say(what) {
+    try {
+      await referee.chat({ tableId: this.tableId, say: what }, auth(this.token));
+      return true;
+    } catch (err) {
+      this.refused(err);
+      return false;
+    }
+  }
+
+  async moderate(muted, spectatorsMayChat) {
+    try {
+      await referee.moderateChat({ tableId: this.tableId, muted, spectatorsMayChat }, auth(tokens.get(this.tableId).host));
     } catch (err) { this.refused(err); }
   }
 
