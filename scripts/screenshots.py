@@ -49,6 +49,43 @@ def sheets_side_by_side(browser) -> None:
     page.screenshot(path=OUT / "rules_en_fr.png")
 
 
+def three_seats(browser, srv: ServerThread) -> None:
+    """A table for three (each for themselves) in the play, a few tricks in (docs/img/table3.png)."""
+    page = browser.new_context(viewport={"width": 1100, "height": 900}).new_page()
+    page.goto(srv.url)
+    page.select_option("#rules", "cutthroat_canadian")
+    page.select_option("#players", "3")
+    page.click("#create")
+    page.fill("#name", "Ann")
+    page.click("button.seat[data-seat='0']")
+    page.wait_for_selector("#hand")
+    page.click("#bots")
+    for _ in range(60):  # bid, then play until a trick is on the felt at this seat's turn
+        wait_for_turn(page)
+        if page.get_attribute("main", "data-phase") == "play" and page.locator(".felt .played:not(.old)").count() \
+                and page.locator("#log li").count() > 8:
+            break
+        version = page.get_attribute("main", "data-version")
+        target = page.locator("#actions button").last if page.get_attribute("main", "data-phase") != "play" \
+            else page.locator("#hand .card:not(.unavailable)").first
+        target.click()
+        page.wait_for_function("v => document.querySelector('main').dataset.version !== v", arg=version)
+    page.locator("section.board").screenshot(path=OUT / "table3.png")
+
+
+def director(browser, srv: ServerThread) -> None:
+    """A tournament director's page after starting a round: standings, seat slips (docs/img/director.png)."""
+    page = browser.new_context(viewport={"width": 1100, "height": 900}).new_page()
+    page.goto(f"{srv.url}tournament")
+    page.fill("#t-name", "Thursday club")
+    page.fill("#t-entrants", "Ann\nBea\nCal\nDee\nEd\nFay\nGus\nHal")
+    page.fill("#t-rounds", "3")
+    page.click("#t-create")
+    page.click("#start-round")
+    page.wait_for_selector(".slip")
+    page.screenshot(path=OUT / "director.png", full_page=True)
+
+
 def wait_for_turn(page) -> None:
     page.wait_for_selector("main[data-my-turn='true']", timeout=60_000)
 
@@ -114,6 +151,8 @@ def main() -> None:
                 for _ in range(9):
                     page.click("#next")
                 page.screenshot(path=OUT / "replay.png", full_page=True)
+                three_seats(browser, srv)
+                director(browser, srv)
                 sheets_side_by_side(browser)
                 french = browser.new_context(viewport={"width": 1100, "height": 700}, locale="fr-FR").new_page()
                 french.goto(f"{srv.url}t/{replayed}")

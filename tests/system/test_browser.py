@@ -290,6 +290,10 @@ def test_four_people_play_while_a_spectator_sees_only_public_cards(browser, serv
     watcher.goto(url)
     watcher.click("#watch")
     watcher.wait_for_selector("#spectating")
+    for seat, page in enumerate(players):  # table talk and reactions travel on the same stream
+        page.fill("#chat-text", f"good luck from P{seat}")
+        page.press("#chat-text", "Enter")
+    players[0].click("button.reaction[data-reaction='thumbs_up']")
 
     rng = random.Random(4)
     end = time.monotonic() + 300
@@ -312,6 +316,7 @@ def test_four_people_play_while_a_spectator_sees_only_public_cards(browser, serv
     messages = received.messages()
     assert len(messages) > 50  # the stream's events and the views fetched after them
     assert any("snapshot" in m for m in messages) and sum("move" in m for m in messages) >= 40  # the stream itself
+    assert sum("chat" in m for m in messages) >= 5 and any("seats" in m for m in messages)  # talk and seats too
     for m in messages:
         view = m.get("snapshot") or (m if "detailJson" in m else None)
         version = int(view.get("version", 0)) if view else int(m["move"]["version"]) if "move" in m else None
