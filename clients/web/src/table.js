@@ -1,13 +1,9 @@
 // The table: a seat's (or a spectator's) live view, moves, refusals in words, results, the record.
 import { auth, once, referee, refusal, tokens } from "./api.js";
+import { ChatPanel } from "./chat.js";
+import { animate, feltRects, Sound } from "./motion.js";
 import { langPicker, optionsText, phaseName, pointName, t, tn } from "./i18n.js";
 import { botKinds, cardEl, cardLabel, choiceButtonLabel, choiceWords, h, moveKey, moveLabel, moveTold, scoreList, sortHand, SUITS } from "./ui.js";
-
-// The preset reactions (the server knows their codes): a face, and the words a screen reader says.
-const REACTIONS = {
-  thumbs_up: ["👍", () => t("thumbs up")], laugh: ["😄", () => t("laughs")], wow: ["😮", () => t("wow")],
-  oops: ["😬", () => t("oops")], good_game: ["🤝", () => t("good game")], well_played: ["👏", () => t("well played")],
-};
 
 export async function tablePage(root, tableId, go) {
   const page = new TablePage(root, tableId, go);
@@ -27,7 +23,8 @@ class TablePage {
     // What a screen reader says as play goes on (your turn, each card, each trick); refusals are alerts.
     this.announcer = h("div#announce.sr-only", { role: "status", "aria-live": "polite" });
     this.onKey = (e) => this.key(e);
-    this.chat = [];
+    this.chat = new ChatPanel(this);
+    this.sounds = new Sound();
   }
 
   close() {
@@ -167,11 +164,7 @@ class TablePage {
       Object.assign(this.info, { seatTaken: k.value.seatTaken, seatNames: k.value.seatNames, spectators: k.value.spectators });
       return this.view ? this.render() : undefined;
     }
-    if (k.case === "chat") {  // a line of the table's talk: shown as text, never as markup
-      this.chat.push(k.value);
-      if (this.chat.length > 100) this.chat.shift();
-      return this.drawChat();
-    }
+    if (k.case === "chat") return this.chat.heard(k.value);  // a line of the table's talk
     if (k.case === "snapshot") {
       this.setView(k.value);
       if (this.message?.lost) this.message = null;
@@ -270,7 +263,7 @@ class TablePage {
       langPicker(() => this.redraw()),
       h("h1", {}, info.title),
       h("div.muted", {}, optionsText(info.options)),
-      h("div.invite", {}, t("Invite:"), " ", h("a#invite", { href: link }, link)), this.view ? this.soundToggle() : null);
+      h("div.invite", {}, t("Invite:"), " ", h("a#invite", { href: link }, link)), this.view ? this.sounds.toggle(() => this.render()) : null);
   }
 
   messageEl() {
@@ -284,7 +277,7 @@ class TablePage {
     const mine = v.seat;
     Object.assign(this.root.dataset, { phase: v.phase, myTurn: String(v.legalMoves.length > 0), version: String(v.version) });
     const focused = this.root.contains(document.activeElement) ? document.activeElement.dataset?.card : undefined;
-    const before = this.feltRects();
+    const before = feltRects(this.root);
     const log = h("ol#log", { "aria-label": t("Play so far") }, this.log.map((say) => h("li", {}, say())));
     this.root.replaceChildren(...[
       this.header(),
@@ -298,73 +291,13 @@ class TablePage {
       v.finished ? this.overEl() : null,
       h("section.panel.results", {}, h("h2", {}, t("Hands")), this.resultsEl()),
       h("section.panel.log", {}, h("h2", {}, t("Play so far")), log),
-      this.chatEl(),
+      this.chat.el(),
       this.rulesEl(),
     ].filter(Boolean));
     log.scrollTop = log.scrollHeight;  // the newest line in sight; the whole game's log scrolls above it
     if (focused) this.root.querySelector(`#hand .card[data-card="${CSS.escape(focused)}"]`)?.focus();
-    this.animate(before);
-    this.sound();
-  }
-
-  /** Where each card on the felt (and in your hand) is now, by card: where a card comes from when it moves. */
-  feltRects() {
-    const at = new Map();
-    for (const el of this.root.querySelectorAll("#hand .card, .felt .played")) {
-      at.set(el.dataset.card ?? el.querySelector(".card")?.dataset.card, { rect: el.getBoundingClientRect(), old: el.classList.contains("old") });
-    }
-    return at;
-  }
-
-  /** Motion: a card just played travels from its player's seat (or your hand) to its place; a trick just
-   * taken slides toward its winner. Nothing moves for people who ask their system for less motion. */
-  animate(before) {
-    if (!before.size || matchMedia("(prefers-reduced-motion: reduce)").matches) return;
-    const winner = this.detail.tricks?.length ? this.detail.tricks[this.detail.tricks.length - 1].winner : null;
-    for (const el of this.root.querySelectorAll(".felt .played")) {
-      const card = el.querySelector(".card")?.dataset.card;
-      const was = before.get(card);
-      const now = el.getBoundingClientRect();
-      const fromEl = was ? null : this.root.querySelector(`.felt .seat[data-seat="${el.dataset.seat}"]`);
-      if (!was && fromEl) {  // newly played: from the seat
-        const f = fromEl.getBoundingClientRect();
-        const dx = f.x + f.width / 2 - (now.x + now.width / 2), dy = f.y + f.height / 2 - (now.y + now.height / 2);
-        el.animate([{ transform: `translate(calc(-50% + ${dx}px), calc(-50% + ${dy}px))`, opacity: 0.3 },
-          { transform: "translate(-50%, -50%)", opacity: 1 }], { duration: 320, easing: "ease-out" });
-      } else if (was && !was.old && el.classList.contains("old") && winner !== null) {  // the trick is taken: toward its winner
-        const w = this.root.querySelector(`.felt .seat[data-seat="${winner}"]`)?.getBoundingClientRect();
-        if (!w) continue;
-        const dx = (w.x + w.width / 2 - (now.x + now.width / 2)) * 0.5, dy = (w.y + w.height / 2 - (now.y + now.height / 2)) * 0.5;
-        el.animate([{ transform: "translate(-50%, -50%)", opacity: 1 },
-          { transform: `translate(calc(-50% + ${dx}px), calc(-50% + ${dy}px))`, opacity: 0.55 }],
-        { duration: 450, easing: "ease-in", fill: "forwards" });
-      }
-    }
-  }
-
-  /** A soft click when a card lands (sound is off unless the person turns it on; the choice is kept). */
-  sound() {
-    if (localStorage.getItem("smear:sound") !== "on" || this.soundVersion === this.view.version) return;
-    this.soundVersion = this.view.version;
-    try {
-      this.audio ??= new AudioContext();
-      const osc = this.audio.createOscillator(), gain = this.audio.createGain();
-      const mine = this.view.legalMoves.length > 0;  // your turn: a higher note
-      osc.frequency.value = mine ? 880 : 440;
-      gain.gain.setValueAtTime(0.05, this.audio.currentTime);
-      gain.gain.exponentialRampToValueAtTime(0.0001, this.audio.currentTime + 0.12);
-      osc.connect(gain).connect(this.audio.destination);
-      osc.start();
-      osc.stop(this.audio.currentTime + 0.12);
-    } catch { /* no sound on this machine */ }
-  }
-
-  soundToggle() {
-    const on = localStorage.getItem("smear:sound") === "on";
-    return h("button#sound", { "aria-pressed": String(on), onclick: () => {
-      localStorage.setItem("smear:sound", on ? "off" : "on");
-      this.render();
-    } }, on ? t("Sound: on") : t("Sound: off"));
+    animate(this.root, this.detail, before);
+    this.sounds.play(this.view);
   }
 
   /** Where seat `s` sits on the felt, as seen from this page's seat (you at the bottom, the next seat on your left). */
@@ -554,60 +487,6 @@ class TablePage {
       document.body.append(a);
       a.click();
       a.remove();
-    } catch (err) { this.refused(err); }
-  }
-
-  /** The table's talk: kept across redraws (what you are typing stays), its lines updated in place. */
-  chatEl() {
-    if (!this.chatBox) {
-      const text = h("input#chat-text", { maxlength: 200, "aria-label": t("Say something to the table"), placeholder: t("Say something…"),
-        onkeydown: (e) => { if (e.key === "Enter") send(); } });
-      const send = async () => {
-        if (!text.value.trim()) return;
-        if (await this.say({ case: "text", value: text.value })) text.value = "";
-      };
-      const reactions = Object.entries(REACTIONS).map(([code, [face, words]]) => h("button.reaction", {
-        "data-reaction": code, "aria-label": words(), title: words(), onclick: () => this.say({ case: "reaction", value: code }) }, face));
-      this.chatList = h("ol#chat", { "aria-label": t("Table talk") });
-      this.chatBox = h("section.panel.chat", {}, h("h2", {}, t("Table talk")), this.chatList,
-        h("div.chat-say", {}, text, h("button#chat-send", { onclick: send }, t("Send")), ...reactions), h("div#chat-host"));
-    }
-    this.drawChat();
-    return this.chatBox;
-  }
-
-  drawChat() {
-    if (!this.chatList) return;
-    this.chatList.replaceChildren(...this.chat.map((x) => h("li", {},
-      h("b", {}, x.seat >= 0 ? this.seatName(x.seat) : t("a spectator")), ": ",
-      x.reaction ? `${REACTIONS[x.reaction]?.[0] ?? ""} ${REACTIONS[x.reaction]?.[1]() ?? x.reaction}` : x.text)));
-    this.chatList.scrollTop = this.chatList.scrollHeight;
-    const host = tokens.get(this.tableId).host;
-    const box = this.chatBox.querySelector("#chat-host");
-    if (host && !box.childElementCount && this.detail) {  // the host mutes seats and may let spectators speak
-      const boxes = Array.from({ length: this.detail.players }, (_, s) => h("input", { type: "checkbox", "data-mute": s, id: `mute-${s}` }));
-      const spectators = h("input#spectators-chat", { type: "checkbox" });
-      const apply = () => this.moderate(boxes.filter((b) => b.checked).map((b) => Number(b.dataset.mute)), spectators.checked);
-      for (const b of [...boxes, spectators]) b.addEventListener("change", apply);
-      box.replaceChildren(h("span.muted", {}, t("Host:"), " "),
-        ...boxes.flatMap((b, s) => [h("label", { for: b.id }, b, " ", t("mute {who}", { who: this.seatName(s, false) })), " "]),
-        h("label", { for: "spectators-chat" }, spectators, " ", t("spectators may chat")));
-    }
-  }
-
-  async say(what) {
-    try {
-      await referee.chat({ tableId: this.tableId, say: what }, auth(this.token));
-      return true;
-    } catch (err) {
-      this.refused(err);
-      return false;
-    }
-  }
-
-  async moderate(muted, spectatorsMayChat) {
-    try {
-      await referee.moderateChat({ tableId: this.tableId, muted, spectatorsMayChat }, auth(tokens.get(this.tableId).host));
     } catch (err) { this.refused(err); }
   }
 
