@@ -57,19 +57,6 @@ def narrate_event(ev) -> str | None:
 def _scores(scores: list[int]) -> str:
     """`7, −2`: side by side, with a real minus sign."""
     return ", ".join(f"\u2212{-s}" if s < 0 else str(s) for s in scores)
-    if kind == "trick_won":
-        return f"  trick: {' '.join(ev.trick_won.cards)} -> seat {ev.trick_won.winner}"
-    if kind == "hand_scored":
-        r = json.loads(ev.hand_scored.result_json)
-        if r["bidder"] is None:
-            return f"  nobody bid; scores {r['scores']}"
-        points = ", ".join(f"{k}: {'-' if v is None else v}" for k, v in r["points"].items())
-        return (f"  seat {r['bidder']} bid {r['bid']}: {'made' if r['made'] else 'set'}; points {points}; "
-                f"change {r['delta']}, scores {r['scores']}")
-    if kind == "game_over":
-        winner = ev.game_over.winner if ev.game_over.HasField("winner") else None
-        return f"[bold green]game over[/bold green]: side {winner} wins with scores {list(ev.game_over.scores)}"
-    return None
 
 
 def run_demo(games: list[tuple[str, int | None, dict[str, str]]], out_dir: str = "demo-out", seed: int = 2026,
