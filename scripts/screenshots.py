@@ -86,6 +86,31 @@ def director(browser, srv: ServerThread) -> None:
     page.screenshot(path=OUT / "director.png", full_page=True)
 
 
+def clock_and_stand_in(browser, srv: ServerThread) -> None:
+    """A table with a turn clock running at your seat, and a bot standing in for Bob, who stepped
+    away (docs/img/clock.png)."""
+    page = browser.new_context(viewport={"width": 1100, "height": 940}).new_page()
+    page.goto(srv.url)
+    page.select_option("#rules", "four_point_ne_wisconsin")
+    page.select_option("#clock", "30")
+    page.click("#create")
+    page.fill("#name", "Ann")
+    page.click("button.seat[data-seat='0']")
+    page.wait_for_selector("#hand")
+    bob = browser.new_context().new_page()
+    bob.goto(page.url)
+    bob.fill("#name", "Bob")
+    bob.click("button.seat[data-seat='1']")
+    bob.click("#hand-over")  # Bob steps away: a bot plays his seat until he takes it back
+    bob.wait_for_selector("#take-back")
+    page.click("#bots")
+    wait_for_turn(page)
+    page.wait_for_selector(".seat.me #clock")
+    page.wait_for_function("() => document.querySelector(\".seat[data-seat='1']\")?.innerText.includes('a bot plays')")
+    time.sleep(3)  # the clock has counted down a little
+    page.screenshot(path=OUT / "clock.png")
+
+
 def wait_for_turn(page) -> None:
     page.wait_for_selector("main[data-my-turn='true']", timeout=60_000)
 
@@ -153,6 +178,7 @@ def main() -> None:
                 page.screenshot(path=OUT / "replay.png", full_page=True)
                 three_seats(browser, srv)
                 director(browser, srv)
+                clock_and_stand_in(browser, srv)
                 sheets_side_by_side(browser)
                 french = browser.new_context(viewport={"width": 1100, "height": 700}, locale="fr-FR").new_page()
                 french.goto(f"{srv.url}t/{replayed}")

@@ -10,7 +10,7 @@ from typing import Any
 
 from smear_dsl.players.botspec import BOT_HELP, check_bot
 from smear_dsl.errors import OptionError, RecordError, RuleError, SmearError
-from smear_dsl.i18n import LANGUAGES
+from smear_dsl.i18n import LANGUAGES, signed
 
 
 def read_json(path: str) -> Any:
@@ -79,7 +79,7 @@ def _verdict_line(path: str, v: dict[str, Any], status: int) -> str:
 
 def score_list(scores: list[int]) -> str:
     """Scores as a person reads them: `16 to 9`, `7, 4 and −2` (a real minus sign, never `4--2`)."""
-    said = [f"\u2212{-s}" if s < 0 else str(s) for s in scores]
+    said = [signed(s) for s in scores]
     return " to ".join(said) if len(said) == 2 else ", ".join(said[:-1]) + " and " + said[-1] if len(said) > 2 else "".join(said)
 
 

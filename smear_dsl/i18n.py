@@ -26,6 +26,12 @@ LOCALE_DIR = Path(__file__).parent / "locale"
 SUIT_SYMBOLS = "♠♥♦♣"
 
 
+def signed(score: int) -> str:
+    """A score as a person reads it: a real minus sign (U+2212) before a negative one, so lists and
+    ranges never read `4--2` or `4–-2`."""
+    return f"\u2212{-score}" if score < 0 else str(score)
+
+
 def N_(message: str) -> str:
     """Marks a message for the catalogs where it is defined (a table of phrases); translated where used."""
     return message

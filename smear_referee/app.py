@@ -204,6 +204,7 @@ async def start(where: Listen = Listen(), db: str = "smear-referee.sqlite3", lim
     if web is not None:
         await web.start()
     referee.bots.start_all()
+    referee.clock.start_all()
     await health_servicer.set(SERVICE, health_pb2.HealthCheckResponse.SERVING)
     await health_servicer.set("", health_pb2.HealthCheckResponse.SERVING)
     beat = side.start() if side is not None else None

@@ -70,6 +70,9 @@ def _add_play(sub) -> None:
     pl.add_argument("--bots", nargs="?", const="heuristic", default=None, type=_bot_kind, metavar="BOT",
                     help=f"fill the other seats with bots the server plays (with --create): {BOT_HELP} "
                          "(default when given alone: heuristic)")
+    pl.add_argument("--clock", type=int, default=0, metavar="SECONDS",
+                    help="a turn clock at the new table (with --create): when a player's time runs out, the house "
+                         "bot moves for them (default: none)")
     pl.add_argument("--seat", type=int, default=None, help="the seat to take, counted from 1 as the table shows them "
                     "(default: the first free one)")
     pl.add_argument("--watch", action="store_true", help="watch as a spectator instead of playing")
@@ -198,7 +201,7 @@ def cmd_play(args: argparse.Namespace) -> int:
                 with open(args.create, encoding="utf-8") as f:
                     text = f.read()
             made = lobby.create_table(None if text else args.create, parse_options(args.option or []),
-                                      args.players, rules_text=text)
+                                      args.players, rules_text=text, turn_seconds=args.clock)
             table_id, host = made.table_id, made.host_token
             console.print(Text(f"table {table_id} opened: {shown(made.table.title)}"))
         else:

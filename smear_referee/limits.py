@@ -38,6 +38,9 @@ class Limits:
     player_name_chars: int = 40           # the name a player gives when taking a seat
     chat_chars: int = 200                 # a line of a table's chat
     chat_per_minute: int = 10             # lines (and reactions) one token may say in a minute
+    turn_seconds_min: int = 5             # the shortest turn clock a table may set (CreateTable's turn_seconds)
+    turn_seconds_max: int = 600           # the longest
+    clock_misses: int = 3                 # turns in a row a seat's time runs out before a bot stands in for it
     list_tables: int = 200                # tables one ListTables answer lists
     bot_seconds: float = 0.6              # a bot the server plays waits this long before each move, so people can follow
     bot_search_ms: float = 1_000.0        # the most a search bot the server plays may think per move (`search:MS`)

@@ -41,6 +41,9 @@ class Referee(Protocol):
     async def add_bots(self, request: smear_dot_referee_dot_v1_dot_referee__pb2.AddBotsRequest, ctx: RequestContext) -> smear_dot_referee_dot_v1_dot_referee__pb2.AddBotsResponse:
         raise ConnectError(Code.UNIMPLEMENTED, "Not implemented")
 
+    async def take_back_seat(self, request: smear_dot_referee_dot_v1_dot_referee__pb2.TakeBackSeatRequest, ctx: RequestContext) -> smear_dot_referee_dot_v1_dot_referee__pb2.TakeBackSeatResponse:
+        raise ConnectError(Code.UNIMPLEMENTED, "Not implemented")
+
     async def rematch(self, request: smear_dot_referee_dot_v1_dot_referee__pb2.RematchRequest, ctx: RequestContext) -> smear_dot_referee_dot_v1_dot_referee__pb2.RematchResponse:
         raise ConnectError(Code.UNIMPLEMENTED, "Not implemented")
 
@@ -159,6 +162,16 @@ class RefereeASGIApplication(ConnectASGIApplication[Referee]):
                         idempotency_level=IdempotencyLevel.UNKNOWN,
                     ),
                     function=svc.add_bots,
+                ),
+                "/smear.referee.v1.Referee/TakeBackSeat": Endpoint.unary(
+                    method=MethodInfo(
+                        name="TakeBackSeat",
+                        service_name="smear.referee.v1.Referee",
+                        input=smear_dot_referee_dot_v1_dot_referee__pb2.TakeBackSeatRequest,
+                        output=smear_dot_referee_dot_v1_dot_referee__pb2.TakeBackSeatResponse,
+                        idempotency_level=IdempotencyLevel.UNKNOWN,
+                    ),
+                    function=svc.take_back_seat,
                 ),
                 "/smear.referee.v1.Referee/Rematch": Endpoint.unary(
                     method=MethodInfo(
@@ -437,6 +450,26 @@ class RefereeClient(ConnectClient):
                 service_name="smear.referee.v1.Referee",
                 input=smear_dot_referee_dot_v1_dot_referee__pb2.AddBotsRequest,
                 output=smear_dot_referee_dot_v1_dot_referee__pb2.AddBotsResponse,
+                idempotency_level=IdempotencyLevel.UNKNOWN,
+            ),
+            headers=headers,
+            timeout_ms=timeout_ms,
+        )
+
+    async def take_back_seat(
+        self,
+        request: smear_dot_referee_dot_v1_dot_referee__pb2.TakeBackSeatRequest,
+        *,
+        headers: Headers | Mapping[str, str] | None = None,
+        timeout_ms: int | None = None,
+    ) -> smear_dot_referee_dot_v1_dot_referee__pb2.TakeBackSeatResponse:
+        return await self.execute_unary(
+            request=request,
+            method=MethodInfo(
+                name="TakeBackSeat",
+                service_name="smear.referee.v1.Referee",
+                input=smear_dot_referee_dot_v1_dot_referee__pb2.TakeBackSeatRequest,
+                output=smear_dot_referee_dot_v1_dot_referee__pb2.TakeBackSeatResponse,
                 idempotency_level=IdempotencyLevel.UNKNOWN,
             ),
             headers=headers,
@@ -868,6 +901,8 @@ class RefereeSync(Protocol):
         raise ConnectError(Code.UNIMPLEMENTED, "Not implemented")
     def add_bots(self, request: smear_dot_referee_dot_v1_dot_referee__pb2.AddBotsRequest, ctx: RequestContext) -> smear_dot_referee_dot_v1_dot_referee__pb2.AddBotsResponse:
         raise ConnectError(Code.UNIMPLEMENTED, "Not implemented")
+    def take_back_seat(self, request: smear_dot_referee_dot_v1_dot_referee__pb2.TakeBackSeatRequest, ctx: RequestContext) -> smear_dot_referee_dot_v1_dot_referee__pb2.TakeBackSeatResponse:
+        raise ConnectError(Code.UNIMPLEMENTED, "Not implemented")
     def rematch(self, request: smear_dot_referee_dot_v1_dot_referee__pb2.RematchRequest, ctx: RequestContext) -> smear_dot_referee_dot_v1_dot_referee__pb2.RematchResponse:
         raise ConnectError(Code.UNIMPLEMENTED, "Not implemented")
     def chat(self, request: smear_dot_referee_dot_v1_dot_referee__pb2.ChatRequest, ctx: RequestContext) -> smear_dot_referee_dot_v1_dot_referee__pb2.ChatResponse:
@@ -975,6 +1010,16 @@ class RefereeWSGIApplication(ConnectWSGIApplication):
                         idempotency_level=IdempotencyLevel.UNKNOWN,
                     ),
                     function=service.add_bots,
+                ),
+                "/smear.referee.v1.Referee/TakeBackSeat": EndpointSync.unary(
+                    method=MethodInfo(
+                        name="TakeBackSeat",
+                        service_name="smear.referee.v1.Referee",
+                        input=smear_dot_referee_dot_v1_dot_referee__pb2.TakeBackSeatRequest,
+                        output=smear_dot_referee_dot_v1_dot_referee__pb2.TakeBackSeatResponse,
+                        idempotency_level=IdempotencyLevel.UNKNOWN,
+                    ),
+                    function=service.take_back_seat,
                 ),
                 "/smear.referee.v1.Referee/Rematch": EndpointSync.unary(
                     method=MethodInfo(
@@ -1253,6 +1298,26 @@ class RefereeClientSync(ConnectClientSync):
                 service_name="smear.referee.v1.Referee",
                 input=smear_dot_referee_dot_v1_dot_referee__pb2.AddBotsRequest,
                 output=smear_dot_referee_dot_v1_dot_referee__pb2.AddBotsResponse,
+                idempotency_level=IdempotencyLevel.UNKNOWN,
+            ),
+            headers=headers,
+            timeout_ms=timeout_ms,
+        )
+
+    def take_back_seat(
+        self,
+        request: smear_dot_referee_dot_v1_dot_referee__pb2.TakeBackSeatRequest,
+        *,
+        headers: Headers | Mapping[str, str] | None = None,
+        timeout_ms: int | None = None,
+    ) -> smear_dot_referee_dot_v1_dot_referee__pb2.TakeBackSeatResponse:
+        return self.execute_unary(
+            request=request,
+            method=MethodInfo(
+                name="TakeBackSeat",
+                service_name="smear.referee.v1.Referee",
+                input=smear_dot_referee_dot_v1_dot_referee__pb2.TakeBackSeatRequest,
+                output=smear_dot_referee_dot_v1_dot_referee__pb2.TakeBackSeatResponse,
                 idempotency_level=IdempotencyLevel.UNKNOWN,
             ),
             headers=headers,

@@ -109,7 +109,7 @@ class ExplainRulesResponse(_message.Message):
     def __init__(self, text: _Optional[str] = ...) -> None: ...
 
 class CreateTableRequest(_message.Message):
-    __slots__ = ("rules_name", "rules_text", "options", "players", "seed", "duplicate", "hand_limit", "idempotency_key")
+    __slots__ = ("rules_name", "rules_text", "options", "players", "seed", "duplicate", "hand_limit", "idempotency_key", "turn_seconds")
     class OptionsEntry(_message.Message):
         __slots__ = ("key", "value")
         KEY_FIELD_NUMBER: _ClassVar[int]
@@ -125,6 +125,7 @@ class CreateTableRequest(_message.Message):
     DUPLICATE_FIELD_NUMBER: _ClassVar[int]
     HAND_LIMIT_FIELD_NUMBER: _ClassVar[int]
     IDEMPOTENCY_KEY_FIELD_NUMBER: _ClassVar[int]
+    TURN_SECONDS_FIELD_NUMBER: _ClassVar[int]
     rules_name: str
     rules_text: str
     options: _containers.ScalarMap[str, str]
@@ -133,10 +134,11 @@ class CreateTableRequest(_message.Message):
     duplicate: bool
     hand_limit: int
     idempotency_key: str
-    def __init__(self, rules_name: _Optional[str] = ..., rules_text: _Optional[str] = ..., options: _Optional[_Mapping[str, str]] = ..., players: _Optional[int] = ..., seed: _Optional[str] = ..., duplicate: _Optional[bool] = ..., hand_limit: _Optional[int] = ..., idempotency_key: _Optional[str] = ...) -> None: ...
+    turn_seconds: int
+    def __init__(self, rules_name: _Optional[str] = ..., rules_text: _Optional[str] = ..., options: _Optional[_Mapping[str, str]] = ..., players: _Optional[int] = ..., seed: _Optional[str] = ..., duplicate: _Optional[bool] = ..., hand_limit: _Optional[int] = ..., idempotency_key: _Optional[str] = ..., turn_seconds: _Optional[int] = ...) -> None: ...
 
 class TableInfo(_message.Message):
-    __slots__ = ("table_id", "rules", "title", "players", "options", "seat_taken", "finished", "seat_names", "started", "spectators", "spectators_allowed", "house_rules", "created", "version", "scores", "rules_sha256", "next_table_id")
+    __slots__ = ("table_id", "rules", "title", "players", "options", "seat_taken", "finished", "seat_names", "started", "spectators", "spectators_allowed", "house_rules", "created", "version", "scores", "rules_sha256", "next_table_id", "turn_seconds", "seat_bots", "seat_here")
     class OptionsEntry(_message.Message):
         __slots__ = ("key", "value")
         KEY_FIELD_NUMBER: _ClassVar[int]
@@ -161,6 +163,9 @@ class TableInfo(_message.Message):
     SCORES_FIELD_NUMBER: _ClassVar[int]
     RULES_SHA256_FIELD_NUMBER: _ClassVar[int]
     NEXT_TABLE_ID_FIELD_NUMBER: _ClassVar[int]
+    TURN_SECONDS_FIELD_NUMBER: _ClassVar[int]
+    SEAT_BOTS_FIELD_NUMBER: _ClassVar[int]
+    SEAT_HERE_FIELD_NUMBER: _ClassVar[int]
     table_id: str
     rules: str
     title: str
@@ -178,7 +183,10 @@ class TableInfo(_message.Message):
     scores: _containers.RepeatedScalarFieldContainer[int]
     rules_sha256: str
     next_table_id: str
-    def __init__(self, table_id: _Optional[str] = ..., rules: _Optional[str] = ..., title: _Optional[str] = ..., players: _Optional[int] = ..., options: _Optional[_Mapping[str, str]] = ..., seat_taken: _Optional[_Iterable[bool]] = ..., finished: _Optional[bool] = ..., seat_names: _Optional[_Iterable[str]] = ..., started: _Optional[bool] = ..., spectators: _Optional[int] = ..., spectators_allowed: _Optional[bool] = ..., house_rules: _Optional[bool] = ..., created: _Optional[float] = ..., version: _Optional[int] = ..., scores: _Optional[_Iterable[int]] = ..., rules_sha256: _Optional[str] = ..., next_table_id: _Optional[str] = ...) -> None: ...
+    turn_seconds: int
+    seat_bots: _containers.RepeatedScalarFieldContainer[str]
+    seat_here: _containers.RepeatedScalarFieldContainer[bool]
+    def __init__(self, table_id: _Optional[str] = ..., rules: _Optional[str] = ..., title: _Optional[str] = ..., players: _Optional[int] = ..., options: _Optional[_Mapping[str, str]] = ..., seat_taken: _Optional[_Iterable[bool]] = ..., finished: _Optional[bool] = ..., seat_names: _Optional[_Iterable[str]] = ..., started: _Optional[bool] = ..., spectators: _Optional[int] = ..., spectators_allowed: _Optional[bool] = ..., house_rules: _Optional[bool] = ..., created: _Optional[float] = ..., version: _Optional[int] = ..., scores: _Optional[_Iterable[int]] = ..., rules_sha256: _Optional[str] = ..., next_table_id: _Optional[str] = ..., turn_seconds: _Optional[int] = ..., seat_bots: _Optional[_Iterable[str]] = ..., seat_here: _Optional[_Iterable[bool]] = ...) -> None: ...
 
 class ListTablesRequest(_message.Message):
     __slots__ = ("include_finished", "limit")
@@ -201,14 +209,16 @@ class GetTableRequest(_message.Message):
     def __init__(self, table_id: _Optional[str] = ...) -> None: ...
 
 class AddBotsRequest(_message.Message):
-    __slots__ = ("table_id", "kind", "idempotency_key")
+    __slots__ = ("table_id", "kind", "idempotency_key", "seat")
     TABLE_ID_FIELD_NUMBER: _ClassVar[int]
     KIND_FIELD_NUMBER: _ClassVar[int]
     IDEMPOTENCY_KEY_FIELD_NUMBER: _ClassVar[int]
+    SEAT_FIELD_NUMBER: _ClassVar[int]
     table_id: str
     kind: str
     idempotency_key: str
-    def __init__(self, table_id: _Optional[str] = ..., kind: _Optional[str] = ..., idempotency_key: _Optional[str] = ...) -> None: ...
+    seat: int
+    def __init__(self, table_id: _Optional[str] = ..., kind: _Optional[str] = ..., idempotency_key: _Optional[str] = ..., seat: _Optional[int] = ...) -> None: ...
 
 class AddBotsResponse(_message.Message):
     __slots__ = ("table", "seats")
@@ -217,6 +227,18 @@ class AddBotsResponse(_message.Message):
     table: TableInfo
     seats: _containers.RepeatedScalarFieldContainer[int]
     def __init__(self, table: _Optional[_Union[TableInfo, _Mapping]] = ..., seats: _Optional[_Iterable[int]] = ...) -> None: ...
+
+class TakeBackSeatRequest(_message.Message):
+    __slots__ = ("table_id",)
+    TABLE_ID_FIELD_NUMBER: _ClassVar[int]
+    table_id: str
+    def __init__(self, table_id: _Optional[str] = ...) -> None: ...
+
+class TakeBackSeatResponse(_message.Message):
+    __slots__ = ("table",)
+    TABLE_FIELD_NUMBER: _ClassVar[int]
+    table: TableInfo
+    def __init__(self, table: _Optional[_Union[TableInfo, _Mapping]] = ...) -> None: ...
 
 class ChatRequest(_message.Message):
     __slots__ = ("table_id", "text", "reaction")
@@ -340,7 +362,7 @@ class GetViewRequest(_message.Message):
     def __init__(self, table_id: _Optional[str] = ...) -> None: ...
 
 class View(_message.Message):
-    __slots__ = ("table_id", "version", "seat", "phase", "turn", "hand", "legal_moves", "scores", "finished", "winner", "detail_json")
+    __slots__ = ("table_id", "version", "seat", "phase", "turn", "hand", "legal_moves", "scores", "finished", "winner", "detail_json", "turn_left", "turn_seconds")
     TABLE_ID_FIELD_NUMBER: _ClassVar[int]
     VERSION_FIELD_NUMBER: _ClassVar[int]
     SEAT_FIELD_NUMBER: _ClassVar[int]
@@ -352,6 +374,8 @@ class View(_message.Message):
     FINISHED_FIELD_NUMBER: _ClassVar[int]
     WINNER_FIELD_NUMBER: _ClassVar[int]
     DETAIL_JSON_FIELD_NUMBER: _ClassVar[int]
+    TURN_LEFT_FIELD_NUMBER: _ClassVar[int]
+    TURN_SECONDS_FIELD_NUMBER: _ClassVar[int]
     table_id: str
     version: int
     seat: int
@@ -363,7 +387,9 @@ class View(_message.Message):
     finished: bool
     winner: int
     detail_json: str
-    def __init__(self, table_id: _Optional[str] = ..., version: _Optional[int] = ..., seat: _Optional[int] = ..., phase: _Optional[str] = ..., turn: _Optional[int] = ..., hand: _Optional[_Iterable[str]] = ..., legal_moves: _Optional[_Iterable[_Union[Move, _Mapping]]] = ..., scores: _Optional[_Iterable[int]] = ..., finished: _Optional[bool] = ..., winner: _Optional[int] = ..., detail_json: _Optional[str] = ...) -> None: ...
+    turn_left: float
+    turn_seconds: int
+    def __init__(self, table_id: _Optional[str] = ..., version: _Optional[int] = ..., seat: _Optional[int] = ..., phase: _Optional[str] = ..., turn: _Optional[int] = ..., hand: _Optional[_Iterable[str]] = ..., legal_moves: _Optional[_Iterable[_Union[Move, _Mapping]]] = ..., scores: _Optional[_Iterable[int]] = ..., finished: _Optional[bool] = ..., winner: _Optional[int] = ..., detail_json: _Optional[str] = ..., turn_left: _Optional[float] = ..., turn_seconds: _Optional[int] = ...) -> None: ...
 
 class SubmitMoveRequest(_message.Message):
     __slots__ = ("table_id", "move", "expected_version", "idempotency_key")
@@ -440,14 +466,16 @@ class WatchTableRequest(_message.Message):
     def __init__(self, table_id: _Optional[str] = ..., after_seq: _Optional[int] = ...) -> None: ...
 
 class MovePlayed(_message.Message):
-    __slots__ = ("seat", "move", "version")
+    __slots__ = ("seat", "move", "version", "by")
     SEAT_FIELD_NUMBER: _ClassVar[int]
     MOVE_FIELD_NUMBER: _ClassVar[int]
     VERSION_FIELD_NUMBER: _ClassVar[int]
+    BY_FIELD_NUMBER: _ClassVar[int]
     seat: int
     move: Move
     version: int
-    def __init__(self, seat: _Optional[int] = ..., move: _Optional[_Union[Move, _Mapping]] = ..., version: _Optional[int] = ...) -> None: ...
+    by: str
+    def __init__(self, seat: _Optional[int] = ..., move: _Optional[_Union[Move, _Mapping]] = ..., version: _Optional[int] = ..., by: _Optional[str] = ...) -> None: ...
 
 class HandStarted(_message.Message):
     __slots__ = ("hand", "dealer", "your_cards")
@@ -518,14 +546,18 @@ class TableEvent(_message.Message):
     def __init__(self, seq: _Optional[int] = ..., snapshot: _Optional[_Union[View, _Mapping]] = ..., move: _Optional[_Union[MovePlayed, _Mapping]] = ..., hand_started: _Optional[_Union[HandStarted, _Mapping]] = ..., trick_won: _Optional[_Union[TrickWon, _Mapping]] = ..., hand_scored: _Optional[_Union[HandScored, _Mapping]] = ..., game_over: _Optional[_Union[GameOver, _Mapping]] = ..., heartbeat: _Optional[_Union[Heartbeat, _Mapping]] = ..., seats: _Optional[_Union[Seats, _Mapping]] = ..., chat: _Optional[_Union[ChatLine, _Mapping]] = ...) -> None: ...
 
 class Seats(_message.Message):
-    __slots__ = ("seat_taken", "seat_names", "spectators")
+    __slots__ = ("seat_taken", "seat_names", "spectators", "seat_bots", "seat_here")
     SEAT_TAKEN_FIELD_NUMBER: _ClassVar[int]
     SEAT_NAMES_FIELD_NUMBER: _ClassVar[int]
     SPECTATORS_FIELD_NUMBER: _ClassVar[int]
+    SEAT_BOTS_FIELD_NUMBER: _ClassVar[int]
+    SEAT_HERE_FIELD_NUMBER: _ClassVar[int]
     seat_taken: _containers.RepeatedScalarFieldContainer[bool]
     seat_names: _containers.RepeatedScalarFieldContainer[str]
     spectators: int
-    def __init__(self, seat_taken: _Optional[_Iterable[bool]] = ..., seat_names: _Optional[_Iterable[str]] = ..., spectators: _Optional[int] = ...) -> None: ...
+    seat_bots: _containers.RepeatedScalarFieldContainer[str]
+    seat_here: _containers.RepeatedScalarFieldContainer[bool]
+    def __init__(self, seat_taken: _Optional[_Iterable[bool]] = ..., seat_names: _Optional[_Iterable[str]] = ..., spectators: _Optional[int] = ..., seat_bots: _Optional[_Iterable[str]] = ..., seat_here: _Optional[_Iterable[bool]] = ...) -> None: ...
 
 class GetRecordRequest(_message.Message):
     __slots__ = ("table_id",)
@@ -574,7 +606,7 @@ class ReplayRecordResponse(_message.Message):
     def __init__(self, replay_json: _Optional[str] = ..., valid: _Optional[bool] = ..., record_json: _Optional[str] = ...) -> None: ...
 
 class CreateTournamentRequest(_message.Message):
-    __slots__ = ("rules_name", "rules_text", "options", "players", "entrants", "teams", "pairing", "rounds", "duplicate", "seed", "name", "hands_per_round")
+    __slots__ = ("rules_name", "rules_text", "options", "players", "entrants", "teams", "pairing", "rounds", "duplicate", "seed", "name", "hands_per_round", "turn_seconds")
     class OptionsEntry(_message.Message):
         __slots__ = ("key", "value")
         KEY_FIELD_NUMBER: _ClassVar[int]
@@ -594,6 +626,7 @@ class CreateTournamentRequest(_message.Message):
     SEED_FIELD_NUMBER: _ClassVar[int]
     NAME_FIELD_NUMBER: _ClassVar[int]
     HANDS_PER_ROUND_FIELD_NUMBER: _ClassVar[int]
+    TURN_SECONDS_FIELD_NUMBER: _ClassVar[int]
     rules_name: str
     rules_text: str
     options: _containers.ScalarMap[str, str]
@@ -606,7 +639,8 @@ class CreateTournamentRequest(_message.Message):
     seed: str
     name: str
     hands_per_round: int
-    def __init__(self, rules_name: _Optional[str] = ..., rules_text: _Optional[str] = ..., options: _Optional[_Mapping[str, str]] = ..., players: _Optional[int] = ..., entrants: _Optional[_Iterable[str]] = ..., teams: _Optional[bool] = ..., pairing: _Optional[str] = ..., rounds: _Optional[int] = ..., duplicate: _Optional[bool] = ..., seed: _Optional[str] = ..., name: _Optional[str] = ..., hands_per_round: _Optional[int] = ...) -> None: ...
+    turn_seconds: int
+    def __init__(self, rules_name: _Optional[str] = ..., rules_text: _Optional[str] = ..., options: _Optional[_Mapping[str, str]] = ..., players: _Optional[int] = ..., entrants: _Optional[_Iterable[str]] = ..., teams: _Optional[bool] = ..., pairing: _Optional[str] = ..., rounds: _Optional[int] = ..., duplicate: _Optional[bool] = ..., seed: _Optional[str] = ..., name: _Optional[str] = ..., hands_per_round: _Optional[int] = ..., turn_seconds: _Optional[int] = ...) -> None: ...
 
 class CreateTournamentResponse(_message.Message):
     __slots__ = ("tournament_id", "director_token")

@@ -74,6 +74,11 @@ class RefereeStub:
                 request_serializer=smear_dot_referee_dot_v1_dot_referee__pb2.AddBotsRequest.SerializeToString,
                 response_deserializer=smear_dot_referee_dot_v1_dot_referee__pb2.AddBotsResponse.FromString,
                 _registered_method=True)
+        self.TakeBackSeat = channel.unary_unary(
+                '/smear.referee.v1.Referee/TakeBackSeat',
+                request_serializer=smear_dot_referee_dot_v1_dot_referee__pb2.TakeBackSeatRequest.SerializeToString,
+                response_deserializer=smear_dot_referee_dot_v1_dot_referee__pb2.TakeBackSeatResponse.FromString,
+                _registered_method=True)
         self.Rematch = channel.unary_unary(
                 '/smear.referee.v1.Referee/Rematch',
                 request_serializer=smear_dot_referee_dot_v1_dot_referee__pb2.RematchRequest.SerializeToString,
@@ -185,9 +190,16 @@ class RefereeServicer:
         raise NotImplementedError('Method not implemented!')
 
     def AddBots(self, request, context):
-        """Seat a bot the server plays in every free seat (a host token), or hand the caller's seat to a
-        bot (a seat token: a bot stands in). The bots move through the same checks as any client.
+        """Seat a bot the server plays in every free seat (a host token), or hand a taken seat to a bot
+        (`seat`: the host any, another seat one whose player is away; a seat's token its own): the bot
+        stands in until the seat's token takes it back. The bots move through the same checks as any client.
         """
+        context.set_code(grpc.StatusCode.UNIMPLEMENTED)
+        context.set_details('Method not implemented!')
+        raise NotImplementedError('Method not implemented!')
+
+    def TakeBackSeat(self, request, context):
+        """Missing associated documentation comment in .proto file."""
         context.set_code(grpc.StatusCode.UNIMPLEMENTED)
         context.set_details('Method not implemented!')
         raise NotImplementedError('Method not implemented!')
@@ -318,6 +330,11 @@ def add_RefereeServicer_to_server(servicer, server):
                     servicer.AddBots,
                     request_deserializer=smear_dot_referee_dot_v1_dot_referee__pb2.AddBotsRequest.FromString,
                     response_serializer=smear_dot_referee_dot_v1_dot_referee__pb2.AddBotsResponse.SerializeToString,
+            ),
+            'TakeBackSeat': grpc.unary_unary_rpc_method_handler(
+                    servicer.TakeBackSeat,
+                    request_deserializer=smear_dot_referee_dot_v1_dot_referee__pb2.TakeBackSeatRequest.FromString,
+                    response_serializer=smear_dot_referee_dot_v1_dot_referee__pb2.TakeBackSeatResponse.SerializeToString,
             ),
             'Rematch': grpc.unary_unary_rpc_method_handler(
                     servicer.Rematch,
@@ -591,6 +608,33 @@ class Referee:
             '/smear.referee.v1.Referee/AddBots',
             smear_dot_referee_dot_v1_dot_referee__pb2.AddBotsRequest.SerializeToString,
             smear_dot_referee_dot_v1_dot_referee__pb2.AddBotsResponse.FromString,
+            options,
+            channel_credentials,
+            insecure,
+            call_credentials,
+            compression,
+            wait_for_ready,
+            timeout,
+            metadata,
+            _registered_method=True)
+
+    @staticmethod
+    def TakeBackSeat(request,
+            target,
+            options=(),
+            channel_credentials=None,
+            call_credentials=None,
+            insecure=False,
+            compression=None,
+            wait_for_ready=None,
+            timeout=None,
+            metadata=None):
+        return grpc.experimental.unary_unary(
+            request,
+            target,
+            '/smear.referee.v1.Referee/TakeBackSeat',
+            smear_dot_referee_dot_v1_dot_referee__pb2.TakeBackSeatRequest.SerializeToString,
+            smear_dot_referee_dot_v1_dot_referee__pb2.TakeBackSeatResponse.FromString,
             options,
             channel_credentials,
             insecure,

@@ -177,12 +177,14 @@ class Client:
 
     def create_table(self, rules: str | None = None, options: dict[str, Any] | None = None, players: int = 0,
                      seed: str | None = None, rules_text: str | None = None,
-                     duplicate: bool = False, hand_limit: int = 0, key: str | None = None) -> pb.CreateTableResponse:
+                     duplicate: bool = False, hand_limit: int = 0, key: str | None = None,
+                     turn_seconds: int = 0) -> pb.CreateTableResponse:
         """A new table. The call carries an idempotency key (a new one unless `key` is given), so it is
         sent again if its answer is lost: the retry gets the same table and host token."""
         req = pb.CreateTableRequest(options={k: str(v).lower() if isinstance(v, bool) else str(v)
                                              for k, v in (options or {}).items()}, players=players, duplicate=duplicate,
-                                    hand_limit=hand_limit, idempotency_key=key or uuid.uuid4().hex)
+                                    hand_limit=hand_limit, idempotency_key=key or uuid.uuid4().hex,
+                                    turn_seconds=turn_seconds)
         if rules_text is not None:
             req.rules_text = rules_text
         else:
@@ -210,12 +212,19 @@ class Client:
     def table(self, table_id: str) -> pb.TableInfo:
         return self._call("GetTable", pb.GetTableRequest(table_id=table_id))
 
-    def add_bots(self, table_id: str, kind: str = "heuristic", key: str | None = None) -> pb.AddBotsResponse:
+    def add_bots(self, table_id: str, kind: str = "heuristic", key: str | None = None,
+                 seat: int | None = None) -> pb.AddBotsResponse:
         """Fill the free seats with bots the server plays (with the host's token), or hand this seat
-        to one (with the seat's token: a bot stands in). `kind`: heuristic, random or search[:BUDGET].
-        Idempotent like create_table."""
-        return self._call("AddBots", pb.AddBotsRequest(table_id=table_id, kind=kind,
-                                                       idempotency_key=key or uuid.uuid4().hex), token=True)
+        to one (with the seat's token: a bot stands in), or hand `seat` to one (the host; another seat
+        when its player is away). `kind`: heuristic, random or search[:BUDGET]. Idempotent like create_table."""
+        req = pb.AddBotsRequest(table_id=table_id, kind=kind, idempotency_key=key or uuid.uuid4().hex)
+        if seat is not None:
+            req.seat = seat
+        return self._call("AddBots", req, token=True)
+
+    def take_back(self, table_id: str) -> pb.TakeBackSeatResponse:
+        """Take this seat back from the bot standing in for it (with the seat's token)."""
+        return self._call("TakeBackSeat", pb.TakeBackSeatRequest(table_id=table_id), token=True)
 
     def chat(self, table_id: str, text: str | None = None, reaction: str | None = None) -> pb.ChatResponse:
         """Say a line (or a preset reaction) at the table, with a seat's token."""

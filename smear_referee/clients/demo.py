@@ -13,6 +13,7 @@ from smear_dsl.compile.lint import check_all_setups
 from smear_dsl.language.load import load_spec
 from smear_dsl.language.versions import is_known
 from smear_dsl.records.verify import verify
+from smear_dsl.i18n import signed
 from smear_referee.clients.terminal import card, move_text
 
 
@@ -56,7 +57,7 @@ def narrate_event(ev) -> str | None:
 
 def _scores(scores: list[int]) -> str:
     """`7, −2`: side by side, with a real minus sign."""
-    return ", ".join(f"\u2212{-s}" if s < 0 else str(s) for s in scores)
+    return ", ".join(signed(s) for s in scores)
 
 
 def run_demo(games: list[tuple[str, int | None, dict[str, str]]], out_dir: str = "demo-out", seed: int = 2026,

@@ -20,7 +20,7 @@ from rich.console import Console
 from rich.markup import escape
 
 from smear_dsl import moves as M
-from smear_dsl.i18n import ENGLISH, Tr
+from smear_dsl.i18n import ENGLISH, Tr, signed
 
 from smear_referee.api import referee_pb2 as pb
 from smear_referee.clients.client import Client, error_info, error_reason
@@ -140,7 +140,10 @@ class TerminalTable:
             self.info.seat_names.extend(ev.seats.seat_names)
             return None
         if kind == "move":
-            return f"{self.name(ev.move.seat, view)} {move_text(ev.move.move, self.tr, told=True)}"
+            told = move_text(ev.move.move, self.tr, told=True)
+            if ev.move.by == "clock":  # the seat's time ran out: the house bot moved for it
+                return t("{who}'s time ran out: the house bot {move}", who=self.name(ev.move.seat, view), move=told)
+            return f"{self.name(ev.move.seat, view)} {told}"
         if kind == "trick_won":
             return "  " + t("{who} takes the trick ({cards})", who=self.name(ev.trick_won.winner, view),
                             cards=" ".join(card(c) for c in ev.trick_won.cards))
@@ -173,7 +176,7 @@ class TerminalTable:
 
     def scores(self, scores: list[int], view: pb.View) -> str:
         """Each side's score after its name: `Side 1 (yours) 7, Side 2 −2`."""
-        return ", ".join(f"{self.side_name(i, view)} {f'−{-s}' if s < 0 else s}" for i, s in enumerate(scores))
+        return ", ".join(f"{self.side_name(i, view)} {signed(s)}" for i, s in enumerate(scores))
 
     def show(self, view: pb.View) -> None:
         d = json.loads(view.detail_json)

@@ -37,6 +37,7 @@ class HouseBots:
         self.delay = tables.limits.bot_seconds
         self.pending: dict[tuple[str, int], asyncio.Task] = {}
         self.players: dict[tuple[str, int], Any] = {}
+        self.wakers: dict[tuple[str, int], Any] = {}  # the callback each bot's seat calls when it must act
         lim = tables.limits
         self.searching = asyncio.Semaphore(max(1, lim.bot_searches))
         # Worker processes started at the first search (most servers seat none); one search each at a time.
@@ -67,7 +68,8 @@ class HouseBots:
                 self.players[key] = make_bot(kind, rng)
             except ValueError:  # a kind stored by a server whose limits or bots differed
                 self.players[key] = make_bot("heuristic", rng)
-            t.seat_played_by(seat, lambda t=t, seat=seat: self._wake(t, seat))
+            self.wakers[key] = lambda t=t, seat=seat: self._wake(t, seat)
+            t.seat_played_by(seat, self.wakers[key])
             self._wake(t, seat)
 
     def _wake(self, t: Table, seat: int) -> None:
@@ -97,7 +99,7 @@ class HouseBots:
             else:
                 code = bot.choose(g)
             move = move_to_proto(t.rules, code)
-            await self.tables.submit(t, Identity(t.id, "seat", seat), move, version, f"bot:{version}")
+            await self.tables.submit(t, Identity(t.id, "seat", seat), move, version, f"bot:{version}", by_server=True)
         except RefereeError as e:  # another move landed first: the next wake-up tries again
             log.debug("bot at %s seat %d: %s", t.id, seat, e.message)
         finally:
@@ -129,12 +131,18 @@ class HouseBots:
 
     def let_go(self, t: Table) -> None:
         """The table left memory: its bots stop (a pending move is cancelled before it is made)."""
-        for seat in t.bots:
-            task = self.pending.pop((t.id, seat), None)
-            if task is not None:
-                task.cancel()
-            self._forget(t, seat)
+        for seat in list(t.bots):
+            self.release(t, seat)
+
+    def release(self, t: Table, seat: int) -> None:
+        """The bot of `seat` stops (its player took the seat back, or the table left memory)."""
+        task = self.pending.pop((t.id, seat), None)
+        if task is not None:
+            task.cancel()
+        self._forget(t, seat)
 
     def _forget(self, t: Table, seat: int) -> None:
         self.players.pop((t.id, seat), None)
-        t.seat_played_by(seat, None)
+        wake = self.wakers.pop((t.id, seat), None)
+        if wake is not None:
+            t.turn_waiters[seat].discard(wake)

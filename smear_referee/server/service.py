@@ -30,6 +30,7 @@ from smear_referee.tables.lobby import stored_lobby
 from smear_referee.server.sandbox import Sandbox, SandboxBusy, SandboxFailed, SandboxTimeout
 from smear_referee.tables import idem, streams
 from smear_referee.server.house_bots import HouseBots
+from smear_referee.server.clock import TurnClock
 from smear_referee.tables.idem import keyed
 from smear_referee.tables.seats import prior
 from smear_referee.storage.store import STORE_ERRORS, StoreDamaged, StoreDown
@@ -40,7 +41,7 @@ from smear_referee.tables.registry import Identity, Table, Tables
 SERVICE = "smear.referee.v1.Referee"
 TOURNAMENT = "smear.referee.v1.Tournament"
 NEEDS_TOKEN = {f"/{SERVICE}/{m}" for m in ("GetView", "SubmitMove", "WatchTable", "WatchTurns", "Play", "GetRecord",
-                                           "AddBots", "Rematch", "Chat", "ModerateChat")} | \
+                                           "AddBots", "TakeBackSeat", "Rematch", "Chat", "ModerateChat")} | \
     {f"/{TOURNAMENT}/{m}" for m in ("StartRound", "Act", "ExportTournament")}
 CALLER: contextvars.ContextVar[Identity | None] = contextvars.ContextVar("caller", default=None)
 LANG: contextvars.ContextVar[str] = contextvars.ContextVar("lang", default="en")  # the caller's, for refusals
@@ -204,6 +205,7 @@ class Referee(pb_grpc.RefereeServicer):
         self.limits = tables.limits
         self.sandbox = sandbox
         self.bots = HouseBots(tables)
+        self.clock = TurnClock(tables, self.bots)
         self.jobs_by_address: Counter[str] = Counter()
 
     def admit(self, context) -> str:
@@ -348,9 +350,10 @@ class Referee(pb_grpc.RefereeServicer):
             table, host = await self.tables.create(name, text, options, request.players,
                                                    request.seed if request.HasField("seed") else None,
                                                    request.duplicate, max(0, request.hand_limit),
-                                                   address=address, key=key)
+                                                   address=address, key=key, turn_seconds=request.turn_seconds)
         except RecursionError:
             raise RefereeError("INVALID_ARGUMENT", "BAD_RULES", "the rule file nests too deeply") from None
+        self.clock.arm(table)
         return pb.CreateTableResponse(table_id=table.id, host_token=host, table=self.info(table))
 
     @guard
@@ -360,6 +363,8 @@ class Referee(pb_grpc.RefereeServicer):
             raise RefereeError("INVALID_ARGUMENT", "BAD_SEAT", "ask for a seat or to watch (spectator: true)")
         key = keyed(f"join:{request.table_id}", request.idempotency_key, request, self.limits.key_chars)
         table, token = await self.tables.join(request.table_id, seat, request.name, key)
+        if seat is not None:
+            self.clock.arm(table)  # the last seat taken starts the clock
         out = pb.JoinTableResponse(token=token, table=self.info(table))
         if seat is not None:
             out.seat = seat
@@ -416,6 +421,7 @@ class Referee(pb_grpc.RefereeServicer):
         old = await self.tables.table_for(request.table_id, who)
         t, token = await self.tables.rematch(old, who, address_of(context.peer()))
         self.bots.watch(t)
+        self.clock.arm(t)
         return pb.RematchResponse(table_id=t.id, token=token, table=self.info(t))
 
     @guard
@@ -426,10 +432,20 @@ class Referee(pb_grpc.RefereeServicer):
             raise RefereeError("PERMISSION_DENIED", "NOT_THE_HOST", "the host seats bots in the free seats, and a "
                                "seat's token hands that seat to a bot; a spectator does neither")
         key = keyed(f"bots:{t.id}", request.idempotency_key, request, self.limits.key_chars)
-        seats = await self.tables.add_bots(t, request.kind or "heuristic", who.seat if who.role == "seat" else None,
-                                           key)
+        seat = request.seat if request.HasField("seat") else who.seat if who.role == "seat" else None
+        seats = await self.tables.add_bots(t, request.kind or "heuristic", seat, key, by=who)
         self.bots.watch(t)
+        self.clock.arm(t)
         return pb.AddBotsResponse(table=self.info(t), seats=seats)
+
+    @guard
+    async def TakeBackSeat(self, request, context):
+        who = CALLER.get()
+        t = await self.tables.table_for(request.table_id, who)
+        await self.tables.take_back(t, who)
+        self.bots.release(t, who.seat)
+        self.clock.arm(t)
+        return pb.TakeBackSeatResponse(table=self.info(t))
 
     @guard
     async def GetView(self, request, context):
@@ -497,7 +513,7 @@ class Referee(pb_grpc.RefereeServicer):
             finally:
                 outbox.put_nowait(None)  # the client is done sending: end after what is queued
 
-        with t.held(seat, turn):
+        with t.held(seat, turn, here=seat):
             turn()
             reader = asyncio.ensure_future(read())
             try:

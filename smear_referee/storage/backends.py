@@ -42,7 +42,8 @@ ADDED_COLUMNS = (("tables", "seal", "TEXT"), ("moves", "digest", "TEXT"), ("toke
                  ("tables", "record_json", "TEXT"), ("tables", "ended", "TEXT"), ("tables", "updated", "REAL"),
                  ("tables", "shard", "INTEGER"), ("tables", "chain0", "TEXT"), ("tables", "end_digest", "TEXT"),
                  ("tables", "record_digest", "TEXT"), ("moves", "chain", "TEXT"), ("snapshots", "chain", "TEXT"),
-                 ("snapshots", "digest", "TEXT"))
+                 ("snapshots", "digest", "TEXT"),
+                 ("tables", "turn_seconds", "INTEGER NOT NULL DEFAULT 0"))
 ADDED_INDEXES = ("CREATE INDEX IF NOT EXISTS tables_open ON tables (finished, created)",
                  "CREATE INDEX IF NOT EXISTS tables_seal ON tables (seal) WHERE seal IS NOT NULL",
                  "CREATE INDEX IF NOT EXISTS tokens_table ON tokens (table_id)",

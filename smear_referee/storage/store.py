@@ -46,7 +46,7 @@ STORE_ERRORS = _store_errors()  # what either database's driver raises
 T = TypeVar("T")
 
 TABLE_COLUMNS = ("id, rules_name, rules_text, players, options_json, seed, first_dealer, created, duplicate, "
-                 "hand_limit, seal, ended, updated, chain0, finished, outcome_json, end_digest")
+                 "hand_limit, seal, ended, updated, chain0, finished, outcome_json, end_digest, turn_seconds")
 
 
 @dataclass
@@ -73,6 +73,7 @@ class StoredTable:
     finished: bool = False
     outcome_json: str | None = None  # its outcome as stored, once finished, bound to its chain by end_digest
     end_digest: str | None = None
+    turn_seconds: int = 0  # its turn clock (0: none); not part of the game, so not under its root hash
 
 
 class Store:
@@ -237,10 +238,15 @@ class Store:
         root = I.genesis(t.id, t.rules_name, t.rules_text, t.players, options, t.seed, t.first_dealer, t.duplicate,
                          t.hand_limit, t.seal)
         out = [("INSERT INTO tables (id, rules_name, rules_text, players, options_json, seed, first_dealer, created, "
-                "duplicate, hand_limit, seal, shard, chain0) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                "duplicate, hand_limit, seal, shard, chain0, turn_seconds) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
                 (t.id, t.rules_name, t.rules_text, t.players, options, t.seed, t.first_dealer, t.created,
-                 int(t.duplicate), t.hand_limit, t.seal, shard_of(t.id), root))]
+                 int(t.duplicate), t.hand_limit, t.seal, shard_of(t.id), root, t.turn_seconds))]
         return out + [s for h, role, seat, name in t.tokens for s in Store.add_token(t.id, h, role, seat, name)]
+
+    @staticmethod
+    def drop_token(token_hash: str) -> list[tuple[str, tuple]]:
+        """A token taken back (a bot standing in leaves its seat)."""
+        return [("DELETE FROM tokens WHERE hash = ?", (token_hash,))]
 
     @staticmethod
     def add_token(table_id: str, token_hash: str, role: str, seat: int | None, name: str = "") -> list[tuple[str, tuple]]:
@@ -340,6 +346,13 @@ class Store:
         """Every move of a table, (version, seat, code, chain hash) in order: for its record and old events."""
         return _reading(self, lambda conn: [tuple(m) for m in conn.execute(
             "SELECT version, seat, code, chain FROM moves WHERE table_id = ? ORDER BY version", (table_id,))])
+
+    def server_moves_of(self, table_id: str) -> dict[int, str]:
+        """version -> who of the moves the server made for a seat ("bot" or "clock", by their keys): the
+        record's annotations."""
+        return _reading(self, lambda conn: {v: k.partition(":")[0] for v, k in conn.execute(
+            "SELECT version, idem FROM moves WHERE table_id = ? AND (idem LIKE ? OR idem LIKE ?)",
+            (table_id, "bot:%", "clock:%"))})
 
     def find_token(self, token_hash: str) -> tuple[str, str, int | None] | None:
         """(table id, role, seat) of a token by its hash, if the store knows it."""
@@ -477,7 +490,7 @@ def _load_one(conn, tid: str) -> StoredTable | None:
         options, broken = {}, I.Broken(0, "its options do not read (the stored JSON is damaged)")
     t = StoredTable(row[0], row[1], row[2], row[3], options, row[5], row[6], row[7], [], [], bool(row[8]), row[9],
                     row[10], row[11], row[12], chain0=row[13], options_json=row[4], broken=broken,
-                    finished=bool(row[14]), outcome_json=row[15], end_digest=row[16])
+                    finished=bool(row[14]), outcome_json=row[15], end_digest=row[16], turn_seconds=row[17] or 0)
     t.tokens = [(h, role, seat, name or "") for h, role, seat, name in conn.execute(
         "SELECT hash, role, seat, name FROM tokens WHERE table_id = ?", (tid,))]
     snap = conn.execute("SELECT version, seq, state_json, chain, digest FROM snapshots WHERE table_id = ?",

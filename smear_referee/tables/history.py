@@ -29,11 +29,30 @@ async def record(tables: Tables, t: Table, who: Identity) -> tuple[dict[str, Any
             async with t.lock:  # the moves stored so far are the moves made (none is being written)
                 moves = await _proven_moves(tables, t)
                 head = t.chain
+                made = await tables.store.off_loop(tables.store.server_moves_of, t.id)
             game = await asyncio.to_thread(t.full_game, moves)  # the replay holds up no move
-            rec = game.to_record()
+            rec = annotated(game.to_record(), made, t.turn_seconds)
         if t.game.finished and tables.shards.owns(t.id):  # kept by the table's owner (others only read it)
             tables.store.write_soon(Store.keep_record(t.id, rec, head))
     return t.redact(rec, who, await tables.sealed(t))
+
+
+def annotated(rec: dict[str, Any], made: dict[int, str], turn_seconds: int) -> dict[str, Any]:
+    """The record with the moves the server made for a seat marked: `annotations` lists each as
+    {"hand", "move" (indexes into `hands` and that hand's `moves`, from 0), "seat", "by"}, `by` being
+    "clock" (the seat's time ran out: the house bot moved) or "bot" (the server's bot played the seat);
+    `turn_seconds` is the table's turn clock. Both are informative: a verifier judges the moves alone."""
+    if turn_seconds:
+        rec["turn_seconds"] = turn_seconds
+    notes, version = [], 0
+    for h, hand in enumerate(rec["hands"]):
+        for i, m in enumerate(hand["moves"]):
+            version += 1
+            if version in made:
+                notes.append({"hand": h, "move": i, "seat": m["seat"], "by": made[version]})
+    if notes:
+        rec["annotations"] = notes
+    return rec
 
 
 async def _proven_moves(tables: Tables, t: Table) -> list[tuple[int, int, str, str | None]]:

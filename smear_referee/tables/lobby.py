@@ -21,7 +21,7 @@ if TYPE_CHECKING:
 
 LOBBY_SQL = ("SELECT t.id, t.rules_name, t.rules_text, t.players, t.options_json, t.created, t.finished, t.outcome_json, "
              "(SELECT max(version) FROM moves m WHERE m.table_id = t.id), "
-             "(SELECT state_json FROM snapshots s WHERE s.table_id = t.id) "
+             "(SELECT state_json FROM snapshots s WHERE s.table_id = t.id), t.turn_seconds "
              "FROM tables t WHERE t.seal IS NULL AND (t.finished = 0 OR ? = 1) ORDER BY t.finished, t.created DESC LIMIT ?")
 
 
@@ -33,7 +33,7 @@ async def stored_lobby(tables: "Tables", include_finished: bool, limit: int, lan
     except tables.store.backend.Error as e:
         raise StoreDown(f"the database did not answer: {(str(e).strip().splitlines() or [''])[0][:200]}") from None
     out = []
-    for tid, rules_name, rules_text, players, options, created, finished, outcome, version, state in rows:
+    for tid, rules_name, rules_text, players, options, created, finished, outcome, version, state, clock in rows:
         held = tables.tables.get(tid)
         if held is not None:
             out.append(held.info(spectators_allowed=held.spectators < tables.limits.spectators_per_table, lang=lang))
@@ -43,10 +43,14 @@ async def stored_lobby(tables: "Tables", include_finished: bool, limit: int, lan
             table_rules = compiled(spec, players, json.loads(options))
         except (RuleError, OptionError, ValueError):
             continue  # a damaged table: its owner answers for it
-        taken, names, watching = [False] * players, [""] * players, 0
-        for role, seat, name in seats[tid]:
+        taken, names, bots, watching = [False] * players, [""] * players, [""] * players, 0
+        for role, seat, name in sorted(seats[tid], key=lambda tok: tok[0] == "bot"):  # as Table.take_seat: people first
             if role in ("seat", "bot") and seat is not None and 0 <= seat < players:
-                taken[seat], names[seat] = True, name
+                if role == "bot":
+                    bots[seat] = (name or "").partition(":")[2] or "heuristic"
+                if role == "seat" or not taken[seat]:
+                    names[seat] = name
+                taken[seat] = True
             elif role == "spectator":
                 watching += 1
         scores = json.loads(outcome)["scores"] if finished and outcome else \
@@ -56,7 +60,8 @@ async def stored_lobby(tables: "Tables", include_finished: bool, limit: int, lan
                                 finished=bool(finished), seat_names=names, started=bool(version), spectators=watching,
                                 spectators_allowed=watching < tables.limits.spectators_per_table,
                                 house_rules=rules_text is not None, created=created, version=version or 0,
-                                scores=scores, rules_sha256=spec.sha256))
+                                scores=scores, rules_sha256=spec.sha256, turn_seconds=clock or 0, seat_bots=bots,
+                                seat_here=[False] * players))  # who is at the table: only its owner knows
     return out
 
 

@@ -26,6 +26,8 @@ from smear_referee.tables.table import Event, Identity, Table
 from smear_referee.errors import RefereeError, damaged
 from smear_referee.tables.tokens import move_digest, token_hash
 
+SERVER_KEYS = ("bot:", "clock:")  # the idempotency keys of the moves the server makes for a seat (record annotations)
+
 __all__ = ["Identity", "Table", "Tables"]
 
 log = logging.getLogger("smear_dsl.referee")
@@ -84,11 +86,7 @@ class Tables:
             del self.tables[t.id]
             self.finished.pop(t.id, None)
         for h in t.token_hashes:
-            found = self.tokens.get(h[:16])
-            if found:
-                found[:] = [(stored, ident) for stored, ident in found if stored != h]
-                if not found:
-                    del self.tokens[h[:16]]
+            self.forget_token(h)
         for hook in self.parked:
             hook(t)
 
@@ -202,6 +200,14 @@ class Tables:
         director's for good)."""
         self.tokens.setdefault(h[:16], []).append((h, ident))
 
+    def forget_token(self, h: str) -> None:
+        """No longer know a token (its table left memory, or a bot standing in left its seat)."""
+        found = self.tokens.get(h[:16])
+        if found:
+            found[:] = [(stored, ident) for stored, ident in found if stored != h]
+            if not found:
+                del self.tokens[h[:16]]
+
     async def identify(self, token: str) -> Identity | None:
         h = token_hash(token)
         found = None
@@ -260,13 +266,19 @@ class Tables:
 
     async def create(self, rules_name: str | None, rules_text: str | None, options: dict[str, str], players: int,
                      seed: str | None, duplicate: bool = False, hand_limit: int = 0, seal: str | None = None,
-                     address: str | None = "local", key: "idem.Keyed | None" = None) -> tuple[Table, str]:
+                     address: str | None = "local", key: "idem.Keyed | None" = None,
+                     turn_seconds: int = 0) -> tuple[Table, str]:
         """A new table and its host token (seats.create). `address` is the creator's, whose budget it
         counts against; None for the tables a tournament opens (bounded by its entrants instead). A
         game has at most Limits.hands_per_game hands (fewer if `hand_limit` asks). With `key`, a
-        retry gets the table the first call made, and the same host token."""
+        retry gets the table the first call made, and the same host token. `turn_seconds`: its
+        turn clock (0: none; else within the limits, BAD_CLOCK otherwise)."""
         return await seats.create(self, rules_name, rules_text, options, players, seed, duplicate, hand_limit, seal,
-                                  address, key)
+                                  address, key, turn_seconds)
+
+    async def take_back(self, t: Table, who: Identity) -> None:
+        """The seat's player takes it back from the bot standing in (seats.take_back)."""
+        await seats.take_back(self, t, who)
 
     def hold_token(self, t: Table, h: str, ident: Identity) -> None:
         """Know a token of `t` (by its hash) while `t` is in memory."""
@@ -289,9 +301,10 @@ class Tables:
     def check_bot(self, kind: str) -> None:
         seats.check_bot(self, kind)
 
-    async def add_bots(self, t: Table, kind: str, seat: int | None = None, key: "idem.Keyed | None" = None) -> list[int]:
-        """Bots the server plays in the free seats, or in `seat` (seats.add_bots)."""
-        return await seats.add_bots(self, t, kind, seat, key)
+    async def add_bots(self, t: Table, kind: str, seat: int | None = None, key: "idem.Keyed | None" = None,
+                       by: Identity | None = None) -> list[int]:
+        """Bots the server plays in the free seats, or in `seat` (seats.add_bots; `by` who asks)."""
+        return await seats.add_bots(self, t, kind, seat, key, by)
 
     def lobby(self, include_finished: bool, limit: int) -> list[Table]:
         """The tables a lobby lists: unfinished first, each group newest first; never a duplicate
@@ -303,7 +316,8 @@ class Tables:
             live += [t for t in done if t.seal is None][:limit - len(live)]
         return live[:limit]
 
-    async def submit(self, t: Table, who: Identity, move: pb.Move, expected_version: int, key: str) -> tuple[bool, int]:
+    async def submit(self, t: Table, who: Identity, move: pb.Move, expected_version: int, key: str,
+                     by_server: bool = False) -> tuple[bool, int]:
         """Apply, persist, publish. Returns (replayed, version): replayed when `key` had already been
         used for this move (nothing applied), and the version the move made (then or now). Once a move is applied, its write, its key, its events and the next
         seat's wake-up all happen, even if the caller's call is dropped meanwhile (a shielded task)."""
@@ -312,6 +326,9 @@ class Tables:
         if len(key) > self.limits.key_chars:
             raise RefereeError("INVALID_ARGUMENT", "BAD_RECORD",
                                f"the idempotency key is longer than {self.limits.key_chars} characters")
+        if key.startswith(SERVER_KEYS) and not by_server:  # they mark the server's moves in the record
+            raise RefereeError("INVALID_ARGUMENT", "BAD_RECORD",
+                               f"an idempotency key may not start with {' or '.join(SERVER_KEYS)}: the server's own moves do")
         if t.moved or not self.shards.owns(t.id):
             raise self.gone(t)
         task = asyncio.ensure_future(self._submit(t, who.seat, move, expected_version, key))
@@ -336,7 +353,8 @@ class Tables:
             except MoveError as e:
                 raise RefereeError("INVALID_ARGUMENT" if e.code in ("BAD_RECORD", "BAD_DEAL") else "FAILED_PRECONDITION",
                                    e.code, e.said, spec=t.rules.spec) from None
-            events = t.news(before, seat, code)
+            by = key.partition(":")[0] if key.startswith(SERVER_KEYS) else ""
+            events = t.news(before, seat, code, by)
             now = time.time()
             try:
                 await self.commit(t, Store.add_move(t.id, t.version, seat, code, key or None, digest, now, t.chain),
@@ -348,6 +366,8 @@ class Tables:
                 raise RefereeError("UNAVAILABLE", "STORE_FAILED", "the database did not take the change; try again") \
                     from None
             made = t.version
+            if by != "bot":  # turns in a row the seat's time ran out (a bot standing in counts none)
+                t.misses[seat] = t.misses[seat] + 1 if by == "clock" else 0
             if key:
                 t.idem[key] = (seat, digest, t.version)
         async with t.changed:

@@ -100,9 +100,10 @@ def rebuild(st: StoredTable) -> tuple[Table, bool]:
     except (RuleError, OptionError, ValueError) as e:
         raise Damaged(0, f"its rules no longer compile: {str(e).splitlines()[0][:200]}") from None
     t = Table(st.id, st.rules_name, st.rules_text, spec, rules, st.options, st.seed, st.first_dealer, st.created,
-              st.duplicate, st.hand_limit, st.seal, genesis=root, touched=st.updated or st.created)
-    for _h, role, seat, name in st.tokens:
-        t.take_seat(role, seat, name)
+              st.duplicate, st.hand_limit, st.seal, turn_seconds=st.turn_seconds, genesis=root,
+              touched=st.updated or st.created)
+    for h, role, seat, name in sorted(st.tokens, key=lambda tok: tok[1] == "bot"):  # people first
+        t.take_seat(role, seat, name, h)
     try:
         if st.snapshot is not None:
             t.resume(st.snapshot)

@@ -41,10 +41,14 @@ async def prior(tables: "Tables", k: idem.Keyed | None) -> tuple[str, dict] | No
 
 async def create(tables: "Tables", rules_name: str | None, rules_text: str | None, options: dict[str, str],
                  players: int, seed: str | None, duplicate: bool, hand_limit: int, seal: str | None,
-                 address: str | None, k: idem.Keyed | None = None) -> tuple[Table, str]:
+                 address: str | None, k: idem.Keyed | None = None, turn_seconds: int = 0) -> tuple[Table, str]:
     """A new table and its host token (Tables.create says what each argument means)."""
     if (done := await prior(tables, k)) is not None:
         return await tables.table_for(done[1]["table_id"], None), k.token(done[0], "host")
+    lim = tables.limits
+    if turn_seconds and not lim.turn_seconds_min <= turn_seconds <= lim.turn_seconds_max:
+        raise RefereeError("INVALID_ARGUMENT", "BAD_CLOCK", f"a turn clock here is {lim.turn_seconds_min} to "
+                           f"{lim.turn_seconds_max} seconds a move (0: none), not {turn_seconds}")
     tables.check_quota(address, rules_text is not None)
     if rules_text is not None:
         # Its `extends:` at the latest versions, or (`rules_name` as a table stores it) at those it names.
@@ -61,11 +65,12 @@ async def create(tables: "Tables", rules_name: str | None, rules_text: str | Non
     cap = tables.limits.hands_per_game
     hand_limit = min(hand_limit, cap) if hand_limit > 0 else cap
     t = Table(table_id, table_rules_name(spec, rules_text is not None), rules_text, spec, rules, dict(rules.options), seed,
-              first, time.time(), duplicate, hand_limit, seal)
+              first, time.time(), duplicate, hand_limit, seal, turn_seconds=turn_seconds)
     salt = idem.new_salt()
     host = k.token(salt, "host") if k is not None else _token()
     stored = StoredTable(table_id, t.rules_name, rules_text, rules.players, t.options, seed, first, t.created,
-                         [(token_hash(host), "host", None, "")], [], duplicate, hand_limit, seal)
+                         [(token_hash(host), "host", None, "")], [], duplicate, hand_limit, seal,
+                         turn_seconds=turn_seconds)
     rows = Store.create_table(stored) + (idem.statements(k, salt, {"table_id": table_id}, t.created) if k else [])
     try:
         await tables.write(None, table_id, rows, keyed=k is not None)
@@ -133,15 +138,18 @@ def check_bot(tables: "Tables", kind: str) -> None:
 
 
 async def add_bots(tables: "Tables", t: Table, kind: str, seat: int | None = None,
-                   k: idem.Keyed | None = None) -> list[int]:
-    """Seat a bot the server plays (house_bots.py) in every free seat, or in `seat` (its player hands
-    it over: a bot stands in); their tokens are stored (the bots play on after a restart), never shown."""
+                   k: idem.Keyed | None = None, by: Identity | None = None) -> list[int]:
+    """Seat a bot the server plays (house_bots.py) in every free seat, or in `seat` (a bot stands in
+    for its player until the seat's token takes it back); their tokens are stored (the bots play on
+    after a restart), never shown. `by`: who asks (None: the server, for a seat whose time ran out)."""
     check_bot(tables, kind)
     async with t.lock:
         if (done := await prior(tables, k)) is not None:
             return list(done[1]["seats"])
         if t.game.finished:
             raise RefereeError("FAILED_PRECONDITION", "GAME_OVER", "the game is over")
+        if seat is not None and by is not None:
+            _may_hand_over(t, seat, by)
         free = [s for s, taken in enumerate(t.seats_taken) if not taken] if seat is None else \
             [] if seat in t.bots else [seat]
         tokens = [(token_hash(_token()), s) for s in free]
@@ -150,10 +158,44 @@ async def add_bots(tables: "Tables", t: Table, kind: str, seat: int | None = Non
             rows += idem.statements(k, idem.new_salt(), {"seats": free}, time.time())
         await tables.write(t, t.id, rows)
         for h, s in tokens:
-            t.take_seat("bot", s, f"bot:{kind}")
+            t.take_seat("bot", s, f"bot:{kind}", h)
             tables.hold_token(t, h, Identity(t.id, "seat", s))
     await _tell_watchers(t)
     return free
+
+
+def _may_hand_over(t: Table, seat: int, by: Identity) -> None:
+    """Who may hand a taken seat to a bot: its own token; the host, any; another seat, one whose
+    player is away (no stream of that seat open)."""
+    if not 0 <= seat < t.rules.players:
+        raise RefereeError("INVALID_ARGUMENT", "BAD_SEAT", f"seat index {seat} is not one of this table's 0 to "
+                           f"{t.rules.players - 1} (seats 1 to {t.rules.players})")
+    if not t.seats_taken[seat]:
+        raise RefereeError("FAILED_PRECONDITION", "SEAT_FREE", f"seat {seat + 1} is free: the host fills free seats")
+    if by.role == "host" or by.seat == seat:
+        return
+    if by.role != "seat":
+        raise RefereeError("PERMISSION_DENIED", "NOT_THE_HOST", "a spectator does not hand seats to bots")
+    if t.here[seat] > 0:
+        raise RefereeError("FAILED_PRECONDITION", "PLAYER_HERE", f"seat {seat + 1}'s player is at the table: only "
+                           "the host hands a present player's seat to a bot")
+
+
+async def take_back(tables: "Tables", t: Table, who: Identity) -> None:
+    """The seat's own token takes the seat back from the bot standing in (its token is dropped)."""
+    if who.role != "seat" or who.seat is None:
+        raise RefereeError("PERMISSION_DENIED", "NOT_A_SEAT", "a seat's player takes it back, with the seat's token")
+    async with t.lock:
+        seat = who.seat
+        if seat not in t.bots:
+            raise RefereeError("FAILED_PRECONDITION", "NO_BOT", f"no bot plays seat {seat + 1}: it is yours already")
+        if not t.people[seat]:
+            raise RefereeError("PERMISSION_DENIED", "NOT_A_SEAT", "this seat is the server's bot's")
+        h = t.bot_tokens.get(seat, "")
+        await tables.write(t, t.id, Store.drop_token(h))
+        t.bot_leaves(seat)
+        tables.forget_token(h)
+    await _tell_watchers(t)
 
 
 async def _tell_watchers(t: Table) -> None:
@@ -201,7 +243,7 @@ async def rematch(tables: "Tables", old: Table, who: Identity, address: str | No
         if nid is None:
             opts = {k: option_text(v) for k, v in old.options.items()}
             new, _host = await create(tables, old.rules_name, old.rules_text, opts, old.rules.players, None, False,
-                                      old.hand_limit, None, address)
+                                      old.hand_limit, None, address, turn_seconds=old.turn_seconds)
             k = _rematch_key(old.id)
             try:
                 await tables.write(None, old.id, idem.statements(k, idem.new_salt(), {"table_id": new.id}, time.time()),

@@ -17,7 +17,7 @@ async def watch(tables: Tables, t: Table, who: Identity, after: int, heartbeat: 
     quiet; it ends with the table's `gone` error if the table leaves this server."""
     sent = max(0, after)
     view, last = await t.view_and_seq(who)
-    with t.held():
+    with t.held(here=who.seat if who.role == "seat" else None):
         yield pb.TableEvent(seq=last, snapshot=view)
         seating = t.seating
         yield pb.TableEvent(seq=0, seats=t.seats())  # not a game event: no number
@@ -52,7 +52,7 @@ async def turns(tables: Tables, t: Table, who: Identity, after: int) -> AsyncIte
     ends; ends with the table's `gone` error if the table leaves this server."""
     seat, sent = who.seat, after
     wake = asyncio.Event()
-    with t.held(seat, wake.set):
+    with t.held(seat, wake.set, here=seat):
         while True:
             if t.moved:
                 raise tables.gone(t)

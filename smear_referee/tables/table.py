@@ -10,6 +10,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import json
+import time
 from dataclasses import dataclass, field
 from typing import Any, Callable, Iterator
 
@@ -27,6 +28,9 @@ from smear_referee.storage import integrity as I
 from smear_referee.api import referee_pb2 as pb
 from smear_referee.tables.convert import move_from_proto, move_to_proto, view_to_proto
 from smear_referee.tables.chat import Chat
+
+
+_TELLING: set[asyncio.Task] = set()  # watchers being told a player arrived or left
 
 
 @dataclass(frozen=True)
@@ -66,6 +70,7 @@ class Table:
     duplicate: bool = False
     hand_limit: int = 0
     seal: str | None = None  # its duplicate round: nothing of its deals is shown until the round has finished
+    turn_seconds: int = 0  # its turn clock (0: none): when a seat's time runs out the house bot moves (clock.py)
     genesis: str = ""  # the root of its move chain (integrity.genesis); made from the fields above if not given
     game: Game = field(init=False)
     chain: str = ""  # the chain head: the hash of its last move (integrity.link), or the root
@@ -81,6 +86,11 @@ class Table:
     seats_taken: list[bool] = field(default_factory=list)
     seat_names: list[str] = field(default_factory=list)  # as each seat's player gave it ("bot" for the server's bots)
     bots: dict[int, str] = field(default_factory=dict)  # seat -> kind, for the seats the server plays
+    bot_tokens: dict[int, str] = field(default_factory=dict)  # seat -> the hash of its bot's token
+    people: list[bool] = field(default_factory=list)  # a person's token holds the seat (a bot may stand in)
+    here: list[int] = field(default_factory=list)  # streams open per seat: its player is at the table
+    deadline: float = 0.0  # wall time the seat to act runs out of time (0: no clock running)
+    misses: list[int] = field(default_factory=list)  # turns in a row each seat's time ran out
     next_id: str | None = None  # the table a rematch opened after this one (seats.rematch)
     chat: Chat = field(default_factory=Chat)  # in memory only: not part of the game (chat.py)
     token_hashes: list[str] = field(default_factory=list)  # its tokens, forgotten with it when it leaves memory
@@ -93,10 +103,14 @@ class Table:
     # turn_waiters[seat]: a callback per WatchTurns or Play stream of that seat, called when the seat
     # must act (or the game ends), so a move wakes only the streams that have something to send.
     turn_waiters: list[set[Callable[[], None]]] = field(default_factory=list)
+    on_turn: Callable[[], None] | None = None  # the turn clock's, called after every accepted move (clock.py)
 
     def __post_init__(self) -> None:
         self.seats_taken = [False] * self.rules.players
         self.seat_names = [""] * self.rules.players
+        self.people = [False] * self.rules.players
+        self.here = [0] * self.rules.players
+        self.misses = [0] * self.rules.players
         self.turn_waiters = [set() for _ in range(self.rules.players)]
         self.touched = self.touched or self.created
         if not self.genesis:
@@ -154,22 +168,41 @@ class Table:
                             started=self.version > 0, spectators=self.spectators,
                             spectators_allowed=spectators_allowed, house_rules=self.rules_text is not None,
                             created=self.created, version=self.version, scores=self.game.scores,
-                            rules_sha256=self.spec.sha256, next_table_id=self.next_id or "")
+                            rules_sha256=self.spec.sha256, next_table_id=self.next_id or "",
+                            turn_seconds=self.turn_seconds, seat_bots=self.seat_bots(),
+                            seat_here=[n > 0 for n in self.here])
 
-    def take_seat(self, role: str, seat: int | None, name: str) -> None:
-        """Count a token handed out (or read back from the store)."""
+    def take_seat(self, role: str, seat: int | None, name: str, token_hash: str = "") -> None:
+        """Count a token handed out (or read back from the store). A person's name stays on the
+        seat when a bot stands in for them; a bot's seat with nobody behind it is named `bot:KIND`."""
         if role in ("seat", "bot") and seat is not None and 0 <= seat < self.rules.players:
             self.seats_taken[seat] = True
-            self.seat_names[seat] = name
             if role == "bot":
                 self.bots[seat] = name.partition(":")[2] or "heuristic"
+                self.bot_tokens[seat] = token_hash
+                if not self.people[seat]:
+                    self.seat_names[seat] = name
+            else:
+                self.people[seat] = True
+                self.seat_names[seat] = name
         elif role == "spectator":
             self.spectators += 1
         self.seating += 1
 
+    def bot_leaves(self, seat: int) -> None:
+        """The bot standing in for `seat` leaves it (its player took it back)."""
+        self.bots.pop(seat, None)
+        self.bot_tokens.pop(seat, None)
+        self.misses[seat] = 0
+        self.seating += 1
+
+    def seat_bots(self) -> list[str]:
+        return [self.bots.get(s, "") for s in range(self.rules.players)]
+
     def seats(self) -> pb.Seats:
         """Who sits where, as every watcher is told of it (nothing hidden: the lobby shows the same)."""
-        return pb.Seats(seat_taken=self.seats_taken, seat_names=self.seat_names, spectators=self.spectators)
+        return pb.Seats(seat_taken=self.seats_taken, seat_names=self.seat_names, spectators=self.spectators,
+                        seat_bots=self.seat_bots(), seat_here=[n > 0 for n in self.here])
 
     # ---- moves
     def check_and_apply(self, seat: int, move: pb.Move) -> tuple[int, tuple]:
@@ -246,7 +279,7 @@ class Table:
         """Append the events of what changed since `before` (None: from the start)."""
         self.events += self.news(before)
 
-    def news(self, before, seat: int | None = None, code: int | None = None) -> list[Event]:
+    def news(self, before, seat: int | None = None, code: int | None = None, by: str = "") -> list[Event]:
         """The events of what changed since `before` (the game's `marks()`; None: from the start),
         numbered after the last one: appended once the move is saved."""
         g = self.game
@@ -257,7 +290,7 @@ class Table:
         def event(kind: str, *fields: Any) -> None:
             out.append((seq + len(out) + 1, kind, *fields))
         if seat is not None and code is not None:
-            event("move", seat, code, self.version)
+            event("move", seat, code, self.version, by)
         for leader, winner, cards in old_tricks[n_tricks:]:
             event("trick_won", leader, winner, tuple(cards))
         for i in range(n_results, len(g.results)):
@@ -280,10 +313,10 @@ class Table:
         seq, kind = ev[0], ev[1]
         r = self.rules
         if kind == "move":
-            _s, _k, seat, code, version = ev
+            _s, _k, seat, code, version, by = ev
             visible = who.role == "seat" and who.seat == seat
             return pb.TableEvent(seq=seq, move=pb.MovePlayed(seat=seat, version=version,
-                                                               move=move_to_proto(r, code, visible)))
+                                                               move=move_to_proto(r, code, visible), by=by))
         if kind == "trick_won":
             _s, _k, leader, winner, cards = ev
             return pb.TableEvent(seq=seq, trick_won=pb.TrickWon(winner=winner, leader=leader,
@@ -302,26 +335,42 @@ class Table:
         return pb.TableEvent(seq=seq, game_over=over)
 
     @contextlib.contextmanager
-    def held(self, seat: int | None = None, wake: Callable[[], None] | None = None) -> Iterator[None]:
+    def held(self, seat: int | None = None, wake: Callable[[], None] | None = None,
+             here: int | None = None) -> Iterator[None]:
         """A stream holds the table while inside (it is not parked meanwhile); with `seat`, `wake` is
-        called whenever that seat must act, or the game ends."""
+        called whenever that seat must act, or the game ends; with `here`, that seat's player counts
+        as at the table (the others may hand a seat whose player is away to a bot)."""
         self.watchers += 1
         if seat is not None and wake is not None:
             self.turn_waiters[seat].add(wake)
+        if here is not None:
+            self._presence(here, 1)
         try:
             yield
         finally:
             self.watchers -= 1
             if seat is not None and wake is not None:
                 self.turn_waiters[seat].discard(wake)
+            if here is not None:
+                self._presence(here, -1)
 
-    def seat_played_by(self, seat: int, wake: Callable[[], None] | None) -> None:
-        """The server plays `seat`: `wake` is called whenever it must act (None: it no longer does,
-        and whatever waited on the seat is let go)."""
-        if wake is None:
-            self.turn_waiters[seat].clear()
-        else:
-            self.turn_waiters[seat].add(wake)
+    def _presence(self, seat: int, change: int) -> None:
+        """A seat's stream opened or closed: watchers are told when its player arrives or leaves."""
+        was = self.here[seat] > 0
+        self.here[seat] += change
+        if (self.here[seat] > 0) != was:
+            self.seating += 1
+            task = asyncio.get_running_loop().create_task(self._tell())
+            _TELLING.add(task)  # held until done: the loop keeps only weak references to its tasks
+            task.add_done_callback(_TELLING.discard)
+
+    async def _tell(self) -> None:
+        async with self.changed:
+            self.changed.notify_all()
+
+    def seat_played_by(self, seat: int, wake: Callable[[], None]) -> None:
+        """The server plays `seat`: `wake` is called whenever it must act."""
+        self.turn_waiters[seat].add(wake)
 
     async def view_and_seq(self, who: Identity) -> tuple[pb.View, int]:
         """What `who` sees now and the number of the last event, read together (no move between)."""
@@ -359,9 +408,15 @@ class Table:
         for seat in seats:
             for wake in list(self.turn_waiters[seat]):
                 wake()
+        if self.on_turn is not None:
+            self.on_turn()
 
     def view(self, who: Identity) -> pb.View:
-        return view_to_proto(self.id, self.game, who.seat if who.role == "seat" else None, self.version)
+        v = view_to_proto(self.id, self.game, who.seat if who.role == "seat" else None, self.version)
+        v.turn_seconds = self.turn_seconds
+        if self.deadline:
+            v.turn_left = max(0.0, self.deadline - time.time())
+        return v
 
     def redact(self, rec: dict[str, Any], who: Identity, sealed: bool) -> tuple[dict[str, Any], bool]:
         """The record as `who` may have it: while the game runs (or its round is sealed), other

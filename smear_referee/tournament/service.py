@@ -182,6 +182,9 @@ class TournamentService(pb_grpc.TournamentServicer):
             raise RefereeError("INVALID_ARGUMENT", "BAD_TOURNAMENT", "these rules have no partnerships: entrants are players")
         if len(entrants) < per_table:
             raise RefereeError("INVALID_ARGUMENT", "BAD_TOURNAMENT", f"at least {per_table} entrants")
+        if request.turn_seconds and not lim.turn_seconds_min <= request.turn_seconds <= lim.turn_seconds_max:
+            raise RefereeError("INVALID_ARGUMENT", "BAD_CLOCK", f"a turn clock here is {lim.turn_seconds_min} to "
+                               f"{lim.turn_seconds_max} seconds a move (0: none), not {request.turn_seconds}")
         if request.pairing not in ("swiss", "round_robin") or not 1 <= request.rounds <= 100:
             raise RefereeError("INVALID_ARGUMENT", "BAD_TOURNAMENT", "pairing is swiss or round_robin; rounds 1..100")
         tid = self.t.tables.shards.new_id()  # in a shard this server holds: it fails over with that shard
@@ -193,7 +196,8 @@ class TournamentService(pb_grpc.TournamentServicer):
                   "rounds": request.rounds, "duplicate": request.duplicate,
                   "seed": request.seed if request.HasField("seed") else secrets.token_hex(16),
                   "hands_per_round": max(0, min(request.hands_per_round, 1000)), "title": spec.name,
-                  "rules_sha256": spec.sha256}  # every table of it plays this text (tourney_spec)
+                  "rules_sha256": spec.sha256,  # every table of it plays this text (tourney_spec)
+                  **({"turn_seconds": request.turn_seconds} if request.turn_seconds else {})}
         if text is not None:
             config["rules_text"] = text
             config["rules_parents"] = list(spec.extends)
@@ -243,10 +247,12 @@ class TournamentService(pb_grpc.TournamentServicer):
             table, _host = await self.t.tables.create(table_rules_name(spec, text is not None), text, c["options"],
                                                       rules.players,
                                                       tseed, c["duplicate"], c.get("hands_per_round", 0),
-                                                      seal=f"{t.id}/{r}" if c["duplicate"] else None, address=None)
+                                                      seal=f"{t.id}/{r}" if c["duplicate"] else None, address=None,
+                                                      turn_seconds=c.get("turn_seconds", 0))
             # Each seat under its entrant's name, so every page of the table shows who sits where.
             names = [t.names()[seats[x]][:self.t.tables.limits.player_name_chars] for x in range(rules.players)]
             tokens = [(await self.t.tables.join(table.id, x, names[x]))[1] for x in range(rules.players)]
+            self.referee.clock.arm(table)
             tables.append({"table": i, "table_id": table.id, "units": placed, "seats": seats})
             out.append(pb.RoundTable(table=i, table_id=table.id, seats=seats, seat_tokens=tokens))
         await self.t.tables.write(None, t.id, Store.add_round(t.id, r, rs, tables))

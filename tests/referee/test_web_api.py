@@ -103,7 +103,8 @@ def test_add_bots_takes_the_host_token_and_fills_only_free_seats(web):
     fails(lambda: c.join(made.table_id, 2), grpc.StatusCode.ALREADY_EXISTS, "SEAT_TAKEN")
     # A seat's own token hands that seat to a bot (a bot stands in): the whole game then plays itself.
     stand_in = web.client(me.token).add_bots(made.table_id)
-    assert list(stand_in.seats) == [0] and stand_in.table.seat_names[0] == "bot:heuristic"
+    assert list(stand_in.seats) == [0] and stand_in.table.seat_names[0] == "Me"  # the name stays: a bot stands in
+    assert stand_in.table.seat_bots[0] == "heuristic"
     assert wait_for(lambda: web.client().table(made.table_id).finished, 120)
 
 
@@ -271,4 +272,5 @@ def test_a_bot_client_hands_its_seat_to_the_referees_search_bot(web):
     web.client(made.host_token).add_bots(made.table_id, "heuristic")
     final = play_seat(web.client(seat0.token), made.table_id, "search:20")
     assert final.finished
-    assert c.table(made.table_id).seat_names[0] == "bot:search:20"
+    info = c.table(made.table_id)
+    assert info.seat_names[0] == "mine" and info.seat_bots[0] == "search:20"  # its name stays; a bot stands in

@@ -78,6 +78,32 @@ def act(page, rng: random.Random) -> None:
                            timeout=30_000)
 
 
+def act_by_keys(page, rng: random.Random) -> None:
+    """One legal move by keys only, as a keyboard user would: a digit plays that card or presses that
+    button; a discard picks its cards by digits, then Tab reaches the Discard button and Enter presses it."""
+    version = page.get_attribute("main", "data-version")
+    phase = page.get_attribute("main", "data-phase")
+    if phase == "discard":
+        hand = page.evaluate("() => [...document.querySelectorAll('#hand .card')].map(c => c.dataset.card)")
+        for card in (page.get_attribute("#discard", "data-example") or "").split():
+            page.keyboard.press(str(hand.index(card) + 1))
+        page.wait_for_function("(n) => document.querySelectorAll('#hand .card.selected').length === n",
+                               arg=len((page.get_attribute("#discard", "data-example") or "").split()), timeout=5_000)
+        for _ in range(40):  # Tab until the Discard button has the focus
+            if page.evaluate("() => document.activeElement?.id") == "discard":
+                break
+            page.keyboard.press("Tab")
+        page.keyboard.press("Enter")
+    elif phase == "play":
+        legal = page.evaluate("() => [...document.querySelectorAll('#hand .card')].map(c => !c.classList.contains('unavailable'))")
+        page.keyboard.press(str(rng.choice([i for i, ok in enumerate(legal) if ok]) + 1))
+    else:
+        buttons = page.locator("#actions button:not(:disabled)").count()
+        page.keyboard.press(str(rng.randrange(min(buttons, 9)) + 1))
+    page.wait_for_function("([v]) => document.querySelector('main').dataset.version !== v || document.querySelector('#game-over')",
+                           arg=[version], timeout=30_000)
+
+
 def sit_with_bots(browser, server, rules: str, fill: dict | None = None, players: str | None = None):
     """A page that opened a table of `rules` in the lobby, sat Ann at seat 0 and filled the rest with bots."""
     page = browser.new_context(accept_downloads=True).new_page()
@@ -274,6 +300,8 @@ def cards_in(value) -> set[str]:
 
 
 def test_four_people_play_while_a_spectator_sees_only_public_cards(browser, server):
+    """Four people (two by keys alone, two by clicks) play a whole game while a spectator watches and
+    receives no card before it is played, in the stream or in the views it fetches."""
     made = server.client().create_table("four_point_ne_wisconsin", {"widow": 2}, seed="four-browsers",
                                         hand_limit=2)
     url = f"{server.url}t/{made.table_id}"
@@ -295,15 +323,19 @@ def test_four_people_play_while_a_spectator_sees_only_public_cards(browser, serv
         page.press("#chat-text", "Enter")
     players[0].click("button.reaction[data-reaction='thumbs_up']")
 
-    rng = random.Random(4)
+    rng, by_keys = random.Random(4), set()
     end = time.monotonic() + 300
     while not watcher.query_selector("#game-over") and time.monotonic() < end:
-        for page in players:
+        for seat, page in enumerate(players):  # P0 and P2 play by keys only, P1 and P3 by clicks
             if page.get_attribute("main", "data-my-turn") == "true" and not page.query_selector("#game-over"):
-                act(page, rng)
+                if seat % 2 == 0:
+                    by_keys.add(page.get_attribute("main", "data-phase"))
+                    act_by_keys(page, rng)
+                else:
+                    act(page, rng)
         time.sleep(0.05)
     watcher.wait_for_selector("#game-over")
-    assert "P0" in watcher.inner_text(".seats-row")
+    assert "P0" in watcher.inner_text(".seats-row") and {"bidding", "play"} <= by_keys, by_keys
 
     record, complete = server.client(made.host_token).record(made.table_id)
     assert complete and len(record["hands"]) == 2
@@ -368,7 +400,15 @@ def test_a_director_runs_a_tournament_round_with_a_person_and_stand_in_bots(brow
     director.goto(server.url)
     director.click("text=run a tournament")
     director.fill("#t-name", "Thursday club")
-    director.select_option("#t-rules", "four_point_ne_wisconsin")
+    assert director.eval_on_selector("#t-rules", "s => s.value") == "four_point_ne_wisconsin"  # the seed variant first
+    # The club's house rules, pasted and checked as they are typed, as in the lobby.
+    director.select_option("#t-rules", "")
+    director.fill("#t-house", "extends: four_point_ne_wisconsin\nname: Thursday house\nwinning_score: eleven\n")
+    diag = director.wait_for_selector(".diagnostic")
+    assert "house.yaml:3:1" in diag.inner_text() and "unknown key `winning_score`" in diag.inner_text()
+    director.fill("#t-house", "extends: four_point_ne_wisconsin\nname: Thursday house\n")
+    director.wait_for_selector("p.ok")
+    director.select_option("#t-clock", "60")
     director.fill("#t-entrants", "Ann\nBea\nCal\nDee")
     director.fill("#t-rounds", "1")
     director.fill("#t-hands", "1")
@@ -393,6 +433,8 @@ def test_a_director_runs_a_tournament_round_with_a_person_and_stand_in_bots(brow
     assert "#seat=" not in player.url  # the token left the address bar for the browser's storage
     # The table names its seats after the entrants: Ann reads her own name, not "Seat 1 (you)".
     player.wait_for_function("() => /Ann \\(you\\)/.test(document.querySelector('.seats-row')?.innerText)")
+    assert "Thursday house" in player.inner_text("h1")  # the house rules, at the entrants' table
+    assert my_turn_or_over(player) != "over" and player.wait_for_selector(".seat.me #clock")  # the tournament's clock
     rng = random.Random(1)
     while my_turn_or_over(player) != "over":
         act(player, rng)
@@ -545,6 +587,13 @@ def test_names_reach_every_page_as_people_sit(browser, server):
         page.wait_for_function("() => /Bot 3/.test(document.querySelector('.seats-row')?.innerText) && "
                                "/Bot 4/.test(document.querySelector('.seats-row')?.innerText)", timeout=5_000)
     ann.wait_for_selector("#bots", state="detached", timeout=5_000)
+    # Bob leaves (his page closes): within a heartbeat every page marks his seat away, and Ann may
+    # hand it to a bot so the table does not stall.
+    bob.context.close()
+    ann.wait_for_function("() => document.querySelector(\".seat[data-seat='1']\")?.innerText.includes('away')", timeout=20_000)
+    ann.click("button.hand-seat[data-hand-seat='1']")
+    watcher.wait_for_function("() => document.querySelector(\".seat[data-seat='1']\")?.innerText.includes('a bot plays for now')",
+                              timeout=5_000)
 
 
 SHOTS = ROOT / "build" / "screenshots"  # the test's output folder: look at these after a run (git ignores build/)
@@ -814,3 +863,54 @@ def test_table_talk_is_text_rate_limited_moderated_and_not_in_the_record(browser
     assert e.value.code() == grpc.StatusCode.RESOURCE_EXHAUSTED
     record, _complete = me.record(table_id)
     assert "hi all" not in json.dumps(record) and "thanks, host" not in json.dumps(record)
+
+
+def test_a_turn_clock_runs_out_and_the_house_bot_moves_then_a_bot_stands_in_and_is_sent_away(browser, server):
+    """The turn clock, chosen in the lobby: the seat to act shows its time counting down; when Ann's
+    runs out the house bot moves for her (the log says so, and the record annotates the move); she
+    lets a bot play for her (every page shows it beside her name) and takes her seat back."""
+    ann = browser.new_context().new_page()
+    ann.goto(server.url)
+    ann.select_option("#rules", "four_point_ne_wisconsin")
+    ann.select_option("#clock", "15")
+    ann.click("#create")
+    ann.fill("#name", "Ann")
+    ann.click("button.seat[data-seat='0']")
+    ann.wait_for_selector("#hand")
+    ann.click("#bots")
+    watcher = browser.new_context().new_page()
+    watcher.goto(ann.url)
+    watcher.click("#watch")
+    watcher.wait_for_selector("#spectating")
+    assert my_turn_or_over(ann) != "over"
+    clock = ann.wait_for_selector(".seat.me #clock", timeout=5_000)
+    first = clock.inner_text()
+    assert re.fullmatch(r"0:(1[0-5]|0\d)", first), first
+    ann.wait_for_function("(was) => document.querySelector('#clock')?.innerText !== was", arg=first, timeout=5_000)
+    assert watcher.wait_for_selector(f".seat[data-seat='0'] #clock", timeout=5_000)  # a spectator sees whose time runs
+    version = int(ann.get_attribute("main", "data-version"))
+    ann.wait_for_function("() => /Ann \\(you\\)'s time ran out: the house bot/.test(document.querySelector('#log')?.innerText)",
+                          timeout=25_000)
+    assert int(ann.get_attribute("main", "data-version")) > version
+    # Ann steps away: a bot plays for her, and every page says so beside her name.
+    ann.click("#hand-over")
+    ann.wait_for_selector("#take-back", timeout=5_000)
+    watcher.wait_for_function("() => document.querySelector(\".seat[data-seat='0']\")?.innerText.includes('a bot plays for now')"
+                              " && document.querySelector(\".seat[data-seat='0'] b\")?.innerText === 'Ann'", timeout=5_000)
+    moved = int(ann.get_attribute("main", "data-version"))
+    ann.wait_for_function("(v) => Number(document.querySelector('main').dataset.version) > v + 8", arg=moved, timeout=30_000)
+    ann.click("#take-back")
+    ann.wait_for_selector("#hand-over", timeout=5_000)
+    watcher.wait_for_function("() => !document.querySelector(\".seat[data-seat='0']\")?.innerText.includes('a bot plays')",
+                              timeout=5_000)
+    record = json.loads(ann.evaluate("""async () => {
+        const id = location.pathname.split('/').pop();
+        const token = JSON.parse(localStorage.getItem('smear:table:' + id)).seat;
+        const r = await fetch('/smear.referee.v1.Referee/GetRecord', {method: 'POST',
+          headers: {'content-type': 'application/json', authorization: 'Bearer ' + token},
+          body: JSON.stringify({tableId: id})});
+        return (await r.json()).recordJson;
+    }"""))
+    assert record["turn_seconds"] == 15
+    assert [a["seat"] for a in record["annotations"] if a["by"] == "clock"] == [0]
+    assert {a["seat"] for a in record["annotations"] if a["by"] == "bot"} >= {0, 1, 2, 3}  # the stand-in's moves too

@@ -44,21 +44,24 @@ function link(href, text, go) {
   return h("a", { href, onclick: (e) => { e.preventDefault(); go(href); } }, text);
 }
 
-function createForm(rules, go) {
-  const select = h("select#rules", { name: "rules" },
+/** The rules of a new table or tournament: a shipped rule file (its options), or house rules pasted
+ * or uploaded and checked as they are typed (mistakes at line:col before anything is made). Ids take
+ * `prefix` ("" for the lobby's table form, "t-" for the tournament form). */
+export function rulesPicker(rules, prefix = "") {
+  const select = h(`select#${prefix}rules`, { name: "rules" },
     rules.map((r) => h("option", { value: r.name }, r.title)), h("option", { value: "" }, t("House rules (paste below)…")));
   if (rules.some((r) => r.name === "four_point_ne_wisconsin")) select.value = "four_point_ne_wisconsin";  // the seed variant first
-  const players = h("select#players", { name: "players" });
+  const players = h(`select#${prefix}players`, { name: "players" });
   const options = h("div.options");
-  const house = h("textarea#house", { rows: 10, placeholder: "extends: four_point_ne_wisconsin\nname: Our house rules\n...", spellcheck: "false" });
-  const upload = h("input#house-file", { type: "file", accept: ".yaml,.yml,text/yaml,text/plain",
+  const house = h(`textarea#${prefix}house`, { rows: 10, placeholder: "extends: four_point_ne_wisconsin\nname: Our house rules\n...", spellcheck: "false" });
+  const upload = h(`input#${prefix}house-file`, { type: "file", accept: ".yaml,.yml,text/yaml,text/plain",
     onchange: async () => {
       house.value = await upload.files[0].text();
       house.dispatchEvent(new Event("input"));
     } });
-  const houseBox = h("div.house", { hidden: true }, h("label", { for: "house" }, t("Your rule file (YAML): paste it, or"), " "),
+  const houseBox = h("div.house", { hidden: true }, h("label", { for: `${prefix}house` }, t("Your rule file (YAML): paste it, or"), " "),
     upload, house);
-  const errors = h("div#errors.errors");
+  const errors = h(`div#${prefix}errors.errors`);
   const show = (r) => {
     players.replaceChildren(...(r ? r.players : []).map((n) => h("option", { value: n }, t("{n} players", { n }))));
     options.replaceChildren(...(r ? r.options : []).map(optionInput));
@@ -69,7 +72,6 @@ function createForm(rules, go) {
     errors.replaceChildren();
     show(r);
   };
-  // House rules are checked as they are typed: mistakes at line:col before any table exists.
   let timer = null;
   const check = async () => {
     const checked = await referee.checkRules({ text: house.value, fileName: "house.yaml" });
@@ -88,24 +90,37 @@ function createForm(rules, go) {
   });
   select.addEventListener("change", fill);
   fill();
+  return {
+    select, players, options, houseBox, errors,
+    /** The options as chosen, each as text. */
+    chosen() {
+      const opts = {};
+      for (const el of options.querySelectorAll("[data-option]")) opts[el.dataset.option] = el.type === "checkbox" ? String(el.checked) : el.value;
+      return opts;
+    },
+    /** The rule file's name, or the house rules' text once they check clean (null while they have mistakes). */
+    async rules() {
+      if (select.value) return { name: select.value };
+      clearTimeout(timer);
+      return (await check()) ? { text: house.value } : null;
+    },
+  };
+}
+
+function createForm(rules, go) {
+  const picker = rulesPicker(rules);
+  const { errors } = picker;
+  const clock = clockSelect("clock");
   const submit = h("button#create", { type: "submit" }, t("Create table"));
   const form = h("form", {
     async onsubmit(e) {
       e.preventDefault();
       submit.disabled = true;
       try {
-        const opts = {};
-        for (const el of options.querySelectorAll("[data-option]")) {
-          opts[el.dataset.option] = el.type === "checkbox" ? String(el.checked) : el.value;
-        }
-        const req = { options: opts, players: Number(players.value) };
-        if (select.value) req.rules = { case: "rulesName", value: select.value };
-        else {
-          clearTimeout(timer);
-          if (!(await check())) return;
-          req.rules = { case: "rulesText", value: house.value };
-          req.players = Number(players.value);
-        }
+        const chosen = await picker.rules();
+        if (!chosen) return;
+        const req = { options: picker.chosen(), players: Number(picker.players.value), turnSeconds: Number(clock.value),
+          rules: chosen.name ? { case: "rulesName", value: chosen.name } : { case: "rulesText", value: chosen.text } };
         errors.replaceChildren();
         const made = await once((r, o) => referee.createTable(r, o), req);
         tokens.set(made.tableId, { host: made.hostToken });
@@ -117,8 +132,16 @@ function createForm(rules, go) {
         submit.disabled = false;
       }
     },
-  }, h("label", {}, t("Rules"), " ", select), " ", h("label", {}, t("Players"), " ", players), options, houseBox, errors, submit);
+  }, h("label", {}, t("Rules"), " ", picker.select), " ", h("label", {}, t("Players"), " ", picker.players), " ",
+  h("label", {}, t("Turn clock"), " ", clock), picker.options, picker.houseBox, errors, submit);
   return form;
+}
+
+/** The turn clock's choices (off by default): when a seat's time runs out, the house bot moves for it. */
+export function clockSelect(id) {
+  return h(`select#${id}`, { title: t("when a player's time runs out, the house bot moves for them") },
+    h("option", { value: 0 }, t("off")),
+    [15, 30, 60, 120].map((n) => h("option", { value: n }, t("{n} seconds a move", { n }))));
 }
 
 export function optionInput(o) {

@@ -30,6 +30,7 @@ class TablePage {
   close() {
     this.abort.abort();
     clearInterval(this.nextTimer);
+    clearInterval(this.clockTimer);
     this.announcer.remove();
     document.removeEventListener("keydown", this.onKey);
   }
@@ -161,8 +162,11 @@ class TablePage {
     if (ev.seq > this.afterSeq) this.afterSeq = ev.seq;
     if (k.case === "heartbeat") return;
     if (k.case === "seats") {  // someone sat down, gave a name or a bot took a seat: every page shows it at once
-      Object.assign(this.info, { seatTaken: k.value.seatTaken, seatNames: k.value.seatNames, spectators: k.value.spectators });
-      return this.view ? this.render() : undefined;
+      const { seatTaken, seatNames, spectators, seatBots, seatHere } = k.value;
+      Object.assign(this.info, { seatTaken, seatNames, spectators, seatBots, seatHere });
+      if (!this.view) return undefined;
+      this.refreshSoon();  // the last seat taken (or a bot leaving) may start the turn clock: its time is in the view
+      return this.render();
     }
     if (k.case === "chat") return this.chat.heard(k.value);  // a line of the table's talk
     if (k.case === "snapshot") {
@@ -172,8 +176,10 @@ class TablePage {
     }
     // Log lines are said again at each drawing, so a name given later (or another language) shows in them too.
     if (k.case === "move") {
-      const { seat, move } = k.value;
-      this.note(() => `${this.seatName(seat)} ${moveTold(move)}`);
+      const { seat, move, by } = k.value;
+      this.note(by === "clock"  // the seat's time ran out: the house bot moved for it
+        ? () => t("{who}'s time ran out: the house bot {move}", { who: this.seatName(seat), move: moveTold(move) })
+        : () => `${this.seatName(seat)} ${moveTold(move)}`);
       this.announce(this.log[this.log.length - 1]());
     }
     if (k.case === "trickWon") {
@@ -219,12 +225,77 @@ class TablePage {
     }
     this.view = v;
     this.detail = JSON.parse(v.detailJson);
+    // The turn clock counts down here from what the server said was left (no clock skew between them).
+    this.deadline = v.turnLeft > 0 ? performance.now() + v.turnLeft * 1000 : 0;
+    if (this.deadline && !this.clockTimer) this.clockTimer = setInterval(() => this.tick(), 250);
+  }
+
+  /** Seconds left on the turn clock, as "0:12"; the seat box of whoever is to act shows it. */
+  clockText() {
+    const left = Math.max(0, Math.ceil((this.deadline - performance.now()) / 1000));
+    return `${Math.floor(left / 60)}:${String(left % 60).padStart(2, "0")}`;
+  }
+
+  tick() {
+    const el = this.root.querySelector("#clock");
+    if (!el || !this.deadline) return;
+    el.textContent = this.clockText();
+    const left = (this.deadline - performance.now()) / 1000;
+    el.classList.toggle("low", left <= 5);
+    if (this.view?.legalMoves.length && left <= 5 && this.warned !== this.view.version) {
+      this.warned = this.view.version;  // once per turn: a screen reader hears it too
+      this.announce(t("5 seconds left to move"));
+    }
   }
 
   /** A line of the log: a function saying it (names and language as they are when it is drawn). */
   note(say) {
     this.log.push(say);
     if (this.log.length > 2000) this.log.shift();  // the whole game's log (bounded), scrollable
+  }
+
+  /** Bots standing in, players away: what each seat's box says beside the name. */
+  seatState(s) {
+    const bot = this.info?.seatBots?.[s], name = this.info?.seatNames?.[s] || "";
+    if (bot && !name.startsWith("bot:")) return t("a bot plays for now");
+    if (!bot && this.info?.seatTaken?.[s] && this.info?.seatHere?.length && !this.info.seatHere[s]) return t("away");
+    return null;
+  }
+
+  /** Seat controls: take your seat back from the bot standing in, let one play for you, or give an
+   * away player's seat to a bot so the table does not stall. */
+  standInEl() {
+    const v = this.view, info = this.info;
+    if (v.finished || !info?.seatBots) return null;
+    const mine = v.seat;
+    const hostToken = tokens.get(this.tableId).host;
+    const items = [];
+    if (mine !== undefined && info.seatBots[mine]) {
+      items.push(h("span", {}, t("A bot is playing your seat.")), " ",
+        h("button#take-back", { onclick: () => this.seatCall(() => referee.takeBackSeat({ tableId: this.tableId }, auth(this.token))) },
+          t("Take my seat back")));
+    } else if (mine !== undefined) {
+      items.push(h("button#hand-over", { onclick: () => this.seatCall(() => once((q, o) => referee.addBots(q, o), { tableId: this.tableId, kind: "heuristic" }, auth(this.token))) },
+        t("Let a bot play for me")));
+    }
+    const me = hostToken ?? (mine !== undefined ? this.token : null);
+    if (me) {
+      for (let s = 0; s < info.players; s++) {
+        if (s === mine || info.seatBots[s] || !info.seatTaken[s] || (!hostToken && info.seatHere?.[s])) continue;
+        items.push(" ", h("button.hand-seat", { "data-hand-seat": s,
+          onclick: () => this.seatCall(() => once((q, o) => referee.addBots(q, o), { tableId: this.tableId, kind: "heuristic", seat: s }, auth(me))) },
+        t("Let a bot play for {who}", { who: this.seatName(s, false) })));
+      }
+    }
+    return items.length ? h("section.panel.stand-in#stand-in", {}, ...items) : null;
+  }
+
+  async seatCall(call) {
+    try {
+      const r = await call();
+      this.info = r.table;
+    } catch (err) { this.refused(err); }
+    this.render();
   }
 
   seatName(seat, you = true) {
@@ -283,6 +354,7 @@ class TablePage {
       this.header(),
       this.hostPanel(),
       h("section.board", {}, this.scoreboardEl(), this.feltEl()),
+      this.standInEl(),
       h("section.status", {}, this.statusEl()),
       this.messageEl(),
       mine !== undefined ? h("section.hand", { "aria-label": t("Your hand") }, this.handEl(), this.actionsEl(),
@@ -362,7 +434,9 @@ class TablePage {
     h("div.muted", {}, [d.hand_sizes ? tn("{n} card", "{n} cards", d.hand_sizes[s]) : "",
       d.tricks ? tn("{n} trick", "{n} tricks", took) : ""].filter(Boolean).join(" · ")),
     bid ? h("div.bid", {}, bid) : null,
-    d.turn === s ? h("div.turn", {}, t("to act")) : null);
+    this.seatState(s) ? h("div.tag.stand-in", {}, this.seatState(s)) : null,
+    d.turn === s ? h("div.turn", {}, t("to act"), this.deadline && !this.view.finished
+      ? h("span#clock.clock", { role: "timer", "aria-label": t("time left") }, this.clockText()) : null) : null);
   }
 
   statusEl() {

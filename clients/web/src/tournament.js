@@ -4,7 +4,7 @@ import { createClient } from "@connectrpc/connect";
 import { auth, once, referee, refusal, transport } from "./api.js";
 import { Tournament } from "./gen/smear/referee/v1/referee_pb.js";
 import { langPicker, t } from "./i18n.js";
-import { optionInput } from "./lobby.js";
+import { clockSelect, rulesPicker } from "./lobby.js";
 import { h } from "./ui.js";
 
 const tournament = createClient(Tournament, transport);
@@ -17,17 +17,10 @@ function back(go) {
   return [h("a.back", { href: "/", onclick: (e) => { e.preventDefault(); go("/"); } }, t("← lobby")), langPicker()];
 }
 
-const SEED_VARIANT = "four_point_ne_wisconsin";
 
 export async function newTournamentPage(root, go) {
   const { rules } = await referee.listRules({});
-  const select = h("select#t-rules", {}, rules.map((r) => h("option", { value: r.name }, r.title)));
-  // Start on the seed variant (the rules a club most likely plays), not the first name in the list.
-  if (rules.some((r) => r.name === SEED_VARIANT)) select.value = SEED_VARIANT;
-  const options = h("div.options");
-  const fill = () => options.replaceChildren(...rules.find((r) => r.name === select.value).options.map(optionInput));
-  select.addEventListener("change", fill);
-  fill();
+  const picker = rulesPicker(rules, "t-");  // a shipped rule file or the club's house rules, checked as typed
   const name = h("input#t-name", { placeholder: t("Club night"), maxlength: 100 });
   const entrants = h("textarea#t-entrants", { rows: 8, placeholder: t("one name per line") });
   const rounds = h("input#t-rounds", { type: "number", min: 1, max: 50, value: 3 });
@@ -35,20 +28,20 @@ export async function newTournamentPage(root, go) {
   const hands = h("input#t-hands", { type: "number", min: 0, max: 100, value: 0 });
   const duplicate = h("input#t-duplicate", { type: "checkbox" });
   const teams = h("input#t-teams", { type: "checkbox" });
-  const errors = h("div.errors");
+  const clock = clockSelect("t-clock");
+  const errors = picker.errors;
   root.replaceChildren(h("header", {}, back(go), h("h1", {}, t("New tournament"))),
     h("form.panel", {
       async onsubmit(e) {
         e.preventDefault();
-        const opts = {};
-        for (const el of options.querySelectorAll("[data-option]")) {
-          opts[el.dataset.option] = el.type === "checkbox" ? String(el.checked) : el.value;
-        }
         try {
+          const chosen = await picker.rules();
+          if (!chosen) return;
           const made = await tournament.createTournament({
-            name: name.value, rulesName: select.value, options: opts, rounds: Number(rounds.value),
+            name: name.value, rulesName: chosen.name ?? "house_rules", rulesText: chosen.text ?? "", options: picker.chosen(),
+            players: Number(picker.players.value), rounds: Number(rounds.value),
             entrants: entrants.value.split("\n").map((x) => x.trim()).filter(Boolean), pairing: pairing.value,
-            duplicate: duplicate.checked, teams: teams.checked, handsPerRound: Number(hands.value),
+            duplicate: duplicate.checked, teams: teams.checked, handsPerRound: Number(hands.value), turnSeconds: Number(clock.value),
           });
           saved.set(made.tournamentId, { director: made.directorToken });
           go(`/tournament/${made.tournamentId}`);
@@ -56,12 +49,14 @@ export async function newTournamentPage(root, go) {
           errors.replaceChildren(h("p.refusal", {}, `${refusal(err).reason}: ${refusal(err).message}`));
         }
       },
-    }, h("label", {}, t("Name"), " ", name), " ", h("label", {}, t("Rules"), " ", select), options,
+    }, h("label", {}, t("Name"), " ", name), " ", h("label", {}, t("Rules"), " ", picker.select), " ",
+    h("label", {}, t("Players"), " ", picker.players), picker.options, picker.houseBox,
     h("label", { for: "t-entrants" }, t("Entrants")), entrants,
     h("div", {}, h("label", {}, t("Rounds"), " ", rounds), " ", h("label", {}, t("Pairing"), " ", pairing), " ",
       h("label", {}, t("Hands per round (0: a whole game)"), " ", hands), " ",
       h("label", {}, duplicate, " ", t("duplicate (every table of a round plays the same boards)")), " ",
-      h("label", {}, teams, " ", t("entrants are fixed teams"))),
+      h("label", {}, teams, " ", t("entrants are fixed teams")), " ",
+      h("label", {}, t("Turn clock"), " ", clock)),
     errors, h("button#t-create", { type: "submit" }, t("Create tournament"))));
 }
 
