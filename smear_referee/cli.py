@@ -203,7 +203,7 @@ def cmd_play(args: argparse.Namespace) -> int:
             made = lobby.create_table(None if text else args.create, parse_options(args.option or []),
                                       args.players, rules_text=text, turn_seconds=args.clock)
             table_id, host = made.table_id, made.host_token
-            console.print(Text(f"table {table_id} opened: {shown(made.table.title)}"))
+            console.print(Text(tr.t("table {table} opened: {title}", table=table_id, title=shown(made.table.title))))
         else:
             table_id, host = args.table, None
         seat = saved_seat(where, table_id) if not args.watch and args.seat is None else None
@@ -230,8 +230,7 @@ def cmd_play(args: argparse.Namespace) -> int:
             with open(args.record, "w", encoding="utf-8") as f:
                 json.dump(record, f, indent=1)
             console.print(tr.t("record written to {file}", file=args.record))
-        console.print(tr.t("Winner: {who} · scores {list}", list=table.scores(list(final.scores), final),
-                           who=table.side_name(final.winner if final.HasField("winner") else None, final)))
+        console.print(table.outcome(final, list(final.scores), final))
     except grpc.RpcError as e:
         if e.code() == grpc.StatusCode.UNAVAILABLE:
             raise OptionError(f"cannot reach the referee at {where} (is `smear-dsl serve` running there?)") from None

@@ -29,8 +29,11 @@ TO_WORDS = {"player": N_("the side that played it"), "winner": N_("the side that
             "holder": N_("the side that held it when play began"),
             "dealer_if_turned": N_("the dealer's side, when it is the card turned up that becomes trump "
                                    "(counted at once)")}
-TIE_WORDS = {"bidder": N_("the bidder's side, when it is among the tied"),
-             "eldest": N_("the side of the player left of the dealer"), "none": N_("nobody")}
+# Whole sentences, one per way a tie goes: "nobody" cannot fill a slot written for a side (it needs
+# another case, preposition or verb in most languages).
+TIE_SENTENCES = {"bidder": N_("that side; a tie gives it to the bidder's side, when it is among the tied"),
+                 "eldest": N_("that side; a tie gives it to the side of the player left of the dealer"),
+                 "none": N_("that side; a tie gives it to nobody")}
 ALL_PASS = {
     "redeal": N_("If everyone passes, the same dealer deals again."),
     "next_dealer": N_("If everyone passes, the deal passes to the next dealer."),
@@ -365,7 +368,7 @@ def _points(sh: Sheet) -> Section:
         total += value
         if p.most:
             card = t("the most card value in the tricks (and credited discards) a side took")
-            goes = t("that side; a tie gives it to {who}", who=t(TIE_WORDS[p.tie]))
+            goes = t(TIE_SENTENCES[p.tie])
         elif p.gift:
             card = t("the dealer's gift to a beg")
             goes = t("the eldest hand's side, when the dealer gives (counted at once)")

@@ -159,10 +159,15 @@ class TerminalTable:
             return f"[bold]{deals}[/bold]"
         if kind == "game_over":
             over = ev.game_over
-            winner = self.side_name(over.winner if over.HasField("winner") else None, view)
-            return ("[bold green]" + t("Game over") + "[/bold green]: " + t("Winner: {who} · scores {list}", who=winner,
-                                                                          list=self.scores(list(over.scores), view)))
+            return "[bold green]" + t("Game over") + "[/bold green]: " + self.outcome(over, list(over.scores), view)
         return None
+
+    def outcome(self, over, scores: list[int], view: pb.View) -> str:
+        """`Winner: Ann · scores …`, or `No winner · scores …` (its own sentence: "nobody" fits no slot)."""
+        if not over.HasField("winner"):
+            return self.tr.t("No winner · scores {list}", list=self.scores(scores, view))
+        return self.tr.t("Winner: {who} · scores {list}", who=self.side_name(over.winner, view),
+                         list=self.scores(scores, view))
 
     def side_name(self, side: int | None, view: pb.View) -> str:
         """A side as a person names it: the player when each plays alone, else `Side N` (from 1)."""
@@ -225,7 +230,7 @@ class TerminalTable:
                                                                          for i, m in enumerate(legal))))
         while True:
             try:
-                text = self.ask("move> ")
+                text = self.ask(self.tr.t("move") + "> ")  # the prompt in the table's language
             except EOFError:
                 raise SystemExit(0) from None
             move = parse_move(text, legal)

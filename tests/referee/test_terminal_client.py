@@ -184,8 +184,9 @@ def test_the_terminal_table_in_french(server, tmp_path):
     typed moves are the same as in English."""
     person = Person(["--server", server.target, "--create", "four_point_ne_wisconsin", "--bots", "--name", "Anne",
                      "--lang", "fr"], str(tmp_path))
-    person.read_until(r"move> $")
+    person.read_until(r"coup> $")  # every line follows the language, the prompt too
     assert "Smear à quatre points du nord-est du Wisconsin" in person.seen and "votre main : " in person.seen
+    assert re.search(r"table \w+ ouverte : ", person.seen)
     assert "scores : " in person.seen and "votre coup : " in person.seen
     if "passe" in person.seen.rsplit("votre coup :", 1)[1]:  # bidding: a card now is refused, in French
         person.say("AS")

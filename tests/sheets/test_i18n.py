@@ -278,3 +278,27 @@ def test_the_referee_refuses_in_the_callers_language_with_the_same_code(tmp_path
         assert sheet.startswith("# Štvorbodový Smear")
     finally:
         srv.stop()
+
+
+# Phrasings a native player would never write, per language: a slot filled with a phrase that needs
+# another case, article or contraction. The list grows as the sheets are corrected (issue 33: the
+# expression sentences still give French "de les cartes" and Tagalog "sa ang", "ang ang" until the
+# message design can agree); every shipped rule file's sheet and the outcome sentences are read against it.
+NEVER = {
+    "fr": [r"\bà le\b", r"\bà les\b", r"\bde le\b", r"donne à personne"],
+    "sk": [r"získa nikomu", r"Víťaz: nikomu"],
+    "tl": [r"\bito sa walang sinuman\b", r"\bsa ang panig\b"],
+    "th": [r"ตกเป็นของไม่มีใคร"],
+}
+
+
+@pytest.mark.parametrize("lang", sorted(NEVER))
+def test_no_sheet_or_outcome_says_what_a_native_player_never_would(lang):
+    found = []
+    tr = tr_for(lang)
+    said = [tr.t("No winner · scores {list}", list="7, 4"), tr.t("that side; a tie gives it to nobody")]
+    for name in RULE_FILES:
+        said.append(render(load_spec(name), "md", lang=lang))
+    for text in said:
+        found += [m.group(0) for pattern in NEVER[lang] for m in re.finditer(pattern, text)]
+    assert not found, f"{lang}: {sorted(set(found))}"

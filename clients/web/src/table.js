@@ -517,9 +517,10 @@ class TablePage {
   overEl() {
     const v = this.view, d = this.detail;
     this.followNext();
-    const winner = v.winner === undefined ? t("nobody") : d.players === d.scores.length ? this.seatName(v.winner) : t("Side {n}", { n: v.winner + 1 });
+    const winner = v.winner === undefined ? null : d.players === d.scores.length ? this.seatName(v.winner) : t("Side {n}", { n: v.winner + 1 });
     return h("section.panel.over#game-over", {}, h("h2", {}, t("Game over")),
-      h("p", {}, t("Winner: {who} · scores {list}", { who: winner, list: scoreList(d.scores) })),
+      h("p", {}, winner === null ? t("No winner · scores {list}", { list: scoreList(d.scores) })  // a sentence of its own
+        : t("Winner: {who} · scores {list}", { who: winner, list: scoreList(d.scores) })),
       v.seat !== undefined ? h("button#play-again", { onclick: (e) => this.playAgain(e.target) }, t("Play again")) : null,
       v.seat === undefined && this.info.nextTableId ? h("button#watch-next", { onclick: () => this.go(`/t/${this.info.nextTableId}`) },
         t("Watch the next game")) : null,
