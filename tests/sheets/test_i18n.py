@@ -285,7 +285,7 @@ def test_the_referee_refuses_in_the_callers_language_with_the_same_code(tmp_path
 # expression sentences still give French "de les cartes" and Tagalog "sa ang", "ang ang" until the
 # message design can agree); every shipped rule file's sheet and the outcome sentences are read against it.
 NEVER = {
-    "fr": [r"\bà le\b", r"\bà les\b", r"\bde le\b", r"donne à personne"],
+    "fr": [r"\bà le\b", r"\bà les\b", r"\bde le\b", r"donne à personne", r"qui l'a jouée", r"où elle tombe"],
     "sk": [r"získa nikomu", r"Víťaz: nikomu"],
     "tl": [r"\bito sa walang sinuman\b", r"\bsa ang panig\b"],
     "th": [r"ตกเป็นของไม่มีใคร"],

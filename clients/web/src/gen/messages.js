@@ -12,10 +12,10 @@ export const MESSAGES = {
 "Create table": "Créer la table",
 "Create tournament": "Créer le tournoi",
 "Director": "Directeur du tournoi",
-"Discard {lo} to {hi} selected cards ({chosen} chosen)": "Écarter de {lo} à {hi} cartes choisies ({chosen} choisies)",
+"Discard {lo} to {hi} selected cards ({chosen} chosen)": "Écarter de {lo} à {hi} cartes (sélection : {chosen})",
 "Discard {n} selected card ({chosen} chosen)": [
-"Écarter {n} carte choisie ({chosen} choisie)",
-"Écarter {n} cartes choisies ({chosen} choisies)",
+"Écarter {n} carte (sélection : {chosen})",
+"Écarter {n} cartes (sélection : {chosen})",
 "Écarter {n} cartes choisies ({chosen} choisies)"
 ],
 "Discarded face up: {list}": "Écartées face visible : {list}",
