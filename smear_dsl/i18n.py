@@ -7,6 +7,7 @@ at first use, so there is no compiled .mo to keep current. Authors' tools stay i
 from __future__ import annotations
 
 import gettext
+import re
 import io
 from dataclasses import dataclass, field
 from functools import lru_cache
@@ -98,16 +99,21 @@ class Tr:
     def t(self, msgid: str, /, **kw: object) -> str:
         """`msgid` translated, its `{placeholders}` filled."""
         text = translations(self.lang).gettext(msgid)
-        return text.format(**kw) if kw else text
+        return self._set(text.format(**kw)) if kw else text
 
     def tn(self, singular: str, plural: str, n: int, /, **kw: object) -> str:
         """The form of `singular`/`plural` for the number `n` (filled in as `{n}`)."""
-        return translations(self.lang).ngettext(singular, plural, n).format(n=n, **kw)
+        return self._set(translations(self.lang).ngettext(singular, plural, n).format(n=n, **kw))
 
     def tp(self, context: str, msgid: str, /, **kw: object) -> str:
         """`msgid` in a context (one English word may be two words elsewhere)."""
         text = translations(self.lang).pgettext(context, msgid)
-        return text.format(**kw) if kw else text
+        return self._set(text.format(**kw)) if kw else text
+
+    def _set(self, text: str) -> str:
+        """The language's typesetting of filled-in values: Thai sets a number apart from the words
+        around it ("มากกว่า 6", never "มากกว่า6"); the web client does the same (i18n.js)."""
+        return THAI_DIGIT.sub(" ", text) if self.lang == "th" else text
 
     # ---- lists
     def join(self, items: Iterable[str], word: str = "and") -> str:
@@ -181,6 +187,8 @@ RANK_LETTERS = {12: NP_("rank letter", "A"), 11: NP_("rank letter", "K"), 10: NP
                 9: NP_("rank letter", "J")}
 SUITS = (NP_("suit", "spades"), NP_("suit", "hearts"), NP_("suit", "diamonds"), NP_("suit", "clubs"))
 ENGLISH = Tr()
+# Between a Thai letter and a digit, either way round: where Thai puts a space.
+THAI_DIGIT = re.compile(r"(?<=[\u0E01-\u0E4F])(?=[0-9])|(?<=[0-9])(?=[\u0E01-\u0E4F])")
 
 
 # ---- values in a refusal (errors.Said), said in the reader's language

@@ -30,7 +30,10 @@ export function setLang(code) {
 }
 
 function fill(text, params) {
-  return params ? text.replace(/\{(\w+)\}/g, (m, k) => (k in params ? String(params[k]) : m)) : text;
+  if (!params) return text;
+  const filled = text.replace(/\{(\w+)\}/g, (m, k) => (k in params ? String(params[k]) : m));
+  // Thai sets a number apart from the words around it ("มากกว่า 6", never "มากกว่า6"), as smear_dsl/i18n.py does.
+  return current === "th" ? filled.replace(/([\u0E01-\u0E4F])([0-9])/g, "$1 $2").replace(/([0-9])([\u0E01-\u0E4F])/g, "$1 $2") : filled;
 }
 
 /** `msgid` in the chosen language, its {placeholders} filled. */
