@@ -201,10 +201,12 @@ def _deal(sh: Sheet, tables: dict[int, CompiledRules]) -> Section:
                  "from the dealer's left.", cards=size_text, packets=tr.join([str(p) for p in r0.deal.packets]))
     blocks: list = [t("The first dealer is chosen at random; the deal then passes to the left.") + " " + deal]
     rest = {n: len(r.deck.cards) - r.players * r.deal.hand_size for n, r in tables.items()}
+    # How many cards are left undealt, with the language's counting word where it has one (Thai ใบ
+    # goes after each number, never after the whole "40 with 2 players / 28 with 4 players").
     if len(set(rest.values())) > 1:
-        rest_text = " / ".join(t("{cards} with {n} players", cards=str(v), n=n) for n, v in rest.items())
+        rest_text = " / ".join(tr.tp("undealt", "{cards} with {n} players", cards=str(v), n=n) for n, v in rest.items())
     else:
-        rest_text = str(next(iter(rest.values())))
+        rest_text = tr.tp("undealt", "{n}", n=next(iter(rest.values())))
     if spec.deal.rest == "stock":
         if spec.deal.stock_face_up:
             blocks.append(t("The undealt cards ({n}) stay face up as the stock, in order: everyone sees its top card.",
