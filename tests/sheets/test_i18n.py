@@ -289,7 +289,7 @@ NEVER = {
     "fr": [r"\bà le\b", r"\bà les\b", r"\bde le\b", r"donne à personne", r"qui l'a jouée", r"où elle tombe"],
     "sk": [r"získa nikomu", r"Víťaz: nikomu"],  # "trik": gone from the catalog; rule files' own texts at their next versions
     "tl": [r"\bito sa walang sinuman\b", r"\bsa ang panig\b"],
-    "th": [r"ตกเป็นของไม่มีใคร", r"คน ใบ\)", r"การประมูลที่ [0-9]", r"[\u0E01-\u0E4F][0-9]|[0-9][\u0E01-\u0E4F]"],  # a number glued to a word
+    "th": [r"ตกเป็นของไม่มีใคร", r"คน ใบ\)", r"การประมูลที่ [0-9]+ (ขึ้นไป)?ปิดการประมูล", r"[\u0E01-\u0E4F][0-9]|[0-9][\u0E01-\u0E4F]"],  # a number glued to a word
 }
 
 
