@@ -99,21 +99,27 @@ class Tr:
     def t(self, msgid: str, /, **kw: object) -> str:
         """`msgid` translated, its `{placeholders}` filled."""
         text = translations(self.lang).gettext(msgid)
-        return self._set(text.format(**kw)) if kw else text
+        return self._fill(text, kw) if kw else text
 
     def tn(self, singular: str, plural: str, n: int, /, **kw: object) -> str:
         """The form of `singular`/`plural` for the number `n` (filled in as `{n}`)."""
-        return self._set(translations(self.lang).ngettext(singular, plural, n).format(n=n, **kw))
+        return self._fill(translations(self.lang).ngettext(singular, plural, n), {"n": n, **kw})
 
     def tp(self, context: str, msgid: str, /, **kw: object) -> str:
         """`msgid` in a context (one English word may be two words elsewhere)."""
         text = translations(self.lang).pgettext(context, msgid)
-        return self._set(text.format(**kw)) if kw else text
+        return self._fill(text, kw) if kw else text
 
-    def _set(self, text: str) -> str:
-        """The language's typesetting of filled-in values: Thai sets a number apart from the words
-        around it ("มากกว่า 6", never "มากกว่า6"); the web client does the same (i18n.js)."""
-        return THAI_DIGIT.sub(" ", text) if self.lang == "th" else text
+    def _fill(self, text: str, kw: Mapping[str, object]) -> str:
+        """`text` with its placeholders filled, and the language's spelling where a slot meets the
+        words before it: French contracts and elides there ("de" + "les atouts" is "des atouts",
+        "que" + "atout" is "qu'atout", "à" + "le camp" is "au camp"); Thai sets a number apart from
+        the words around it ("มากกว่า 6", never "มากกว่า6"). The web client does the same (i18n.js)."""
+        if self.lang == "fr":
+            marked = {k: v if k in NOT_WORDS else f"{SLOT}{v}" for k, v in kw.items()}
+            return french_junctions(text.format(**marked)).replace(SLOT, "")
+        filled = text.format(**kw)
+        return THAI_DIGIT.sub(" ", filled) if self.lang == "th" else filled
 
     # ---- lists
     def join(self, items: Iterable[str], word: str = "and") -> str:
@@ -187,6 +193,23 @@ RANK_LETTERS = {12: NP_("rank letter", "A"), 11: NP_("rank letter", "K"), 10: NP
                 9: NP_("rank letter", "J")}
 SUITS = (NP_("suit", "spades"), NP_("suit", "hearts"), NP_("suit", "diamonds"), NP_("suit", "clubs"))
 ENGLISH = Tr()
+SLOT = "\x02"  # marks where a filled-in value begins, while the junction rules run
+NOT_WORDS = frozenset({"seed", "table", "id", "file", "hash", "code", "path", "key", "token", "url"})  # never elided
+# French at a slot's edge: a contraction (de + le = du, de + les = des, à + le = au, à + les = aux),
+# else an elision before a word that begins with a vowel (de, que, le, la, ne, jusque + atout).
+_FR_CONTRACT = re.compile("\\b([Dd]e|[Àà]) " + SLOT + "(les?) ")
+_FR_ELIDE = re.compile("\\b([Dd]|[Qq]u|[Ll]|[Nn]|[Jj]usqu)(?:e|a) " + SLOT + "(?=[aeiouéèêàâîôûAEIOUÉÈÊÀÂÎÔÛ][^\\W\\d_]*(?:[\\s,.;:)]|$))")
+
+
+def french_junctions(text: str) -> str:
+    """Contractions and elisions where a marked value meets the word before it (see Tr._fill)."""
+    def contract(m: re.Match) -> str:
+        de = m.group(1).lower() == "de"
+        word = ("du" if m.group(2) == "le" else "des") if de else ("au" if m.group(2) == "le" else "aux")
+        return (word.capitalize() if m.group(1)[0].isupper() else word) + " " + SLOT
+    return _FR_ELIDE.sub(lambda m: m.group(1) + "'" + SLOT, _FR_CONTRACT.sub(contract, text))
+
+
 # Between a Thai letter and a digit, either way round: where Thai puts a space.
 THAI_DIGIT = re.compile(r"(?<=[\u0E01-\u0E4F])(?=[0-9])|(?<=[0-9])(?=[\u0E01-\u0E4F])")
 

@@ -283,10 +283,11 @@ def test_the_referee_refuses_in_the_callers_language_with_the_same_code(tmp_path
 
 # Phrasings a native player would never write, per language: a slot filled with a phrase that needs
 # another case, article or contraction. The list grows as the sheets are corrected (issue 33: the
-# expression sentences still give French "de les cartes" and Tagalog "sa ang", "ang ang" until the
-# message design can agree); every shipped rule file's sheet and the outcome sentences are read against it.
+# expression sentences still give Tagalog "sa ang", "ang ang" until the message design can agree);
+# every shipped rule file's sheet and the outcome sentences are read against it.
 NEVER = {
-    "fr": [r"\bà le\b", r"\bà les\b", r"\bde le\b", r"donne à personne", r"qui l'a jouée", r"où elle tombe"],
+    "fr": [r"\bà le\b", r"\bà les\b", r"\bde le\b", r"\bde les\b", r"\b(de|que|le|la) [aeiouéèêàâîôû]\w*\b",
+           r"donne à personne", r"qui l'a jouée", r"où elle tombe"],
     "sk": [r"získa nikomu", r"Víťaz: nikomu"],  # "trik": gone from the catalog; rule files' own texts at their next versions
     "tl": [r"\bito sa walang sinuman\b", r"\bsa ang panig\b"],
     "th": [r"ตกเป็นของไม่มีใคร", r"คน ใบ\)", r"การประมูลที่ [0-9]+ (ขึ้นไป)?ปิดการประมูล", r"[\u0E01-\u0E4F][0-9]|[0-9][\u0E01-\u0E4F]"],  # a number glued to a word
@@ -320,3 +321,17 @@ def test_no_catalog_uses_a_word_its_glossary_put_away(lang):
              for text in (m.string if isinstance(m.string, (tuple, list)) else (m.string,))
              for pattern in CATALOG_NEVER[lang] for hit in re.finditer(pattern, text or "")]
     assert not found, f"{lang}: {found[:5]}"
+
+
+def test_french_contracts_and_elides_where_a_value_meets_the_words_before_it():
+    """A slot's value meets French spelling: de + les = des, à + le = au, de + a vowel = d'; the words
+    of the message itself ("avant de le jouer") and identifiers (a table's id) are left as they are."""
+    fr = tr_for("fr")
+    assert fr.t("Let a bot play for {who}", who="Ann").endswith("à la place d'Ann")
+    assert fr.t("Let a bot play for {who}", who="Bob").endswith("à la place de Bob")
+    assert fr.t("the highest card of {x}", x="les atouts") == fr.t("the highest card of {x}", x="X").replace(
+        "de X", "des atouts")
+    assert fr.t("table {table} opened: {title}", table="e0a1", title="Smear") == "table e0a1 ouverte : Smear"
+    from smear_dsl.i18n import SLOT, french_junctions
+    assert french_junctions(f"avant de le jouer, à {SLOT}le camp") == f"avant de le jouer, au {SLOT}camp"
+    assert french_junctions(f"le {SLOT}huit, de {SLOT}8") == f"le {SLOT}huit, de {SLOT}8"  # h aspiré, numbers

@@ -29,8 +29,28 @@ export function setLang(code) {
   document.documentElement.lang = code;
 }
 
+const SLOT = "\u0002";  // where a filled-in value begins, while French junctions are spelled
+const NOT_WORDS = new Set(["seed", "table", "id", "file", "hash", "code", "path", "key", "token", "url"]);
+
+/** French at a slot's edge, as smear_dsl/i18n.py spells it: de + le = du, de + les = des, à + le = au,
+ * à + les = aux; else de, que, le, la, ne elide before a word that begins with a vowel ("d'atouts"). */
+function frenchJunctions(text) {
+  return text
+    .replace(/(^|[\s(«"'])([Dd]e|[Àà]) \u0002(les?) /gu, (m, pre, w, art) => {
+      let word = w.toLowerCase() === "de" ? (art === "le" ? "du" : "des") : (art === "le" ? "au" : "aux");
+      if (w[0] !== w[0].toLowerCase()) word = word[0].toUpperCase() + word.slice(1);
+      return `${pre}${word} ${SLOT}`;
+    })
+    .replace(/(^|[\s(«"'])([Dd]|[Qq]u|[Ll]|[Nn]|[Jj]usqu)(?:e|a) \u0002(?=[aeiouéèêàâîôûAEIOUÉÈÊÀÂÎÔÛ]\p{L}*(?:[\s,.;:)]|$))/gu,
+      (m, pre, w) => `${pre}${w}'${SLOT}`);
+}
+
 function fill(text, params) {
   if (!params) return text;
+  if (current === "fr") {
+    const marked = text.replace(/\{(\w+)\}/g, (m, k) => (k in params ? (NOT_WORDS.has(k) ? "" : SLOT) + String(params[k]) : m));
+    return frenchJunctions(marked).replaceAll(SLOT, "");
+  }
   const filled = text.replace(/\{(\w+)\}/g, (m, k) => (k in params ? String(params[k]) : m));
   // Thai sets a number apart from the words around it ("มากกว่า 6", never "มากกว่า6"), as smear_dsl/i18n.py does.
   return current === "th" ? filled.replace(/([\u0E01-\u0E4F])([0-9])/g, "$1 $2").replace(/([0-9])([\u0E01-\u0E4F])/g, "$1 $2") : filled;
