@@ -113,11 +113,12 @@ class Tr:
     def _fill(self, text: str, kw: Mapping[str, object]) -> str:
         """`text` with its placeholders filled, and the language's spelling where a slot meets the
         words before it: French contracts and elides there ("de" + "les atouts" is "des atouts",
-        "que" + "atout" is "qu'atout", "à" + "le camp" is "au camp"); Thai sets a number apart from
-        the words around it ("มากกว่า 6", never "มากกว่า6"). The web client does the same (i18n.js)."""
-        if self.lang == "fr":
+        "que" + "atout" is "qu'atout", "à" + "le camp" is "au camp"), Tagalog keeps one marker ("sa" +
+        "ang panig" is "sa panig"); Thai sets a number apart from the words around it ("มากกว่า 6",
+        never "มากกว่า6"). The web client does the same (i18n.js)."""
+        if self.lang in JUNCTIONS:
             marked = {k: v if k in NOT_WORDS else f"{SLOT}{v}" for k, v in kw.items()}
-            return french_junctions(text.format(**marked)).replace(SLOT, "")
+            return JUNCTIONS[self.lang](text.format(**marked)).replace(SLOT, "")
         filled = text.format(**kw)
         return THAI_DIGIT.sub(" ", filled) if self.lang == "th" else filled
 
@@ -208,6 +209,19 @@ def french_junctions(text: str) -> str:
         word = ("du" if m.group(2) == "le" else "des") if de else ("au" if m.group(2) == "le" else "aux")
         return (word.capitalize() if m.group(1)[0].isupper() else word) + " " + SLOT
     return _FR_ELIDE.sub(lambda m: m.group(1) + "'" + SLOT, _FR_CONTRACT.sub(contract, text))
+
+
+# Tagalog marks a bare noun once: where the message's marker (ang, ng, sa) meets a value that has
+# its own ("ang panig"), the value's goes ("sa ang panig" is "sa panig", "ang ang iskor" is "ang iskor").
+_TL_MARKERS = re.compile("\\b(ang|ng|sa|Ang|Sa) " + SLOT + "(?:ang|ng) ")
+
+
+def tagalog_junctions(text: str) -> str:
+    """One marker where a marked value meets the message's marker before it (see Tr._fill)."""
+    return _TL_MARKERS.sub(lambda m: m.group(1) + " " + SLOT, text)
+
+
+JUNCTIONS = {"fr": french_junctions, "tl": tagalog_junctions}
 
 
 # Between a Thai letter and a digit, either way round: where Thai puts a space.

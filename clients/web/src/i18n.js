@@ -45,11 +45,18 @@ function frenchJunctions(text) {
       (m, pre, w) => `${pre}${w}'${SLOT}`);
 }
 
+/** Tagalog marks a bare noun once: "sa" + "ang panig" is "sa panig" (as smear_dsl/i18n.py). */
+function tagalogJunctions(text) {
+  return text.replace(/(^|[^\p{L}])(ang|ng|sa|Ang|Sa) \u0002(?:ang|ng) /gu, (m, pre, w) => `${pre}${w} ${SLOT}`);
+}
+
+const JUNCTIONS = { fr: frenchJunctions, tl: tagalogJunctions };
+
 function fill(text, params) {
   if (!params) return text;
-  if (current === "fr") {
+  if (JUNCTIONS[current]) {
     const marked = text.replace(/\{(\w+)\}/g, (m, k) => (k in params ? (NOT_WORDS.has(k) ? "" : SLOT) + String(params[k]) : m));
-    return frenchJunctions(marked).replaceAll(SLOT, "");
+    return JUNCTIONS[current](marked).replaceAll(SLOT, "");
   }
   const filled = text.replace(/\{(\w+)\}/g, (m, k) => (k in params ? String(params[k]) : m));
   // Thai sets a number apart from the words around it ("มากกว่า 6", never "มากกว่า6"), as smear_dsl/i18n.py does.
