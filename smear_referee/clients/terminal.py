@@ -10,6 +10,7 @@ from __future__ import annotations
 import json
 import os
 import queue
+import re
 import threading
 import time
 from pathlib import Path
@@ -90,12 +91,30 @@ def in_hand_order(legal: list[pb.Move], trump: str | None) -> list[pb.Move]:
 CHOICE_WORDS = M.CHOICE_WORDS  # begging (All Fours): each choice as the table says it; a person types the first word
 
 
-def parse_move(text: str, legal: list[pb.Move]) -> pb.Move | None:
+def _plain(label: str) -> str:
+    """A move's words as typed: no colour markup, one space, any case."""
+    return " ".join(re.sub(r"\[/?[a-z]+\]", "", label).split()).casefold()
+
+
+def said_move(text: str, legal: list[pb.Move], tr: Tr) -> pb.Move | None:
+    """The move whose words, in the person's language, are what they typed ("passe", "enchère 3",
+    "mendier"): a legal one as the menu shows it, or a pass, a bid or a choice (which the referee judges)."""
+    typed = _plain(text)
+    last = typed.rsplit(" ", 1)[-1]
+    offered = [*legal, pb.Move(**{"pass": True}), *(pb.Move(choose=c) for c in CHOICE_WORDS),
+               *([pb.Move(bid=int(last))] if last.isdigit() and len(last) < 4 else [])]
+    return next((m for m in offered if _plain(move_text(m, tr)) == typed), None)
+
+
+def parse_move(text: str, legal: list[pb.Move], tr: Tr = ENGLISH) -> pb.Move | None:
     """The person's input: a number from the list, or `pass`, `bid N`, `trump S`, `discard AS KH`, a card,
-    or when begging `stand`, `beg`, `give`, `run` (smear_dsl.moves.TYPED says them to the person)."""
+    or when begging `stand`, `beg`, `give`, `run` (smear_dsl.moves.TYPED says them to the person); or the
+    same words in the table's language, as its menu shows them (`passe`, `enchère 3`)."""
     words = text.replace(",", " ").split()
     if not words:
         return None
+    if not tr.english and (move := said_move(text, legal, tr)) is not None:
+        return move
     if words[0].isdigit() and len(words) == 1:
         i = int(words[0]) - 1
         return legal[i] if 0 <= i < len(legal) else None
@@ -233,7 +252,7 @@ class TerminalTable:
                 text = self.ask(self.tr.t("move") + "> ")  # the prompt in the table's language
             except EOFError:
                 raise SystemExit(0) from None
-            move = parse_move(text, legal)
+            move = parse_move(text, legal, self.tr)
             if move is None:
                 self.console.print(self.tr.t("type a number from the list, or pass, bid N, trump S, discard AS KH, "
                                              "a card (AS), or stand, beg, give, run"))

@@ -191,6 +191,8 @@ def test_the_terminal_table_in_french(server, tmp_path):
     if "passe" in person.seen.rsplit("votre coup :", 1)[1]:  # bidding: a card now is refused, in French
         person.say("AS")
         assert person.read_until(r"refusé \(WRONG_PHASE\) : la donne attend une enchère ou un passe, pas une carte jouée")
+        person.say("Passe")  # moves typed in the table's language, as its menu says them
+        assert person.read_until(r"Anne \(vous\) passe")
     else:
         person.say("bid 9")
         assert person.read_until(r"refusé \((WRONG_PHASE|WRONG_TURN)\) : ")
