@@ -61,7 +61,7 @@ def pot_path() -> Path:
 
 WEB_MESSAGES = ROOT / "clients" / "web" / "src" / "gen" / "messages.js"
 WEB_MOVES = ROOT / "clients" / "web" / "src" / "gen" / "moves.js"
-WEB_CONTEXTS = ("name", "suit", "phase")  # words the web shows that the server's messages also name
+WEB_CONTEXTS = ("name", "suit", "phase", "rank letter")  # words the web shows that the server's messages also name
 WEB_SOURCES = ("clients/web/", "smear_dsl/moves.py")  # the move words are the codec's (web_moves)
 
 

@@ -57,12 +57,14 @@ def save_seat(server: str, table_id: str, seat: dict) -> None:
     path.chmod(0o600)  # tokens are the seat's key
 
 
-def card(name: str, trump: str | None = None) -> str:
-    """A card as rich markup: rank and suit symbol, red for hearts and diamonds."""
+def card(name: str, trump: str | None = None, tr: Tr = ENGLISH) -> str:
+    """A card as rich markup: the rank as the language abbreviates it (the rules sheet's letters: R, D,
+    V in French) and the suit symbol, red for hearts and diamonds."""
     rank, suit = name[:-1], name[-1]
     if suit not in SUITS:
         return f"[magenta]{name}[/magenta]"
-    text = f"{'10' if rank == 'T' else rank}{SUITS[suit]}"
+    letter = "10" if rank == "T" else tr.tp("rank letter", rank) if rank in "AKQJ" and not tr.english else rank
+    text = f"{letter}{SUITS[suit]}"
     colour = "red" if suit in "HD" else "default"
     return f"[bold {colour}]{text}[/bold {colour}]" if suit == trump else f"[{colour}]{text}[/{colour}]"
 
@@ -77,7 +79,7 @@ def sort_hand(cards: list[str], trump: str | None) -> list[str]:
 def move_text(m: pb.Move, tr: Tr = ENGLISH, told: bool = False) -> str:
     """A move as the table says it (smear_dsl/moves.py's words), in the person's language: as offered
     to the seat to act, or (`told`) of the seat that made it."""
-    return M.said(move_dict(0, m), tr, card=card, suit=lambda s: SUITS.get(s, s), told=told)
+    return M.said(move_dict(0, m), tr, card=lambda c: card(c, tr=tr), suit=lambda s: SUITS.get(s, s), told=told)
 
 
 def in_hand_order(legal: list[pb.Move], trump: str | None) -> list[pb.Move]:
@@ -103,7 +105,10 @@ def said_move(text: str, legal: list[pb.Move], tr: Tr) -> pb.Move | None:
     last = typed.rsplit(" ", 1)[-1]
     offered = [*legal, pb.Move(**{"pass": True}), *(pb.Move(choose=c) for c in CHOICE_WORDS),
                *([pb.Move(bid=int(last))] if last.isdigit() and len(last) < 4 else [])]
-    return next((m for m in offered if _plain(move_text(m, tr)) == typed), None)
+    found = next((m for m in offered if _plain(move_text(m, tr)) == typed), None)
+    # A card as the table shows it ("D♠"), alone: that card played.
+    return found or next((m for m in legal if m.WhichOneof("action") == "play"
+                          and _plain(card(m.play, tr=tr)) == typed), None)
 
 
 def parse_move(text: str, legal: list[pb.Move], tr: Tr = ENGLISH) -> pb.Move | None:
@@ -165,7 +170,7 @@ class TerminalTable:
             return f"{self.name(ev.move.seat, view)} {told}"
         if kind == "trick_won":
             return "  " + t("{who} takes the trick ({cards})", who=self.name(ev.trick_won.winner, view),
-                            cards=" ".join(card(c) for c in ev.trick_won.cards))
+                            cards=" ".join(card(c, tr=self.tr) for c in ev.trick_won.cards))
         if kind == "hand_scored":
             r = json.loads(ev.hand_scored.result_json)
             points = ", ".join(f"{escape(plain(self.tr.label(p)))} → {self.side_name(s, view)}"
@@ -218,28 +223,28 @@ class TerminalTable:
             c.print(t("trump: {suit}", suit=card("A" + trump).replace("A", "", 1)) + bid)
         for shown in d.get("shown") or ():  # face-up discards
             c.print(t("discarded face up by {who}: {cards}", who=self.name(shown["seat"], view),
-                      cards=" ".join(card(x, trump) for x in shown["cards"])))
+                      cards=" ".join(card(x, trump, self.tr) for x in shown["cards"])))
         stock = d.get("stock")
         if stock:  # a turned-up trump card, and a face-up stock's top card, are for everyone to see
             c.print(t("stock: {n} cards", n=stock["size"])
-                    + ("   " + t("turned up {card}", card=card(stock["turned_up"], trump)) if stock.get("turned_up") else "")
-                    + ("   " + t("top card {card}", card=card(stock["top"], trump)) if stock.get("top") else "")
-                    + ("   " + t("set aside {cards}", cards=" ".join(card(x) for x in stock["turned_down"]))
+                    + ("   " + t("turned up {card}", card=card(stock["turned_up"], trump, self.tr)) if stock.get("turned_up") else "")
+                    + ("   " + t("top card {card}", card=card(stock["top"], trump, self.tr)) if stock.get("top") else "")
+                    + ("   " + t("set aside {cards}", cards=" ".join(card(x, tr=self.tr) for x in stock["turned_down"]))
                        if stock.get("turned_down") else ""))
         if d.get("choices"):  # begging: who stood, begged, gave or ran
             c.print(t("begging: {list}", list=", ".join(
                 f"{self.name(x['seat'], view)} {t(CHOICE_WORDS[x['choice']]) if x['choice'] in CHOICE_WORDS else x['choice']}"
                 for x in d["choices"])))
         if d.get("trick"):
-            c.print(t("trick: {cards}", cards="  ".join(f"{self.name(x['seat'], view)} {card(x['card'], trump)}"
+            c.print(t("trick: {cards}", cards="  ".join(f"{self.name(x['seat'], view)} {card(x['card'], trump, self.tr)}"
                                                          for x in d["trick"])))
         if view.hand:
-            c.print(t("your hand: {cards}", cards=" ".join(card(x, trump) for x in sort_hand(list(view.hand), trump))))
+            c.print(t("your hand: {cards}", cards=" ".join(card(x, trump, self.tr) for x in sort_hand(list(view.hand), trump))))
         dd = d.get("discard")
         if dd:  # the discard to make: how many, of which cards (the menu offers one legal discard)
             many = str(dd["min"]) if dd["min"] == dd["max"] else t("{lo} to {hi}", lo=dd["min"], hi=dd["max"])
             c.print(t("discard {n} of: {cards}   (type e.g. discard AS KH)", n=many,
-                      cards=" ".join(card(x, trump) for x in sort_hand(dd["cards"], trump))))
+                      cards=" ".join(card(x, trump, self.tr) for x in sort_hand(dd["cards"], trump))))
 
     def prompt(self, view: pb.View) -> None:
         """Ask for a move until the referee takes one."""

@@ -187,6 +187,8 @@ def test_the_terminal_table_in_french(server, tmp_path):
     person.read_until(r"coup> $")  # every line follows the language, the prompt too
     assert "Smear à quatre points du nord-est du Wisconsin" in person.seen and "votre main : " in person.seen
     assert re.search(r"table \w+ ouverte : ", person.seen)
+    hand = person.seen.rsplit("votre main : ", 1)[1].split("\n", 1)[0]
+    assert re.findall(r"(?:10|[2-9ARDV])[♠♥♦♣]", hand) and not re.search(r"[KQJ][♠♥♦♣]", hand), hand  # the French letters
     assert "scores : " in person.seen and "votre coup : " in person.seen
     if "passe" in person.seen.rsplit("votre coup :", 1)[1]:  # bidding: a card now is refused, in French
         person.say("AS")

@@ -540,6 +540,11 @@ def test_a_hand_played_with_the_table_in_french(browser, server):
             assert "Phase : enchères" in page.inner_text("#phase")
             assert {b.inner_text() for b in page.query_selector_all("#actions button.bid")} <= \
                 {"passe", "enchère 2", "enchère 3", "enchère 4"}
+            # The cards read as the French sheet writes them: R, D, V for king, queen, jack.
+            faces = {(c.get_attribute("data-card")[:-1], c.query_selector(".rank").inner_text())
+                     for c in page.query_selector_all("#hand .card")}
+            letters = {"A": "A", "K": "R", "Q": "D", "J": "V", "T": "10"}
+            assert all(shown == letters.get(code, code) for code, shown in faces), faces
             refused = True
             continue
         act(page, rng)

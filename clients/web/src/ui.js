@@ -27,11 +27,13 @@ export const SUITS = { S: "♠", H: "♥", D: "♦", C: "♣" };
 const SUIT_ORDER = { S: 0, H: 1, C: 2, D: 3 };  // alternate colours in a hand
 const RANKS = "2 3 4 5 6 7 8 9 T J Q K A".split(" ");
 
-/** (rank, suit, order) of a card name such as "TH" or "AS"; a joker keeps its whole name. */
+/** (rank, suit, order) of a card name such as "TH" or "AS"; a joker keeps its whole name. The rank is
+ * shown as the language abbreviates it, as the rules sheet does (R, D, V in French; 10 for the ten). */
 export function parseCard(name) {
   const suit = name.slice(-1);
   const rank = name.slice(0, -1);
-  return SUITS[suit] ? { rank: rank === "T" ? "10" : rank, suit, order: RANKS.indexOf(rank) } : { rank: name, suit: "", order: 99 };
+  const shown = rank === "T" ? "10" : "AKQJ".includes(rank) ? tp("rank letter", rank) : rank;
+  return SUITS[suit] ? { rank: shown, suit, order: RANKS.indexOf(rank) } : { rank: name, suit: "", order: 99 };
 }
 
 export function cardLabel(name) {
