@@ -138,8 +138,15 @@ class CreateTableRequest(_message.Message):
     def __init__(self, rules_name: _Optional[str] = ..., rules_text: _Optional[str] = ..., options: _Optional[_Mapping[str, str]] = ..., players: _Optional[int] = ..., seed: _Optional[str] = ..., duplicate: _Optional[bool] = ..., hand_limit: _Optional[int] = ..., idempotency_key: _Optional[str] = ..., turn_seconds: _Optional[int] = ...) -> None: ...
 
 class TableInfo(_message.Message):
-    __slots__ = ("table_id", "rules", "title", "players", "options", "seat_taken", "finished", "seat_names", "started", "spectators", "spectators_allowed", "house_rules", "created", "version", "scores", "rules_sha256", "next_table_id", "turn_seconds", "seat_bots", "seat_here")
+    __slots__ = ("table_id", "rules", "title", "players", "options", "seat_taken", "finished", "seat_names", "started", "spectators", "spectators_allowed", "house_rules", "created", "version", "scores", "rules_sha256", "next_table_id", "turn_seconds", "seat_bots", "seat_here", "names")
     class OptionsEntry(_message.Message):
+        __slots__ = ("key", "value")
+        KEY_FIELD_NUMBER: _ClassVar[int]
+        VALUE_FIELD_NUMBER: _ClassVar[int]
+        key: str
+        value: str
+        def __init__(self, key: _Optional[str] = ..., value: _Optional[str] = ...) -> None: ...
+    class NamesEntry(_message.Message):
         __slots__ = ("key", "value")
         KEY_FIELD_NUMBER: _ClassVar[int]
         VALUE_FIELD_NUMBER: _ClassVar[int]
@@ -166,6 +173,7 @@ class TableInfo(_message.Message):
     TURN_SECONDS_FIELD_NUMBER: _ClassVar[int]
     SEAT_BOTS_FIELD_NUMBER: _ClassVar[int]
     SEAT_HERE_FIELD_NUMBER: _ClassVar[int]
+    NAMES_FIELD_NUMBER: _ClassVar[int]
     table_id: str
     rules: str
     title: str
@@ -186,7 +194,8 @@ class TableInfo(_message.Message):
     turn_seconds: int
     seat_bots: _containers.RepeatedScalarFieldContainer[str]
     seat_here: _containers.RepeatedScalarFieldContainer[bool]
-    def __init__(self, table_id: _Optional[str] = ..., rules: _Optional[str] = ..., title: _Optional[str] = ..., players: _Optional[int] = ..., options: _Optional[_Mapping[str, str]] = ..., seat_taken: _Optional[_Iterable[bool]] = ..., finished: _Optional[bool] = ..., seat_names: _Optional[_Iterable[str]] = ..., started: _Optional[bool] = ..., spectators: _Optional[int] = ..., spectators_allowed: _Optional[bool] = ..., house_rules: _Optional[bool] = ..., created: _Optional[float] = ..., version: _Optional[int] = ..., scores: _Optional[_Iterable[int]] = ..., rules_sha256: _Optional[str] = ..., next_table_id: _Optional[str] = ..., turn_seconds: _Optional[int] = ..., seat_bots: _Optional[_Iterable[str]] = ..., seat_here: _Optional[_Iterable[bool]] = ...) -> None: ...
+    names: _containers.ScalarMap[str, str]
+    def __init__(self, table_id: _Optional[str] = ..., rules: _Optional[str] = ..., title: _Optional[str] = ..., players: _Optional[int] = ..., options: _Optional[_Mapping[str, str]] = ..., seat_taken: _Optional[_Iterable[bool]] = ..., finished: _Optional[bool] = ..., seat_names: _Optional[_Iterable[str]] = ..., started: _Optional[bool] = ..., spectators: _Optional[int] = ..., spectators_allowed: _Optional[bool] = ..., house_rules: _Optional[bool] = ..., created: _Optional[float] = ..., version: _Optional[int] = ..., scores: _Optional[_Iterable[int]] = ..., rules_sha256: _Optional[str] = ..., next_table_id: _Optional[str] = ..., turn_seconds: _Optional[int] = ..., seat_bots: _Optional[_Iterable[str]] = ..., seat_here: _Optional[_Iterable[bool]] = ..., names: _Optional[_Mapping[str, str]] = ...) -> None: ...
 
 class ListTablesRequest(_message.Message):
     __slots__ = ("include_finished", "limit")

@@ -14,7 +14,7 @@ from smear_dsl.i18n import rules_title
 from smear_referee.api import referee_pb2 as pb
 from smear_referee.tables.rulesets import compiled, rules_spec
 from smear_referee.storage.store import StoreDown
-from smear_referee.tables.table import option_text
+from smear_referee.tables.table import option_text, rule_names
 
 if TYPE_CHECKING:
     from smear_referee.tables.registry import Tables
@@ -61,6 +61,7 @@ async def stored_lobby(tables: "Tables", include_finished: bool, limit: int, lan
                                 spectators_allowed=watching < tables.limits.spectators_per_table,
                                 house_rules=rules_text is not None, created=created, version=version or 0,
                                 scores=scores, rules_sha256=spec.sha256, turn_seconds=clock or 0, seat_bots=bots,
+                                names=rule_names(spec, lang),
                                 seat_here=[False] * players))  # who is at the table: only its owner knows
     return out
 

@@ -19,7 +19,7 @@ from smear_dsl.compile.duplicate import boards
 from smear_dsl.engine import Game
 from smear_dsl.engine.constants import HAND_DONE
 from smear_dsl.engine.snapshot import between_hands, restore
-from smear_dsl.i18n import rules_title
+from smear_dsl.i18n import rules_title, tr_for
 from smear_dsl.records.verify import apply_parsed
 from smear_dsl.language.spec import RuleSpec
 from smear_dsl.language.versions import record_rules
@@ -47,6 +47,15 @@ class Identity:
 # them, so a server holding long games does not keep growing the heap every full collection walks
 # (that showed as 100-200 ms pauses in bench_referee's latency).
 Event = tuple
+
+
+def rule_names(spec: RuleSpec, lang: str) -> dict[str, str]:
+    """The rule file's points and jokers in `lang`: what a table shows in their place (English: none needed)."""
+    if lang == "en":
+        return {}
+    words = spec.words(lang)
+    tr = tr_for(lang, words.names if words else None)
+    return {name: tr.label(name) for name in (*(p.name for p in spec.points), *spec.deck.jokers)}
 
 
 @dataclass
@@ -170,7 +179,7 @@ class Table:
                             created=self.created, version=self.version, scores=self.game.scores,
                             rules_sha256=self.spec.sha256, next_table_id=self.next_id or "",
                             turn_seconds=self.turn_seconds, seat_bots=self.seat_bots(),
-                            seat_here=[n > 0 for n in self.here])
+                            seat_here=[n > 0 for n in self.here], names=rule_names(self.spec, lang))
 
     def take_seat(self, role: str, seat: int | None, name: str, token_hash: str = "") -> None:
         """Count a token handed out (or read back from the store). A person's name stays on the

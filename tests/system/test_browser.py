@@ -919,3 +919,38 @@ def test_a_turn_clock_runs_out_and_the_house_bot_moves_then_a_bot_stands_in_and_
     assert record["turn_seconds"] == 15
     assert [a["seat"] for a in record["annotations"] if a["by"] == "clock"] == [0]
     assert {a["seat"] for a in record["annotations"] if a["by"] == "bot"} >= {0, 1, 2, 3}  # the stand-in's moves too
+
+
+def test_a_hand_of_cinch_in_slovak_names_the_rule_files_own_points(browser, server):
+    """In Slovak: the cards show the Slovak sheet's rank letters, a refusal comes in Slovak, and the
+    scored hand names Cinch's own points as its rule file translates them (Pravé pedro, Ľavé pedro)."""
+    page = browser.new_context(locale="sk-SK").new_page()
+    page.goto(server.url)
+    assert page.input_value("#lang") == "sk"
+    page.select_option("#rules", "cinch")
+    page.click("#create")
+    page.fill("#name", "Jana")
+    page.click("button.seat[data-seat='0']")
+    page.wait_for_selector("#hand")
+    page.click("#bots")
+    letters = {"A": "E", "K": "K", "Q": "D", "J": "J", "T": "10"}  # the Slovak sheet's (i18n rank letters)
+    rng, refused = random.Random(5), False
+    while not page.query_selector(".results li"):  # until the first hand is scored
+        state = my_turn_or_over(page)
+        if state == "over":
+            break
+        faces = {(c.get_attribute("data-card")[:-1], c.query_selector(".rank").inner_text())
+                 for c in page.query_selector_all("#hand .card")}
+        assert all(shown == letters.get(code, code) for code, shown in faces), faces
+        if state == "bidding" and not refused:
+            page.click("#hand .card")  # a card while the hand waits for a bid
+            refusal = page.wait_for_selector("#message.refusal")
+            assert refusal.get_attribute("data-reason") == "WRONG_PHASE"
+            assert refusal.inner_text().startswith("Odmietnuté: ") and "bid" not in refusal.inner_text()
+            refused = True
+            continue
+        act(page, rng)
+    assert refused
+    scored = page.inner_text(".results li")
+    assert "Pravé pedro" in scored and "Ľavé pedro" in scored, scored
+    assert "right pedro" not in scored and "left pedro" not in scored

@@ -102,7 +102,8 @@ export function phaseName(phase) {
 }
 
 /** A point's name as players of the chosen language say it (the family's usual points). */
-export function pointName(name) {
+export function pointName(name, names) {
+  if (names?.[name]) return names[name];  // the rule file's own word, as the table sent it (TableInfo.names)
   const found = MESSAGES[current]?.[`name\u0004${name}`];
   return typeof found === "string" ? found : name.replace(/_/g, " ");
 }

@@ -510,7 +510,7 @@ class TablePage {
     return h("ol.results", {}, this.results.map((r) => h("li", {},
       t("bid {n} by {who}", { n: r.bid ?? "-", who: r.bidder === null ? "-" : this.seatName(r.bidder) }),
       r.made === false ? ` ${t("(set)")}` : "", ": ",
-      Object.entries(r.points || {}).map(([name, side]) => `${pointName(name)} → ${who(side)}`).join(", "),
+      Object.entries(r.points || {}).map(([name, side]) => `${pointName(name, this.info?.names)} → ${who(side)}`).join(", "),
       ` · ${t("scores {list}", { list: scoreList(r.scores) })}`)));
   }
 
