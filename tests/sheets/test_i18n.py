@@ -334,3 +334,12 @@ def test_french_contracts_and_elides_where_a_value_meets_the_words_before_it():
     from smear_dsl.i18n import SLOT, french_junctions
     assert french_junctions(f"avant de le jouer, à {SLOT}le camp") == f"avant de le jouer, au {SLOT}camp"
     assert french_junctions(f"le {SLOT}huit, de {SLOT}8") == f"le {SLOT}huit, de {SLOT}8"  # h aspiré, numbers
+
+
+def test_the_translators_command_shows_each_changed_sentence_old_and_new():
+    """scripts/sentences.py: the sheets as the catalogs make them now are the reviewed ones (exit 0);
+    a changed line is shown as its old and its new text."""
+    import sentences
+    assert sentences.main(["fr"]) == 0
+    old, new = "# Titre\n- une ligne\n- une autre\n", "# Titre\n- une ligne changée\n- une autre\n"
+    assert sentences.changed_lines(old, new) == [("- une ligne", "- une ligne changée")]
