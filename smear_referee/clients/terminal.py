@@ -90,12 +90,16 @@ def in_hand_order(legal: list[pb.Move], trump: str | None) -> list[pb.Move]:
     return [m for m in legal if m.WhichOneof("action") != "play"] + sorted(plays, key=lambda m: at[m.play])
 
 
+CARD_CODE = re.compile(r"[2-9TJQKA][SHDC]")  # a suited card as the rules write it (a joker: as the hand lists it)
 CHOICE_WORDS = M.CHOICE_WORDS  # begging (All Fours): each choice as the table says it; a person types the first word
+
+
+MARKUP = re.compile(r"\[/?[a-z ]+\]")  # the colour tags move_text and card put around a card
 
 
 def _plain(label: str) -> str:
     """A move's words as typed: no colour markup, one space, any case."""
-    return " ".join(re.sub(r"\[/?[a-z]+\]", "", label).split()).casefold()
+    return " ".join(MARKUP.sub("", label).split()).casefold()
 
 
 def said_move(text: str, legal: list[pb.Move], tr: Tr) -> pb.Move | None:
@@ -135,8 +139,10 @@ def parse_move(text: str, legal: list[pb.Move], tr: Tr = ENGLISH) -> pb.Move | N
     if w == "discard":
         cards = [c.upper().replace("10", "T") for c in words[1:]]
         return pb.Move(discard=pb.CardList(cards=cards, count=len(cards)))
-    if len(words) == 1:
-        return pb.Move(play=words[0].upper().replace("10", "T"))
+    if len(words) == 1:  # a card by its code: the referee says why if it may not be played
+        code = words[0].upper().replace("10", "T")
+        plays = {m.play for m in legal if m.WhichOneof("action") == "play"}
+        return pb.Move(play=code) if code in plays or CARD_CODE.fullmatch(code) else None
     return None
 
 
@@ -259,8 +265,7 @@ class TerminalTable:
                 raise SystemExit(0) from None
             move = parse_move(text, legal, self.tr)
             if move is None:
-                self.console.print(self.tr.t("type a number from the list, or pass, bid N, trump S, discard AS KH, "
-                                             "a card (AS), or stand, beg, give, run"))
+                self.console.print(self.typing_help(legal))
                 continue
             try:
                 self.client.submit(self.table_id, move, view.version)
@@ -270,6 +275,21 @@ class TerminalTable:
                 self.console.print(f"[red]{escape(said)}[/red]")
                 if error_reason(e) == "STALE_VERSION":
                     return
+
+    def typing_help(self, legal: list[pb.Move]) -> str:
+        """What may be typed, in the table's language: the menu's numbers, its words (the first two
+        moves offered, as examples), a card as shown or by its code; English words always work too."""
+        if self.tr.english:
+            return ("type a number from the list, or pass, bid N, trump S, discard AS KH, a card (AS), "
+                    "or stand, beg, give, run")
+        def shown(markup: str) -> str:  # as printed, without the colours
+            return " ".join(MARKUP.sub("", markup).split())
+        examples = ", ".join(shown(move_text(m, self.tr)) for m in legal[:2])
+        plays = [m.play for m in legal if m.WhichOneof("action") == "play"]
+        code = plays[0] if plays else "AS"
+        return self.tr.t("type a number from the list, or a move as the list writes it ({examples}), or a card "
+                         "as it is shown ({card}) or by its code ({code})", examples=escape(examples),
+                         card=shown(card(code, tr=self.tr)), code=code)
 
     def run(self) -> pb.View:
         """Follow the table until the game ends; the person moves whenever their seat must. The stream

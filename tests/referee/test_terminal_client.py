@@ -190,6 +190,11 @@ def test_the_terminal_table_in_french(server, tmp_path):
     hand = person.seen.rsplit("votre main : ", 1)[1].split("\n", 1)[0]
     assert re.findall(r"(?:10|[2-9ARDV])[♠♥♦♣]", hand) and not re.search(r"[KQJ][♠♥♦♣]", hand), hand  # the French letters
     assert "scores : " in person.seen and "votre coup : " in person.seen
+    menu = person.seen.rsplit("votre coup :", 1)[1]
+    person.say("xyz")  # not a move: what may be typed, in French, with examples from this menu
+    assert person.read_until(r"tapez un numéro de la liste, ou un coup comme la liste l'écrit \(")
+    person.read_until(r"coup> $")
+    person.seen += "votre coup :" + menu  # the menu as it was, for what follows
     if "passe" in person.seen.rsplit("votre coup :", 1)[1]:  # bidding: a card now is refused, in French
         person.say("AS")
         assert person.read_until(r"refusé \(WRONG_PHASE\) : la donne attend une enchère ou un passe, pas une carte jouée")
