@@ -29,7 +29,6 @@ class TurnClock:
     def __init__(self, tables: Tables, bots: HouseBots):
         self.tables, self.bots = tables, bots
         self.timers: dict[str, asyncio.TimerHandle] = {}
-        self.ran_out = 0  # moves the house bot made because a seat's time ran out
         tables.woken.append(self.arm)
         tables.parked.append(self.stop)
 
@@ -74,7 +73,6 @@ class TurnClock:
         except RefereeError as e:  # the seat's own move landed first: its clock restarted with it
             log.debug("clock at %s seat %d: %s", t.id, seat, e.message)
             return
-        self.ran_out += 1
         if t.misses[seat] >= self.tables.limits.clock_misses and seat not in t.bots and not g.finished:
             try:
                 await self.tables.add_bots(t, "heuristic", seat)  # its player is gone: a bot stands in

@@ -14,7 +14,7 @@ from smear_dsl.i18n import rules_title
 from smear_referee.api import referee_pb2 as pb
 from smear_referee.tables.rulesets import compiled, rules_spec
 from smear_referee.storage.store import StoreDown
-from smear_referee.tables.table import option_text, rule_names
+from smear_referee.tables.table import option_text, place, rule_names
 
 if TYPE_CHECKING:
     from smear_referee.tables.registry import Tables
@@ -43,15 +43,9 @@ async def stored_lobby(tables: "Tables", include_finished: bool, limit: int, lan
             table_rules = compiled(spec, players, json.loads(options))
         except (RuleError, OptionError, ValueError):
             continue  # a damaged table: its owner answers for it
-        taken, names, bots, watching = [False] * players, [""] * players, [""] * players, 0
-        for role, seat, name in sorted(seats[tid], key=lambda tok: tok[0] == "bot"):  # as Table.take_seat: people first
-            if role in ("seat", "bot") and seat is not None and 0 <= seat < players:
-                if role == "bot":
-                    bots[seat] = (name or "").partition(":")[2] or "heuristic"
-                if role == "seat" or not taken[seat]:
-                    names[seat] = name
-                taken[seat] = True
-            elif role == "spectator":
+        taken, names, people, bots, watching = [False] * players, [""] * players, [False] * players, {}, 0
+        for role, seat, name in seats[tid]:  # seated as a table in memory seats them (table.place)
+            if not place(role, seat, name or "", taken, names, people, bots) and role == "spectator":
                 watching += 1
         scores = json.loads(outcome)["scores"] if finished and outcome else \
             json.loads(state)["scores"] if state else [0] * table_rules.n_sides
@@ -60,7 +54,8 @@ async def stored_lobby(tables: "Tables", include_finished: bool, limit: int, lan
                                 finished=bool(finished), seat_names=names, started=bool(version), spectators=watching,
                                 spectators_allowed=watching < tables.limits.spectators_per_table,
                                 house_rules=rules_text is not None, created=created, version=version or 0,
-                                scores=scores, rules_sha256=spec.sha256, turn_seconds=clock or 0, seat_bots=bots,
+                                scores=scores, rules_sha256=spec.sha256, turn_seconds=clock or 0,
+                                seat_bots=[bots.get(s, "") for s in range(players)],
                                 names=rule_names(spec, lang),
                                 seat_here=[False] * players))  # who is at the table: only its owner knows
     return out

@@ -102,7 +102,7 @@ def rebuild(st: StoredTable) -> tuple[Table, bool]:
     t = Table(st.id, st.rules_name, st.rules_text, spec, rules, st.options, st.seed, st.first_dealer, st.created,
               st.duplicate, st.hand_limit, st.seal, turn_seconds=st.turn_seconds, genesis=root,
               touched=st.updated or st.created)
-    for h, role, seat, name in sorted(st.tokens, key=lambda tok: tok[1] == "bot"):  # people first
+    for h, role, seat, name in st.tokens:
         t.take_seat(role, seat, name, h)
     try:
         if st.snapshot is not None:

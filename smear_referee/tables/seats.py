@@ -25,6 +25,7 @@ from smear_referee.errors import RefereeError
 from smear_referee.tables.tokens import token_hash
 
 if TYPE_CHECKING:
+    from smear_referee.limits import Limits
     from smear_referee.tables.registry import Tables
 
 
@@ -45,10 +46,7 @@ async def create(tables: "Tables", rules_name: str | None, rules_text: str | Non
     """A new table and its host token (Tables.create says what each argument means)."""
     if (done := await prior(tables, k)) is not None:
         return await tables.table_for(done[1]["table_id"], None), k.token(done[0], "host")
-    lim = tables.limits
-    if turn_seconds and not lim.turn_seconds_min <= turn_seconds <= lim.turn_seconds_max:
-        raise RefereeError("INVALID_ARGUMENT", "BAD_CLOCK", f"a turn clock here is {lim.turn_seconds_min} to "
-                           f"{lim.turn_seconds_max} seconds a move (0: none), not {turn_seconds}")
+    check_clock(tables.limits, turn_seconds)
     tables.check_quota(address, rules_text is not None)
     if rules_text is not None:
         # Its `extends:` at the latest versions, or (`rules_name` as a table stores it) at those it names.
@@ -117,10 +115,21 @@ async def join(tables: "Tables", table_id: str, seat: int | None, name: str = ""
     return t, token
 
 
-def _check_free(t: Table, seat: int) -> None:
+def check_clock(lim: Limits, turn_seconds: int) -> None:
+    """INVALID_ARGUMENT / BAD_CLOCK unless `turn_seconds` is 0 (no clock) or within the limits."""
+    if turn_seconds and not lim.turn_seconds_min <= turn_seconds <= lim.turn_seconds_max:
+        raise RefereeError("INVALID_ARGUMENT", "BAD_CLOCK", f"a turn clock here is {lim.turn_seconds_min} to "
+                           f"{lim.turn_seconds_max} seconds a move (0: none), not {turn_seconds}")
+
+
+def _check_index(t: Table, seat: int) -> None:
     if not 0 <= seat < t.rules.players:
         raise RefereeError("INVALID_ARGUMENT", "BAD_SEAT",
                            f"seat index {seat} is not one of this table's 0 to {t.rules.players - 1} (seats 1 to {t.rules.players})")
+
+
+def _check_free(t: Table, seat: int) -> None:
+    _check_index(t, seat)
     if t.seats_taken[seat]:  # said to a person: seats count from 1 (the API's index is seat - 1)
         raise RefereeError("ALREADY_EXISTS", "SEAT_TAKEN", f"seat {seat + 1} is taken")
 
@@ -167,9 +176,7 @@ async def add_bots(tables: "Tables", t: Table, kind: str, seat: int | None = Non
 def _may_hand_over(t: Table, seat: int, by: Identity) -> None:
     """Who may hand a taken seat to a bot: its own token; the host, any; another seat, one whose
     player is away (no stream of that seat open)."""
-    if not 0 <= seat < t.rules.players:
-        raise RefereeError("INVALID_ARGUMENT", "BAD_SEAT", f"seat index {seat} is not one of this table's 0 to "
-                           f"{t.rules.players - 1} (seats 1 to {t.rules.players})")
+    _check_index(t, seat)
     if not t.seats_taken[seat]:
         raise RefereeError("FAILED_PRECONDITION", "SEAT_FREE", f"seat {seat + 1} is free: the host fills free seats")
     if by.role == "host" or by.seat == seat:

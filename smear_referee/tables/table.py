@@ -49,6 +49,24 @@ class Identity:
 Event = tuple
 
 
+def place(role: str, seat: int | None, name: str, taken: list[bool], names: list[str], people: list[bool],
+          bots: dict[int, str]) -> bool:
+    """Seat one token (role seat or bot) in these lists, whatever order tokens come in: a person's
+    name stays on the seat when a bot stands in for them; a bot's seat with nobody behind it is
+    named `bot:KIND`. False for a token that holds no seat (a host's, a spectator's)."""
+    if role not in ("seat", "bot") or seat is None or not 0 <= seat < len(taken):
+        return False
+    taken[seat] = True
+    if role == "bot":
+        bots[seat] = name.partition(":")[2] or "heuristic"
+        if not people[seat]:
+            names[seat] = name
+    else:
+        people[seat] = True
+        names[seat] = name
+    return True
+
+
 def rule_names(spec: RuleSpec, lang: str) -> dict[str, str]:
     """The rule file's points and jokers in `lang`: what a table shows in their place (English: none needed)."""
     if lang == "en":
@@ -182,18 +200,10 @@ class Table:
                             seat_here=[n > 0 for n in self.here], names=rule_names(self.spec, lang))
 
     def take_seat(self, role: str, seat: int | None, name: str, token_hash: str = "") -> None:
-        """Count a token handed out (or read back from the store). A person's name stays on the
-        seat when a bot stands in for them; a bot's seat with nobody behind it is named `bot:KIND`."""
-        if role in ("seat", "bot") and seat is not None and 0 <= seat < self.rules.players:
-            self.seats_taken[seat] = True
+        """Count a token handed out (or read back from the store), as `place` seats it."""
+        if place(role, seat, name, self.seats_taken, self.seat_names, self.people, self.bots):
             if role == "bot":
-                self.bots[seat] = name.partition(":")[2] or "heuristic"
                 self.bot_tokens[seat] = token_hash
-                if not self.people[seat]:
-                    self.seat_names[seat] = name
-            else:
-                self.people[seat] = True
-                self.seat_names[seat] = name
         elif role == "spectator":
             self.spectators += 1
         self.seating += 1

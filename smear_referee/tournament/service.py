@@ -32,6 +32,7 @@ from smear_referee.storage.store import Store
 from smear_referee.tables.rulesets import rules_spec, upload_spec
 from smear_referee.errors import RefereeError
 from smear_referee.tables.registry import Identity, Tables
+from smear_referee.tables.seats import check_clock
 from smear_referee.tables.tokens import new_token, token_hash
 from smear_referee.tournament import standings as S
 from smear_referee.tournament.archive import FORMAT, outcome
@@ -182,9 +183,7 @@ class TournamentService(pb_grpc.TournamentServicer):
             raise RefereeError("INVALID_ARGUMENT", "BAD_TOURNAMENT", "these rules have no partnerships: entrants are players")
         if len(entrants) < per_table:
             raise RefereeError("INVALID_ARGUMENT", "BAD_TOURNAMENT", f"at least {per_table} entrants")
-        if request.turn_seconds and not lim.turn_seconds_min <= request.turn_seconds <= lim.turn_seconds_max:
-            raise RefereeError("INVALID_ARGUMENT", "BAD_CLOCK", f"a turn clock here is {lim.turn_seconds_min} to "
-                               f"{lim.turn_seconds_max} seconds a move (0: none), not {request.turn_seconds}")
+        check_clock(lim, request.turn_seconds)
         if request.pairing not in ("swiss", "round_robin") or not 1 <= request.rounds <= 100:
             raise RefereeError("INVALID_ARGUMENT", "BAD_TOURNAMENT", "pairing is swiss or round_robin; rounds 1..100")
         tid = self.t.tables.shards.new_id()  # in a shard this server holds: it fails over with that shard

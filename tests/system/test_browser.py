@@ -104,8 +104,10 @@ def act_by_keys(page, rng: random.Random) -> None:
                            arg=[version], timeout=30_000)
 
 
-def sit_with_bots(browser, server, rules: str, fill: dict | None = None, players: str | None = None):
-    """A page that opened a table of `rules` in the lobby, sat Ann at seat 0 and filled the rest with bots."""
+def sit_with_bots(browser, server, rules: str, fill: dict | None = None, players: str | None = None,
+                  select: dict | None = None):
+    """A page that opened a table of `rules` in the lobby (`fill` typed and `select` chosen in its form),
+    sat Ann at seat 0 and filled the rest with bots."""
     page = browser.new_context(accept_downloads=True).new_page()
     page.blocked = []  # what the server's Content-Security-Policy stopped (nothing, if the client keeps to it)
     page.on("console", lambda m: "Content Security Policy" in m.text and page.blocked.append(m.text))
@@ -115,6 +117,8 @@ def sit_with_bots(browser, server, rules: str, fill: dict | None = None, players
         page.select_option("#players", players)
     for selector, value in (fill or {}).items():
         page.fill(selector, value)
+    for selector, value in (select or {}).items():
+        page.select_option(selector, value)
     page.click("#create")
     page.fill("#name", "Ann")
     page.click("button.seat[data-seat='0']")
@@ -874,15 +878,7 @@ def test_a_turn_clock_runs_out_and_the_house_bot_moves_then_a_bot_stands_in_and_
     """The turn clock, chosen in the lobby: the seat to act shows its time counting down; when Ann's
     runs out the house bot moves for her (the log says so, and the record annotates the move); she
     lets a bot play for her (every page shows it beside her name) and takes her seat back."""
-    ann = browser.new_context().new_page()
-    ann.goto(server.url)
-    ann.select_option("#rules", "four_point_ne_wisconsin")
-    ann.select_option("#clock", "15")
-    ann.click("#create")
-    ann.fill("#name", "Ann")
-    ann.click("button.seat[data-seat='0']")
-    ann.wait_for_selector("#hand")
-    ann.click("#bots")
+    ann = sit_with_bots(browser, server, "four_point_ne_wisconsin", select={"#clock": "15"})
     watcher = browser.new_context().new_page()
     watcher.goto(ann.url)
     watcher.click("#watch")
