@@ -348,6 +348,10 @@ class Tables:
                 raise RefereeError("ABORTED", "STALE_VERSION",
                                    Said(N_("the table is at version {version}, not {sent}: get the view again"),
                                         (("version", t.version), ("sent", expected_version))))
+            if key.startswith("bot:") and seat not in t.bots or key.startswith("clock:") and seat in t.bots:
+                # a house bot's move queued behind its player taking the seat back (or the clock's behind a bot
+                # standing in): the seat is no longer the server's to play
+                raise RefereeError("ABORTED", "STALE_VERSION", "the seat changed hands meanwhile")
             try:
                 code, before = t.check_and_apply(seat, move)
             except MoveError as e:

@@ -11,9 +11,9 @@ from smear_referee.limits import Limits
 from referee_harness import ServerThread, fails, wait_for
 
 pytestmark = pytest.mark.system
-# The clock of the first test's table: short, yet long enough that a busy machine answers Ann's calls
-# after taking her seat back before her time runs out again (1 s was not, under a loaded make test).
-CLOCK = 3
+# The clock of the first test's table: short, so the test is quick; what Ann sees after taking her seat
+# back is read whether or not a loaded machine lets her time run out again first.
+CLOCK = 2
 
 
 @pytest.fixture()
@@ -52,14 +52,25 @@ def test_the_clock_moves_for_a_silent_seat_then_a_bot_stands_in_until_taken_back
     back = ann.take_back(made.table_id).table
     assert back.seat_bots[0] == "" and back.seat_names[0] == "Ann"
     fails(lambda: ann.take_back(made.table_id), grpc.StatusCode.FAILED_PRECONDITION, "NO_BOT")
-    view = wait_for(lambda: (v := ann.view(made.table_id)).legal_moves and v)
-    assert 0 < view.turn_left <= CLOCK
-    assert ann.submit(made.table_id, view.legal_moves[0], view.version).view.version == view.version + 1
+    def her_move() -> bool:
+        """Her own move, made on a view that shows her clock running (a busy machine may let the clock
+        move for her first: then her next turn shows it); a clock never armed never shows time left."""
+        v = ann.view(made.table_id)
+        if not (v.legal_moves and v.turn_left > 0):
+            return False
+        assert v.turn_left <= CLOCK and v.turn_seconds == CLOCK
+        try:
+            return ann.submit(made.table_id, v.legal_moves[0], v.version).view.version == v.version + 1
+        except grpc.RpcError as e:
+            if e.code() == grpc.StatusCode.ABORTED:  # her time ran out as she moved
+                return False
+            raise
+    assert wait_for(her_move)
     # The host hands her seat to a bot again; the bots finish the game, whose record verifies.
     srv.client(made.host_token).add_bots(made.table_id, seat=0)
     wait_for(lambda: lobby.table(made.table_id).finished)
     rec, complete = ann.record(made.table_id)
-    assert complete and len([a for a in rec["annotations"] if a["by"] == "clock"]) == 2
+    assert complete and len([a for a in rec["annotations"] if a["by"] == "clock"]) >= 2
     assert lobby.verify(rec)["valid"]  # the annotations are informative: a verifier judges the moves
 
 
