@@ -55,6 +55,17 @@ def text(cat: Catalog) -> str:
                      if not line.startswith(('"POT-Creation-Date', '"PO-Revision-Date', '"Generated-By'))) + "\n"
 
 
+def is_form(context: str | None) -> bool:
+    """Whether a catalog entry is a form of a message its language asks for (i18n.Words): under the
+    context `form:NAME` or `gender`, with `|CONTEXT` for a message that has one."""
+    return bool(context) and (context.startswith("form:") or context.split("|")[0] == "gender")
+
+
+def base_context(context: str) -> str | None:
+    """The context of the message a form entry belongs to."""
+    return context.partition("|")[2] or None
+
+
 def pot_path() -> Path:
     return LOCALE_DIR / f"{DOMAIN}.pot"
 
@@ -91,7 +102,7 @@ def web_messages() -> str:
         table = {}
         for m in cat:
             key = m.id[0] if isinstance(m.id, tuple) else m.id
-            if not m.id or key not in used or m.fuzzy:
+            if not m.id or key not in used or m.fuzzy or is_form(m.context):  # no web message asks a form yet
                 continue
             key = f"{m.context}\u0004{key}" if m.context else key
             table[key] = list(m.string) if isinstance(m.string, tuple) else m.string
@@ -123,6 +134,7 @@ def main(argv: list[str]) -> int:
         return 0 if current == fresh else 1
     pot_path().parent.mkdir(parents=True, exist_ok=True)
     pot_path().write_text(fresh, encoding="utf-8")
+    known = {(m.id, m.context) for m in template if m.id}
     for lang in LANGUAGES:
         if lang == "en":
             continue
@@ -132,8 +144,12 @@ def main(argv: list[str]) -> int:
                 cat = read_po(f, locale=lang, domain=DOMAIN)
         else:
             cat = Catalog(locale=lang, domain=DOMAIN, project="smear-dsl", version="1", fuzzy=False)
+        forms = [m for m in cat if m.id and is_form(m.context)]  # a language's own entries: kept while their message is
         cat.update(template, no_fuzzy_matching=True, update_header_comment=True)
         cat.obsolete.clear()
+        for m in forms:
+            if (m.id, base_context(m.context)) in known:
+                cat[m.id] = m
         path.parent.mkdir(parents=True, exist_ok=True)
         path.write_text(text(cat), encoding="utf-8")
         missing = sum(1 for m in cat if m.id and (not m.string or isinstance(m.string, tuple) and not all(m.string)))

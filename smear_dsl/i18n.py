@@ -10,9 +10,9 @@ import gettext
 import re
 import io
 from dataclasses import dataclass, field
-from functools import lru_cache
+from functools import lru_cache, partial
 from pathlib import Path
-from typing import TYPE_CHECKING, Iterable, Mapping
+from typing import TYPE_CHECKING, Callable, Iterable, Mapping
 
 from smear_dsl import cards as C
 from smear_dsl.errors import Said
@@ -97,25 +97,41 @@ class Tr:
         return self.lang == "en"
 
     def t(self, msgid: str, /, **kw: object) -> str:
-        """`msgid` translated, its `{placeholders}` filled."""
+        """`msgid` translated, its `{placeholders}` filled; in a language other than English, as Words
+        that know their other forms, so a message holding this one can ask for the form its slot needs."""
         text = translations(self.lang).gettext(msgid)
-        return self._fill(text, kw) if kw else text
+        out = self._fill(text, kw) if kw else text
+        return out if self.english else Words(out, partial(self._form, msgid, "", kw))
 
     def tn(self, singular: str, plural: str, n: int, /, **kw: object) -> str:
         """The form of `singular`/`plural` for the number `n` (filled in as `{n}`)."""
         return self._fill(translations(self.lang).ngettext(singular, plural, n), {"n": n, **kw})
 
     def tp(self, context: str, msgid: str, /, **kw: object) -> str:
-        """`msgid` in a context (one English word may be two words elsewhere)."""
+        """`msgid` in a context (one English word may be two words elsewhere); Words as `t` gives."""
         text = translations(self.lang).pgettext(context, msgid)
-        return self._fill(text, kw) if kw else text
+        out = self._fill(text, kw) if kw else text
+        return out if self.english else Words(out, partial(self._form, msgid, context, kw))
+
+    def _form(self, msgid: str, context: str, kw: Mapping[str, object], name: str) -> str | None:
+        """`msgid` in its form `name` (a case, "gen"; an agreement, "fp"), as the catalog gives it under
+        the context `form:NAME` (`form:NAME|CONTEXT` for a message with a context); `name` "gender"
+        is the class the words agree with. None when the catalog gives no such form."""
+        ctx = ("gender" if name == "gender" else f"form:{name}") + (f"|{context}" if context else "")
+        text = translations(self.lang).pgettext(ctx, msgid)
+        if text == msgid:
+            return None
+        return self._fill(text, kw) if kw and name != "gender" else text
 
     def _fill(self, text: str, kw: Mapping[str, object]) -> str:
-        """`text` with its placeholders filled, and the language's spelling where a slot meets the
+        """`text` with its placeholders filled, each in the form the translation asks of it (`{x:gen}`,
+        `{where:@what}`: see Words), and the language's spelling where a slot meets the
         words before it: French contracts and elides there ("de" + "les atouts" is "des atouts",
         "que" + "atout" is "qu'atout", "à" + "le camp" is "au camp"), Tagalog keeps one marker ("sa" +
         "ang panig" is "sa panig"); Thai sets a number apart from the words around it ("มากกว่า 6",
         never "มากกว่า6"). The web client does the same (i18n.js)."""
+        if "{" in text and FORM_SLOT.search(text):
+            text, kw = _forms_asked(text, kw)
         if self.lang in JUNCTIONS:
             marked = {k: v if k in NOT_WORDS else f"{SLOT}{v}" for k, v in kw.items()}
             return JUNCTIONS[self.lang](text.format(**marked)).replace(SLOT, "")
@@ -123,12 +139,13 @@ class Tr:
         return THAI_DIGIT.sub(" ", filled) if self.lang == "th" else filled
 
     # ---- lists
-    def join(self, items: Iterable[str], word: str = "and") -> str:
-        """ "a, b and c" (or "or"), as the language writes it."""
+    def join(self, items: Iterable[str], word: str = "and", clauses: bool = False) -> str:
+        """ "a, b and c" (or "or"), as the language writes it; `clauses` are joined as the language
+        joins clauses (Thai sets them apart with a space, not a comma)."""
         items = list(items)
         if len(items) <= 1:
             return "".join(items)
-        sep = self.tp("list", ", ")
+        sep = self.tp("clause list", ", ") if clauses else self.tp("list", ", ")
         head = sep.join(items[:-1])
         return self.t("{a} and {b}", a=head, b=items[-1]) if word == "and" else self.t("{a} or {b}", a=head, b=items[-1])
 
@@ -161,8 +178,14 @@ class Tr:
             return self.label(name)
         return self.card_of(C.rank_of(c), self.suit(c // 13))
 
-    def card_of(self, r: int, suit: str, of_trump: bool = False) -> str:
-        """ "the ace of hearts", or with `of_trump` "the ace of trump" (some languages say it differently)."""
+    def card_of(self, r: int, suit: str, of_trump: bool = False, phrase: bool = False) -> str:
+        """ "the ace of hearts", or with `of_trump` "the ace of trump" (some languages say it differently);
+        with `phrase`, `suit` is a phrase ("the other suit of trump's colour"), not a suit's name, which
+        some languages put in another case and order ("srdcové eso" but "eso druhej farby...")."""
+        if phrase:
+            if r in CARD_OF_PHRASE:
+                return self.tp("suit phrase", CARD_OF_PHRASE[r], suit=suit)
+            return self.tp("suit phrase", CARD_OF_PHRASE[None], rank=str(r + 2), suit=suit)
         key = CARD_OF_TRUMP if of_trump else CARD_OF
         if r in key:
             return self.t(key[r], suit=suit)
@@ -183,6 +206,9 @@ class Tr:
 RANK_WORDS = {12: N_("ace"), 11: N_("king"), 10: N_("queen"), 9: N_("jack"), 8: N_("ten")}
 CARD_OF = {12: N_("the ace of {suit}"), 11: N_("the king of {suit}"), 10: N_("the queen of {suit}"),
            9: N_("the jack of {suit}"), 8: N_("the ten of {suit}"), None: N_("the {rank} of {suit}")}
+CARD_OF_PHRASE = {12: NP_("suit phrase", "the ace of {suit}"), 11: NP_("suit phrase", "the king of {suit}"),
+                  10: NP_("suit phrase", "the queen of {suit}"), 9: NP_("suit phrase", "the jack of {suit}"),
+                  8: NP_("suit phrase", "the ten of {suit}"), None: NP_("suit phrase", "the {rank} of {suit}")}
 CARD_OF_TRUMP = {12: N_("the ace of trump"), 11: N_("the king of trump"), 10: N_("the queen of trump"),
                  9: N_("the jack of trump"), 8: N_("the ten of trump"), None: N_("the {rank} of trump")}
 # Words the family uses for its usual identifiers (points, jokers), offered to every rule file.
@@ -224,8 +250,73 @@ def tagalog_junctions(text: str) -> str:
 JUNCTIONS = {"fr": french_junctions, "tl": tagalog_junctions}
 
 
-# Between a Thai letter and a digit, either way round: where Thai puts a space.
-THAI_DIGIT = re.compile(r"(?<=[\u0E01-\u0E4F])(?=[0-9])|(?<=[0-9])(?=[\u0E01-\u0E4F])")
+# Between a Thai letter and a digit or a Latin letter (a name, `code`), either way round: where Thai puts a space.
+THAI_DIGIT = re.compile(r"(?<=[\u0E01-\u0E4F])(?=[0-9A-Za-z`])|(?<=[0-9A-Za-z`)])(?=[\u0E01-\u0E4F])")
+
+
+# ---- words that know their other forms (cases, agreement)
+
+class Words(str):
+    """Words in the reader's language that can give their other forms. A translation asks a slot's
+    form by name: `{what:gen}` the genitive (Slovak "počet {what:gen}": "počet tromfov"), or
+    `{where:@what}` the form agreeing with another slot (French "{where:@what}": joué, jouée, joués,
+    jouées, as `what`'s gender says), and its own words by a slot's gender with
+    `{what?f=la plus faible|le plus faible}`. The forms are catalog entries of the same message under the
+    context `form:NAME` (and `gender`), so a language adds the forms it needs and others need none;
+    a form the catalog lacks is the words as they are."""
+
+    __slots__ = ("_forms",)
+
+    def __new__(cls, text: str, forms: "Callable[[str], str | None] | None" = None) -> "Words":
+        w = super().__new__(cls, text)
+        w._forms = forms
+        return w
+
+    def __reduce__(self):  # pickled (to a worker process and back) as the words alone
+        return str, (str(self),)
+
+    def form(self, name: str) -> str:
+        got = self._forms(name) if self._forms is not None and name else None
+        return self if got is None else got
+
+    @property
+    def gender(self) -> str:
+        return (self._forms("gender") if self._forms is not None else None) or ""
+
+
+FORM_SLOT = re.compile(r"\{(\w+)(?::(@?\w+)|\?([^{}]*))\}")
+
+
+def _select(value: object, variants: str) -> str:
+    """`{what?m=najvyšší|f=najvyššia|najvyššie}`: the words for the gender of `what` (the last, unnamed, otherwise)."""
+    gender = value.gender if isinstance(value, Words) else ""
+    fallback = ""
+    for part in variants.split("|"):
+        key, eq, words = part.partition("=")
+        if not eq:
+            fallback = part
+        elif key.strip() == gender:
+            return words
+    return fallback
+
+
+def _forms_asked(text: str, kw: Mapping[str, object]) -> tuple[str, dict[str, object]]:
+    """`text` with each `{x:form}` slot turned into a plain slot holding that form of x's value, and
+    each `{x?g=words|...}` into the words for x's gender."""
+    kw = dict(kw)
+
+    def pick(m: re.Match) -> str:
+        name, spec = m.group(1), m.group(2)
+        value = kw.get(name, "")
+        if m.group(3) is not None:
+            return _select(value, m.group(3)).replace("{", "{{").replace("}", "}}")
+        if spec.startswith("@"):
+            other = kw.get(spec[1:])
+            spec = other.gender if isinstance(other, Words) else ""
+        key = f"{name}__{spec or 'as_is'}"
+        kw[key] = value.form(spec) if isinstance(value, Words) else value
+        return "{" + key + "}"
+    return FORM_SLOT.sub(pick, text), kw
 
 
 # ---- values in a refusal (errors.Said), said in the reader's language

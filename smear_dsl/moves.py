@@ -69,42 +69,44 @@ def from_dict(rules, move: Any) -> tuple[int, str, Any]:
     cards), or MoveError BAD_RECORD if it is malformed: the payload is a card id, a bid, a suit index,
     a choice index or a discard's card ids."""
     if not isinstance(move, dict):
-        raise MoveError("BAD_RECORD", "a move is an object")
+        raise MoveError("BAD_RECORD", N_("a move is an object"))
     seat = move.get("seat")
     if not isinstance(seat, int) or isinstance(seat, bool) or not 0 <= seat < rules.players:
-        raise MoveError("BAD_RECORD", f"seat must be an integer 0..{rules.players - 1}, not {clip(seat)}")
+        raise MoveError("BAD_RECORD", N_("seat must be an integer 0..{last}, not {value}"), last=rules.players - 1,
+                        value=clip(seat))
     action = move.get("action")
     if action not in ACTIONS:
-        raise MoveError("BAD_RECORD", f"unknown action {clip(action)}")
+        raise MoveError("BAD_RECORD", N_("unknown action {value}"), value=clip(action))
     if action == "pass":
         return seat, action, None
     if action == "bid":
         v = move.get("value")
         if not isinstance(v, int) or isinstance(v, bool):
-            raise MoveError("BAD_RECORD", f"a bid's value must be an integer, not {clip(v)}")
+            raise MoveError("BAD_RECORD", N_("a bid's value must be an integer, not {value}"), value=clip(v))
         return seat, action, v
     if action == "play":
         c = rules.parse_card(move.get("card"))
         if c is None:
-            raise MoveError("BAD_RECORD", f"a play needs a card, not {clip(move.get('card'))}")
+            raise MoveError("BAD_RECORD", N_("a play needs a card, not {value}"), value=clip(move.get("card")))
         return seat, action, c
     if action == "trump":
         s = move.get("suit")
         si = C.SUIT_CHARS.find(s) if isinstance(s, str) and len(s) == 1 else -1
         if si < 0:
-            raise MoveError("BAD_RECORD", f"naming trump needs a suit S, H, D or C, not {clip(s)}")
+            raise MoveError("BAD_RECORD", N_("naming trump needs a suit S, H, D or C, not {value}"), value=clip(s))
         return seat, action, si
     if action == "choose":
         choice = move.get("choice")
         if choice not in CHOICES:
-            raise MoveError("BAD_RECORD", f"a choice is one of {', '.join(CHOICES)}, not {clip(choice)}")
+            raise MoveError("BAD_RECORD", N_("a choice is one of {choices}, not {value}"), choices=", ".join(CHOICES),
+                            value=clip(choice))
         return seat, action, CHOICES.index(choice)
     cards = move.get("cards")
     if not isinstance(cards, list):
-        raise MoveError("BAD_RECORD", "a discard needs a list of cards")
+        raise MoveError("BAD_RECORD", N_("a discard needs a list of cards"))
     ids = [rules.parse_card(c) for c in cards]
     if None in ids:
-        raise MoveError("BAD_RECORD", f"a discard's cards must be card names, not {clip(cards)}")
+        raise MoveError("BAD_RECORD", N_("a discard's cards must be card names, not {value}"), value=clip(cards))
     return seat, action, ids
 
 

@@ -127,7 +127,7 @@ class Reader:
             if negate:  # De Morgan, so negations read as plain clauses
                 op = "or" if op == "and" else "and"
             parts = [self._sub_clause(x, op, negate) for x in _flatten(e, e.op)]
-            return self.tr.join(parts, op)
+            return self.tr.join(parts, op, clauses=True)
         if isinstance(e, A.Compare):
             return self._compare(e, negate)
         if isinstance(e, A.Member):
@@ -191,7 +191,8 @@ class Reader:
             return self.tr.t("the {rank} of {suit}", rank=e.rank, suit=self.noun(e.suit))
         if _is(e.suit, "trump"):
             return self.tr.card_of(rank, "", of_trump=True)
-        return self.tr.card_of(rank, self.noun(e.suit))
+        named = isinstance(e.suit, A.Name) and (e.suit.name in C.SUIT_WORDS or e.suit.name in tuple(C.SUIT_CHARS))
+        return self.tr.card_of(rank, self.noun(e.suit), phrase=not named)
 
     def _name(self, n: str) -> str:
         t = self.tr.t

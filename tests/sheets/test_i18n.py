@@ -33,7 +33,16 @@ WORD = re.compile(r"[^\W\d_]+")
 
 
 def _placeholders(text: str) -> set[str]:
-    return {name for _lit, name, _spec, _conv in string.Formatter().parse(text) if name}
+    """The slots a message fills (a slot's form, `{x:gen}`, or words chosen by it, `{x?f=...}`, count as `x`)."""
+    return {name.split("?")[0] for _lit, name, _spec, _conv in string.Formatter().parse(text) if name}
+
+
+def _template_and_catalog(lang: str):
+    """smear.pot and `lang`'s .po, read."""
+    with update_catalogs.pot_path().open("rb") as f:
+        template = read_po(f)
+    with po_path(lang).open("rb") as f:
+        return template, read_po(f, locale=lang)
 
 
 def test_the_catalog_template_holds_every_message_the_sources_mark():
@@ -64,10 +73,7 @@ def test_no_message_hides_inside_an_f_string():
 
 @pytest.mark.parametrize("lang", FOREIGN)
 def test_every_catalog_translates_every_message_with_the_same_placeholders(lang):
-    with update_catalogs.pot_path().open("rb") as f:
-        template = read_po(f)
-    with po_path(lang).open("rb") as f:
-        catalog = read_po(f, locale=lang)
+    template, catalog = _template_and_catalog(lang)
     missing, wrong = [], []
     for m in template:
         if not m.id:
@@ -112,7 +118,8 @@ SHARED = {
     "fr": {"a", "as", "d", "n", "s", "t", "face", "non", "on", "option", "options", "phase", "plus", "point", "points",
            "possible", "score", "section", "six", "table", "total", "version", "joker", "jokers", "jick", "pedro", "pedros"},
     "sk": {"a", "by", "k", "s", "so", "ten", "to", "variant", "plus", "jick", "pedro"},
-    "tl": {"at", "may", "jack", "suit", "trump", "joker", "jick", "pedro"},
+    # Tagalog players take the table's words from English (bid, bidder, bidding, dealer: the glossary).
+    "tl": {"at", "may", "jack", "suit", "trump", "joker", "jick", "pedro", "bid", "bidder", "bidding", "dealer"},
     "th": set(),
 }
 PROPER = {"foster", "smudge"}  # a rules author's name in an option; a bid's own name
@@ -136,9 +143,11 @@ def test_no_english_is_left_in_a_translated_sheet_but_proper_names(lang):
 # What the seed documents call things, and the word our sheet uses for it (the seeds are machine
 # translations: where they are wrong, e.g. Slovak "valach" for the jack or the calque "trik" for a
 # trick, players say "zdvih", we say what players say).
+# The seeds' terms the sheets share. Where players say otherwise the glossary (docs/translating.md) wins:
+# French "preneur" (the seed's "enchérisseur"), Slovak "hlásenie" for a bid (the seed's "ponuka").
 SEED_TERMS = {
-    "fr": ("000", ["atout", "pli", "enchère", "enchérisseur", "donneur", "couleur", "valet", "équipe", "Jeu", "as"]),
-    "sk": ("001", ["tromf", "dražiteľ", "rozdávajúci", "ponuka", "farb", "eso", "tím", "hráč", "bod"]),
+    "fr": ("000", ["atout", "pli", "enchère", "donneur", "couleur", "valet", "équipe", "Jeu", "as"]),
+    "sk": ("001", ["tromf", "licitáci", "rozdávajúci", "farb", "eso", "tím", "hráč", "bod"]),
     "tl": ("003", ["manlalaro", "koponan", "baraha", "trump", "puntos", "iskor", "suit", "jack", "alas", "Laro"]),
     "th": ("004", ["ไพ่", "ผู้เล่น", "ทีม", "แต้ม", "คะแนน", "เจ้ามือ", "การประมูล", "ผู้ประมูล", "เอซ", "ทรัมป์", "รอบ"]),
 }
@@ -165,7 +174,7 @@ def test_the_html_sheet_says_its_language():
 def test_a_table_sheet_reads_its_options_in_the_language():
     text = render(load_spec("four_point_ne_wisconsin"), "md", {"widow": 2, "defense_cap": True}, 4, lang="fr")
     assert "tel que cette table le joue (4 joueurs ; widow=2, win_only_on_bid=non, defense_cap=oui)" in text
-    assert "L'enchérisseur prend 2 cartes sur le dessus du talon." in text
+    assert "Le preneur prend 2 cartes sur le dessus du talon." in text
 
 
 def test_explain_cli_takes_a_language_and_refuses_an_unknown_one():
@@ -227,8 +236,14 @@ def test_refusals_are_said_in_the_language_with_the_same_code():
     assert say(tr_for("fr"), e.said) == f"c'est au tour de la place {seat + 1}, pas de la place {(seat + 1) % 4 + 1}"
     e = _refusal(g, seat, rules.deck.id_of["AS"])
     assert e.code == "WRONG_PHASE"
-    assert say(tr_for("sk"), e.said) == "kolo čaká na ponuku alebo pas, nie na zahranú kartu"
+    assert say(tr_for("sk"), e.said) == "kolo čaká na hlásenie alebo pas, nie na zahranú kartu"
     assert say(tr_for("th"), e.said) == "รอบนี้กำลังรอการประมูลหรือการผ่าน ไม่ใช่การลงไพ่"
+    # A malformed move (a client that sent the menu's word for a card) is refused in the language too.
+    from smear_dsl.moves import from_dict
+    with pytest.raises(MoveError) as bad:
+        from_dict(rules, {"seat": 0, "action": "play", "card": "PASSE"})
+    assert bad.value.code == "BAD_RECORD" and bad.value.message == "a play needs a card, not 'PASSE'"
+    assert say(tr_for("fr"), bad.value.said) == "jouer demande une carte, pas 'PASSE'"
 
 
 def test_a_rule_files_own_refusal_is_said_in_its_words():
@@ -286,10 +301,16 @@ def test_the_referee_refuses_in_the_callers_language_with_the_same_code(tmp_path
 # every shipped rule file's sheet and the outcome sentences are read against it.
 NEVER = {
     "fr": [r"\bà le\b", r"\bà les\b", r"\bde le\b", r"\bde les\b", r"\b(de|que|le|la) [aeiouéèêàâîôû]\w*\b",
-           r"donne à personne", r"qui l'a jouée", r"où elle tombe"],
-    "sk": [r"získa nikomu", r"Víťaz: nikomu"],  # "trik": gone from the catalog; rule files' own texts at their next versions
-    "tl": [r"\bito sa walang sinuman\b", r"\b(ang|ng|sa) (ang|ng)\b"],  # one marker on a bare noun
-    "th": [r"ตกเป็นของไม่มีใคร", r"คน ใบ\)", r"การประมูลที่ [0-9]+ (ขึ้นไป)?ปิดการประมูล", r"[\u0E01-\u0E4F][0-9]|[0-9][\u0E01-\u0E4F]"],  # a number glued to a word
+           r"donne à personne", r"qui l'a jouée", r"où elle tombe",
+           r"\batout (jouées|distribuées|écartées|gardées)", r"\batouts (jouées|distribuées|écartées|gardées)",
+           r"[Ll]e plus fort enchérisseur", r"enchère jusque-là est inférieur\b", r"la plus (forte|faible) atout",
+           r"\ble plus (fort|faible) carte"],
+    "sk": [r"získa nikomu", r"Víťaz: nikomu", r"počet: ", r"hodnota karta\b", r"farby druhá farba", r"zapíše jej",
+           r"eso farby", r"Nikto nepreží", r"\b[Dd]ražiteľ", r"\b[Dd]ražb", r"najnižší tromf zahrané",
+           r"ktorá ju zahrala", r"\b[Tt]rik(u|om|y|ov)?\b", r"\b[Pp]onu[kc]"],  # the catalog's and the rule files' own words
+    "tl": [r"\bito sa walang sinuman\b", r"\b(ang|ng|sa) (ang|ng)\b",  # one marker on a bare noun
+           r"\b(taya|tumaya|tayaan|tayang)\b", r"itinataob nang nakaharap", r"sumunod sa puso"],
+    "th": [r"ตกเป็นของไม่มีใคร", r"คน ใบ\)", r"ได้คะแนน แต้ม", r"\S ถ้า ", r"มิฉะนั้น [\u0E01-\u0E4F]", r"กับ [\u0E01-\u0E4F]", r"การประมูลที่ [0-9]+ (ขึ้นไป)?ปิดการประมูล", r"[\u0E01-\u0E4F][0-9]|[0-9][\u0E01-\u0E4F]"],  # a number glued to a word
 }
 
 
@@ -307,7 +328,10 @@ def test_no_sheet_or_outcome_says_what_a_native_player_never_would(lang):
 
 # Words a catalog never uses any more (the glossary in docs/translating.md says why).
 CATALOG_NEVER = {
-    "sk": [r"\b[Tt]rik(u|om|y|ov|och|mi)?\b"],  # players say "zdvih" for a trick
+    "sk": [r"\b[Tt]rik(u|om|y|ov|och|mi)?\b",  # players say "zdvih" for a trick
+           r"\b[Pp]onu[kc]|\b[Pp]onúk|\b[Dd]raž"],  # and licitácia, hlásenie, víťaz licitácie: not an auction house's words
+    "tl": [r"\b(taya|tumaya|tayaan|tayang|tataya|tumataya)\b", r"sumunod sa \{suit\}"],  # bid, bidder; "follow your heart"
+    "fr": [r"enchérisseur"],  # the Belote/Coinche word: preneur
     "th": [r"ถึงตา", r"ตาเดิน", r"ตาของคุณ", r"ต่อตา"],  # ตา is a trick only: a turn is คิว, a move การเดิน
 }
 
@@ -320,6 +344,41 @@ def test_no_catalog_uses_a_word_its_glossary_put_away(lang):
              for text in (m.string if isinstance(m.string, (tuple, list)) else (m.string,))
              for pattern in CATALOG_NEVER[lang] for hit in re.finditer(pattern, text or "")]
     assert not found, f"{lang}: {found[:5]}"
+
+
+def test_a_slot_takes_the_case_or_agreement_its_sentence_asks_for():
+    """A translation asks a slot's form (`{what:gen}`), agreement with another slot (`{where:@what}`) and
+    its own words by a slot's gender (`{what?f=...}`); English has none of them and is unchanged."""
+    sk, fr, en = tr_for("sk"), tr_for("fr"), tr_for("en")
+    trumps = sk.t("trumps")
+    assert sk.t("the number of {what} {where}", what=trumps, where=sk.t("in the hand")) == "počet tromfov v ruke"
+    assert sk.t("the rank of {x}", x=sk.t("the card")) == "hodnota karty"
+    assert sk.card_of(12, sk.suit(1)) == "srdcové eso" and sk.card_of(10, sk.suit(1)) == "srdcová dáma"
+    assert sk.card_of(3, sk.t("the other suit of {x}'s colour", x=sk.t("trump")), phrase=True) == \
+        "5 druhej farby rovnakého tónu ako tromf"
+    assert sk.t("Every side scores {x}.", x=sk.t("its point total")) == "Každá strana si zapíše svoj súčet bodov."
+    lowest = fr.t("the lowest {what} {where}", what=fr.t("trump"), where=fr.t("played"))
+    assert lowest == "le plus faible atout joué"
+    card = fr.t("card of {suit}", suit=fr.suit(1))
+    assert fr.t("the lowest {what} {where}", what=card, where=fr.t("played")).startswith("la plus faible carte")
+    assert fr.t("the {what} {where}", what=fr.t("trumps"), where=fr.t("played")) == "les atouts joués"
+    assert fr.t("{a} is less than {b}", a=fr.t("the highest bid so far"), b=4).endswith("est inférieure à 4")
+    assert en.t("the lowest {what} {where}", what="trump", where="played") == "the lowest trump played"
+    assert sk.t("trumps").form("no such form") == "tromfy"  # a form the catalog lacks: the words as they are
+
+
+@pytest.mark.parametrize("lang", FOREIGN)
+def test_every_form_a_catalog_gives_belongs_to_a_message_and_fills_its_slots(lang):
+    template, catalog = _template_and_catalog(lang)
+    known = {(m.id, m.context): m.id for m in template if m.id}
+    bad = []
+    for m in catalog:
+        if not m.id or not update_catalogs.is_form(m.context):
+            continue
+        msgid = known.get((m.id, update_catalogs.base_context(m.context)))
+        if msgid is None or (m.context.split("|")[0] != "gender" and _placeholders(m.string) != _placeholders(msgid)):
+            bad.append((m.context, m.id))
+    assert not bad, f"{lang}: {bad[:5]}"
 
 
 def test_french_contracts_and_elides_where_a_value_meets_the_words_before_it():

@@ -558,7 +558,7 @@ def test_a_hand_played_with_the_table_in_french(browser, server):
     page.click("details.rules summary")
     sheet = page.frame_locator("iframe.rules-frame")
     assert sheet.locator("h1").inner_text() == "Smear à quatre points du nord-est du Wisconsin, version 1"
-    assert "L'enchérisseur entame le premier pli." in sheet.locator("body").inner_text()
+    assert "Le preneur entame le premier pli." in sheet.locator("body").inner_text()
     # Back to English from the picker: the same table, now in English.
     page.select_option("#lang", "en")
     page.wait_for_function("() => document.querySelector('h1')?.innerText === 'Four Point Northeastern Wisconsin Smear, version 1'")
