@@ -309,7 +309,8 @@ NEVER = {
            r"eso farby", r"Nikto nepreží", r"\b[Dd]ražiteľ", r"\b[Dd]ražb", r"najnižší tromf zahrané",
            r"ktorá ju zahrala", r"\b[Tt]rik(u|om|y|ov)?\b", r"\b[Pp]onu[kc]"],  # the catalog's and the rule files' own words
     "tl": [r"\bito sa walang sinuman\b", r"\b(ang|ng|sa) (ang|ng)\b",  # one marker on a bare noun
-           r"\b(taya|tumaya|tayaan|tayang)\b", r"itinataob nang nakaharap", r"sumunod sa puso"],
+           r"(?i)\b(taya|tumaya|tayaan|tayang)\b", r"itinataob nang nakaharap", r"sumunod sa puso",
+           r"\bbarahang sa\b", r"\bmga trump (itinago|nailaro|itinapon)\b"],  # a linker before a participle only
     "th": [r"ตกเป็นของไม่มีใคร", r"คน ใบ\)", r"ได้คะแนน แต้ม", r"\S ถ้า ", r"มิฉะนั้น [\u0E01-\u0E4F]", r"กับ [\u0E01-\u0E4F]", r"การประมูลที่ [0-9]+ (ขึ้นไป)?ปิดการประมูล", r"[\u0E01-\u0E4F][0-9]|[0-9][\u0E01-\u0E4F]"],  # a number glued to a word
 }
 
@@ -330,7 +331,7 @@ def test_no_sheet_or_outcome_says_what_a_native_player_never_would(lang):
 CATALOG_NEVER = {
     "sk": [r"\b[Tt]rik(u|om|y|ov|och|mi)?\b",  # players say "zdvih" for a trick
            r"\b[Pp]onu[kc]|\b[Pp]onúk|\b[Dd]raž"],  # and licitácia, hlásenie, víťaz licitácie: not an auction house's words
-    "tl": [r"\b(taya|tumaya|tayaan|tayang|tataya|tumataya)\b", r"sumunod sa \{suit\}"],  # bid, bidder; "follow your heart"
+    "tl": [r"(?i)\b(taya|tumaya|tayaan|tayang|tataya|tumataya)\b", r"sumunod sa \{suit\}"],  # bid, bidder; "follow your heart"
     "fr": [r"enchérisseur"],  # the Belote/Coinche word: preneur
     "th": [r"ถึงตา", r"ตาเดิน", r"ตาของคุณ", r"ต่อตา"],  # ตา is a trick only: a turn is คิว, a move การเดิน
 }
