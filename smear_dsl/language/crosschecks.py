@@ -5,6 +5,11 @@ from __future__ import annotations
 from smear_dsl.language.spec import BegSpec, BiddingSpec, DealSpec, DeckSpec, PhaseSpec, PlaySpec, PointSpec
 from smear_dsl.language.yamlsrc import Node
 
+# The way out for a file that names trump but has no bidding (never "write `who: bidder`", which
+# `bidding: none` refuses in turn).
+NO_NAMER = ("without bidding no one names trump: leave the `name_trump` phase out (the first card led fixes "
+            "trump) or turn it up with `deal: {turn_up: true, rest: stock}`")
+
 
 class CrossChecks:
     """A part of the semantic pass (language.py's _Semantics): its `err` and `loc` report and locate."""
@@ -14,7 +19,7 @@ class CrossChecks:
         for p in phases:
             if p.who in ("bidder", "non_bidders"):
                 self.err(p.loc, f"`who: {p.who}` needs a bidder, but `bidding: none` has none",
-                         "use dealer, each or non_dealers")
+                         NO_NAMER if p.kind == "name_trump" else "use dealer, each or non_dealers")
         if play is not None and play.leader == "bidder":
             node = root.value.get("play")
             self.err(node.value.get("leader", node) if node is not None and node.kind == "map" else root.value["bidding"],

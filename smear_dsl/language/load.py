@@ -23,7 +23,7 @@ from smear_dsl.language.paths import file_version, rule_file, rule_names, split_
 from smear_dsl.language.rulefile import RULES
 from smear_dsl.language.versions import text_sha256, versions_of
 from smear_dsl.language.schema import MISSING, Ctx, Src, did_you_mean
-from smear_dsl.language.crosschecks import CrossChecks
+from smear_dsl.language.crosschecks import NO_NAMER, CrossChecks
 from smear_dsl.i18n import LANGUAGES
 from smear_dsl.language.spec import (BiddingSpec, DealSpec, DeckSpec, EndSpec, ExprSpec, LangText, LeadRule, Loc,
     OptionSpec, PhaseSpec, PlaySpec, PointSpec, RuleSpec, ScoringSpec, TrumpRef)
@@ -310,7 +310,9 @@ class _Semantics(CrossChecks):
         equal = sec(lambda: self.expr(raw["equal_trumps"]))
         deal = sec(lambda: self.deal(raw["deal"]))
         bidding = sec(lambda: self.bidding(raw["bidding"], bid_names))
-        phases = sec(lambda: tuple(p for p in (self.phase(k, v) for k, v in raw["phases"] or []) if p is not None)) or ()
+        no_bids = bidding is not None and bidding.min is None
+        phases = sec(lambda: tuple(p for p in (self.phase(k, v, no_bids) for k, v in raw["phases"] or [])
+                                   if p is not None)) or ()
         named = sum(1 for p in phases if p.kind == "name_trump")
         if named > 1:
             self.err(root.value["phases"], "more than one name_trump phase")
@@ -485,7 +487,7 @@ class _Semantics(CrossChecks):
                            self.expr(raw["may_match"]), raw["all_pass"],
                            self.expr(raw["set_back"]), self.loc(node))
 
-    def phase(self, kind: str, raw: dict) -> PhaseSpec | None:
+    def phase(self, kind: str, raw: dict, no_bids: bool = False) -> PhaseSpec | None:
         node: Node = raw["__node__"]
         if kind == "discard":
             if raw["count"] is None and (raw["min"] is None or raw["max"] is None):
@@ -493,7 +495,10 @@ class _Semantics(CrossChecks):
             if raw["count"] is not None and (raw["min"] is not None or raw["max"] is not None):
                 self.err(node, "a discard has `count` or `min`/`max`, not both")
         if kind == "name_trump" and raw["who"] != "bidder":
-            self.err(node.value["who"], "trump is named by the bidder", "write `who: bidder`")
+            if no_bids:
+                self.err(node.value["who"], "trump is named by the bidder, and `bidding: none` has none", NO_NAMER)
+            else:
+                self.err(node.value["who"], "trump is named by the bidder", "write `who: bidder`")
         valid_if = self.expr(raw.get("valid_if"))
         return PhaseSpec(kind, raw["who"], self.expr(raw.get("count")), self.expr(raw.get("min")),
                          self.expr(raw.get("max")), self.expr(raw.get("allowed")),

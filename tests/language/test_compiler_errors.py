@@ -82,3 +82,20 @@ def test_check_warns_of_likely_slips_but_passes_the_file():
     shipped = subprocess.run([sys.executable, "-m", "smear_dsl", "check", *sorted(str(p) for p in (ROOT / "rules").glob("*.yaml"))],
                              capture_output=True, text=True, cwd=ROOT)
     assert shipped.returncode == 0 and "warning" not in shipped.stderr, shipped.stderr  # the family is clean
+
+
+def test_a_hint_never_leads_back_to_the_error_it_fixes(tmp_path):
+    """A file that names trump without bidding: `who: dealer` is refused, and so is `who: bidder`; neither
+    hint sends the author to the other (they once did, in a loop), and following it checks clean."""
+    base = (ROOT / "tests" / "broken" / "name_trump_without_bidding.yaml").read_text()
+    hints = []
+    for who in ("dealer", "bidder"):
+        path = tmp_path / f"{who}.yaml"
+        path.write_text(base.replace("who: dealer", f"who: {who}"))
+        proc = run_check(str(path))
+        assert_clean_failure(proc, str(path))
+        hints.append(next(line for line in proc.stderr.splitlines() if line.strip().startswith("hint:")))
+    assert not any("who: bidder" in h or "use dealer" in h for h in hints), hints
+    fixed = tmp_path / "fixed.yaml"
+    fixed.write_text(base.replace("  - name_trump: {who: dealer}\n", "").replace("phases:\n", "phases: []\n"))
+    assert run_check(str(fixed)).returncode == 0
