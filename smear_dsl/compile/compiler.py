@@ -360,8 +360,9 @@ class _Compiler:
                         stock = stock - k if k is not None else 0  # a count that depends on the hand may take it all
                 elif st.kind == "discard":
                     most = st.fixed_range[1] if st.fixed_range else None
+                    kept = _kept_at_least(p.count.ast) if most is None and p.count is not None else 0
                     for s in seats:
-                        low[s] = max(0, low[s] - most) if most is not None else 0
+                        low[s] = max(0, low[s] - most) if most is not None else min(low[s], kept)
                 elif st.kind == "refill":
                     to = st.exact
                     if to is None:
@@ -399,6 +400,33 @@ class _Compiler:
             points.append(CompiledPoint(pt.name, self.static_int(pt.value, tables), card, pt.to,
                                         pt.most, pt.tie, by_trump, scan, pt.gift))
         return points
+
+
+def _kept_at_least(count: A.Expr) -> int:
+    """The fewest cards a discard of `count` leaves in a hand: `count(hand) - E` keeps E, at least E's
+    lower bound (`max(1, min(6, ...))` keeps 1); any other count may leave none."""
+    if isinstance(count, A.BinOp) and count.op == "-" and isinstance(count.a, A.Call) and count.a.fn == "count" \
+            and len(count.a.args) == 1 and isinstance(count.a.args[0], A.Name) and count.a.args[0].name == "hand":
+        return max(0, _least(count.b) or 0)
+    return 0
+
+
+def _least(e: A.Expr) -> int | None:
+    """A lower bound of an integer expression, where one is plain from its form (None: unknown)."""
+    if isinstance(e, A.Const) and e.type == "int":
+        return e.value
+    if isinstance(e, A.Call) and e.fn == "count":
+        return 0
+    if isinstance(e, A.Call) and e.fn in ("max", "min") and len(e.args) == 2:
+        a, b = _least(e.args[0]), _least(e.args[1])
+        if e.fn == "max":
+            known = [x for x in (a, b) if x is not None]
+            return max(known) if known else None
+        return min(a, b) if a is not None and b is not None else None
+    if isinstance(e, A.BinOp) and e.op == "+":
+        a, b = _least(e.a), _least(e.b)
+        return a + b if a is not None and b is not None else None
+    return None
 
 
 def _guards(e) -> tuple[int | None, tuple[str, ...], bool, bool]:

@@ -1,6 +1,7 @@
 """Golden compiler messages for broken rule files: every one located, none a traceback."""
 from __future__ import annotations
 
+import random
 import subprocess
 import sys
 from pathlib import Path
@@ -99,3 +100,39 @@ def test_a_hint_never_leads_back_to_the_error_it_fixes(tmp_path):
     fixed = tmp_path / "fixed.yaml"
     fixed.write_text(base.replace("  - name_trump: {who: dealer}\n", "").replace("phases:\n", "phases: []\n"))
     assert run_check(str(fixed)).returncode == 0
+
+
+KEEPS = """extends: cinch@2
+name: Cinch keeping {keeps}
+phases:
+  - name_trump: {{who: bidder}}
+  - discard:
+      who: non_dealers
+      count: count(hand) - {keeps}
+      face_up: true
+  - refill: {{who: non_dealers, to: 6}}
+  - take: {{who: dealer, count: count(stock)}}
+  - discard: {{who: dealer, count: count(hand) - 6, face_up: true}}
+"""
+
+
+def test_the_refill_bound_knows_a_discard_that_keeps_a_card(tmp_path):
+    """Three non-dealers each keep at least one card (`max(1, ...)`), so they draw at most 15 of the 16 left:
+    no shortage to foresee. Keeping `min(6, ...)` may keep none, and 18 may be needed: still refused."""
+    from smear_dsl.compile.compiler import compile_rules
+    from smear_dsl.engine import Game
+    from smear_dsl.language.load import load_spec
+    one = tmp_path / "one.yaml"
+    one.write_text(KEEPS.format(keeps="max(1, min(6, count(hand where card.trump)))"))
+    assert run_check(str(one)).returncode == 0
+    rules = compile_rules(load_spec(str(one)), 4, {})
+    rng = random.Random(7)
+    for seed in range(40):  # and it plays: every refill finds its cards
+        g = Game(rules, seed=f"keep{seed}", hand_limit=1)
+        while not g.finished:
+            g.apply(g.turn, g.random_move(rng))
+    none = tmp_path / "none.yaml"
+    none.write_text(KEEPS.format(keeps="min(6, count(hand where card.trump))"))
+    proc = run_check(str(none))
+    assert_clean_failure(proc, str(none))
+    assert "the refill can run short" in proc.stderr and "up to 18 are needed" in proc.stderr
