@@ -28,9 +28,12 @@ class Diagnostic:
     hint: str | None = None
     source_line: str | None = None
     severity: str = "error"  # or "warning": worth a look, but the file still plays
+    # Where in a parent file the problem shows, when the author's own line (this one) causes it there.
+    inherited: "Diagnostic | None" = None
 
     def format(self) -> str:
-        """`path:line:col: message`, then the offending line, a caret and the hint."""
+        """`path:line:col: message`, then the offending line, a caret and the hint (and, for a problem
+        the file causes in a parent, the parent's line as a note)."""
         out = [f"{self.path}:{self.line}:{self.col}: {self.severity}: {self.message}"]
         if self.source_line is not None:
             text = self.source_line.rstrip("\n")
@@ -38,6 +41,10 @@ class Diagnostic:
             out.append("    " + " " * max(0, self.col - 1) + "^")
         if self.hint:
             out.append(f"    hint: {self.hint}")
+        if self.inherited is not None:
+            where = self.inherited
+            out.append(f"    note: it shows in the parent's rules at {where.path}:{where.line}:{where.col}"
+                       + (f": {where.source_line.strip()}" if where.source_line else ""))
         return "\n".join(out)
 
 

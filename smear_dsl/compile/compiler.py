@@ -16,6 +16,7 @@ from smear_dsl.compile.compiled import (N_TABLE, SCORE_VARS, BiddingRules, Compi
 from smear_dsl.errors import Diagnostic, OptionError, RuleError, clip
 from smear_dsl.expr import ast as A
 from smear_dsl.expr.emit import Tables, emit, trump_runs
+from smear_dsl.language.inherited import own_lines
 from smear_dsl.language.spec import ExprSpec, Loc, RuleSpec, phase_seats
 
 
@@ -90,7 +91,7 @@ class _Compiler:
         self.begging(n_sides, len(deck) - hand_size * n)
         target = self.static_int(spec.end.target, tables)
         if self.diags:
-            raise RuleError(self.diags)
+            raise RuleError(own_lines(self.diags, spec.path, spec.text or ""))
         name_of = {c: C.suited_name(c) for c in deck if c < C.N_SUITED}
         name_of.update({C.JOKER_BASE + j: name for j, name in enumerate(spec.deck.jokers)})
         cards = DeckRules(tuple(deck), deck_mask, spec.deck.jokers, tuple(values), eff_suit, suit_mask, trump_mask,

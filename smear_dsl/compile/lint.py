@@ -8,6 +8,7 @@ of them holds for no hand.
 """
 from __future__ import annotations
 
+import dataclasses
 import difflib
 import itertools
 import re
@@ -17,6 +18,7 @@ from typing import Any, Iterator
 from smear_dsl.compile.compiled import CompiledRules
 from smear_dsl.compile.compiler import compile_rules
 from smear_dsl.errors import Diagnostic, RuleError
+from smear_dsl.language.inherited import own_lines
 from smear_dsl.language.paths import shipped_dir
 from smear_dsl.language.spec import RuleSpec
 
@@ -137,9 +139,10 @@ def check_all_setups(spec: RuleSpec, limit: int = 64, warnings: list[Diagnostic]
                 if problems:
                     raise RuleError(problems)
             except RuleError as e:
-                for d in e.diagnostics:
-                    key = (d.path, d.line, d.col, d.message)
+                for d in own_lines(e.diagnostics, spec.path, spec.text or ""):
+                    there = d.inherited
+                    key = (d.path, d.line, d.col, d.message, there and (there.path, there.line, there.col))
                     if key not in seen:
                         where = f" (with {players} players" + "".join(f", {k}={v}" for k, v in combo) + ")"
-                        seen[key] = Diagnostic(d.path, d.line, d.col, d.message + where, d.hint, d.source_line)
+                        seen[key] = dataclasses.replace(d, message=d.message + where)
     return list(seen.values())

@@ -24,6 +24,7 @@ from smear_dsl.language.rulefile import RULES
 from smear_dsl.language.versions import text_sha256, versions_of
 from smear_dsl.language.schema import MISSING, Ctx, Src, did_you_mean
 from smear_dsl.language.crosschecks import NO_NAMER, CrossChecks
+from smear_dsl.language.inherited import own_lines
 from smear_dsl.i18n import LANGUAGES
 from smear_dsl.language.spec import (BiddingSpec, DealSpec, DeckSpec, EndSpec, ExprSpec, LangText, LeadRule, Loc,
     OptionSpec, PhaseSpec, PlaySpec, PointSpec, RuleSpec, ScoringSpec, TrumpRef)
@@ -110,7 +111,7 @@ def spec_from_text(text: str, path: str, known_parents_only: bool = False,
             raise
         spec = None
     if ctx.diags or spec is None:
-        diags = sorted(ctx.diags, key=lambda d: (d.path != path, d.path, d.line, d.col))
+        diags = sorted(own_lines(ctx.diags, path, text), key=lambda d: (d.path != path, d.path, d.line, d.col))
         raise RuleError(diags or [sources.diag(path, 1, 1, "invalid rule file")])
     return spec
 

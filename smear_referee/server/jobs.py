@@ -23,7 +23,12 @@ def _diagnostics(e: RuleError) -> list[tuple]:
 
     def shown(path: str) -> str:
         return f"rules/{Path(path).name}" if any(path.startswith(r) for r in roots) else path
-    return [(shown(d.path), d.line, d.col, d.message, d.hint, d.source_line) for d in e.diagnostics]
+    def hint(d) -> str | None:  # a problem the file causes in a parent: the parent's line, named as shown
+        if d.inherited is None:
+            return d.hint
+        where = f"it shows in the parent's rules at {shown(d.inherited.path)}:{d.inherited.line}:{d.inherited.col}"
+        return f"{d.hint}; {where}" if d.hint else where
+    return [(shown(d.path), d.line, d.col, d.message, hint(d), d.source_line) for d in e.diagnostics]
 
 
 def _checked(text: str, name: str):

@@ -136,3 +136,25 @@ def test_the_refill_bound_knows_a_discard_that_keeps_a_card(tmp_path):
     proc = run_check(str(none))
     assert_clean_failure(proc, str(none))
     assert "the refill can run short" in proc.stderr and "up to 18 are needed" in proc.stderr
+
+
+def test_a_problem_caused_in_a_parent_is_located_at_the_childs_own_line(tmp_path):
+    """`bidding: none` on top of a parent whose phases need a bidder: the errors point at the child's
+    `bidding:` line (what the author wrote), with the parent's line as a note; the referee names the
+    parent as rules/NAME.yaml, never by its own path."""
+    child = tmp_path / "no_auction.yaml"
+    child.write_text("extends: four_point_ne_wisconsin@1\nname: No auction\nbidding: none\n")
+    proc = run_check(str(child))
+    assert_clean_failure(proc, str(child))
+    errors = [line for line in proc.stderr.splitlines() if ": error: " in line]
+    assert errors and all(line.startswith(f"{child}:3:1: error: ") for line in errors), errors
+    assert "note: it shows in the parent's rules at " in proc.stderr and "four_point_ne_wisconsin.yaml:50:11" in proc.stderr
+    from smear_dsl.errors import RuleError
+    from smear_dsl.language.load import spec_from_text
+    from smear_referee.server.jobs import _diagnostics
+    with pytest.raises(RuleError) as e:
+        spec_from_text(child.read_text(), "upload.yaml", known_parents_only=True)
+    rows = _diagnostics(e.value)
+    assert rows and all(r[0] == "upload.yaml" and r[1] == 3 for r in rows)
+    assert any("rules/four_point_ne_wisconsin.yaml:50:11" in (r[4] or "") for r in rows)
+    assert not any(str(ROOT) in (r[4] or "") for r in rows)
