@@ -138,10 +138,18 @@ def parse_options(items: list[str] | None) -> dict[str, str]:
 
 
 def load_rules(name: str, players: int | None, options: list[str] | None):
-    """Compile RULES (a name in rules/ or a path) for a table."""
+    """Compile RULES (a name in rules/ or a path) for a table, refusing what `check` refuses for that
+    setup (a bid no hand can make, a point whose card is not dealt...): simulate and play accept and
+    refuse the same files as check."""
     from smear_dsl.compile.compiler import compile_rules
+    from smear_dsl.compile.lint import setup_problems
     from smear_dsl.language.load import load_spec
-    return compile_rules(load_spec(name), players, parse_options(options))
+    spec = load_spec(name)
+    rules = compile_rules(spec, players, parse_options(options))
+    problems = setup_problems(spec, rules)
+    if problems:
+        raise RuleError(problems)
+    return rules
 
 
 def _arm(text: str, players: int | None, options: list[str] | None):

@@ -158,3 +158,17 @@ def test_a_problem_caused_in_a_parent_is_located_at_the_childs_own_line(tmp_path
     assert rows and all(r[0] == "upload.yaml" and r[1] == 3 for r in rows)
     assert any("rules/four_point_ne_wisconsin.yaml:50:11" in (r[4] or "") for r in rows)
     assert not any(str(ROOT) in (r[4] or "") for r in rows)
+
+
+def test_simulate_refuses_what_check_refuses():
+    """A bid no hand can make: `check` refuses the file, and so does `simulate` (it played it once), with
+    the same located error; a clean file is simulated as before."""
+    path = "tests/broken/bid_never_made.yaml"
+    sim = subprocess.run([sys.executable, "-m", "smear_dsl", "simulate", path, "--games", "2"], capture_output=True,
+                         text=True, cwd=ROOT)
+    assert sim.returncode != 0 and "Traceback" not in sim.stderr
+    assert f"{path}:5:8: error: a bid of 5 or 6 can never be made" in sim.stderr
+    assert run_check(path).returncode == 1
+    ok = subprocess.run([sys.executable, "-m", "smear_dsl", "simulate", "cinch", "--games", "2"], capture_output=True,
+                        text=True, cwd=ROOT)
+    assert ok.returncode == 0, ok.stderr
