@@ -254,7 +254,7 @@ def _bidding(sh: Sheet) -> Section:
     else:
         items.append(t("No bid ends the bidding early: every player gets to speak."))
     items.append(t(ALL_PASS[b.all_pass], n=r.bidding.set_back if b.all_pass == "set_back" else r.bidding.min))
-    items.append(t("The highest bidder is the bidder; the bidder's side must make the bid (see Scoring)."))
+    items.append(t("The player who bids highest is the bidder, and their side must make the bid (see Scoring)."))
     return Section(t("Bidding"), [items])
 
 

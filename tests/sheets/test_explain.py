@@ -138,3 +138,17 @@ def test_a_child_file_does_not_inherit_its_parents_description(tmp_path):
     child.write_text("extends: four_point_ne_wisconsin\nname: Short game\ndescription: Four Point to 7.\n"
                      "end:\n  target: 7\n")
     assert load_spec(str(child)).description == "Four Point to 7."
+
+
+# A phrase said twice in a row ("the bidder; the bidder", "of the cards of the cards"), outside what
+# the sheet quotes as typed (`A of trump`).
+DOUBLED = __import__("re").compile(r"\b((?:[A-Za-z']+\W+){1,3}?[A-Za-z']+)[\s;,:]+\1\b", __import__("re").I)
+
+
+@pytest.mark.parametrize("path", sorted((ROOT / "rules").glob("*.yaml")) + sorted((ROOT / "tests" / "rules_extra").glob("*.yaml")),
+                         ids=lambda p: p.stem)
+def test_no_sheet_says_a_phrase_twice_in_a_row(path):
+    import re
+    text = re.sub(r"`[^`]*`", "`…`", render(load_spec(str(path)), "md"))
+    doubled = [m.group(0) for m in DOUBLED.finditer(text)]
+    assert not doubled, f"{path.stem}: {doubled[:5]}"
