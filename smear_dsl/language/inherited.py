@@ -27,6 +27,21 @@ def own_lines(diags: list[Diagnostic], path: str, text: str) -> list[Diagnostic]
             named = [(not top, line) for k, top, line in keys if k != "extends" and f"`{k}" in d.message]
             line = min(named)[1] if named else extends
             d = dataclasses.replace(d, path=path, line=line, col=len(lines[line - 1]) - len(lines[line - 1].lstrip()) + 1,
-                                    source_line=lines[line - 1], inherited=dataclasses.replace(d, inherited=None))
+                                    source_line=lines[line - 1], hint=_removed_option_hint(d, text) or d.hint,
+                                    inherited=dataclasses.replace(d, inherited=None))
         out.append(d)
     return out
+
+
+def _removed_option_hint(d: Diagnostic, text: str) -> str | None:
+    """For a name the parent still reads but the child removed (`options: {count_out: null}`): what to
+    write instead (keep the option, or override the parent's setting that reads it)."""
+    m = re.match(r"unknown name `(\w+)`", d.message)
+    if m is None or not re.search(rf"^[ \t]+{m.group(1)}[ \t]*:[ \t]*(null|~)[ \t]*$", text, re.M):
+        return None
+    name = m.group(1)
+    where = (d.source_line or "").strip()
+    return (f"your file removes the option `{name}`, which the parent's rules still read"
+            + (f" (`{where}`)" if where else "") + f": keep the option and set its default instead "
+            f"(`{name}: {{default: ...}}`), or override that setting in your file so it no longer reads `{name}` "
+            f"(a condition you do not want: `when: null`)")

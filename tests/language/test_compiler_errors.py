@@ -172,3 +172,14 @@ def test_simulate_refuses_what_check_refuses():
     ok = subprocess.run([sys.executable, "-m", "smear_dsl", "simulate", "cinch", "--games", "2"], capture_output=True,
                         text=True, cwd=ROOT)
     assert ok.returncode == 0, ok.stderr
+
+
+def test_removing_an_option_the_parent_reads_says_what_to_write_instead(tmp_path):
+    """`options: {count_out: null}` under Auction Pitch: the parent's `end.count_out.when` still reads it.
+    The hint names the way out, and following it (`when: null`) checks clean."""
+    path = ROOT / "tests" / "broken" / "removed_option_still_used.yaml"
+    proc = run_check(str(path.relative_to(ROOT)))
+    assert "removes the option `count_out`" in proc.stderr and "`when: null`" in proc.stderr
+    fixed = tmp_path / "fixed.yaml"
+    fixed.write_text(path.read_text() + "end:\n  count_out: {when: null}\n")
+    assert run_check(str(fixed)).returncode == 0
