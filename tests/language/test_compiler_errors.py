@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 import random
+import re
 import subprocess
 import sys
 from pathlib import Path
@@ -183,3 +184,65 @@ def test_removing_an_option_the_parent_reads_says_what_to_write_instead(tmp_path
     fixed = tmp_path / "fixed.yaml"
     fixed.write_text(path.read_text() + "end:\n  count_out: {when: null}\n")
     assert run_check(str(fixed)).returncode == 0
+
+
+def _follow(text: str, stderr: str) -> tuple[str, str] | None:
+    """`text` with the first error's hint applied, when the hint says exactly what to write: "did you
+    mean `X`?" replaces the word at the caret, "write `KEY: VALUE`" sets that top-level key. None else."""
+    import re
+    first = re.search(r"^.+?:(\d+):(\d+): error: .*\n(?:    .*\n)*?    hint: (.*)$", stderr, re.M)
+    if first is None:
+        return None
+    line, col, hint = int(first.group(1)), int(first.group(2)), first.group(3)
+    lines = text.split("\n")
+    if (m := re.fullmatch(r"did you mean `([^`]+)`\?", hint)) is not None:
+        row = lines[line - 1]
+        word = re.match(r"[\w@.]+", row[col - 1:])
+        if word is None:
+            return None
+        lines[line - 1] = row[:col - 1] + m.group(1) + row[col - 1 + word.end():]
+        return "\n".join(lines), word.group(0)
+    if (m := re.fullmatch(r"write `(\w+): (.+)`", hint)) is not None:
+        key, row = m.group(1), lines[line - 1]
+        if re.search(rf"\b{key}:", row[:col - 1]):  # the caret is on that key's value, in place: change it there
+            word = re.match(r"[\w@.]+", row[col - 1:])
+            if word is not None:
+                lines[line - 1] = row[:col - 1] + m.group(2) + row[col - 1 + word.end():]
+                return "\n".join(lines), word.group(0)
+        kept, skipping = [], False
+        for row in lines:  # drop the key's block, then write the hint's value
+            if re.match(rf"{key}\s*:", row):
+                skipping = True
+                continue
+            if skipping and (row.startswith((" ", "\t")) or not row.strip()):
+                continue
+            skipping = False
+            kept.append(row)
+        return "\n".join(kept).rstrip("\n") + f"\n{key}: {m.group(2)}\n", key
+    return None
+
+
+def test_following_a_hint_never_leads_back(tmp_path):
+    """Where a broken file's first hint says exactly what to write, writing it makes progress: the file
+    checks clean or its next first error is another, whose hint does not ask to undo the change."""
+    followed_any = []
+    for path in BROKEN:
+        proc = run_check(str(path.relative_to(ROOT)))
+        followed = _follow(path.read_text(), proc.stderr)
+        if followed is None:  # its first hint says what to think about, not exactly what to write
+            continue
+        text, replaced = followed
+        again = tmp_path / path.name
+        again.write_text(text)
+        after = run_check(str(again))
+        assert "Traceback" not in after.stderr
+        followed_any.append(path.stem)
+        if after.returncode == 0:
+            continue
+        first_before = proc.stderr.splitlines()[0].split(": error: ", 1)[1]
+        first_after = after.stderr.splitlines()[0].split(": error: ", 1)[1]
+        assert first_after != first_before, f"{path.stem}: the hint's change left the same error"
+        hint_after = next((row for row in after.stderr.splitlines() if row.strip().startswith("hint:")), "")
+        assert not re.search(rf"\b{re.escape(replaced)}\b", hint_after), \
+            f"{path.stem}: the next hint asks to undo the change: {hint_after}"
+    assert len(followed_any) >= 5, followed_any  # did you mean `...`?, write `key: value`
