@@ -372,7 +372,7 @@ def say(tr: Tr, said: Said, code: str = "", words: LangText | None = None) -> st
     text = translations(tr.lang).gettext(said.template)
     if text == said.template and not said.params and words is not None:
         return words.refusal(code, text)
-    return text.format(**values) if values else text
+    return tr._fill(text, values) if values else text  # each slot in the form the translation asks, junctions spelt
 
 
 def tr_for(lang: str, names: Mapping[str, str] | None = None) -> Tr:
