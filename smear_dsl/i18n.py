@@ -182,14 +182,11 @@ class Tr:
         """ "the ace of hearts", or with `of_trump` "the ace of trump" (some languages say it differently);
         with `phrase`, `suit` is a phrase ("the other suit of trump's colour"), not a suit's name, which
         some languages put in another case and order ("srdcové eso" but "eso druhej farby...")."""
-        if phrase:
-            if r in CARD_OF_PHRASE:
-                return self.tp("suit phrase", CARD_OF_PHRASE[r], suit=suit)
-            return self.tp("suit phrase", CARD_OF_PHRASE[None], rank=str(r + 2), suit=suit)
-        key = CARD_OF_TRUMP if of_trump else CARD_OF
+        key = CARD_OF_PHRASE if phrase else CARD_OF_TRUMP if of_trump else CARD_OF
+        say = partial(self.tp, "suit phrase") if phrase else self.t
         if r in key:
-            return self.t(key[r], suit=suit)
-        return self.t(key[None], rank=str(r + 2), suit=suit)
+            return say(key[r], suit=suit)
+        return say(key[None], rank=str(r + 2), suit=suit)
 
     # ---- a rule file's names
     def label(self, identifier: str) -> str:

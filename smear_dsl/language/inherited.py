@@ -26,8 +26,9 @@ def own_lines(diags: list[Diagnostic], path: str, text: str) -> list[Diagnostic]
         if d.path != path:
             named = [(not top, line) for k, top, line in keys if k != "extends" and f"`{k}" in d.message]
             line = min(named)[1] if named else extends
-            d = dataclasses.replace(d, path=path, line=line, col=len(lines[line - 1]) - len(lines[line - 1].lstrip()) + 1,
-                                    source_line=lines[line - 1], hint=_removed_option_hint(d, text) or d.hint,
+            row = lines[line - 1]
+            d = dataclasses.replace(d, path=path, line=line, col=len(row) - len(row.lstrip()) + 1, source_line=row,
+                                    hint=_removed_option_hint(d, text) or d.hint,
                                     inherited=dataclasses.replace(d, inherited=None))
         out.append(d)
     return out

@@ -191,7 +191,7 @@ class Reader:
             return self.tr.t("the {rank} of {suit}", rank=e.rank, suit=self.noun(e.suit))
         if _is(e.suit, "trump"):
             return self.tr.card_of(rank, "", of_trump=True)
-        named = isinstance(e.suit, A.Name) and (e.suit.name in C.SUIT_WORDS or e.suit.name in tuple(C.SUIT_CHARS))
+        named = isinstance(e.suit, A.Name) and _suit_named(e.suit.name) is not None
         return self.tr.card_of(rank, self.noun(e.suit), phrase=not named)
 
     def _name(self, n: str) -> str:
@@ -212,7 +212,7 @@ class Reader:
             return t("the jick")
         if n in self.jokers:
             return t("the joker {name}", name=self.tr.label(n))
-        suit = C.parse_suit(n) if n in C.SUIT_WORDS or n in tuple(C.SUIT_CHARS) else None
+        suit = _suit_named(n)
         if suit is not None:
             return self.tr.suit(suit)
         if n in RANKS:
@@ -339,6 +339,11 @@ class Reader:
             a, b = self.noun(args[0]), self.noun(args[1])
             return t("the smaller of {a} and {b}", a=a, b=b) if e.fn == "min" else t("the larger of {a} and {b}", a=a, b=b)
         return f"{e.fn}({', '.join(self.noun(a) for a in args)})"
+
+
+def _suit_named(n: str) -> int | None:
+    """The suit a name of the language names (`hearts`, `H`), else None."""
+    return C.parse_suit(n) if n in C.SUIT_WORDS or n in tuple(C.SUIT_CHARS) else None
 
 
 def _is(e: A.Expr, name: str) -> bool:

@@ -105,10 +105,10 @@ def act_by_keys(page, rng: random.Random) -> None:
 
 
 def sit_with_bots(browser, server, rules: str, fill: dict | None = None, players: str | None = None,
-                  select: dict | None = None):
-    """A page that opened a table of `rules` in the lobby (`fill` typed and `select` chosen in its form),
-    sat Ann at seat 0 and filled the rest with bots."""
-    page = browser.new_context(accept_downloads=True).new_page()
+                  select: dict | None = None, page=None, name: str = "Ann"):
+    """A page (a new one, or `page` of a context a test set up) that opened a table of `rules` in the
+    lobby (`fill` typed and `select` chosen in its form), sat `name` at seat 0 and filled the rest with bots."""
+    page = page or browser.new_context(accept_downloads=True).new_page()
     page.blocked = []  # what the server's Content-Security-Policy stopped (nothing, if the client keeps to it)
     page.on("console", lambda m: "Content Security Policy" in m.text and page.blocked.append(m.text))
     page.goto(server.url)
@@ -120,7 +120,7 @@ def sit_with_bots(browser, server, rules: str, fill: dict | None = None, players
     for selector, value in (select or {}).items():
         page.select_option(selector, value)
     page.click("#create")
-    page.fill("#name", "Ann")
+    page.fill("#name", name)
     page.click("button.seat[data-seat='0']")
     page.wait_for_selector("#hand")  # seated first, or the bots could take this seat
     page.click("#bots")
@@ -801,14 +801,7 @@ def test_cards_move_unless_asked_not_to_and_sound_is_off_until_turned_on(browser
     moves. Sound is off by default (no audio is even opened); turned on, it plays and the choice stays."""
     context = browser.new_context(reduced_motion="reduce" if reduced else "no-preference")
     context.add_init_script(COUNT_MOTION)
-    page = context.new_page()
-    page.goto(server.url)
-    page.select_option("#rules", "cutthroat_canadian")
-    page.click("#create")
-    page.fill("#name", "Ann")
-    page.click("button.seat[data-seat='0']")
-    page.wait_for_selector("#hand")
-    page.click("#bots")
+    page = sit_with_bots(browser, server, "cutthroat_canadian", page=context.new_page())
     assert page.inner_text("#sound") == "Sound: off"
     rng = random.Random(2)
     while my_turn_or_over(page) != "play":
@@ -920,15 +913,8 @@ def test_a_turn_clock_runs_out_and_the_house_bot_moves_then_a_bot_stands_in_and_
 def test_a_hand_of_cinch_in_slovak_names_the_rule_files_own_points(browser, server):
     """In Slovak: the cards show the Slovak sheet's rank letters, a refusal comes in Slovak, and the
     scored hand names Cinch's own points as its rule file translates them (Pravé pedro, Ľavé pedro)."""
-    page = browser.new_context(locale="sk-SK").new_page()
-    page.goto(server.url)
-    assert page.input_value("#lang") == "sk"
-    page.select_option("#rules", "cinch")
-    page.click("#create")
-    page.fill("#name", "Jana")
-    page.click("button.seat[data-seat='0']")
-    page.wait_for_selector("#hand")
-    page.click("#bots")
+    page = sit_with_bots(browser, server, "cinch", page=browser.new_context(locale="sk-SK").new_page(), name="Jana")
+    assert page.input_value("#lang") == "sk"  # the language the browser asked for
     letters = {"A": "E", "K": "K", "Q": "D", "J": "J", "T": "10"}  # the Slovak sheet's (i18n rank letters)
     rng, refused = random.Random(5), False
     while not page.query_selector(".results li"):  # until the first hand is scored
