@@ -355,6 +355,47 @@ def follow_rule_cases(corpus: Corpus) -> None:
         corpus.add(f"{stem}", broken[0], code, broken[1], broken[2])
 
 
+def _undertrump(game: Game) -> int:
+    """Cards the follow rules forbid the seat to act (Trinidad: an undertrump while holding a plain card)."""
+    hand = game.hands[game.turn]
+    base = hand & game.follow_ok if hand & game.led_mask else hand
+    return base & ~sum(1 << c for c in game.legal_moves())
+
+
+def _trump_over_the_suit_led(game: Game) -> int:
+    """Don (follow suit): a trump played by a seat that holds the suit led (another suit than trump)."""
+    hand = game.hands[game.turn]
+    if not hand & game.led_mask or game.trump < 0:
+        return 0
+    return hand & game.rules.trumps(game.trump) & ~game.led_mask
+
+
+def shipped_refusal_cases(corpus: Corpus) -> None:
+    """The refusals the family's newer files add: Trinidad's undertrump (a follow rule of a shipped
+    file) and Don's follow-suit (no trumping while holding the suit led)."""
+    for name, players, code, pick in (("all_fours_trinidad", 4, "PLAY_FORBIDDEN", _undertrump),
+                                      ("don", 4, "MUST_FOLLOW_SUIT", _trump_over_the_suit_led)):
+        rules = compile_rules(load_spec(name), players, {})
+        broken = None
+        for seed in range(300):
+            game, rng = Game(rules, seed=seed), random.Random(seed)
+            while not game.finished and broken is None:
+                if game.phase == 2 and game.trick:
+                    bad = pick(game)
+                    if bad:
+                        rec = json.loads(json.dumps(game.to_record()))
+                        h = len(rec["hands"]) - 1
+                        card = rules.card_name(next(iter(C.bits(bad))))
+                        rec["hands"][h]["moves"].append({"seat": game.turn, "action": "play", "card": card})
+                        broken = (rec, h, len(rec["hands"][h]["moves"]) - 1)
+                        break
+                game.apply(game.turn, game.random_move(rng))
+            if broken is not None:
+                break
+        assert broken is not None, f"no game of {name} breaks {code}"
+        corpus.add(f"{code.lower()}_{name}_{players}p", broken[0], code, broken[1], broken[2])
+
+
 def main() -> None:
     ap = argparse.ArgumentParser()
     ap.add_argument("--out", default=str(ROOT / "tests" / "conformance"))
@@ -363,6 +404,7 @@ def main() -> None:
     valid_cases(corpus)
     broken_cases(corpus)
     follow_rule_cases(corpus)
+    shipped_refusal_cases(corpus)
     beg_cases(corpus)
     covered = {v["error"]["code"] for _w, _r, v in corpus.cases if v["error"]}
     missing = set(ERROR_CODES) - covered

@@ -25,7 +25,8 @@ N_TABLE = 64  # card ids are below this
 # card looked up per trump, a scan of the cards played (or dealt) for a trump, or the card closure;
 # and the points settled before the play: the dealer's gift, and a card turned up for trump.
 POINT_MOST, POINT_BY_TRUMP, POINT_SCAN_PLAYED, POINT_SCAN_DEALT, POINT_EXPR = 0, 1, 2, 3, 4
-POINT_GIFT, POINT_TURNED = 5, 6
+POINT_EACH, POINT_TRICKS = 5, 6  # scored many times a hand: per card, per trick
+POINT_GIFT, POINT_TURNED = 7, 8  # settled before the play (scoring tests `kind >= POINT_GIFT`)
 # Who takes a tie for the Game point (the last field of each points.plan entry).
 TIE_NONE, TIE_BIDDER, TIE_ELDEST = 0, 1, 2
 
@@ -86,6 +87,9 @@ class CompiledPoint:
     # the trumps in pick order per trump (see trump_runs), so scoring scans S without an env.
     scan: tuple[str, tuple[tuple[tuple[int, int], ...], ...]] | None = None
     gift: bool = False  # the dealer's gift to the beggar's side (no card)
+    to_fn: Fn | None = None  # `to:` as a condition: env (sides, the card, what took it) -> side, -1 for nobody
+    each: tuple[int, ...] | None = None  # a point per card: the cards it scores, per trump
+    per_trick: bool = False  # a point per trick, to its winner
 
 
 @dataclass(frozen=True)
@@ -245,8 +249,11 @@ class PointRules:
     credits_discards: bool  # some discard joins a side's Game count
     names: tuple[str, ...] = field(init=False)
     values: tuple[int, ...] = field(init=False)
-    # Per point: (POINT_* kind, card closure, by_trump or scan runs, to winner, TIE_* for the Game point).
-    plan: tuple[tuple[int, Fn | None, Any, bool, int], ...] = field(init=False, repr=False)
+    # Per point: (POINT_* kind, card closure, by_trump or scan runs or each masks, TO_* for who gets it,
+    # TIE_* for the Game point, the `to:` condition's closure or None).
+    plan: tuple[tuple[int, Fn | None, Any, int, int, Fn | None], ...] = field(init=False, repr=False)
+    multi: tuple[bool, ...] = field(init=False)  # per point: scored per card or per trick (a value per side)
+    pegged: bool = field(init=False)  # some point is scored per card or per trick: views show them as they fall
     gift_value: int = field(init=False)  # the worth of the gift point (0 without begging)
     pre_points: bool = field(init=False)  # some point is settled before the play (a gift, a turned-up card)
 
@@ -254,15 +261,24 @@ class PointRules:
         plan = tuple(_point_plan(p) for p in self.entries)
         _derive(self, names=tuple(p.name for p in self.entries), values=tuple(p.value for p in self.entries),
                 plan=plan, gift_value=sum(p.value for p in self.entries if p.gift),
-                pre_points=any(kind >= POINT_GIFT for kind, *_rest in plan))
+                pre_points=any(kind >= POINT_GIFT for kind, *_rest in plan),
+                multi=tuple(kind in (POINT_EACH, POINT_TRICKS) for kind, *_rest in plan))
+        _derive(self, pegged=any(self.multi))
 
 
-def _point_plan(p: CompiledPoint) -> tuple[int, Fn | None, Any, bool, int]:
+TO_PLAYER, TO_WINNER, TO_EXPR = 0, 1, 2  # who gets a card's point: who played (or held) it, the trick's winner, a condition
+
+
+def _point_plan(p: CompiledPoint) -> tuple[int, Fn | None, Any, int, int, Fn | None]:
     """How scoring decides the point `p` (one points.plan entry)."""
     if p.most:
         kind, extra = POINT_MOST, None
     elif p.gift:
         kind, extra = POINT_GIFT, None
+    elif p.per_trick:
+        kind, extra = POINT_TRICKS, None
+    elif p.each is not None:
+        kind, extra = POINT_EACH, p.each
     elif p.to == "dealer_if_turned":
         kind, extra = POINT_TURNED, p.by_trump
     elif p.by_trump is not None:
@@ -271,7 +287,8 @@ def _point_plan(p: CompiledPoint) -> tuple[int, Fn | None, Any, bool, int]:
         kind, extra = (POINT_SCAN_DEALT if p.scan[0] == "dealt" else POINT_SCAN_PLAYED), p.scan[1]
     else:
         kind, extra = POINT_EXPR, None
-    return kind, p.card, extra, p.to == "winner", ("none", "bidder", "eldest").index(p.tie)
+    to = TO_WINNER if p.to == "winner" or p.per_trick else TO_EXPR if p.to_fn is not None else TO_PLAYER
+    return kind, p.card, extra, to, ("none", "bidder", "eldest").index(p.tie), p.to_fn
 
 
 SCORE_VARS = ("tricks", "dealer", "previous", "delta", "total_tricks", "bidder_tricks")
@@ -303,6 +320,7 @@ class EndRules:
     tie_break: tuple[str, ...]
     # `tie_break: [count_out]`: the point indices in the order they are counted (None: not counted out here).
     count_plan: tuple[int, ...] | None = None
+    count_as_won: bool = False  # count out in the order the points fell (count_plan orders those that fell together)
 
 
 @dataclass(frozen=True, eq=False, repr=False)

@@ -87,7 +87,7 @@ class _Compiler:
         bmin, bmax, ends_at = self.bidding(tables)
         equal_last = self.equal_last(tables)
         steps = tuple(self.steps(tables, hand_size, len(deck) - hand_size * n))
-        points = self.points(tables)
+        points = self.points(tables, deck)
         self.begging(n_sides, len(deck) - hand_size * n)
         target = self.static_int(spec.end.target, tables)
         if self.diags:
@@ -113,7 +113,8 @@ class _Compiler:
             points=PointRules(tuple(points), reads,
                               any(st.kind == "discard" and st.credit != "nobody" for st in steps)),
             scoring=scoring,
-            end=EndRules(target, self.fn(spec.end.win_if, tables), tie_break, count_plan))
+            end=EndRules(target, self.fn(spec.end.win_if, tables), tie_break, count_plan,
+                         count_plan is not None and spec.end.count_as_won))
 
     def play_part(self, tables: Tables, steps: tuple[CompiledStep, ...], equal_last: bool, deck: DeckRules) -> PlayRules:
         """The phases and the tricks: leader, lead and follow rules, draws."""
@@ -386,11 +387,14 @@ class _Compiler:
         on = "count_out" in end.tie_break and (end.count_out_when is None or bool(self.fn(end.count_out_when, tables)({})))
         if not on:
             return tuple(t for t in end.tie_break if t != "count_out"), None
+        if end.count_as_won:  # the order the points fell; points that fall together count as listed
+            return end.tie_break, tuple(range(len(names)))
         first = [names.index(n) for n in end.count_order]
         return end.tie_break, tuple(first + [i for i in range(len(names)) if i not in first])
 
-    def points(self, tables: Tables) -> list[CompiledPoint]:
-        """Each point's card selector, with its value per trump when that is all it depends on."""
+    def points(self, tables: Tables, deck: list[int]) -> list[CompiledPoint]:
+        """Each point's card selector, with its value per trump when that is all it depends on; a point
+        per card as the cards it scores under each trump; a `to:` condition as its closure."""
         points = []
         for pt in self.spec.points:
             card = self.fn(pt.card, tables)
@@ -398,8 +402,13 @@ class _Compiler:
             if card is not None and not any(A.mentions(pt.card.ast, v) for v in ("played", "dealt", "held", "bid")):
                 by_trump = tuple(card({"trump": t}) for t in range(4))  # options are folded in already
             scan = _trump_scan(pt.card.ast, tables) if card is not None else None
+            each = None
+            if pt.each is not None:
+                cond = self.fn(pt.each, tables)
+                each = tuple(C.mask_of(c for c in deck if cond({"card": c, "trump": t})) for t in range(4))
             points.append(CompiledPoint(pt.name, self.static_int(pt.value, tables), card, pt.to,
-                                        pt.most, pt.tie, by_trump, scan, pt.gift))
+                                        pt.most, pt.tie, by_trump, scan, pt.gift, self.fn(pt.to_expr, tables),
+                                        each, pt.per_trick))
         return points
 
 

@@ -6,8 +6,9 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any, NamedTuple
 
 from smear_dsl import cards as C
-from smear_dsl.compile.compiled import (POINT_BY_TRUMP, POINT_EXPR, POINT_GIFT, POINT_MOST, POINT_SCAN_PLAYED,
-                                        TIE_BIDDER, TIE_ELDEST)
+from smear_dsl.compile.compiled import (POINT_BY_TRUMP, POINT_EACH, POINT_EXPR, POINT_GIFT, POINT_MOST,
+                                        POINT_SCAN_PLAYED, POINT_TRICKS, POINT_TURNED, TIE_BIDDER, TIE_ELDEST,
+                                        TO_EXPR, TO_WINNER)
 from smear_dsl.expr.emit import first_in
 
 if TYPE_CHECKING:  # the engine imports this module
@@ -26,38 +27,65 @@ class HandResult(NamedTuple):
     made: bool | None
     delta: list[int]
     scores: list[int]
+    # Every award in the order it fell (see award), and what names its points and cards (for to_json).
+    fell: tuple[tuple, ...] | None = None
+    point_names: tuple[str, ...] = ()
+    card_names: Any = None
 
     def to_json(self) -> dict[str, Any]:
-        return {"dealer": self.dealer, "bidder": self.bidder, "bid": self.bid,
-                "trump": C.SUIT_CHARS[self.trump] if self.trump is not None else None,
-                "points": dict(self.points) if self.points is not None else None,
-                "game_points": list(self.game_points) if self.game_points is not None else None,
-                "made": self.made, "delta": list(self.delta), "scores": list(self.scores)}
+        out = {"dealer": self.dealer, "bidder": self.bidder, "bid": self.bid,
+               "trump": C.SUIT_CHARS[self.trump] if self.trump is not None else None,
+               "points": {k: (list(v) if isinstance(v, list) else v) for k, v in self.points.items()}
+               if self.points is not None else None,
+               "game_points": list(self.game_points) if self.game_points is not None else None,
+               "made": self.made, "delta": list(self.delta), "scores": list(self.scores)}
+        if self.fell is not None:
+            out["points_won"] = [fell_json(e, self.point_names, self.card_names) for e in self.fell]
+        return out
 
 
-def award(game: Game, taken: list[int], early: bool = False) -> tuple[list[int | None], list[int]]:
-    """The side that won each point (in rule order; None: nobody) and each side's Game count,
-    from the cards each seat took in tricks; `early`: before the play, only the points settled
-    then (the gift, a turned-up card) are won."""
+def fell_json(entry: tuple, point_names, card_names) -> dict[str, Any]:
+    """One award as records and views show it: the point, its side, its worth, the card, and when it
+    fell (`trick`: the trick's index from 0; `at`: deal, trick or end)."""
+    i, side, value, when, card = entry
+    at = "deal" if when == AT_DEAL else "end" if when == AT_END else "trick"
+    return {"point": point_names[i], "side": side, "value": value,
+            "card": card_names[card] if card is not None and card >= 0 else None,
+            "at": at, "trick": when // 16 if at == "trick" else None}
+
+
+# When a point fell, as the order key of the hand's awards: before the play, in trick i (at the
+# position of its card), or with the whole hand (after the last trick).
+AT_DEAL, AT_END = -1, 1 << 20
+
+
+def award(game: Game, taken: list[int], early: bool = False) -> tuple[list[Any], list[int], list[tuple]]:
+    """The side that won each point (in rule order; None: nobody; a point scored per card or per
+    trick: each side's total), each side's Game count, and every award in the order it fell:
+    (point index, side, value, when, card) with `when` AT_DEAL, a trick's index or AT_END; `early`:
+    before the play, only the points settled then (the gift, a turned-up card) are won."""
     r = game.rules
     side_of = r.side_of
-    if r.n_sides == game.n:  # every seat for itself: seat and side are one
-        won = [a | b for a, b in zip(game.credit, taken)] if r.points.credits_discards else taken
-    else:
-        won = list(game.credit)
-        for seat, m in enumerate(taken):
-            won[side_of[seat]] |= m
-    vr, vj = r.deck.value_by_rank, r.deck.value_by_jokers
-    game_points = [vr[m & 8191] + vr[m >> 13 & 8191] + vr[m >> 26 & 8191] + vr[m >> 39 & 8191] + vj[m >> 52]
-                   for m in won]
-    held_by = game.held
-    held = sum(held_by)  # the seats' cards are disjoint, so their sum is their union
+    game_points = _card_values(game, taken)
+    held = sum(game.held)  # the seats' cards are disjoint, so their sum is their union
     trump = game.trump
+    values = r.points.values
     env = None
-    out: list[int | None] = []
-    for kind, card, extra, to_winner, tie in r.points.plan:
+    out: list[Any] = []
+    log: list[tuple] = []
+    places = None  # card -> (trick index, position in it): where each card played fell
+    for i, (kind, card, extra, to, tie, to_fn) in enumerate(r.points.plan):
         if kind >= POINT_GIFT:
-            out.append(_before_play(game, kind, card, extra))
+            got = _before_play(game, kind, card, extra)
+            out.append(got)
+            if got is not None:
+                log.append((i, got, values[i], AT_DEAL, game.turn_card if kind == POINT_TURNED else -1))
+            continue
+        if kind == POINT_EACH or kind == POINT_TRICKS:
+            per_side = [0] * r.n_sides
+            out.append(per_side)
+            if not early:
+                _many(game, i, kind, extra, to, to_fn, per_side, log)
             continue
         if early:
             out.append(None)
@@ -65,7 +93,10 @@ def award(game: Game, taken: list[int], early: bool = False) -> tuple[list[int |
         if kind == POINT_MOST:
             tied = side_of[game.bidder] if tie == TIE_BIDDER and game.bidder >= 0 else \
                 side_of[(game.dealer + 1) % game.n] if tie == TIE_ELDEST else None
-            out.append(_most(game_points, tied))
+            got = _most(game_points, tied)
+            out.append(got)
+            if got is not None:
+                log.append((i, got, values[i], AT_END, -1))
             continue
         if trump < 0 or kind == POINT_EXPR:
             if env is None:
@@ -78,15 +109,120 @@ def award(game: Game, taken: list[int], early: bool = False) -> tuple[list[int |
             c = first_in(extra[trump], held if kind == POINT_SCAN_PLAYED else sum(game.dealt))
         got: int | None = None
         if c is not None and c >= 0 and (held >> c) & 1:
-            # Every card held at the start of play is played by its holder, so "player" and
-            # "holder" both look in `held`; "winner" looks in the tricks each seat took.
-            bit = 1 << c
-            for seat, m in enumerate(taken if to_winner else held_by):
-                if m & bit:
-                    got = side_of[seat]
-                    break
+            if places is None:
+                places = _places(game)
+            got = _one(game, i, kind, c, to, to_fn, taken, places, log)
         out.append(got)
-    return out, game_points
+    if len(log) > 1:
+        log.sort(key=_fell)
+    return out, game_points, log
+
+
+def _card_values(game: Game, taken: list[int]) -> list[int]:
+    """Each side's card value (deck.values) in the tricks it took and the discards credited to it."""
+    r = game.rules
+    if r.n_sides == game.n:  # every seat for itself: seat and side are one
+        won = [a | b for a, b in zip(game.credit, taken)] if r.points.credits_discards else taken
+    else:
+        won = list(game.credit)
+        for seat, m in enumerate(taken):
+            won[r.side_of[seat]] |= m
+    vr, vj = r.deck.value_by_rank, r.deck.value_by_jokers
+    return [vr[m & 8191] + vr[m >> 13 & 8191] + vr[m >> 26 & 8191] + vr[m >> 39 & 8191] + vj[m >> 52] for m in won]
+
+
+def _one(game: Game, i: int, kind: int, c: int, to: int, to_fn, taken: list[int],
+         places: dict[int, tuple[int, int]], log: list[tuple]) -> int | None:
+    """The side that wins point `i`, carried by card `c` (held when play began), logged as it fell."""
+    side_of = game.rules.side_of
+    got = None
+    if to == TO_EXPR:
+        got = _chosen(game, to_fn, c, places)
+    else:
+        # Every card held at the start of play is played by its holder, so "player" and
+        # "holder" both look in `held`; "winner" looks in the tricks each seat took.
+        bit = 1 << c
+        for seat, m in enumerate(taken if to == TO_WINNER else game.held):
+            if m & bit:
+                got = side_of[seat]
+                break
+    if got is not None:
+        # A card named by the trump alone falls with its trick; one chosen among the cards
+        # played (the lowest trump played) is known only when the hand is over.
+        ti, pos = places.get(c, (None, 0))
+        when = ti * 16 + pos if kind == POINT_BY_TRUMP and ti is not None else AT_END
+        log.append((i, got, game.rules.points.values[i], when, c))
+    return got
+
+
+def fallen(game: Game) -> tuple[list[tuple], list[int]]:
+    """During the play: the awards that have fallen so far (settled before the play, or with a trick
+    already won), and each side's total of them. Only what everyone has seen decides them: a point
+    that waits for the whole hand (the lowest trump played, Game) is left out until the hand ends."""
+    _got, _gp, log = award(game, game.taken())
+    log = [e for e in log if e[3] != AT_END]
+    totals = [0] * game.rules.n_sides
+    for _i, side, v, _when, _c in log:
+        totals[side] += v
+    return log, totals
+
+
+def _fell(entry: tuple) -> tuple[int, int]:
+    return entry[3], entry[0]
+
+
+def _places(game: Game) -> dict[int, tuple[int, int]]:
+    """card -> (trick index, position in the trick) for every card played this hand."""
+    return {c: (ti, pos) for ti, (_l, _w, cards) in enumerate(game.tricks) for pos, c in enumerate(cards)}
+
+
+def _to_env(game: Game, c: int, ti: int, pos: int) -> dict[str, Any]:
+    """What a point's `to:` condition reads for card `c`, played at `pos` of trick `ti`."""
+    r = game.rules
+    side_of = r.side_of
+    leader, w, cards = game.tricks[ti]
+    player = side_of[(leader + pos) % game.n]
+    return {"player": player, "winner": side_of[w], "holder": player, "dealer": side_of[game.dealer],
+            "bidder": side_of[game.bidder] if game.bidder >= 0 else -1, "nobody": -1, "card": c,
+            "captured_by": cards[(w - leader) % game.n], "trick": ti + 1, "trump": game.trump, "bid": game.high}
+
+
+def _chosen(game: Game, to_fn, c: int, places: dict[int, tuple[int, int]]) -> int | None:
+    """The side a `to:` condition gives card `c`'s point (None: nobody, or the card was not played)."""
+    if c not in places:
+        return None
+    side = to_fn(_to_env(game, c, *places[c]))
+    return side if side >= 0 else None
+
+
+def _many(game: Game, i: int, kind: int, each, to: int, to_fn, per_side: list[int], log: list[tuple]) -> None:
+    """A point scored per card (`each`) or per trick, trick by trick: each side's total in `per_side`,
+    every award in `log` (it falls with its trick)."""
+    r = game.rules
+    side_of, n, v = r.side_of, game.n, r.points.values[i]
+    if kind == POINT_TRICKS:
+        for ti, (_l, w, _cards) in enumerate(game.tricks):
+            s = side_of[w]
+            per_side[s] += v
+            log.append((i, s, v, ti * 16 + 15, -1))
+        return
+    mask = each[game.trump] if game.trump >= 0 else 0
+    if not mask:
+        return
+    for ti, (leader, w, cards) in enumerate(game.tricks):
+        for pos, c in enumerate(cards):
+            if not (mask >> c) & 1:
+                continue
+            if to == TO_WINNER:
+                s = side_of[w]
+            elif to == TO_EXPR:
+                s = to_fn(_to_env(game, c, ti, pos))
+                if s < 0:
+                    continue
+            else:
+                s = side_of[(leader + pos) % n]
+            per_side[s] += v
+            log.append((i, s, v, ti * 16 + pos, c))
 
 
 def _before_play(game: Game, kind: int, card, by_trump) -> int | None:
@@ -111,20 +247,25 @@ def _most(counts: list[int], bidder_side: int | None) -> int | None:
     return bidder_side if bidder_side is not None and counts[bidder_side] == top else None
 
 
-def _tally(game: Game, each_tricks: bool, early: bool) -> tuple[list[int], list[int | None], list[int], list[int]]:
+def _tally(game: Game, each_tricks: bool, early: bool) -> tuple[list[int], list[Any], list[int], list[int], list[tuple]]:
     """Per side: tricks taken (when the formulas read them), the side that won each point, the
-    Game counts, and the worth of the points won."""
+    Game counts, the worth of the points won, and the awards in the order they fell."""
     r = game.rules
     tricks_won = [0] * r.n_sides
     if each_tricks:
         for _l, w, _cards in game.tricks:
             tricks_won[r.side_of[w]] += 1
-    got, game_points = award(game, game.taken(), early)
+    got, game_points, log = award(game, game.taken(), early)
     pts = [0] * r.n_sides
     for v, s in zip(r.points.values, got):
-        if s is not None:
+        if s is None:
+            continue
+        if s.__class__ is int:
             pts[s] += v
-    return tricks_won, got, game_points, pts
+        else:  # a point per card or per trick: each side's total
+            for side, x in enumerate(s):
+                pts[side] += x
+    return tricks_won, got, game_points, pts, log
 
 
 def score_hand(game: Game, early: bool = False) -> tuple[HandResult, int | None]:
@@ -133,7 +274,7 @@ def score_hand(game: Game, early: bool = False) -> tuple[HandResult, int | None]
     r = game.rules
     ns, side_of = r.n_sides, r.side_of
     each_tricks, each_dealer, each_previous, each_delta = r.scoring.flags
-    tricks_won, got, game_points, pts = _tally(game, each_tricks, early)
+    tricks_won, got, game_points, pts, log = _tally(game, each_tricks, early)
     bidder = game.bidder  # -1 with `bidding: none`: every side is scored by `others`
     bside, dside = side_of[bidder] if bidder >= 0 else -1, side_of[game.dealer]
     old = game.scores
@@ -146,7 +287,7 @@ def score_hand(game: Game, early: bool = False) -> tuple[HandResult, int | None]
     point_reads = r.points.reads
     if point_reads and bidder >= 0:
         for i, name in point_reads:
-            env[name] = got[i] == bside
+            env[name] = _won(got[i], bside)
     made = env["made"] = bool(r.scoring.made(env)) if bidder >= 0 else None
     cap_when, win_if, bidder_delta, others_delta = r.scoring.cap_when, r.end.win_if, r.scoring.bidder_delta, r.scoring.others_delta
     new, cands = [], []
@@ -160,7 +301,7 @@ def score_hand(game: Game, early: bool = False) -> tuple[HandResult, int | None]
             env["dealer"] = s == dside
         if point_reads:
             for i, name in point_reads:
-                env[name] = got[i] == s
+                env[name] = _won(got[i], s)
         if s == bside:
             env["bidder"] = True
             v = was + bidder_delta(env)
@@ -179,14 +320,20 @@ def score_hand(game: Game, early: bool = False) -> tuple[HandResult, int | None]
         if win_if(env):
             cands.append(s)
     result = HandResult(game.dealer, bidder if bidder >= 0 else None, game.high if bidder >= 0 else None, game.trump,
-                        dict(zip(r.points.names, got)), game_points, made, [v - w for v, w in zip(new, old)], list(new))
+                        dict(zip(r.points.names, got)), game_points, made, [v - w for v, w in zip(new, old)], list(new),
+                        tuple(log), r.points.names, r.deck.name_of)
     if len(cands) > 1:
-        cands = _tie_break(r, cands, new, old, got, bside)
+        cands = _tie_break(r, cands, new, old, got, bside, log)
     return result, cands[0] if len(cands) == 1 else None
 
 
-def _tie_break(r, cands: list[int], scores: list[int], old: list[int], got: list[int | None],
-               bidder_side: int) -> list[int]:
+def _won(got, side: int) -> bool:
+    """Whether `side` won a point (for a point per card or per trick: any of it)."""
+    return got == side if got is None or got.__class__ is int else got[side] > 0
+
+
+def _tie_break(r, cands: list[int], scores: list[int], old: list[int], got: list[Any],
+               bidder_side: int, log: list[tuple]) -> list[int]:
     """Of the sides that reached a win this hand, those the tie-breaks leave (one: the winner)."""
     for rule in r.end.tie_break:
         if len(cands) <= 1:
@@ -197,19 +344,29 @@ def _tie_break(r, cands: list[int], scores: list[int], old: list[int], got: list
             top = max(scores[s] for s in cands)
             cands = [s for s in cands if scores[s] == top]
         elif rule == "count_out" and r.end.count_plan is not None:
-            cands = _count_out(r, cands, old, got)
+            cands = _count_out(r, cands, old, got, log)
     return cands
 
 
-def _count_out(r, cands: list[int], old: list[int], got: list[int | None]) -> list[int]:
-    """Count the hand's points out in the rules' order, each onto its side's score from before the
-    hand: the first of `cands` to reach the target goes out (all of them if none reaches it so)."""
+def _count_out(r, cands: list[int], old: list[int], got: list[Any], log: list[tuple]) -> list[int]:
+    """Count the hand's points out, in the order they fell (`order: as_won`) or in the rules' order,
+    each onto its side's score from before the hand: the first of `cands` to reach the target goes
+    out (all of them if none reaches it so)."""
     running = list(old)
-    for i in r.end.count_plan:
-        side = got[i]
-        if side is None:
-            continue
-        running[side] += r.points.values[i]
+    if r.end.count_as_won:
+        steps = [(side, v) for _i, side, v, _when, _c in log]
+    else:
+        steps = []
+        for i in r.end.count_plan:
+            side = got[i]
+            if side is None:
+                continue
+            if side.__class__ is int:
+                steps.append((side, r.points.values[i]))
+            else:  # a point per card or per trick, in the order its cards fell
+                steps += [(s, v) for j, s, v, _when, _c in log if j == i]
+    for side, v in steps:
+        running[side] += v
         if side in cands and running[side] >= r.end.target:
             return [side]
     return cands

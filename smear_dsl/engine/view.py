@@ -5,6 +5,7 @@ from typing import Any
 
 from smear_dsl import cards as C
 from smear_dsl import moves as M
+from smear_dsl.engine.scoring import fallen, fell_json
 
 
 def seat_view(game, seat: int | None) -> dict[str, Any]:
@@ -34,6 +35,11 @@ def seat_view(game, seat: int | None) -> dict[str, Any]:
         view["trick"] = [{"seat": s, "card": name(c)} for s, c in zip(game.trick_seats, game.trick)]
         view["tricks"] = [{"leader": lead, "winner": w, "cards": [name(c) for c in cards]} for lead, w, cards in game.tricks]
         view["hand_sizes"] = [h.bit_count() for h in game.hands]
+        if (r.points.pegged or r.end.count_as_won) and game.phase_name == "play":
+            # Points pegged as their tricks are won: each award so far, and each side's running total.
+            fell, totals = fallen(game)
+            view["points_won"] = [fell_json(e, r.points.names, r.deck.name_of) for e in fell]
+            view["hand_points"] = totals
         drawn, shown = game.public_log()
         if shown:  # face-up discards: everyone saw them
             view["shown"] = [{"seat": s, "cards": [name(c) for c in C.bits(m)]} for s, m in shown]

@@ -17,6 +17,7 @@ from smear_dsl.expr import emit as E
 from smear_dsl.expr.emit import Maker
 
 INT, BOOL, RANK, SUIT, CARD, OPTCARD, CARDS, STR = "int", "bool", "rank", "suit", "card", "card?", "cards", "str"
+SIDE = "side"  # a side of the table, or nobody (-1): what a point's `to` names
 
 RANK_CONSTS = {"A": 12, "K": 11, "Q": 10, "J": 9, "T": 8}
 SUIT_CONSTS = {"S": 0, "H": 1, "D": 2, "C": 3, "spades": 0, "hearts": 1, "diamonds": 2, "clubs": 3}
@@ -94,7 +95,8 @@ def check(e: A.Expr, env: Env, want: str | None = None) -> Checked:
 
 def _tname(t: str) -> str:
     return {INT: "a number", BOOL: "a condition (true/false)", RANK: "a rank", SUIT: "a suit", CARD: "a card",
-            OPTCARD: "a card (or none)", CARDS: "a set of cards", STR: "a text choice"}.get(t, t.replace("list:", "a list of "))
+            OPTCARD: "a card (or none)", CARDS: "a set of cards", STR: "a text choice",
+            SIDE: "a side (or nobody)"}.get(t, t.replace("list:", "a list of "))
 
 
 def _type_hint(t: str) -> str | None:
@@ -102,7 +104,8 @@ def _type_hint(t: str) -> str | None:
             INT: "a number, e.g. `2`, `widow` or `target - 1`",
             CARD: "a card, e.g. `A of trump`, `jick` or `lowest(played where card.trump)`",
             CARDS: "a set of cards, e.g. `hand`, `played` or `hand where card.trump`",
-            SUIT: "a suit: S H D C, `trump` or `lead.suit`"}.get(t)
+            SUIT: "a suit: S H D C, `trump` or `lead.suit`",
+            SIDE: "a side: player, winner, holder, dealer, bidder or nobody, e.g. `if winner != holder then winner else nobody`"}.get(t)
 
 
 def _as_rank(e: A.Expr) -> Checked | None:

@@ -9,7 +9,7 @@ compile time, so no context lists them and the engine never passes them.
 """
 from __future__ import annotations
 
-from smear_dsl.expr.check import BOOL, CARD, CARDS, INT, SUIT
+from smear_dsl.expr.check import BOOL, CARD, CARDS, INT, SIDE, SUIT
 
 _PHASE_VARS = {"hand": CARDS, "stock": CARDS, "is_bidder": BOOL, "is_dealer": BOOL, "bid": INT, "trump": SUIT}
 _MADE_VARS = {"bid": INT, "points": INT, "tricks": INT, "total_tricks": INT, "bidder_tricks": INT, "score": INT,
@@ -28,6 +28,10 @@ CONTEXTS: dict[str, tuple[dict[str, str], str]] = {
                 "hand": CARDS, "trick_cards": CARDS, "trick": INT, "trump": SUIT, "is_bidder": BOOL, "bid": INT},
                "in a follow rule"),
     "point": ({"played": CARDS, "dealt": CARDS, "held": CARDS, "trump": SUIT, "bid": INT}, "in a point's card"),
+    "point_to": ({"player": SIDE, "winner": SIDE, "holder": SIDE, "dealer": SIDE,
+                  "bidder": SIDE, "nobody": SIDE, "card": CARD, "captured_by": CARD, "trick": INT, "trump": SUIT,
+                  "bid": INT}, "in a point's `to`"),
+    "each_card": ({"card": CARD, "trump": SUIT}, "in a point's `each`"),
     "made": (_MADE_VARS, "in scoring.made"),
     "scoring": ({**_MADE_VARS, "made": BOOL}, "in scoring"),
     "end": ({**_MADE_VARS, "made": BOOL, "previous": INT, "delta": INT}, "in end.win_if"),

@@ -24,6 +24,7 @@ from smear_dsl.language.rulefile import RULES
 from smear_dsl.language.versions import text_sha256, versions_of
 from smear_dsl.language.schema import MISSING, Ctx, Src, did_you_mean
 from smear_dsl.language.crosschecks import NO_NAMER, CrossChecks
+from smear_dsl.language.pointdefs import PointChecks
 from smear_dsl.language.inherited import own_lines
 from smear_dsl.i18n import LANGUAGES
 from smear_dsl.language.spec import (BiddingSpec, DealSpec, DeckSpec, EndSpec, ExprSpec, LangText, LeadRule, Loc,
@@ -204,7 +205,7 @@ def _merge(base: Node, over: Node) -> Node:
     return Node("map", out, over.path, over.line, over.col, keys)
 
 
-class _Semantics(CrossChecks):
+class _Semantics(CrossChecks, PointChecks):
     """Second pass: names, types, card orders and expressions."""
 
     def __init__(self, ctx: Ctx, path: str):
@@ -537,30 +538,6 @@ class _Semantics(CrossChecks):
         return PlaySpec(raw["leader"], raw["follow"], rules("lead_rules", "this lead is not allowed"),
                         rules("follow_rules", "this card may not be played now"), raw.get("draw") or "none")
 
-    def points(self, raw: dict, deal: DealSpec | None) -> tuple[PointSpec, ...]:
-        out = []
-        if not raw:
-            return ()
-        for name, (p, kn) in raw.items():
-            node: Node = p["__node__"]
-            if p["most"] or p["gift"]:
-                kind = "`most`" if p["most"] else "gift"
-                if p["card"] is not None or p["to"] is not None:
-                    self.err(node, f"point `{name}`: {kind} points take no `card` or `to`")
-                if p["most"] and p["gift"]:
-                    self.err(node, f"point `{name}` is either the Game point (`most`) or a gift, not both")
-            elif p["card"] is None or p["to"] is None:
-                self.err(node, f"point `{name}` needs `card` and `to` (or `most: true` for a Game point)")
-            if p["tie"] not in (None, "none") and not p["most"]:
-                self.err(node.value["tie"], f"point `{name}`: `tie` is for the Game point (`most: true`)")
-            if p["to"] == "dealer_if_turned" and deal is not None and not deal.turn_up:
-                self.err(node.value["to"], f"point `{name}` goes to the dealer for a turned-up card, but no card is "
-                         "turned up", "add `turn_up: true` to deal")
-            out.append(PointSpec(name, self.expr(p["value"]), self.expr(p["card"]),
-                                 p["to"], bool(p["most"]), p["tie"] or "none", self.loc(kn), bool(p["gift"])))
-        return tuple(out)
-
-
     def scoring(self, raw: dict, bidding: BiddingSpec | None) -> ScoringSpec:
         cap = raw["cap"]
         if bidding is not None and bidding.min is not None:
@@ -574,7 +551,8 @@ class _Semantics(CrossChecks):
 
     def end(self, raw: dict, points: tuple[PointSpec, ...] | None) -> EndSpec:
         co = raw.get("count_out") or {}
-        order = tuple(co.get("order") or ())
+        as_won = co.get("order") == "as_won"
+        order = () if as_won else tuple(co.get("order") or ())
         names = [p.name for p in points or ()]
         node = raw["__node__"]
         for i, name in enumerate(order):
@@ -588,7 +566,7 @@ class _Semantics(CrossChecks):
             self.err(node.value["count_out"], "`count_out` says how to count out, but `tie_break` does not use it",
                      "add count_out to tie_break, e.g. `tie_break: [bidder, count_out]`")
         return EndSpec(self.expr(raw["target"]), self.expr(raw["win_if"]), tie_break,
-                       order, self.expr(co.get("when")))
+                       order, self.expr(co.get("when")), as_won)
 
 
 def _translations(sem: "_Semantics", raw: dict, options, points, play, bid_names, deck) -> tuple[tuple[str, LangText], ...]:

@@ -98,9 +98,15 @@ PLAY = Map({
 POINT = Map({
     "value": F(Expr("int", "static"), default=1, doc="how much the point is worth"),
     "card": F(Expr("card?", "point"), doc="the card that carries the point, e.g. `A of trump` or `highest(played where card.trump)`"),
-    "to": F(Enum("player", "winner", "holder", "dealer_if_turned"),
-            doc="who gets it: who played the card, who won the trick with it, or who held it; dealer_if_turned: the "
-                "dealer's side, when the card is the one turned up that becomes trump (needs deal.turn_up)"),
+    "to": F(Expr("side", "point_to"),
+            doc="who gets it: player (who played the card), winner (who won the trick with it), holder (who held it), "
+                "dealer_if_turned (the dealer's side, when the card is the one turned up that becomes trump: needs "
+                "deal.turn_up), or a condition choosing among them and nobody, e.g. "
+                "`if winner != holder then winner else nobody`"),
+    "each": F(Expr("bool", "each_card"),
+              doc="a point for every card this holds for (`card`), scored as its trick is won, e.g. "
+                  "`card.rank == 9 and not card.trump`; needs `to`"),
+    "per_trick": F(Bool(), default=False, doc="a point for every trick, to the side that wins it"),
     "most": F(Bool(), default=False, doc="the Game point: the side with the most card value (deck.values) in its tricks"),
     "tie": F(Enum("none", "bidder", "eldest"), default="none",
              doc="with most: who gets a tie for most (eldest: the side of the player left of the dealer)"),
@@ -130,7 +136,10 @@ END = Map({
                    doc="how to choose when several sides may win (the bidder's side; the first to reach the target "
                        "as the points are counted out; the highest score); if still tied, play on"),
     "count_out": F(Map({
-        "order": F(ListOf(Str(), min_items=1), doc="the points in the order they are counted, e.g. [high, low, jack, game]"),
+        "order": F(OneOf(("list", ListOf(Str(), min_items=1)), ("scalar", Enum("as_won"))),
+                   doc="the points in the order they are counted, e.g. [high, low, jack, game], or as_won: in the "
+                       "order they fell during the hand (a card's point with its trick, those settled by the whole "
+                       "hand after the last trick)"),
         "when": F(Expr("bool", "static"), doc="a condition on the table's options: counting out applies only when it holds"),
     }, name="count_out"), doc="how `tie_break: [count_out]` counts: the order of the points (the rest follow as listed)"),
 }, name="end")

@@ -209,11 +209,19 @@ class PointSpec:
     name: str
     value: ExprSpec
     card: ExprSpec | None
-    to: str | None  # 'player' | 'winner' | 'holder' | 'dealer_if_turned'
+    to: str | None  # 'player' | 'winner' | 'holder' | 'dealer_if_turned', or 'expr': `to_expr` chooses
     most: bool
     tie: str  # 'none' | 'bidder' | 'eldest'
     loc: Loc
     gift: bool = False  # the point the dealer gives the beggar's side instead of running the cards
+    to_expr: ExprSpec | None = None  # a `to:` written as a condition (`if winner != holder then winner else nobody`)
+    each: ExprSpec | None = None  # a point for every card this holds for (`card.rank == 9 and not card.trump`)
+    per_trick: bool = False  # a point for every trick, to its winner
+
+    @property
+    def multi(self) -> bool:
+        """Whether the point can be scored many times in a hand (per card or per trick)."""
+        return self.each is not None or self.per_trick
 
 
 @dataclass(frozen=True)
@@ -243,6 +251,7 @@ class EndSpec:
     tie_break: tuple[str, ...]
     count_order: tuple[str, ...] = ()  # `count_out.order`: point names, counted first in this order
     count_out_when: ExprSpec | None = None  # `count_out.when`: the tie-break applies only when it holds
+    count_as_won: bool = False  # `count_out.order: as_won`: in the order the points fell during the hand
 
 
 @dataclass(frozen=True)

@@ -7,6 +7,7 @@ renders to Markdown or to a standalone HTML page.
 """
 from __future__ import annotations
 
+import dataclasses
 import html
 import re
 from dataclasses import dataclass, field
@@ -18,6 +19,7 @@ from smear_dsl.compile.compiler import compile_rules
 from smear_dsl.expr import ast as A
 from smear_dsl.expr.emit import emit
 from smear_dsl.i18n import N_, Tr, rules_title, tr_for
+from smear_dsl.sheets.most import most_awarded
 from smear_dsl.sheets.reading import Reader
 from smear_dsl.language.spec import ExprSpec, LangText, RuleSpec
 
@@ -364,25 +366,42 @@ def _points(sh: Sheet) -> Section:
     spec, r, tr = sh.spec, sh.r, sh.tr
     t = tr.t
     rows = []
-    total = 0
     for p in spec.points:
         value = _static_int(p.value, r)
-        total += value
+        worth = str(value)
         if p.most:
             card = t("the most card value in the tricks (and credited discards) a side took")
             goes = t(TIE_SENTENCES[p.tie])
         elif p.gift:
             card = t("the dealer's gift to a beg")
             goes = t("the eldest hand's side, when the dealer gives (counted at once)")
+        elif p.per_trick:
+            card, worth = t("every trick"), t("{n} each", n=value)
+            goes = t("the side that wins it, as it is won")
+        elif p.each is not None:
+            card, worth = t("every card for which {cond}", cond=_read(sh, p.each, True)), t("{n} each", n=value)
+            goes = _goes(sh, p)
         else:
             card = _read(sh, p.card, False)
-            goes = t(TO_WORDS[p.to])
-        rows.append([tr.label(p.name), str(value), card, goes])
-    blocks: list = [t("Each hand awards these points ({n} in all):", n=total),
+            goes = _goes(sh, p)
+        rows.append([tr.label(p.name), worth, card, goes])
+    most, exact = most_awarded(r)
+    blocks: list = [t("Each hand awards these points ({n} in all):", n=most) if exact else
+                    t("Each hand awards these points (up to {n}):", n=most),
                     Table([t("point"), t("worth"), t("for"), t("goes to")], rows)]
     blocks.append(t("A point whose card is not in play goes to nobody; one card may carry two points "
                     "(a lone trump can be both High and Low)."))
+    if r.points.pegged:
+        blocks.append(t("Points scored per card or per trick are pegged as their tricks are won, and each side's "
+                        "running total shows during the hand."))
     return Section(t("Points"), blocks)
+
+
+def _goes(sh: Sheet, p) -> str:
+    """Who gets a card's point: a word, or its `to:` condition read with sides as sides."""
+    if p.to_expr is None:
+        return sh.tr.t(TO_WORDS[p.to])
+    return _read(sh, p.to_expr, False, dataclasses.replace(sh.rd, sides=True))
 
 
 def _scoring(sh: Sheet) -> Section:
@@ -415,11 +434,15 @@ def _end(sh: Sheet) -> Section:
                        "hand's other points.", points=early))
     if r.end.tie_break:
         order = tr.tp("list", ", ").join(_point_title(sh, r.points.names[i]) for i in r.end.count_plan or ())
+        counted = t("the hand's points are counted out in the order they fell (those settled before the play, then "
+                    "each card's point with its trick, then those the whole hand settles), each added to its side's "
+                    "score from before the hand, and the first of them to reach the target wins") \
+            if r.end.count_as_won else \
+            t("the hand's points are counted out in the order {order}, each added to its side's "
+              "score from before the hand, and the first of them to reach the target wins", order=order)
         steps = {"bidder": t("the bidding side wins if it is one of them"),
                  "highest": t("the highest score wins"),
-                 "count_out": t("the hand's points are counted out in the order {order}, each added to its side's "
-                                "score from before the hand, and the first of them to reach the target wins",
-                                order=order)}
+                 "count_out": counted}
         items.append(t("If several sides could win: {steps}; if still tied, play goes on.",
                        steps=t("; then ").join(steps[x] for x in r.end.tie_break)))
     else:

@@ -26,7 +26,12 @@ NOUNS = {
     "trick": N_("the trick number"), "players": N_("the number of players"), "trump": N_("trump"),
     "lead": N_("the card led"), "card": N_("the card"),
     "play": N_("the card played"), "winning": N_("the card winning the trick so far"),
+    # A point's `to:` condition: sides, and the card that took the point's card.
+    "winner": N_("the side that wins its trick"), "holder": N_("the holder's side"),
+    "player": N_("the side that played it"), "nobody": N_("nobody"), "captured_by": N_("the card that takes its trick"),
 }
+# Sides a `to:` condition names that scoring formulas read as truth values: a noun only where a side is meant.
+SIDE_NOUNS = {"dealer": N_("the dealer's side"), "bidder": N_("the bidding side")}
 CLAUSES = {
     "made": (N_("the bid was made"), N_("the bid was not made")),
     "bidder": (N_("it is the bidding side"), N_("it is not the bidding side")),
@@ -87,6 +92,7 @@ class Reader:
     defined: frozenset[str] = frozenset()  # `define:` names: read by name (explain defines them once)
     point_vars: frozenset[str] = frozenset()  # point names, true in scoring for the side that won the point
     tr: Tr = ENGLISH
+    sides: bool = False  # reading a point's `to:`: `dealer` and `bidder` are sides there, not truth values
 
     def filled(self, e: A.Expr) -> A.Expr:
         """`e` as a table with `values` plays it (itself when there are none)."""
@@ -198,6 +204,8 @@ class Reader:
         t = self.tr.t
         if n in self.defined:
             return self.defined_name(n)
+        if self.sides and n in SIDE_NOUNS:
+            return t(SIDE_NOUNS[n])
         if n in NOUNS:
             return t(NOUNS[n])
         if n in SETS:
@@ -268,6 +276,8 @@ class Reader:
         what = self._filter(e.cond, PLURAL)
         if where is not None and what is not None:
             return t("the {what} {where}", what=what, where=t(where))
+        if where is not None:  # a set by its name: "the cards played for which ...", never "the cards of the cards played"
+            return t("the cards {where} for which {cond}", where=t(where), cond=self.clause(e.cond))
         inner = self.noun(base)
         if what is not None:
             return t("the {what} among {inner}", what=what, inner=inner)

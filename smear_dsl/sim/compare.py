@@ -49,6 +49,8 @@ def game_stats(game, rules: CompiledRules) -> dict[str, float]:
         out["bid"] += res.bid
         mine = rules.side_of[res.bidder]
         for name, side in res.points.items():
+            if isinstance(side, list):  # a point per card or per trick: the bidder's if it took any of it
+                side = mine if side[mine] else next((s for s, v in enumerate(side) if v), None)
             out[f"point:{name}:{'nobody' if side is None else 'bidder' if side == mine else 'others'}"] += 1
     return out
 

@@ -77,6 +77,15 @@ def _move(game: Game, rng: random.Random, policy: str) -> int:
     return game.random_move(rng)
 
 
+def _result(game: Game) -> bytes:
+    """The last hand's result as hashed: its verdict entry without `points_won`, which only says when
+    each point fell (the points, deltas and scores it comes to are hashed, and a tie-break it decides
+    shows in the game's end)."""
+    out = game.results[-1].to_json()
+    out.pop("points_won", None)
+    return json.dumps(out, sort_keys=True, default=str).encode()
+
+
 def _game(rules, seed: int, h, policy: str) -> None:
     game = Game(rules, seed=f"fingerprint-{seed}", first_dealer=seed % rules.players)
     if policy == "near" and rules.end.target:  # each side a few points short of the target
@@ -89,12 +98,12 @@ def _game(rules, seed: int, h, policy: str) -> None:
         steps += 1
         if len(game.results) != scored:
             scored = len(game.results)
-            h.update(json.dumps(game.results[-1].to_json(), sort_keys=True, default=str).encode())
+            h.update(_result(game))
         if not (game.phase == STEP and game.expected_action() == "discard"):  # discards: too many to list
             h.update(repr(sorted(game.legal_moves())).encode())
         code = _move(game, rng, policy)
         h.update(f"{game.turn}:{code};".encode())
         game.apply(game.turn, code)
     if len(game.results) != scored:
-        h.update(json.dumps(game.results[-1].to_json(), sort_keys=True, default=str).encode())
+        h.update(_result(game))
     h.update(f"end {list(game.scores)} {game.winner} {len(game.results)} {game.finished}".encode())

@@ -48,7 +48,7 @@ def game_summary(rules: CompiledRules, i: int, base: int, bot: str, max_hands: i
             contracts += 1
             made += bool(res.made)
             bids += res.bid
-        awarded.update(name for name, side in res.points.items() if side is not None)
+        awarded.update(name for name, side in res.points.items() if side is not None and side != [0] * len(res.delta))
     if record_dir:
         Path(record_dir, f"game-{i:05d}.json").write_text(json.dumps({**game.to_record(), **carried}))
     return (game.moves_played, len(game.results), void, scored, contracts, made, bids, dict(awarded), game.winner,

@@ -43,9 +43,11 @@ def narrate_event(ev) -> str | None:
         return f"  trick {' '.join(card(c) for c in ev.trick_won.cards)} → seat {ev.trick_won.winner + 1}"
     if kind == "hand_scored":
         r = json.loads(ev.hand_scored.result_json)
-        if r["bidder"] is None:
+        if r["points"] is None:  # a void hand: everyone passed
             return f"  nobody bid; scores {_scores(r['scores'])}"
-        points = ", ".join(f"{k} → {'nobody' if v is None else f'side {v + 1}'}" for k, v in r["points"].items())
+        points = ", ".join(f"{k} → {_sides(v)}" for k, v in r["points"].items())
+        if r["bidder"] is None:  # a game without bidding
+            return f"  {points}; scores {_scores(r['scores'])}"
         return (f"  seat {r['bidder'] + 1} bid {r['bid']}: {'made' if r['made'] else 'set'}; {points}; "
                 f"scores {_scores(r['scores'])}")
     if kind == "game_over":
@@ -53,6 +55,13 @@ def narrate_event(ev) -> str | None:
         winner = f"side {over.winner + 1} wins" if over.HasField("winner") else "nobody wins"
         return f"[bold green]game over[/bold green]: {winner}, scores {_scores(list(over.scores))}"
     return None
+
+
+def _sides(got) -> str:
+    """Who won a point: a side, or (a point per card or per trick) each side's total."""
+    if isinstance(got, list):
+        return " / ".join(f"side {s + 1} {v}" for s, v in enumerate(got) if v) or "nobody"
+    return "nobody" if got is None else f"side {got + 1}"
 
 
 def _scores(scores: list[int]) -> str:

@@ -179,7 +179,7 @@ class TerminalTable:
                             cards=" ".join(card(c, tr=self.tr) for c in ev.trick_won.cards))
         if kind == "hand_scored":
             r = json.loads(ev.hand_scored.result_json)
-            points = ", ".join(f"{escape(plain(self.tr.label(p)))} → {self.side_name(s, view)}"
+            points = ", ".join(f"{escape(plain(self.tr.label(p)))} → {self.point_sides(s, view)}"
                                for p, s in (r.get("points") or {}).items())
             scored = t("Hand {n} scored", n=ev.hand_scored.hand + 1)
             return f"[bold]{scored}[/bold]: {points}; " + t("scores {list}", list=self.scores(list(ev.hand_scored.scores), view))
@@ -198,6 +198,13 @@ class TerminalTable:
             return self.tr.t("No winner · scores {list}", list=self.scores(scores, view))
         return self.tr.t("Winner: {who} · scores {list}", who=self.side_name(over.winner, view),
                          list=self.scores(scores, view))
+
+    def point_sides(self, got, view: pb.View) -> str:
+        """Who won a point: a side, or for a point scored per card or per trick each side's total."""
+        if not isinstance(got, list):
+            return self.side_name(got, view)
+        parts = [f"{self.side_name(side, view)} {v}" for side, v in enumerate(got) if v]
+        return " / ".join(parts) if parts else self.side_name(None, view)
 
     def side_name(self, side: int | None, view: pb.View) -> str:
         """A side as a person names it: the player when each plays alone, else `Side N` (from 1)."""

@@ -424,3 +424,81 @@ def test_perft_from_begging(name, hands, stock, dealer, depth):
         assert got == expected, f"depth {d}: engine {got}, reference {expected}"
     run = BegRef([h.split() for h in hands], ref_stock, dealer).play("beg").play("run")
     assert run.trump == "C" and [len(h) for h in run.hands] == [12, 12]  # the reference runs twice here
+
+
+class PlayRef:
+    """The play of one hand without bidding, from the first lead, as Don's and Trinidad's sources state
+    it: trump is given (Trinidad's turned-up card) or fixed by the first card led (Don); holding the
+    suit led a player plays it (Don), or may trump instead (Trinidad); Trinidad bars an undertrump
+    (a trump lower than one already winning a trick led in a plain suit) while the player holds a
+    card that is not a trump. Four players; no two cards rank equal."""
+
+    def __init__(self, hands, leader, trump, suit_only, no_undertrump):
+        self.hands = [list(h) for h in hands]
+        self.turn, self.trump, self.trick, self.done = leader, trump, [], False
+        self.suit_only, self.no_undertrump = suit_only, no_undertrump
+
+    def key(self, c, led):
+        return (2, -PLAIN.index(c[0])) if c[1] == self.trump else (1, -PLAIN.index(c[0])) if c[1] == led else (0, 0)
+
+    def moves(self):
+        hand = self.hands[self.turn]
+        if not self.trick:
+            return list(hand)
+        led = self.trick[0][1][1]
+        if any(c[1] == led for c in hand):
+            out = [c for c in hand if c[1] == led or (not self.suit_only and c[1] == self.trump)]
+        else:
+            out = list(hand)
+        if self.no_undertrump and led != self.trump:
+            best = max(self.key(c, led) for _s, c in self.trick)
+            if best[0] == 2 and any(c[1] != self.trump for c in hand):
+                allowed = [c for c in out if not (c[1] == self.trump and self.key(c, led) < best)]
+                out = allowed or out  # a rule that would forbid every card forbids none
+        return out
+
+    def play(self, card):
+        s = PlayRef.__new__(PlayRef)
+        s.__dict__ = dict(self.__dict__)
+        s.hands = [list(h) for h in self.hands]
+        s.trick = list(self.trick)
+        seat = s.turn
+        s.hands[seat].remove(card)
+        if s.trump is None:
+            s.trump = card[1]
+        s.trick.append((seat, card))
+        if len(s.trick) < 4:
+            s.turn = (seat + 1) % 4
+            return s
+        led = s.trick[0][1][1]
+        s.turn = max(s.trick, key=lambda sc: s.key(sc[1], led))[0]
+        s.trick = []
+        s.done = not any(s.hands)
+        return s
+
+
+# Don: 13 cards each, seat 0 (left of dealer 3) leads and fixes trump; follow suit only.
+# Trinidad: hearts turned (3H), seat 0 stands and leads; trumping allowed, undertrumping not.
+DON_HANDS = ["AS 9S 5S 2H 3H 4H 9D 5D 2C 3C 4C 6C 7C", "KS QS 3S AH 9H 5H KD QD 8C 9C TC JC QC",
+             "JS TS 4S KH QH JH 8H AD JD TD 2D 3D AC", "8S 7S 6S 2S TH 7H 6H 4D 6D 7D 8D KC 5C"]
+TT_HANDS = ["AS 9S 5S 2H 3C 4D", "KS 3S AH 9H 5C 2D", "JS TS 4S KH QC JD", "8S 7S 6S TH KC 8D"]
+
+
+@pytest.mark.parametrize("name,hands,stock,before,trump,suit_only,undertrump,depth", [
+    ("don", DON_HANDS, "", "", None, True, False, 6),
+    ("all_fours_trinidad", TT_HANDS, "3H", "0:stand", "H", False, True, 8),
+], ids=["don", "all_fours_trinidad"])
+def test_perft_without_bidding_from_the_first_lead(name, hands, stock, before, trump, suit_only, undertrump, depth):
+    r = rules(name, 4)
+    ids = [[r.deck.id_of[c] for c in h.split()] for h in hands]
+    front = [r.deck.id_of[c] for c in stock.split()]
+    used = {c for h in ids for c in h} | set(front)
+    g = Game(r, seed=0, first_dealer=3, auto_deal=False)
+    g.start_hand((ids, front + [c for c in r.deck.cards if c not in used]))
+    for token in before.split():
+        seat, what = token.split(":")
+        g.apply(int(seat), M.CHOOSE_BASE + M.CHOICES.index(what))
+    assert g.phase == PLAY and g.turn == 0
+    ref = PlayRef([h.split() for h in hands], 0, trump, suit_only, undertrump)
+    for d in range(1, depth + 1):
+        assert engine_perft(g, d) == ref_perft(ref, d), f"depth {d}"

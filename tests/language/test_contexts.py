@@ -13,11 +13,11 @@ import pytest
 from smear_dsl.compile.compiler import compile_rules
 from smear_dsl.language.contexts import CONTEXTS
 from smear_dsl.engine import Game
-from smear_dsl.expr.check import BOOL, CARD, CARDS, INT, SUIT
+from smear_dsl.expr.check import BOOL, CARD, CARDS, INT, SIDE, SUIT
 from smear_dsl.language.load import spec_from_text
 
 USE = {INT: "{n} >= {n}", BOOL: "({n} or not {n})", CARDS: "count({n}) >= 0", CARD: "{n}.suit == {n}.suit",
-       SUIT: "{n} == {n}"}
+       SUIT: "{n} == {n}", SIDE: "{n} == {n}"}
 
 
 def uses(context: str) -> str:
@@ -54,6 +54,8 @@ play:
       code: PLAY_FORBIDDEN
 points:
   high: {{card: "if {uses('point')} then highest(played where card.trump) else highest(dealt where card.trump)", to: player}}
+  jack: {{card: J of trump, to: "if {uses('point_to')} then winner else nobody"}}
+  nines: {{each: "{uses('each_card')} and card.rank == 9", to: winner}}
 scoring:
   made: {uses("made")} and points >= bid
   bidder: if {uses("scoring")} then (if made then points else -bid) else 0

@@ -3,7 +3,7 @@
 // re-referees the record with the same engine, so a house rule replays as it was played.
 import { referee, refusal } from "./api.js";
 import { lang, langPicker, pointName, t } from "./i18n.js";
-import { cardEl, cardLabel, h, recordMoveTold, scoreList, SUITS } from "./ui.js";
+import { cardEl, cardLabel, h, pointSides, recordMoveTold, scoreList, SUITS } from "./ui.js";
 
 export async function replayPage(root, tableId, go) {
   const page = new ReplayPage(root, go);
@@ -101,7 +101,7 @@ class ReplayPage {
         s.bids.length ? ` · ${t("bids: {list}", { list: s.bids.map((b) => `${this.seatName(b.seat)} ${b.bid ?? t("pass")}`).join(", ") })}` : ""),
       h("div.scores", {}, t("Scores: {list}", { list: scoreList(s.scores) }))),
       s.result ? h("section.panel#hand-result", {}, h("h2", {}, t("Hand {n} scored", { n: s.hand + 1 })),
-        Object.entries(s.result.points || {}).map(([p, side]) => `${pointName(p)} → ${side === null ? t("nobody") : t("Side {n}", { n: side + 1 })}`).join(", "),
+        Object.entries(s.result.points || {}).map(([p, side]) => `${pointName(p)} → ${pointSides(side, (x) => (x === null ? t("nobody") : t("Side {n}", { n: x + 1 })))}`).join(", "),
         ` · ${t("scores {list}", { list: scoreList(s.result.scores) })}`) : null,
       h("p.muted", {}, verdict.valid ? t("Verdict: valid") : t("Verdict: invalid ({code}: {message})", { code: verdict.error?.code, message: verdict.error?.message }),
         ` · ${t("final scores {list}", { list: scoreList(verdict.scores) })}`, ` · ${t("keys: ← → moves, PageUp/PageDown hands")}`),

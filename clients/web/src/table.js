@@ -3,7 +3,7 @@ import { auth, once, referee, refusal, tokens } from "./api.js";
 import { ChatPanel } from "./chat.js";
 import { animate, feltRects, Sound } from "./motion.js";
 import { langPicker, optionsText, phaseName, pointName, t, tn } from "./i18n.js";
-import { botKinds, cardEl, cardLabel, choiceButtonLabel, choiceWords, h, moveKey, moveLabel, moveTold, scoreList, sortHand, SUITS } from "./ui.js";
+import { botKinds, cardEl, cardLabel, choiceButtonLabel, choiceWords, h, moveKey, moveLabel, moveTold, pointSides, scoreList, sortHand, SUITS } from "./ui.js";
 
 export async function tablePage(root, tableId, go) {
   const page = new TablePage(root, tableId, go);
@@ -386,7 +386,9 @@ class TablePage {
     const sides = d.scores.map((score, side) => {
       const who = Array.from({ length: d.players }, (_, s) => s).filter((s) => this.sideOf(s) === side).map((s) => this.seatName(s, false));
       return h("span.side", { class: `side side-${side}${d.side === side ? " mine" : ""}`, "data-side": side },
-        h("span.side-names", {}, who.join(" & ")), " ", h("b.side-score", {}, scoreList([score])));
+        h("span.side-names", {}, who.join(" & ")), " ", h("b.side-score", {}, scoreList([score])),
+        // Points pegged as their tricks fall (Don): this hand's running total beside the score.
+        d.hand_points ? h("small.pegged", {}, " ", t("+{n} this hand", { n: d.hand_points[side] })) : null);
     });
     return h("div#scoreboard.scoreboard", {}, sides.flatMap((x, i) => (i ? [" — ", x] : [x])));
   }
@@ -510,7 +512,7 @@ class TablePage {
     return h("ol.results", {}, this.results.map((r) => h("li", {},
       t("bid {n} by {who}", { n: r.bid ?? "-", who: r.bidder === null ? "-" : this.seatName(r.bidder) }),
       r.made === false ? ` ${t("(set)")}` : "", ": ",
-      Object.entries(r.points || {}).map(([name, side]) => `${pointName(name, this.info?.names)} → ${who(side)}`).join(", "),
+      Object.entries(r.points || {}).map(([name, side]) => `${pointName(name, this.info?.names)} → ${pointSides(side, who)}`).join(", "),
       ` · ${t("scores {list}", { list: scoreList(r.scores) })}`)));
   }
 

@@ -42,6 +42,13 @@ export function cardLabel(name) {
 }
 
 /** Scores as a person reads them: "7, 4" and a real minus sign ("4, −2", never "4–-2"). */
+/** Who won a point: a side (`who` names it), or for a point scored per card or per trick each side's total. */
+export function pointSides(got, who) {
+  if (!Array.isArray(got)) return who(got);
+  const parts = got.map((v, side) => (v ? `${who(side)} ${v}` : null)).filter(Boolean);
+  return parts.length ? parts.join(" / ") : who(null);
+}
+
 export function scoreList(scores) {
   return scores.map((s) => (s < 0 ? `\u2212${-s}` : String(s))).join(", ");
 }

@@ -3,6 +3,7 @@ export const MESSAGES = {
 "fr": {
 "(set)": "(chuté)",
 "({n} free)": "({n} libres)",
+"+{n} this hand": "+{n} cette donne",
 "5 seconds left to move": "Plus que 5 secondes pour jouer",
 "A bot is playing your seat.": "Un robot joue à votre place.",
 "All rounds started": "Toutes les manches ont commencé",
@@ -256,6 +257,7 @@ export const MESSAGES = {
 "sk": {
 "(set)": "(nesplnené)",
 "({n} free)": "(voľné: {n})",
+"+{n} this hand": "+{n} v tomto kole",
 "5 seconds left to move": "Na ťah zostáva 5 sekúnd",
 "A bot is playing your seat.": "Za vás hrá robot.",
 "All rounds started": "Všetky kolá sa začali",
@@ -509,6 +511,7 @@ export const MESSAGES = {
 "th": {
 "(set)": "(ทำไม่ได้)",
 "({n} free)": "(ว่าง {n})",
+"+{n} this hand": "+{n} ในรอบนี้",
 "5 seconds left to move": "เหลือเวลาเดิน 5 วินาที",
 "A bot is playing your seat.": "บอตกำลังเล่นแทนคุณ",
 "All rounds started": "เริ่มครบทุกรอบแล้ว",
@@ -756,6 +759,7 @@ export const MESSAGES = {
 "tl": {
 "(set)": "(bigo)",
 "({n} free)": "({n} bakante)",
+"+{n} this hand": "+{n} sa yugtong ito",
 "5 seconds left to move": "5 segundo na lang para tumira",
 "A bot is playing your seat.": "Bot ang naglalaro para sa iyo.",
 "All rounds started": "Nagsimula na ang lahat ng round",

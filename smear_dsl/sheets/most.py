@@ -1,0 +1,70 @@
+"""The most points one hand can award, for the sheet's "N in all": points that cannot fall together
+(two kick points for one turned card, a Jack that goes one way or the other) are not added up.
+Where the rules leave it open (tricks per hand that draws and refills change) it is a bound, said so."""
+from __future__ import annotations
+
+import itertools
+
+from smear_dsl import cards as C
+from smear_dsl.compile.compiled import (POINT_BY_TRUMP, POINT_EACH, POINT_TRICKS, POINT_TURNED, TO_EXPR,
+                                        CompiledRules)
+
+
+def most_awarded(r: CompiledRules) -> tuple[int, bool]:
+    """(the most one hand awards, whether it is exact rather than a bound)."""
+    best, exact = 0, True
+    for trump in range(4):
+        total, sure = _under(r, trump)
+        if total > best:
+            best = total
+        exact = exact and sure
+    return best, exact
+
+
+def _under(r: CompiledRules, trump: int) -> tuple[int, bool]:
+    """The most awarded with `trump` trump, and whether that figure is exact."""
+    values, plan = r.points.values, r.points.plan
+    total, exact = 0, True
+    turned: dict[int, int] = {}  # a turned-up card -> its points: only one card is turned up
+    by_card: dict[int, list[int]] = {}  # a card named by trump alone -> the points it carries by a condition
+    for i, (kind, _card, extra, to, _tie, _to_fn) in enumerate(plan):
+        v = values[i]
+        if kind == POINT_TURNED:
+            c = extra[trump] if extra is not None else -1
+            turned[c] = turned.get(c, 0) + v
+        elif kind == POINT_EACH:
+            total += v * (extra[trump] & r.deck.mask).bit_count()
+        elif kind == POINT_TRICKS:
+            tricks = r.deal.hand_size
+            if r.deal.draws:  # draws and refills change how many tricks a hand has: a bound
+                tricks, exact = len(r.deck.cards) // r.players, False
+            total += v * tricks
+        elif kind == POINT_BY_TRUMP and to == TO_EXPR and extra[trump] is not None and extra[trump] >= 0:
+            by_card.setdefault(extra[trump], []).append(i)
+        else:
+            total += v
+    if turned:
+        total += max(turned.values())
+    for c, points in by_card.items():
+        most, sure = _one_card(r, trump, c, points)
+        total += most
+        exact = exact and sure
+    return total, exact
+
+
+def _one_card(r: CompiledRules, trump: int, card: int, points: list[int]) -> tuple[int, bool]:
+    """The most the points one card carries by `to:` conditions can bring together: every way its
+    trick can go (sides of its player, winner, dealer and bidder; taken by itself or by another card),
+    the most that fall at once. Exact unless the conditions read more than that."""
+    ns = r.n_sides
+    others = [c for c in r.deck.cards if c != card][:1]
+    best = 0
+    sides = range(ns)
+    for player, winner, dealer, bidder in itertools.product(sides, sides, sides, [-1, *sides]):
+        for captured in [card, *others]:
+            env = {"player": player, "winner": winner, "holder": player, "dealer": dealer, "bidder": bidder,
+                   "nobody": -1, "card": card, "captured_by": captured, "trick": 1, "trump": trump, "bid": 0}
+            got = sum(r.points.values[i] for i in points if r.points.plan[i][5](env) >= 0)
+            best = max(best, got)
+    reads_more = any(C is None for C in ())  # the conditions see only the names above
+    return best, not reads_more
