@@ -28,7 +28,7 @@ from smear_dsl import cards as C  # noqa: E402
 from smear_dsl import moves as M  # noqa: E402
 from smear_dsl.players.heuristic import HeuristicBot, RandomBot  # noqa: E402
 from smear_dsl.compile.compiler import compile_rules  # noqa: E402
-from smear_dsl.engine import Game  # noqa: E402
+from smear_dsl.engine import STEP, Game  # noqa: E402
 from smear_dsl.errors import ERROR_CODES  # noqa: E402
 from smear_dsl.language.load import load_spec  # noqa: E402
 from smear_dsl.language.paths import rule_names  # noqa: E402
@@ -396,6 +396,30 @@ def shipped_refusal_cases(corpus: Corpus) -> None:
         corpus.add(f"{code.lower()}_{name}_{players}p", broken[0], code, broken[1], broken[2])
 
 
+def trump_in_turn_cases(corpus: Corpus) -> None:
+    """Trump named in turn (tests/rules_extra/trump_in_turn.yaml, carried in `rules_text`): a game whose
+    second hand sees three passes and the dealer forced to name trump, and that hand with the dealer
+    passing too, which must be WRONG_PHASE (everyone else passed: the dealer must name trump)."""
+    path = ROOT / "tests" / "rules_extra" / "trump_in_turn.yaml"
+    text = path.read_text()
+    rules = compile_rules(load_spec(str(path)), 4, {})
+    game, rng, broken = Game(rules, seed=11), random.Random(11), None
+    while not game.finished:
+        if len(game.results) == 1 and game.phase == STEP and game.turn != game.dealer:  # hand 2: all but the dealer pass
+            game.apply(game.turn, M.PASS)
+            continue
+        if broken is None and len(game.results) == 1 and game.phase == STEP:
+            rec = json.loads(json.dumps(game.to_record()))
+            rec["hands"][1]["moves"].append({"seat": game.turn, "action": "pass"})
+            broken = (rec, 1, len(rec["hands"][1]["moves"]) - 1)
+        game.apply(game.turn, game.random_move(rng))
+    valid = game.to_record()
+    for rec in (valid, broken[0]):
+        rec["rules"], rec["rules_text"] = "trump_in_turn", text
+    corpus.add("valid_trump_in_turn", valid, None, finished=game.finished)
+    corpus.add("wrong_phase_dealer_must_name_trump", broken[0], "WRONG_PHASE", broken[1], broken[2])
+
+
 def main() -> None:
     ap = argparse.ArgumentParser()
     ap.add_argument("--out", default=str(ROOT / "tests" / "conformance"))
@@ -406,6 +430,7 @@ def main() -> None:
     follow_rule_cases(corpus)
     shipped_refusal_cases(corpus)
     beg_cases(corpus)
+    trump_in_turn_cases(corpus)
     covered = {v["error"]["code"] for _w, _r, v in corpus.cases if v["error"]}
     missing = set(ERROR_CODES) - covered
     assert not missing, f"no case for {sorted(missing)}"

@@ -141,15 +141,9 @@ def load_rules(name: str, players: int | None, options: list[str] | None):
     """Compile RULES (a name in rules/ or a path) for a table, refusing what `check` refuses for that
     setup (a bid no hand can make, a point whose card is not dealt...): simulate and play accept and
     refuse the same files as check."""
-    from smear_dsl.compile.compiler import compile_rules
-    from smear_dsl.compile.lint import setup_problems
+    from smear_dsl.compile.lint import compile_checked
     from smear_dsl.language.load import load_spec
-    spec = load_spec(name)
-    rules = compile_rules(spec, players, parse_options(options))
-    problems = setup_problems(spec, rules)
-    if problems:
-        raise RuleError(problems)
-    return rules
+    return compile_checked(load_spec(name), players, parse_options(options))
 
 
 def _arm(text: str, players: int | None, options: list[str] | None):

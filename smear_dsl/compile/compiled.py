@@ -54,6 +54,8 @@ class CompiledStep:
     fixed_range: tuple[int, int] | None = None
     face_up: bool = False  # a discard everyone sees
     kinds: tuple[Fn, ...] = ()  # discard: the hand's cards of each kind valid_if counts by (PhaseSpec.kinds)
+    may_pass: bool = False  # name_trump: each in turn names or passes
+    all_pass: str = "forced"  # name_trump: when all the others passed, the last must name ('forced') or the hand is dealt again
 
     @property
     def any_cards(self) -> bool:
@@ -225,8 +227,10 @@ class PlayRules:
     # [trump][card]: what leading that card fixes for the trick (led suit, cards of that suit, cards
     # that follow, trick strength lookup), so a lead is one table read.
     lead_info: tuple[tuple[tuple[int, int, int, Any], ...], ...] = field(init=False, repr=False)
+    trump_in_turn: bool = field(init=False)  # a name_trump phase where each names trump or passes in turn
 
     def __post_init__(self, deck: DeckRules) -> None:
+        _derive(self, trump_in_turn=any(st.kind == "name_trump" and st.may_pass for st in self.steps))
         info = []
         for t in range(4):
             row = []

@@ -263,7 +263,7 @@ class _Compiler:
                 fixed = (lo.const, hi.const)
             steps.append(CompiledStep(p.kind, p.who, count, lo, hi, self.fn(p.allowed, tables), self.fn(p.valid_if, tables),
                                       p.credit, self.fn(p.to, tables), fixed, p.face_up,
-                                      tuple(self.fn(k, tables) for k in p.kinds)))
+                                      tuple(self.fn(k, tables) for k in p.kinds), p.may_pass, p.all_pass))
             # A take whose count is fixed for the table must fit in the stock.
             if p.kind == "take" and p.count is not None and stock_size >= 0 and not _uses_runtime(p.count):
                 k = self.static_int(p.count, tables)

@@ -84,6 +84,17 @@ def never_wins(r: CompiledRules) -> bool:
     return True
 
 
+def compile_checked(spec: RuleSpec, players: int | None, options: dict[str, Any]) -> CompiledRules:
+    """The rules compiled for one table, refusing (RuleError) what `check` refuses for that setup (a bid
+    no hand can make, a point whose card is not in the deck, a game no side can win): simulate, play,
+    verify and the referee accept and refuse the same files as check."""
+    r = compile_rules(spec, players, options)
+    problems = setup_problems(spec, r)
+    if problems:
+        raise RuleError(problems)
+    return r
+
+
 def setup_problems(spec: RuleSpec, r: CompiledRules) -> list[Diagnostic]:
     """The errors of one table setup (a seat count and option values)."""
     out = []

@@ -113,6 +113,7 @@ class Game(Bidding, Begging, Steps, Discards, Play, Snapshots):
         self.bids: list[tuple[int, int]] = []  # (seat, value or 0 for pass)
         self.high = 0
         self.bidder = -1
+        self.namer = -1  # the seat that named trump (a name_trump phase), -1 until one does
         self.passed = [False] * n
         self.spoken = 0
         self.discarded = [0] * n
@@ -246,7 +247,8 @@ class Game(Bidding, Begging, Steps, Discards, Play, Snapshots):
         if self.phase == STEP:
             step = self.rules.play.steps[self.step]
             if step.kind == "name_trump":
-                return [M.TRUMP_BASE + s for s in range(4)]
+                names = [M.TRUMP_BASE + s for s in range(4)]
+                return names + [M.PASS] if self.may_pass_trump() else names
             return [M.DISCARD_FLAG | m for m in self._legal_discards(self.turn)]
         if self.phase == BEG:
             return self._legal_choices()
@@ -340,7 +342,9 @@ class Game(Bidding, Begging, Steps, Discards, Play, Snapshots):
                 self._discard(seat, code ^ M.DISCARD_FLAG)
                 return
         self.check_turn(seat, M.action_of(code))
-        if code == M.PASS or M.BID_BASE <= code < M.TRUMP_BASE:
+        if code == M.PASS and phase == STEP:  # naming trump in turn: check_turn let a pass through
+            self._pass_trump(seat)
+        elif code == M.PASS or M.BID_BASE <= code < M.TRUMP_BASE:
             self._bid(seat, 0 if code == M.PASS else code - M.BID_BASE, code == M.PASS)
         elif code >= M.DISCARD_FLAG:
             self._discard(seat, code ^ M.DISCARD_FLAG)
@@ -360,7 +364,8 @@ class Game(Bidding, Begging, Steps, Discards, Play, Snapshots):
         if seat != self.turn:
             raise MoveError("WRONG_TURN", N_("it is seat {turn}'s turn, not seat {seat}'s"), turn=self.turn + 1, seat=seat + 1)
         want = self.expected_action()
-        ok = action in ("bid", "pass") if want == "bid" else action == want
+        ok = action in ("bid", "pass") if want == "bid" else action == want or (
+            want == "trump" and action == "pass" and self.rules.play.steps[self.step].may_pass)
         if not ok:
             raise MoveError("WRONG_PHASE", N_("the hand is waiting for {need}, not {action}"), need=Phrase(NEEDS[want]),
                             action=Phrase(ACTIONS.get(action, action)))

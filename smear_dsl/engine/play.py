@@ -24,7 +24,10 @@ class Play:
 
     def _first_leader(self) -> int:
         """Who leads the first trick once the phases are done."""
-        return self.bidder if self.rules.play.leader == "bidder" else (self.dealer + 1) % self.n
+        leader = self.rules.play.leader
+        if leader == "namer" and self.namer >= 0:
+            return self.namer
+        return self.bidder if leader == "bidder" else (self.dealer + 1) % self.n
 
     def _lead_mask(self, seat: int, hand: int, discarded: int, trick_no: int) -> int:
         """Cards `seat` may lead from `hand` under the lead rules (the last answer is kept: see `_lead_memo`).

@@ -27,7 +27,7 @@ def between_hands(game) -> dict[str, Any]:
     last = game.results[-1] if game.results else None
     return {"hands": len(game.record_hands), "results": len(game.results), "dealer": game.dealer,
             "scores": list(game.scores), "finished": game.finished, "winner": game.winner, "rng": state,
-            "last": None if last is None else [list(x) if isinstance(x, tuple) else x for x in last],
+            "last": None if last is None else _result_fields(last),
             **({"ended_by": game.ended_by} if game.ended_by else {})}
 
 
@@ -44,10 +44,18 @@ def rng_state(saved: list) -> tuple:
     return version, _MT.unpack(base64.b64decode(words)), gauss
 
 
-def result_of(fields: list) -> HandResult:
-    dealer, bidder, bid, trump, points, game_points, made, delta, scores = fields
+def _result_fields(last: HandResult) -> list:
+    """A hand's result as JSON: its nine verdict fields, then the awards in the order they fell."""
+    out = [list(x) if isinstance(x, tuple) else x for x in last[:9]]
+    return out + [None if last.fell is None else [list(e) for e in last.fell]]
+
+
+def result_of(fields: list, rules=None) -> HandResult:
+    dealer, bidder, bid, trump, points, game_points, made, delta, scores = fields[:9]
+    fell = fields[9] if len(fields) > 9 else None  # (saved before the awards were kept: none)
+    names = (rules.points.names, rules.deck.name_of) if rules is not None and fell is not None else ((), None)
     return HandResult(dealer, bidder, bid, trump, points, None if game_points is None else tuple(game_points), made,
-                      tuple(delta), tuple(scores))
+                      tuple(delta), tuple(scores), None if fell is None else tuple(map(tuple, fell)), *names)
 
 
 class Snapshots:
@@ -68,7 +76,7 @@ class Snapshots:
         last = state["last"]
         self.results = [None] * (state["results"] - (last is not None))
         if last is not None:
-            self.results.append(result_of(last))
+            self.results.append(result_of(last, self.rules))
         self._compacted, self._compacted_results = state["hands"], state["results"]
         self.auto_deal = self.keep_boundary = True
         self.boundary = state

@@ -67,8 +67,27 @@ class Steps:
     def _name_trump(self, seat: int, suit: int) -> None:
         self._log(seat, M.TRUMP_BASE + suit)
         self.trump = suit
-        self.queue.pop(0)
+        self.namer = seat
+        self.queue.clear()  # the first to name trump sets it: no one else speaks
         self._advance_steps()
+
+    def may_pass_trump(self) -> bool:
+        """Whether the seat to name trump may pass: the phase lets each pass, and this is not the last
+        seat of a phase where the last must name it (`all_pass: forced`)."""
+        step = self.rules.play.steps[self.step]
+        return step.may_pass and (len(self.queue) > 1 or step.all_pass != "forced")
+
+    def _pass_trump(self, seat: int) -> None:
+        """A pass while trump is named in turn; when everyone has passed (`all_pass: redeal`) the same
+        dealer deals again."""
+        if not self.may_pass_trump():
+            raise MoveError("WRONG_PHASE", N_("everyone else has passed, so you must name trump"))
+        self._log(seat, M.PASS)
+        self.queue.pop(0)
+        if self.queue:
+            self.turn = self.queue[0]
+            return
+        self._end_void(same_dealer=True)
 
     def _discard_error(self, seat: int, mask: int) -> Said | None:
         """Why a discard of `mask` is refused, or None if it is legal: the size, the cards in hand and

@@ -45,6 +45,9 @@ def seat_view(game, seat: int | None) -> dict[str, Any]:
             view["shown"] = [{"seat": s, "cards": [name(c) for c in C.bits(m)]} for s, m in shown]
         if r.deal.turn_up or r.play.draw_in_play:
             view["stock"] = _stock_view(game, name, drawn)
+        if r.play.trump_in_turn:  # naming trump in turn is public: who passed, who named which suit
+            view["trump_calls"] = [{"seat": s, "suit": None if code == M.PASS else C.SUIT_CHARS[code - M.TRUMP_BASE]}
+                                   for s, code in game.hand_moves if code == M.PASS or M.TRUMP_BASE <= code < M.TRUMP_BASE + 4]
         if r.bidding.beg_run:  # begging is public: who stood, begged, gave or ran, and the cards turned up and set aside
             view["choices"] = [{"seat": s, "choice": M.CHOICES[code - M.CHOOSE_BASE]} for s, code in game.hand_moves
                                if M.CHOOSE_BASE <= code < M.DISCARD_FLAG]

@@ -7,8 +7,8 @@ from smear_dsl.language.yamlsrc import Node
 
 # The way out for a file that names trump but has no bidding (never "write `who: bidder`", which
 # `bidding: none` refuses in turn).
-NO_NAMER = ("without bidding no one names trump: leave the `name_trump` phase out (the first card led fixes "
-            "trump) or turn it up with `deal: {turn_up: true, rest: stock}`")
+NO_NAMER = ("without bidding no bidder names trump: name it in turn with `name_trump: {who: each, may_pass: true}`, "
+            "leave the phase out (the first card led fixes trump) or turn it up with `deal: {turn_up: true, rest: stock}`")
 
 
 class CrossChecks:
@@ -25,6 +25,38 @@ class CrossChecks:
             self.err(node.value.get("leader", node) if node is not None and node.kind == "map" else root.value["bidding"],
                      "the bidder leads first, but `bidding: none` has no bidder",
                      "write `play: {leader: left_of_dealer}`")
+
+    def naming(self, node: Node, raw: dict, no_bids: bool) -> None:
+        """A `name_trump` phase: the bidder names (with bidding); without bidding the dealer names, or each
+        player in turn from the dealer's left names or passes (`may_pass`)."""
+        who, may_pass = raw["who"], bool(raw.get("may_pass"))
+        if not no_bids:
+            if who != "bidder":
+                self.err(node.value["who"], "trump is named by the bidder", "write `who: bidder`")
+            elif may_pass:
+                self.err(node.value["may_pass"], "the bidder names trump and may not pass", "leave `may_pass` out")
+            return
+        if who in ("bidder", "non_bidders"):
+            return  # no_bidding() says it: there is no bidder
+        if who == "each" and not may_pass:
+            self.err(node.value["who"], "each player would name trump in turn, but the first one always does",
+                     "write `may_pass: true`: each names trump or passes, the dealer last")
+        elif who == "dealer" and may_pass:
+            self.err(node.value["may_pass"], "the dealer alone names trump, so no one may pass", "leave `may_pass` out")
+        elif who == "non_dealers":
+            self.err(node.value["who"], "trump is named in turn by every player, the dealer last, or by the dealer",
+                     "write `who: each` with `may_pass: true`, or `who: dealer`")
+        if "all_pass" in node.value and not may_pass:
+            self.err(node.value["all_pass"], "`all_pass` says what happens when everyone passes, but no one may pass",
+                     "add `may_pass: true`, or leave `all_pass` out")
+
+    def leader_named(self, root: Node, play: PlaySpec | None, named: int) -> None:
+        """`leader: namer` needs a phase that names trump."""
+        if play is not None and play.leader == "namer" and not named:
+            node = root.value.get("play")
+            self.err(node.value.get("leader", node) if node is not None and node.kind == "map" else root,
+                     "the player who named trump leads first, but no phase names trump",
+                     "add `- name_trump: {who: each, may_pass: true}` to phases, or write `leader: left_of_dealer`")
 
     def stock_use(self, root: Node, deal: DealSpec, play: PlaySpec, deck: DeckSpec, named: int) -> None:
         """A turned-up trump and draws during play need a stock; a turned-up trump decides trump alone."""

@@ -28,10 +28,29 @@ def own_lines(diags: list[Diagnostic], path: str, text: str) -> list[Diagnostic]
             line = min(named)[1] if named else extends
             row = lines[line - 1]
             d = dataclasses.replace(d, path=path, line=line, col=len(row) - len(row.lstrip()) + 1, source_line=row,
-                                    hint=_removed_option_hint(d, text) or d.hint,
+                                    hint=_removed_option_hint(d, text) or _list_hint(d),
                                     inherited=dataclasses.replace(d, inherited=None))
         out.append(d)
     return out
+
+
+def _list_hint(d: Diagnostic) -> str | None:
+    """The parent's hint, and when the error is about an item of a parent's list (it quotes the item's
+    setting: `who: bidder` in a phase), how a child changes it: a list is replaced whole, so the child
+    writes its own."""
+    row = d.source_line or ""
+    if not row.lstrip().startswith("-") or not any(q in row for q in re.findall(r"`([^`]*:[^`]*)`", d.message)):
+        return d.hint
+    try:
+        with open(d.path, encoding="utf-8") as f:
+            above = f.read().splitlines()[:d.line]
+    except (OSError, UnicodeDecodeError):
+        return d.hint
+    key = next((m.group(2) for row in reversed(above) if (m := _KEY.match(row)) and not m.group(1) and not row.startswith("-")), None)
+    if key is None:
+        return d.hint
+    way = f"`{key}` is a list in the parent's rules, and a list is replaced whole: write your own `{key}:` here"
+    return f"{d.hint}; {way}" if d.hint else way
 
 
 def _removed_option_hint(d: Diagnostic, text: str) -> str | None:

@@ -328,6 +328,7 @@ class _Semantics(CrossChecks, PointChecks):
             self.no_bidding(root, phases, play)
         if deal is not None and play is not None:
             self.stock_use(root, deal, play, deck, named)
+        self.leader_named(root, play, named)
         beg = sec(lambda: self.beg(raw.get("beg"), root, deal, bidding, points))
         if deck.jokers and not trump_fixed and play is not None:
             if not any(A.mentions(r.forbid.ast, "joker") for r in play.lead_rules):
@@ -496,17 +497,15 @@ class _Semantics(CrossChecks, PointChecks):
                 self.err(node, "a discard needs `count`, or both `min` and `max`")
             if raw["count"] is not None and (raw["min"] is not None or raw["max"] is not None):
                 self.err(node, "a discard has `count` or `min`/`max`, not both")
-        if kind == "name_trump" and raw["who"] != "bidder":
-            if no_bids:
-                self.err(node.value["who"], "trump is named by the bidder, and `bidding: none` has none", NO_NAMER)
-            else:
-                self.err(node.value["who"], "trump is named by the bidder", "write `who: bidder`")
+        if kind == "name_trump":
+            self.naming(node, raw, no_bids)
         valid_if = self.expr(raw.get("valid_if"))
         return PhaseSpec(kind, raw["who"], self.expr(raw.get("count")), self.expr(raw.get("min")),
                          self.expr(raw.get("max")), self.expr(raw.get("allowed")),
                          valid_if, raw.get("credit") or "nobody",
                          self.expr(raw.get("to")), self.loc(node), raw.get("short"), bool(raw.get("face_up")),
-                         self.discard_kinds(raw.get("valid_if"), valid_if))
+                         self.discard_kinds(raw.get("valid_if"), valid_if), bool(raw.get("may_pass")),
+                         raw.get("all_pass") or "forced")
 
     def discard_kinds(self, src: Src | None, valid_if: ExprSpec | None) -> tuple[ExprSpec, ...]:
         """The kinds of card a discard's valid_if counts by (see expr/counted.py), each checked as a set

@@ -51,7 +51,15 @@ BIDDING = Map({
 
 _PHASE_COMMON = {"who": F(WHO, required=True, doc="who acts")}
 PHASES = Tagged({
-    "name_trump": Map({**_PHASE_COMMON}, name="name_trump"),
+    "name_trump": Map({
+        **_PHASE_COMMON,
+        "may_pass": F(Bool(), default=False,
+                      doc="with `who: each` (no bidding): from the dealer's left each player names trump or passes; "
+                          "the first to name it sets it"),
+        "all_pass": F(Enum("forced", "redeal"), default="forced",
+                      doc="with may_pass, when all the others passed: forced, the last (the dealer) must name it; "
+                          "redeal, the last may pass too and the same dealer deals again"),
+    }, name="name_trump"),
     "take": Map({**_PHASE_COMMON, "count": F(Expr("int", "phase"), required=True, doc="cards taken from the front of the stock")}, name="take"),
     "discard": Map({
         **_PHASE_COMMON,
@@ -85,7 +93,8 @@ FOLLOW_RULE = Map({
 }, name="a follow rule")
 
 PLAY = Map({
-    "leader": F(Enum("bidder", "left_of_dealer"), default="bidder", doc="who leads the first trick"),
+    "leader": F(Enum("bidder", "left_of_dealer", "namer"), default="bidder",
+                doc="who leads the first trick: the bidder, the player left of the dealer, or the player who named trump"),
     "follow": F(Enum("suit_or_trump", "suit"), default="suit_or_trump",
                 doc="suit_or_trump: follow the led suit or trump; suit: follow suit when you can"),
     "lead_rules": F(ListOf(LEAD_RULE), default=[], doc="restrictions on leading"),

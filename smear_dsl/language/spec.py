@@ -171,6 +171,8 @@ class PhaseSpec:
     # discard: the kinds of card valid_if counts the discard by, each as the hand's cards of that kind
     # (`hand where card.trump`): the engine searches counts per kind, not combinations (expr/counted.py).
     kinds: tuple[ExprSpec, ...] = ()
+    may_pass: bool = False  # name_trump: each in turn names trump or passes
+    all_pass: str = "forced"  # name_trump with may_pass: 'forced' (the last must name) | 'redeal'
 
 
 def phase_seats(who: str, n: int, bidder: int, dealer: int) -> list[int]:

@@ -88,7 +88,10 @@ class HeuristicBot:
         return None if m is None else M.DISCARD_FLAG | m
 
     def _discard_or_trump(self, game: Game, legal: list[int]) -> int:
-        s, _ = self._best_suit(game, game.hands[game.turn])
+        """Name the strongest suit; in turn (a pass allowed), only a suit worth leading from."""
+        s, strength = self._best_suit(game, game.hands[game.turn])
+        if M.PASS in legal and strength < 3.0:
+            return M.PASS
         return M.TRUMP_BASE + s
 
     def _play(self, game: Game, legal: list[int]) -> int:

@@ -7,7 +7,7 @@ from typing import Any, Callable
 
 from smear_dsl import moves as M
 from smear_dsl.compile.compiled import CompiledRules
-from smear_dsl.compile.compiler import compile_rules
+from smear_dsl.compile.lint import compile_checked
 from smear_dsl.engine import Game
 from smear_dsl.errors import MoveError, OptionError, RecordError, RuleError, clip
 from smear_dsl.i18n import N_
@@ -36,7 +36,7 @@ def _text_spec(text: str, pins_json: str, name: str) -> RuleSpec:
 @lru_cache(maxsize=256)
 def _compiled(source: str, pins_json: str | None, players: int, options_json: str, name: str = "") -> CompiledRules:
     spec = _text_spec(source, pins_json, name) if pins_json is not None else _spec(source)
-    return compile_rules(spec, players, json.loads(options_json))
+    return compile_checked(spec, players, json.loads(options_json))
 
 
 def rules_for(record: dict[str, Any], allow_paths: bool = True) -> CompiledRules:

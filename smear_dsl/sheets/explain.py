@@ -288,7 +288,12 @@ def _phases(sh: Sheet) -> Section:
     items = []
     for p in spec.phases:
         who = t(SEAT_WORDS[p.who])
-        if p.kind == "name_trump":
+        if p.kind == "name_trump" and p.may_pass:
+            items.append(t("From the dealer's left, each player in turn names a trump suit or passes; the first to "
+                           "name one sets trump, and no one after speaks."))
+            items.append(t("If all the others pass, the dealer must name trump.") if p.all_pass == "forced" else
+                         t("If everyone passes, the same dealer deals again."))
+        elif p.kind == "name_trump":
             items.append(t("{who} names the trump suit.", who=who))
         elif p.kind == "take":
             n, where = _amount(sh, p.count)
@@ -337,6 +342,7 @@ def _play(sh: Sheet) -> Section:
     spec, r, tr = sh.spec, sh.r, sh.tr
     t = tr.t
     items = [t("The bidder leads to the first trick.") if spec.play.leader == "bidder"
+             else t("The player who named trump leads to the first trick.") if spec.play.leader == "namer"
              else t("The player at the dealer's left leads to the first trick.")]
     if not r.deal.turn_up and not spec.trump_named:
         items.append(t("The suit of the first card led becomes trump (a joker cannot fix trump, so it cannot be led "

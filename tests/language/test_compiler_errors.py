@@ -87,20 +87,21 @@ def test_check_warns_of_likely_slips_but_passes_the_file():
 
 
 def test_a_hint_never_leads_back_to_the_error_it_fixes(tmp_path):
-    """A file that names trump without bidding: `who: dealer` is refused, and so is `who: bidder`; neither
-    hint sends the author to the other (they once did, in a loop), and following it checks clean."""
+    """A file that has the bidder name trump without bidding is refused; the hint never sends the author
+    to another refused form (it once looped between `who: dealer` and `who: bidder`), and each way out
+    it names checks clean: trump named in turn, by the dealer, or fixed by the first lead."""
     base = (ROOT / "tests" / "broken" / "name_trump_without_bidding.yaml").read_text()
-    hints = []
-    for who in ("dealer", "bidder"):
-        path = tmp_path / f"{who}.yaml"
-        path.write_text(base.replace("who: dealer", f"who: {who}"))
-        proc = run_check(str(path))
-        assert_clean_failure(proc, str(path))
-        hints.append(next(line for line in proc.stderr.splitlines() if line.strip().startswith("hint:")))
-    assert not any("who: bidder" in h or "use dealer" in h for h in hints), hints
-    fixed = tmp_path / "fixed.yaml"
-    fixed.write_text(base.replace("  - name_trump: {who: dealer}\n", "").replace("phases:\n", "phases: []\n"))
-    assert run_check(str(fixed)).returncode == 0
+    path = tmp_path / "bidder.yaml"
+    path.write_text(base)
+    proc = run_check(str(path))
+    assert_clean_failure(proc, str(path))
+    hint = next(line for line in proc.stderr.splitlines() if line.strip().startswith("hint:"))
+    assert "who: bidder" not in hint and "name_trump: {who: each, may_pass: true}" in hint, hint
+    phase = "  - name_trump: {who: bidder}\n"
+    for way_out in ("  - name_trump: {who: each, may_pass: true}\n", "  - name_trump: {who: dealer}\n", ""):
+        fixed = tmp_path / "fixed.yaml"
+        fixed.write_text(base.replace(phase, way_out).replace("phases:\n", "phases:\n" if way_out else "phases: []\n"))
+        assert run_check(str(fixed)).returncode == 0, (way_out, run_check(str(fixed)).stderr)
 
 
 KEEPS = """extends: cinch@2
@@ -173,6 +174,25 @@ def test_simulate_refuses_what_check_refuses():
     ok = subprocess.run([sys.executable, "-m", "smear_dsl", "simulate", "cinch", "--games", "2"], capture_output=True,
                         text=True, cwd=ROOT)
     assert ok.returncode == 0, ok.stderr
+
+
+def test_verify_refuses_a_record_under_rules_check_refuses():
+    """A record carrying that file as its `rules_text` (with a bid of 4, which the file could score):
+    `verify` refuses the rules with check's reason, as `simulate` and the referee's upload do; the same
+    record under the parent's text is valid."""
+    import json
+
+    from smear_dsl.errors import RecordError
+    from smear_dsl.records.verify import verify
+
+    broken = (ROOT / "tests" / "broken" / "bid_never_made.yaml").read_text()
+    base = json.loads(next((ROOT / "tests" / "conformance").glob("*_valid_four_point_widow0.json")).read_text())
+    record = {k: v for k, v in base.items() if not k.startswith("rules")}
+    record.update(rules="bids_too_high", rules_text=broken)
+    with pytest.raises(RecordError, match="a bid of 5 or 6 can never be made"):
+        verify(record)
+    fine = dict(record, rules_text=broken.replace("  max: 6\n", "  max: 4\n"))
+    assert verify(fine)["valid"], verify(fine)["error"]
 
 
 def test_removing_an_option_the_parent_reads_says_what_to_write_instead(tmp_path):

@@ -400,6 +400,11 @@ class TablePage {
     let trick = d.trick || [];
     let caption = d.trump ? t("Trump: {suit}", { suit: SUITS[d.trump] }) : t("no trump yet");
     if (d.bid) caption += ` · ${t("high bid {n} by {who}", { n: d.bid, who: this.seatName(d.bidder, false) })}`;
+    // Trump named in turn: who passed and who named it, while the calls go round.
+    if (d.trump_calls?.length && d.phase === "trump") {
+      const calls = d.trump_calls.map((c) => this.seatName(c.seat, false) + " " + (c.suit ? SUITS[c.suit] : t("pass")));
+      caption += " · " + t("calls: {list}", { list: calls.join(", ") });
+    }
     const last = d.tricks?.length ? d.tricks[d.tricks.length - 1] : null;
     let lastShown = false;
     if (last && (!trick.length || this.showLast)) {  // between tricks, or on demand: the last trick, and who took it
