@@ -258,6 +258,7 @@ class PointRules:
     plan: tuple[tuple[int, Fn | None, Any, int, int, Fn | None], ...] = field(init=False, repr=False)
     multi: tuple[bool, ...] = field(init=False)  # per point: scored per card or per trick (a value per side)
     pegged: bool = field(init=False)  # some point is scored per card or per trick: views show them as they fall
+    plain_plan: tuple | None = field(init=False, repr=False)
     gift_value: int = field(init=False)  # the worth of the gift point (0 without begging)
     pre_points: bool = field(init=False)  # some point is settled before the play (a gift, a turned-up card)
 
@@ -268,6 +269,11 @@ class PointRules:
                 pre_points=any(kind >= POINT_GIFT for kind, *_rest in plan),
                 multi=tuple(kind in (POINT_EACH, POINT_TRICKS) for kind, *_rest in plan))
         _derive(self, pegged=any(self.multi))
+        # Scoring's short path, for points that are each one card's, won by one side by a rule word:
+        # (kind, card closure, by_trump or scan runs, to winner, TIE_*); None when a point needs more.
+        plain = None if self.pegged or any(p[5] is not None for p in plan) else \
+            tuple((kind, card, extra, to == TO_WINNER, tie) for kind, card, extra, to, tie, _f in plan)
+        _derive(self, plain_plan=plain)
 
 
 TO_PLAYER, TO_WINNER, TO_EXPR = 0, 1, 2  # who gets a card's point: who played (or held) it, the trick's winner, a condition

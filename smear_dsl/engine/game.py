@@ -403,7 +403,7 @@ class Game(Bidding, Begging, Steps, Discards, Play, Snapshots):
 
     def award_points(self) -> tuple[dict[str, int | None], list[int]]:
         """Who won each point this hand, and each side's card-value total for Game."""
-        got, game_points, _fell = award(self, self.taken())
+        got, game_points = award(self, self.taken())
         return dict(zip(self.rules.points.names, got)), game_points
 
     def _score_hand(self) -> None:

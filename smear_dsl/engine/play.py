@@ -25,9 +25,9 @@ class Play:
     def _first_leader(self) -> int:
         """Who leads the first trick once the phases are done."""
         leader = self.rules.play.leader
-        if leader == "namer" and self.namer >= 0:
-            return self.namer
-        return self.bidder if leader == "bidder" else (self.dealer + 1) % self.n
+        if leader == "bidder":
+            return self.bidder
+        return self.namer if leader == "namer" and self.namer >= 0 else (self.dealer + 1) % self.n
 
     def _lead_mask(self, seat: int, hand: int, discarded: int, trick_no: int) -> int:
         """Cards `seat` may lead from `hand` under the lead rules (the last answer is kept: see `_lead_memo`).

@@ -27,10 +27,12 @@ class HandResult(NamedTuple):
     made: bool | None
     delta: list[int]
     scores: list[int]
-    # Every award in the order it fell (see award), and what names its points and cards (for to_json).
-    fell: tuple[tuple, ...] | None = None
-    point_names: tuple[str, ...] = ()
-    card_names: Any = None
+    # The hand's awards in the order they fell (Awards); None for a void hand.
+    fell: "Awards | None" = None
+
+    def awards(self) -> tuple[tuple, ...]:
+        """Every award of the hand in the order it fell (see award)."""
+        return () if self.fell is None else self.fell.awards()
 
     def to_json(self) -> dict[str, Any]:
         out = {"dealer": self.dealer, "bidder": self.bidder, "bid": self.bid,
@@ -40,8 +42,22 @@ class HandResult(NamedTuple):
                "game_points": list(self.game_points) if self.game_points is not None else None,
                "made": self.made, "delta": list(self.delta), "scores": list(self.scores)}
         if self.fell is not None:
-            out["points_won"] = [fell_json(e, self.point_names, self.card_names) for e in self.fell]
+            r = self.fell.rules
+            out["points_won"] = [fell_json(e, r.points.names, r.deck.name_of) for e in self.awards()]
         return out
+
+
+class Awards(tuple):
+    """A hand's awards in the order they fell (see award), with the rules that name their points and
+    cards: (rules, entries). Worked out as the hand is scored, compactly (a hand keeps no reference to
+    its tricks)."""
+
+    @property
+    def rules(self):
+        return self[0]
+
+    def awards(self) -> tuple[tuple, ...]:
+        return self[1]
 
 
 def fell_json(entry: tuple, point_names, card_names) -> dict[str, Any]:
@@ -59,26 +75,28 @@ def fell_json(entry: tuple, point_names, card_names) -> dict[str, Any]:
 AT_DEAL, AT_END = -1, 1 << 20
 
 
-def award(game: Game, taken: list[int], early: bool = False) -> tuple[list[Any], list[int], list[tuple]]:
-    """The side that won each point (in rule order; None: nobody; a point scored per card or per
-    trick: each side's total), each side's Game count, and every award in the order it fell:
-    (point index, side, value, when, card) with `when` AT_DEAL, a trick's index or AT_END; `early`:
-    before the play, only the points settled then (the gift, a turned-up card) are won."""
+def award(game: Game, taken: list[int], early: bool = False, log: list[tuple] | None = None,
+          cards: list[int] | None = None) -> tuple[list[Any], list[int]]:
+    """The side that won each point (rule order; None: nobody; per card or trick: each side's total) and
+    each side's Game count; `early`: only the points settled before the play. `log` gets every award as
+    it fell, (point, side, value, when, card), `when` AT_DEAL, 16 * trick + place or AT_END; or, by the
+    short path (_plain), `cards` gets each point's card, from which PlainAwards makes that log if asked."""
     r = game.rules
     side_of = r.side_of
     game_points = _card_values(game, taken)
+    if cards is not None:  # scoring, by the short path
+        return _plain(game, taken, early, game_points, cards), game_points
     held = sum(game.held)  # the seats' cards are disjoint, so their sum is their union
     trump = game.trump
     values = r.points.values
     env = None
     out: list[Any] = []
-    log: list[tuple] = []
     places = None  # card -> (trick index, position in it): where each card played fell
     for i, (kind, card, extra, to, tie, to_fn) in enumerate(r.points.plan):
         if kind >= POINT_GIFT:
             got = _before_play(game, kind, card, extra)
             out.append(got)
-            if got is not None:
+            if got is not None and log is not None:
                 log.append((i, got, values[i], AT_DEAL, game.turn_card if kind == POINT_TURNED else -1))
             continue
         if kind == POINT_EACH or kind == POINT_TRICKS:
@@ -95,7 +113,7 @@ def award(game: Game, taken: list[int], early: bool = False) -> tuple[list[Any],
                 side_of[(game.dealer + 1) % game.n] if tie == TIE_ELDEST else None
             got = _most(game_points, tied)
             out.append(got)
-            if got is not None:
+            if got is not None and log is not None:
                 log.append((i, got, values[i], AT_END, -1))
             continue
         if trump < 0 or kind == POINT_EXPR:
@@ -109,13 +127,13 @@ def award(game: Game, taken: list[int], early: bool = False) -> tuple[list[Any],
             c = first_in(extra[trump], held if kind == POINT_SCAN_PLAYED else sum(game.dealt))
         got: int | None = None
         if c is not None and c >= 0 and (held >> c) & 1:
-            if places is None:
+            if places is None and (log is not None or to == TO_EXPR):
                 places = _places(game)
             got = _one(game, i, kind, c, to, to_fn, taken, places, log)
         out.append(got)
-    if len(log) > 1:
+    if log is not None and len(log) > 1:
         log.sort(key=_fell)
-    return out, game_points, log
+    return out, game_points
 
 
 def _card_values(game: Game, taken: list[int]) -> list[int]:
@@ -131,8 +149,88 @@ def _card_values(game: Game, taken: list[int]) -> list[int]:
     return [vr[m & 8191] + vr[m >> 13 & 8191] + vr[m >> 26 & 8191] + vr[m >> 39 & 8191] + vj[m >> 52] for m in won]
 
 
+def _plain(game: Game, taken: list[int], early: bool, game_points: list[int], cards: list[int]) -> list[int | None]:
+    """award's short path (every point one card's, won by a rule word, or Game or the gift): the side
+    that won each point, and in `cards` the card each point looked at (-1: none), from which
+    PlainAwards works out when each fell, if asked."""
+    r = game.rules
+    side_of = r.side_of
+    held_by = game.held
+    held = sum(held_by)  # the seats' cards are disjoint, so their sum is their union
+    trump = game.trump
+    env = None
+    out: list[int | None] = []
+    for kind, card, extra, to_winner, tie in r.points.plain_plan:
+        if kind >= POINT_GIFT:
+            out.append(_before_play(game, kind, card, extra))
+            cards.append(-1)
+            continue
+        if early:
+            out.append(None)
+            cards.append(-1)
+            continue
+        if kind == POINT_MOST:
+            tied = side_of[game.bidder] if tie == TIE_BIDDER and game.bidder >= 0 else \
+                side_of[(game.dealer + 1) % game.n] if tie == TIE_ELDEST else None
+            out.append(_most(game_points, tied))
+            cards.append(-1)
+            continue
+        if trump < 0 or kind == POINT_EXPR:
+            if env is None:
+                env = {"played": held, "dealt": sum(game.dealt), "held": held, "trump": trump, "bid": game.high}
+            c = card(env)
+        elif kind == POINT_BY_TRUMP:
+            c = extra[trump]
+        else:
+            c = first_in(extra[trump], held if kind == POINT_SCAN_PLAYED else sum(game.dealt))
+        got: int | None = None
+        if c is not None and c >= 0 and (held >> c) & 1:
+            bit = 1 << c
+            for seat, m in enumerate(taken if to_winner else held_by):
+                if m & bit:
+                    got = side_of[seat]
+                    break
+        out.append(got)
+        cards.append(c if c is not None else -1)
+    return out
+
+
+class PlainAwards(tuple):
+    """The awards of a hand scored by award's short path, worked out only when asked (a verdict, a
+    view): (rules, seats, the hand's moves, the side of each point, the card of each point, the
+    turned card). The moves are the record's own list, so keeping them costs nothing."""
+
+    @property
+    def rules(self):
+        return self[0]
+
+    def awards(self) -> tuple[tuple, ...]:
+        found = self.__dict__.get("_log")
+        if found is None:
+            rules, n, moves, got, cards, turn_card = self
+            place, k = {}, 0
+            for _seat, code in moves:
+                if 0 <= code < 64:  # a card played: the k-th of the hand, in trick k // n
+                    place[code] = (k // n) * 16 + k % n
+                    k += 1
+            values, log = rules.points.values, []
+            for i, (kind, _card, _extra, _to, _tie) in enumerate(rules.points.plain_plan):
+                side = got[i]
+                if side is None:
+                    continue
+                c = cards[i]
+                if kind >= POINT_GIFT:
+                    when, c = AT_DEAL, turn_card if kind == POINT_TURNED else -1
+                else:  # a card named by trump alone falls with its trick; the others with the whole hand
+                    when = place.get(c, AT_END) if kind == POINT_BY_TRUMP else AT_END
+                log.append((i, side, values[i], when, c))
+            log.sort(key=_fell)
+            found = self._log = tuple(log)
+        return found
+
+
 def _one(game: Game, i: int, kind: int, c: int, to: int, to_fn, taken: list[int],
-         places: dict[int, tuple[int, int]], log: list[tuple]) -> int | None:
+         places: dict[int, tuple[int, int]] | None, log: list[tuple] | None) -> int | None:
     """The side that wins point `i`, carried by card `c` (held when play began), logged as it fell."""
     side_of = game.rules.side_of
     got = None
@@ -146,7 +244,7 @@ def _one(game: Game, i: int, kind: int, c: int, to: int, to_fn, taken: list[int]
             if m & bit:
                 got = side_of[seat]
                 break
-    if got is not None:
+    if got is not None and log is not None:
         # A card named by the trump alone falls with its trick; one chosen among the cards
         # played (the lowest trump played) is known only when the hand is over.
         ti, pos = places.get(c, (None, 0))
@@ -159,7 +257,8 @@ def fallen(game: Game) -> tuple[list[tuple], list[int]]:
     """During the play: the awards that have fallen so far (settled before the play, or with a trick
     already won), and each side's total of them. Only what everyone has seen decides them: a point
     that waits for the whole hand (the lowest trump played, Game) is left out until the hand ends."""
-    _got, _gp, log = award(game, game.taken())
+    log: list[tuple] = []
+    award(game, game.taken(), log=log)
     log = [e for e in log if e[3] != AT_END]
     totals = [0] * game.rules.n_sides
     for _i, side, v, _when, _c in log:
@@ -195,7 +294,7 @@ def _chosen(game: Game, to_fn, c: int, places: dict[int, tuple[int, int]]) -> in
     return side if side >= 0 else None
 
 
-def _many(game: Game, i: int, kind: int, each, to: int, to_fn, per_side: list[int], log: list[tuple]) -> None:
+def _many(game: Game, i: int, kind: int, each, to: int, to_fn, per_side: list[int], log: list[tuple] | None) -> None:
     """A point scored per card (`each`) or per trick, trick by trick: each side's total in `per_side`,
     every award in `log` (it falls with its trick)."""
     r = game.rules
@@ -204,7 +303,8 @@ def _many(game: Game, i: int, kind: int, each, to: int, to_fn, per_side: list[in
         for ti, (_l, w, _cards) in enumerate(game.tricks):
             s = side_of[w]
             per_side[s] += v
-            log.append((i, s, v, ti * 16 + 15, -1))
+            if log is not None:
+                log.append((i, s, v, ti * 16 + 15, -1))
         return
     mask = each[game.trump] if game.trump >= 0 else 0
     if not mask:
@@ -222,7 +322,8 @@ def _many(game: Game, i: int, kind: int, each, to: int, to_fn, per_side: list[in
             else:
                 s = side_of[(leader + pos) % n]
             per_side[s] += v
-            log.append((i, s, v, ti * 16 + pos, c))
+            if log is not None:
+                log.append((i, s, v, ti * 16 + pos, c))
 
 
 def _before_play(game: Game, kind: int, card, by_trump) -> int | None:
@@ -247,16 +348,25 @@ def _most(counts: list[int], bidder_side: int | None) -> int | None:
     return bidder_side if bidder_side is not None and counts[bidder_side] == top else None
 
 
-def _tally(game: Game, each_tricks: bool, early: bool) -> tuple[list[int], list[Any], list[int], list[int], list[tuple]]:
+def _tally(game: Game, each_tricks: bool, early: bool) -> tuple[list[int], list[Any], list[int], list[int], Any]:
     """Per side: tricks taken (when the formulas read them), the side that won each point, the
-    Game counts, the worth of the points won, and the awards in the order they fell."""
+    Game counts, and the worth of the points won; and the hand's awards as they fell (see award)."""
     r = game.rules
+    plain = r.points.plain_plan is not None
+    log: list[tuple] | None = None if plain else []
+    cards: list[int] | None = [] if plain else None
     tricks_won = [0] * r.n_sides
     if each_tricks:
         for _l, w, _cards in game.tricks:
             tricks_won[r.side_of[w]] += 1
-    got, game_points, log = award(game, game.taken(), early)
+    got, game_points = award(game, game.taken(), early, log, cards)
+    fell = PlainAwards((r, game.n, game.hand_moves, got, cards, game.turn_card)) if plain else Awards((r, tuple(log)))
     pts = [0] * r.n_sides
+    if not r.points.pegged:
+        for v, s in zip(r.points.values, got):
+            if s is not None:
+                pts[s] += v
+        return tricks_won, got, game_points, pts, fell
     for v, s in zip(r.points.values, got):
         if s is None:
             continue
@@ -265,7 +375,7 @@ def _tally(game: Game, each_tricks: bool, early: bool) -> tuple[list[int], list[
         else:  # a point per card or per trick: each side's total
             for side, x in enumerate(s):
                 pts[side] += x
-    return tricks_won, got, game_points, pts, log
+    return tricks_won, got, game_points, pts, fell
 
 
 def score_hand(game: Game, early: bool = False) -> tuple[HandResult, int | None]:
@@ -274,7 +384,7 @@ def score_hand(game: Game, early: bool = False) -> tuple[HandResult, int | None]
     r = game.rules
     ns, side_of = r.n_sides, r.side_of
     each_tricks, each_dealer, each_previous, each_delta = r.scoring.flags
-    tricks_won, got, game_points, pts, log = _tally(game, each_tricks, early)
+    tricks_won, got, game_points, pts, fell = _tally(game, each_tricks, early)
     bidder = game.bidder  # -1 with `bidding: none`: every side is scored by `others`
     bside, dside = side_of[bidder] if bidder >= 0 else -1, side_of[game.dealer]
     old = game.scores
@@ -321,9 +431,9 @@ def score_hand(game: Game, early: bool = False) -> tuple[HandResult, int | None]
             cands.append(s)
     result = HandResult(game.dealer, bidder if bidder >= 0 else None, game.high if bidder >= 0 else None, game.trump,
                         dict(zip(r.points.names, got)), game_points, made, [v - w for v, w in zip(new, old)], list(new),
-                        tuple(log), r.points.names, r.deck.name_of)
+                        fell)
     if len(cands) > 1:
-        cands = _tie_break(r, cands, new, old, got, bside, log)
+        cands = _tie_break(r, cands, new, old, got, bside, result.fell)
     return result, cands[0] if len(cands) == 1 else None
 
 
@@ -333,7 +443,7 @@ def _won(got, side: int) -> bool:
 
 
 def _tie_break(r, cands: list[int], scores: list[int], old: list[int], got: list[Any],
-               bidder_side: int, log: list[tuple]) -> list[int]:
+               bidder_side: int, fell) -> list[int]:
     """Of the sides that reached a win this hand, those the tie-breaks leave (one: the winner)."""
     for rule in r.end.tie_break:
         if len(cands) <= 1:
@@ -344,7 +454,7 @@ def _tie_break(r, cands: list[int], scores: list[int], old: list[int], got: list
             top = max(scores[s] for s in cands)
             cands = [s for s in cands if scores[s] == top]
         elif rule == "count_out" and r.end.count_plan is not None:
-            cands = _count_out(r, cands, old, got, log)
+            cands = _count_out(r, cands, old, got, fell.awards())
     return cands
 
 

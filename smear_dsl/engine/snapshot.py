@@ -12,7 +12,7 @@ import struct
 from typing import Any
 
 from smear_dsl.engine.constants import HAND_DONE
-from smear_dsl.engine.scoring import HandResult
+from smear_dsl.engine.scoring import Awards, HandResult
 
 _MT = struct.Struct("<625I")  # the Mersenne Twister's 624 words and its position
 
@@ -47,15 +47,14 @@ def rng_state(saved: list) -> tuple:
 def _result_fields(last: HandResult) -> list:
     """A hand's result as JSON: its nine verdict fields, then the awards in the order they fell."""
     out = [list(x) if isinstance(x, tuple) else x for x in last[:9]]
-    return out + [None if last.fell is None else [list(e) for e in last.fell]]
+    return out + [None if last.fell is None else [list(e) for e in last.awards()]]
 
 
 def result_of(fields: list, rules=None) -> HandResult:
     dealer, bidder, bid, trump, points, game_points, made, delta, scores = fields[:9]
-    fell = fields[9] if len(fields) > 9 else None  # (saved before the awards were kept: none)
-    names = (rules.points.names, rules.deck.name_of) if rules is not None and fell is not None else ((), None)
+    fell = fields[9] if len(fields) > 9 and rules is not None else None  # (saved before awards were kept: none)
     return HandResult(dealer, bidder, bid, trump, points, None if game_points is None else tuple(game_points), made,
-                      tuple(delta), tuple(scores), None if fell is None else tuple(map(tuple, fell)), *names)
+                      tuple(delta), tuple(scores), None if fell is None else Awards((rules, tuple(map(tuple, fell)))))
 
 
 class Snapshots:
