@@ -62,7 +62,11 @@ def seat_view(game, seat: int | None) -> dict[str, Any]:
             elif game.turn == seat:
                 view["legal"] = [M.to_dict(code, seat, name) for code in game.legal_moves()]
     if game.results:
-        view["last_hand"] = game.results[-1].to_json()
+        last = view["last_hand"] = game.results[-1].to_json()
+        # When each point fell, without its card: in the next hand that card name may be in someone's
+        # hand or the stock, and a view never names a card its seat cannot see (the record keeps them).
+        for award in last.get("points_won") or ():
+            del award["card"]
     return view
 
 
