@@ -227,6 +227,8 @@ class TerminalTable:
         phase = self.tr.tp("phase", view.phase)  # the phases' words are the web table's (clients/web/src/i18n.js)
         c.rule(f"{escape(plain(self.info.title))} · {phase}")
         c.print(t("scores: {list}", list=self.scores(d["scores"], view)))
+        if d.get("hand_points"):  # points pegged as their tricks fall: this hand's running totals
+            c.print(t("this hand so far: {list}", list=self.scores(d["hand_points"], view)))
         if d.get("bids"):
             passed = t("pass")
             c.print(t("bids: {list}", list=", ".join(f"{self.name(b['seat'], view)} {b['bid'] or passed}" for b in d["bids"])))

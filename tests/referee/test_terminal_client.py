@@ -130,6 +130,22 @@ def test_california_jack_at_the_terminal_shows_the_turned_trump_and_the_stock_to
     person.proc.kill()
 
 
+def test_don_at_the_terminal_shows_the_points_pegged_so_far(server, tmp_path):
+    """Don pegs its cards as their tricks are won: every view of the play shows each side's running
+    total for the hand, which only grows, and never past the 80 a hand holds."""
+    person = Person(["--server", server.target, "--create", "don", "--bots", "heuristic", "--name", "Ann"],
+                    str(tmp_path))
+    totals = []
+    for _ in range(5):
+        assert person.read_until(r"move> $") == r"move> $"
+        lines = re.findall(r"this hand so far: Side 1(?: \(yours\))? (\d+), Side 2(?: \(yours\))? (\d+)", person.seen)
+        assert lines, person.seen
+        totals.append(sum(map(int, lines[-1])))
+        person.say("1")
+    assert totals == sorted(totals) and totals[-1] <= 80
+    person.proc.kill()
+
+
 def test_all_fours_at_the_terminal_begs_and_runs_the_cards(server, tmp_path):
     """Begging from the keyboard: the eldest's menu is stand or beg, the dealer's give or run (the
     gift only while it cannot win); what was chosen, and the cards set aside by a run, are shown.
