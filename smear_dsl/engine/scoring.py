@@ -82,14 +82,11 @@ def award(game: Game, taken: list[int], early: bool = False, log: list[tuple] | 
     it fell, (point, side, value, when, card), `when` AT_DEAL, 16 * trick + place or AT_END; or, by the
     short path (_plain), `cards` gets each point's card, from which PlainAwards makes that log if asked."""
     r = game.rules
-    side_of = r.side_of
     game_points = _card_values(game, taken)
     if cards is not None:  # scoring, by the short path
         return _plain(game, taken, early, game_points, cards), game_points
     held = sum(game.held)  # the seats' cards are disjoint, so their sum is their union
-    trump = game.trump
     values = r.points.values
-    env = None
     out: list[Any] = []
     places = None  # card -> (trick index, position in it): where each card played fell
     for i, (kind, card, extra, to, tie, to_fn) in enumerate(r.points.plan):
@@ -109,22 +106,12 @@ def award(game: Game, taken: list[int], early: bool = False, log: list[tuple] | 
             out.append(None)
             continue
         if kind == POINT_MOST:
-            tied = side_of[game.bidder] if tie == TIE_BIDDER and game.bidder >= 0 else \
-                side_of[(game.dealer + 1) % game.n] if tie == TIE_ELDEST else None
-            got = _most(game_points, tied)
+            got = _game_point(game, tie, game_points)
             out.append(got)
             if got is not None and log is not None:
                 log.append((i, got, values[i], AT_END, -1))
             continue
-        if trump < 0 or kind == POINT_EXPR:
-            if env is None:
-                # Every card held at the start of play has been played when the hand is scored.
-                env = {"played": held, "dealt": sum(game.dealt), "held": held, "trump": trump, "bid": game.high}
-            c = card(env)
-        elif kind == POINT_BY_TRUMP:
-            c = extra[trump]
-        else:  # the first of this trump's cards in pick order that is in the set scanned
-            c = first_in(extra[trump], held if kind == POINT_SCAN_PLAYED else sum(game.dealt))
+        c = _point_card(game, kind, card, extra, held)
         got: int | None = None
         if c is not None and c >= 0 and (held >> c) & 1:
             if places is None and (log is not None or to == TO_EXPR):
@@ -158,7 +145,6 @@ def _plain(game: Game, taken: list[int], early: bool, game_points: list[int], ca
     held_by = game.held
     held = sum(held_by)  # the seats' cards are disjoint, so their sum is their union
     trump = game.trump
-    env = None
     out: list[int | None] = []
     for kind, card, extra, to_winner, tie in r.points.plain_plan:
         if kind >= POINT_GIFT:
@@ -170,15 +156,13 @@ def _plain(game: Game, taken: list[int], early: bool, game_points: list[int], ca
             cards.append(-1)
             continue
         if kind == POINT_MOST:
-            tied = side_of[game.bidder] if tie == TIE_BIDDER and game.bidder >= 0 else \
-                side_of[(game.dealer + 1) % game.n] if tie == TIE_ELDEST else None
-            out.append(_most(game_points, tied))
+            out.append(_game_point(game, tie, game_points))
             cards.append(-1)
             continue
+        # _point_card and _taker, inlined: scoring's hot path (a call each per point cost the seed
+        # variants about 1% of their moves per second, bench_ab --instructions).
         if trump < 0 or kind == POINT_EXPR:
-            if env is None:
-                env = {"played": held, "dealt": sum(game.dealt), "held": held, "trump": trump, "bid": game.high}
-            c = card(env)
+            c = card({"played": held, "dealt": sum(game.dealt), "held": held, "trump": trump, "bid": game.high})
         elif kind == POINT_BY_TRUMP:
             c = extra[trump]
         else:
@@ -229,6 +213,36 @@ class PlainAwards(tuple):
         return found
 
 
+def _game_point(game: Game, tie: int, game_points: list[int]) -> int | None:
+    """The side that wins the Game point (most card value), a tie going as the rule's TIE_* says."""
+    side_of = game.rules.side_of
+    tied = side_of[game.bidder] if tie == TIE_BIDDER and game.bidder >= 0 else \
+        side_of[(game.dealer + 1) % game.n] if tie == TIE_ELDEST else None
+    return _most(game_points, tied)
+
+
+def _point_card(game: Game, kind: int, card, extra, held: int) -> int | None:
+    """The card a point is carried by: looked up per trump, the first of the trump's cards in pick order
+    in the set scanned, or the selector evaluated (before trump is fixed, or an expression)."""
+    trump = game.trump
+    if trump < 0 or kind == POINT_EXPR:
+        # Every card held at the start of play has been played when the hand is scored.
+        return card({"played": held, "dealt": sum(game.dealt), "held": held, "trump": trump, "bid": game.high})
+    if kind == POINT_BY_TRUMP:
+        return extra[trump]
+    return first_in(extra[trump], held if kind == POINT_SCAN_PLAYED else sum(game.dealt))
+
+
+def _taker(side_of, c: int, masks: list[int]) -> int | None:
+    """The side of the seat whose mask holds card `c`. With the tricks each seat took: who won it; with
+    the cards held when play began: who held (and so played) it."""
+    bit = 1 << c
+    for seat, m in enumerate(masks):
+        if m & bit:
+            return side_of[seat]
+    return None
+
+
 def _one(game: Game, i: int, kind: int, c: int, to: int, to_fn, taken: list[int],
          places: dict[int, tuple[int, int]] | None, log: list[tuple] | None) -> int | None:
     """The side that wins point `i`, carried by card `c` (held when play began), logged as it fell."""
@@ -237,13 +251,7 @@ def _one(game: Game, i: int, kind: int, c: int, to: int, to_fn, taken: list[int]
     if to == TO_EXPR:
         got = _chosen(game, to_fn, c, places)
     else:
-        # Every card held at the start of play is played by its holder, so "player" and
-        # "holder" both look in `held`; "winner" looks in the tricks each seat took.
-        bit = 1 << c
-        for seat, m in enumerate(taken if to == TO_WINNER else game.held):
-            if m & bit:
-                got = side_of[seat]
-                break
+        got = _taker(side_of, c, taken if to == TO_WINNER else game.held)
     if got is not None and log is not None:
         # A card named by the trump alone falls with its trick; one chosen among the cards
         # played (the lowest trump played) is known only when the hand is over.

@@ -5,7 +5,8 @@ from __future__ import annotations
 
 import itertools
 
-from smear_dsl import cards as C
+from smear_dsl.expr import ast as A
+from smear_dsl.language.contexts import CONTEXTS
 from smear_dsl.compile.compiled import (POINT_BY_TRUMP, POINT_EACH, POINT_TRICKS, POINT_TURNED, TO_EXPR,
                                         CompiledRules)
 
@@ -52,10 +53,15 @@ def _under(r: CompiledRules, trump: int) -> tuple[int, bool]:
     return total, exact
 
 
+# What _one_card tries every value of; a condition reading anything else (the card, the trick, the bid)
+# makes its figure a bound.
+SIDES = frozenset({"player", "winner", "holder", "dealer", "bidder", "nobody"})
+
+
 def _one_card(r: CompiledRules, trump: int, card: int, points: list[int]) -> tuple[int, bool]:
     """The most the points one card carries by `to:` conditions can bring together: every way its
     trick can go (sides of its player, winner, dealer and bidder; taken by itself or by another card),
-    the most that fall at once. Exact unless the conditions read more than that."""
+    the most that fall at once. Exact when the conditions read only sides."""
     ns = r.n_sides
     others = [c for c in r.deck.cards if c != card][:1]
     best = 0
@@ -66,5 +72,6 @@ def _one_card(r: CompiledRules, trump: int, card: int, points: list[int]) -> tup
                    "nobody": -1, "card": card, "captured_by": captured, "trick": 1, "trump": trump, "bid": 0}
             got = sum(r.points.values[i] for i in points if r.points.plan[i][5](env) >= 0)
             best = max(best, got)
-    reads_more = any(C is None for C in ())  # the conditions see only the names above
-    return best, not reads_more
+    spec = {p.name: p for p in r.spec.points}
+    more = set(CONTEXTS["point_to"][0]) - SIDES  # the card, what took it, the trick, trump, the bid
+    return best, not any(A.mentions(spec[r.points.names[i]].to_expr.ast, v) for i in points for v in more)
