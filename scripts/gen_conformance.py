@@ -26,7 +26,8 @@ sys.path.insert(0, str(ROOT))
 
 from smear_dsl import cards as C  # noqa: E402
 from smear_dsl import moves as M  # noqa: E402
-from smear_dsl.players.heuristic import HeuristicBot, RandomBot  # noqa: E402
+from smear_dsl.players.classic import ClassicBot as HeuristicBot  # noqa: E402  (the corpus was dealt with the first heuristic)
+from smear_dsl.players.heuristic import RandomBot  # noqa: E402
 from smear_dsl.compile.compiler import compile_rules  # noqa: E402
 from smear_dsl.engine import STEP, Game  # noqa: E402
 from smear_dsl.errors import ERROR_CODES  # noqa: E402

@@ -1,0 +1,253 @@
+"""What a hand is worth under each trump, read from the compiled rules (never a variant's name): the
+points its side can expect to take, and how surely, so a bot bids, names trump, discards and plays by it.
+
+An estimate by counting cards, not a search: each point of the rule file is a card (found per trump, or
+the highest or lowest trump in play), cards per kind, tricks, or the most Game; each unseen card is in a
+partner's hand, an opponent's, the stock or a draw to come in proportion to the cards each will hold; a
+card is taken by the side that holds the higher trumps over it. Points the rules decide by a condition
+the estimate cannot read count at an even share. Bidding then asks how likely the side is to reach each
+bid (the points as a sum of independent chances) and weighs a made bid against the set penalty.
+"""
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+from functools import lru_cache
+
+from smear_dsl import cards as C
+from smear_dsl.compile.compiled import (POINT_BY_TRUMP, POINT_EACH, POINT_EXPR, POINT_GIFT, POINT_MOST,
+                                        POINT_SCAN_DEALT, POINT_SCAN_PLAYED, POINT_TRICKS, POINT_TURNED,
+                                        TO_WINNER, CompiledRules)
+
+SAVE_PARTNER = 0.55  # a card at risk is still saved this often when a partner takes a trick it can be thrown on
+SAVE_ALONE = 0.15  # ... and this often with no partner (played when the higher cards are out)
+GAME_SLOPE = 1.1  # how far the Game point follows the side's share of the tricks
+MODEL_SD = 0.12  # the card count's own error, beside the chance of each point: this share of a hand's points
+
+
+@dataclass(frozen=True)
+class Outlook:
+    """The table's shape as the estimate reads it, once per rule set: who holds how many cards, who
+    draws, and what each point is."""
+
+    players: int
+    partners: int  # other seats on one's side
+    opponents: int
+    hand_size: int
+    tricks: int  # tricks in a hand (the cards each plays)
+    draws: str  # "" none, "refill" (non-trumps thrown, hands filled again), "take" (the bidder takes the widow)
+    take: int  # cards the bidder takes up (a widow)
+    refill_to: int
+    plan: tuple[tuple[int, int, int, object], ...]  # per point: (POINT_* kind, value, TO_*, by_trump / scan / each)
+    game_total: int  # the Game count of the deck
+    total: float  # the most points a hand awards (per card and per trick points counted in full)
+
+
+@lru_cache(maxsize=64)
+def outlook(rules: CompiledRules) -> Outlook:
+    """The shape of `rules`' table for the estimate (cached: compiled rules are immutable)."""
+    n = rules.players
+    partners = sum(1 for s in range(n) if rules.side_of[s] == rules.side_of[0]) - 1
+    draws, take, refill_to = "", 0, rules.deal.hand_size
+    for st in rules.play.steps:
+        if st.kind == "refill" and st.exact:
+            draws, refill_to = "refill", st.exact
+        elif st.kind == "take" and st.who == "bidder" and not draws:
+            draws, take = "take", st.exact or 0
+    plan = tuple((kind, p.value, to, extra) for p, (kind, _card, extra, to, _tie, _f) in
+                 zip(rules.points.entries, rules.points.plan))
+    tricks = refill_to if draws == "refill" else rules.deal.hand_size
+    total = sum(value * (extra[0].bit_count() if kind == POINT_EACH else tricks if kind == POINT_TRICKS else 1)
+                for kind, value, _to, extra in plan if kind < POINT_GIFT)
+    return Outlook(n, partners, n - 1 - partners, rules.deal.hand_size, tricks, draws, take, refill_to, plan,
+                   sum(rules.deck.value[c] for c in rules.deck.cards), total)
+
+
+@lru_cache(maxsize=256)
+def _trump_table(rules: CompiledRules, trump: int) -> tuple[tuple[int, ...], tuple[int, ...]]:
+    """(trumps from the highest, rank key) under `trump`."""
+    key = rules.rank_order(trump)
+    mask = rules.trumps(trump)
+    return tuple(sorted(C.bits(mask), key=key.__getitem__, reverse=True)), key
+
+
+@dataclass(frozen=True)
+class Worth:
+    """A hand's prospects under one trump: the points its side expects, their spread, and the tricks."""
+
+    trump: int
+    points: float
+    sd: float
+    tricks: float
+
+    def chance(self, bid: int) -> float:
+        """How likely the side takes at least `bid` points."""
+        return 0.5 * math.erfc((bid - 0.5 - self.points) / (self.sd * math.sqrt(2)))
+
+
+def hand_worth(rules: CompiledRules, hand: int, trump: int, seen: int = 0, bidder: bool = True,
+               parts: list[float] | None = None) -> Worth:
+    """What `hand` (a card mask) is worth to its side if `trump` is trump (see _worth); remembered, as
+    bots and a search's playouts ask of the same hands again and again."""
+    if parts is not None:
+        return _worth(rules, hand, trump, seen, bidder, parts)
+    return _remembered(rules, hand, trump, seen, bidder)
+
+
+def _worth(rules: CompiledRules, hand: int, trump: int, seen: int = 0, bidder: bool = True,
+           parts: list[float] | None = None) -> Worth:
+    """What `hand` (a card mask) is worth to its side if `trump` is trump, `seen` being cards known to
+    be out of play (discarded, turned down); `bidder`: the seat would take up and draw as the bidder;
+    `parts`, if given, gets each point's expected share (in the rules' order: what calibration reads)."""
+    o = outlook(rules)
+    order, key = _trump_table(rules, trump)
+    deck = rules.deck.mask & ~seen
+    unseen_n = max(1, (deck & ~hand).bit_count())
+    mine = hand & rules.trumps(trump)
+    # Where an unseen card will be: drawn by this seat, with a partner, with an opponent, or out of play.
+    draw = 0.0
+    if o.draws == "refill":
+        draw = max(0, o.refill_to - (mine).bit_count()) / unseen_n
+    elif o.draws == "take" and bidder:
+        draw = o.take / unseen_n
+    in_play = min(1.0, (o.players - 1) * o.hand_size / unseen_n)
+    trump_in_play = 1.0 if o.draws == "refill" else in_play  # trumps are kept and drawn to when hands are filled
+    rest = 1.0 - draw
+    p_partner = rest * trump_in_play * o.partners / (o.players - 1)
+    p_opp = rest * trump_in_play * o.opponents / (o.players - 1)
+    save = SAVE_PARTNER if o.partners else SAVE_ALONE
+    # Each of my trumps: how likely it takes a trick (no opponent holds a trump over it, my higher ones
+    # drawing theirs out as I lead them) and how likely my side keeps it (taken, or saved on a
+    # partner's trick). Each unseen trump: how many of mine outrank it.
+    q = 1.0 - p_opp
+    # How likely my side takes an unseen trump, by how many of mine outrank it: drawn or a partner's
+    # (kept as mine are), or an opponent's that my higher trumps force out.
+    took = [draw * 0.8 + p_partner * min(0.9, save + 0.08 * k) + p_opp * (min(0.8, 1.0 - 0.7 ** k) if k else 0.05)
+            for k in range(len(order) + 1)]
+    kept: dict[int, float] = {}
+    mine_over: dict[int, int] = {}
+    u = m = 0
+    trump_tricks = 0.0
+    for c in order:
+        if not (deck >> c) & 1:
+            continue
+        if (hand >> c) & 1:
+            w = q ** max(0.0, u - 0.5 * m)
+            trump_tricks += w
+            # My higher trumps draw the others' first, as they would take it from a partner: a card of
+            # mine is kept at least as surely as one a partner or an opponent holds.
+            kept[c] = max(w + (1.0 - w) * min(0.9, save + 0.08 * m), took[m])
+            m += 1
+        else:
+            mine_over[c] = m
+            u += 1
+    # Tricks: my trumps that win, a side suit's top cards, a partner's fair share.
+    my_tricks = trump_tricks + (hand & _suit_tops(rules, trump)).bit_count() * 0.6 * (1.0 - p_opp * 0.5) + \
+        draw * u * 0.5
+    side_tricks = min(o.tricks, my_tricks + o.partners * o.tricks / o.players)
+    share = side_tricks / o.tricks if o.tricks else 0.0
+    points, var = _points(rules, trump, deck, kept, mine_over, took, draw, p_partner, p_opp, share, side_tricks, parts)
+    return Worth(trump, points, math.sqrt(var + (MODEL_SD * o.total) ** 2), side_tricks)
+
+
+def _points(rules: CompiledRules, trump: int, deck: int, kept: dict, mine_over: dict, took: list, draw: float,
+            p_partner: float, p_opp: float, share: float, side_tricks: float,
+            parts: list[float] | None) -> tuple[float, float]:
+    """The expected points of the rules' point list and their variance, from the card model above."""
+    o = outlook(rules)
+    n_sides = rules.n_sides
+    points = var = 0.0
+    for kind, value, to, extra in o.plan:
+        if kind >= POINT_GIFT or kind == POINT_TURNED:
+            ev = v = 0.0  # the dealer's gift, a kick: settled before the play, not won by bidding
+        elif kind == POINT_TRICKS:
+            ev, v = value * side_tricks, value * value * side_tricks * (1 - share)
+        elif kind == POINT_EACH:
+            n = sum(_card_point(c, deck, to, kept, mine_over, took, p_partner, share)
+                    for c in C.bits(extra[trump] & deck))
+            ev, v = value * n, value * value * n * 0.5
+        else:
+            if kind == POINT_MOST:
+                p = min(0.95, max(0.05, 1.0 / n_sides + GAME_SLOPE * (share - 1.0 / n_sides)))
+            elif kind == POINT_BY_TRUMP:
+                p = _card_point(extra[trump], deck, to, kept, mine_over, took, p_partner)
+            elif kind in (POINT_SCAN_PLAYED, POINT_SCAN_DEALT):
+                p = _scan_point(extra[trump], deck, to, kept, mine_over, took, draw, p_partner, p_opp)
+            else:  # POINT_EXPR: a condition the count cannot read: an even share
+                p = 1.0 / n_sides
+            ev, v = value * p, value * value * p * (1.0 - p)
+        points += ev
+        var += v
+        if parts is not None:
+            parts.append(ev)
+    return points, var
+
+
+def _card_point(c: int, deck: int, to: int, kept: dict, mine_over: dict, took: list, p_partner: float,
+                share: float = 0.5) -> float:
+    """How likely my side gets the point of card `c` (to the trick's winner, or to who holds or plays
+    it); `kept` my trumps' chances, `mine_over` the unseen trumps', `took` by my trumps over them."""
+    if c is None or c < 0 or not (deck >> c) & 1:
+        return 0.0
+    if c in kept:
+        return kept[c] if to == TO_WINNER else 1.0
+    if c in mine_over:
+        return took[mine_over[c]] if to == TO_WINNER else p_partner
+    return share if to == TO_WINNER else p_partner  # not a trump: its trick goes with the side's share
+
+
+def _scan_point(run, deck: int, to: int, kept: dict, mine_over: dict, took: list, draw: float, p_partner: float,
+                p_opp: float) -> float:
+    """The highest or lowest trump in play (`run`: (bit, card) in the order the scan takes them): the
+    first in play decides; mine, drawn, a partner's or an opponent's."""
+    p, none_yet = 0.0, 1.0
+    in_play = draw + p_partner + p_opp
+    for _bit, c in run:
+        if c in kept:
+            return p + none_yet * (kept[c] if to == TO_WINNER else 1.0)
+        if c not in mine_over:
+            continue  # out of play
+        p += none_yet * (took[mine_over[c]] if to == TO_WINNER else draw + p_partner)
+        none_yet *= 1.0 - in_play
+        if none_yet < 0.01:
+            break
+    return p
+
+
+_remembered = lru_cache(maxsize=1 << 14)(_worth)
+
+
+@lru_cache(maxsize=256)
+def _suit_tops(rules: CompiledRules, trump: int) -> int:
+    """The mask of each side suit's highest card under `trump` (a trick while trumps hold off)."""
+    key, tops = rules.rank_order(trump), 0
+    trumps = rules.trumps(trump)
+    for s in range(4):
+        suit = rules.deck.suit_mask[trump + 1][s] & ~trumps
+        if suit:
+            tops |= 1 << max(C.bits(suit), key=key.__getitem__)
+    return tops
+
+
+def best_trump(rules: CompiledRules, hand: int, seen: int = 0, bidder: bool = True) -> Worth:
+    """The trump the hand is worth most under."""
+    held = [s for s in range(4) if hand & rules.trumps(s)]
+    suits = held if held and outlook(rules).draws != "refill" else range(4)  # no trump is named from a void but to draw to it
+    return max((hand_worth(rules, hand, s, seen, bidder) for s in suits), key=lambda w: w.points)
+
+
+def set_penalty(rules: CompiledRules, bid: int) -> tuple[float, float]:
+    """(gain if the bid is made, loss if set) for the bidder's side, from the rules' scoring formula (a
+    made bid scored as exactly the bid; the usual `bid` each way when the formula reads more than that)."""
+    out = []
+    for made in (True, False):
+        env = {"bid": bid, "points": bid if made else max(0, bid - 1), "made": made, "bidder": True, "score": 0,
+               "target": rules.end.target, "tricks": 0, "dealer": False, "total_tricks": 0, "bidder_tricks": 0,
+               "previous": 0, "delta": 0}
+        for _i, name in rules.points.reads:
+            env[name] = False
+        try:
+            out.append(float(rules.scoring.bidder_delta(env)))
+        except Exception:  # a formula reading what a hand not yet played cannot say
+            out.append(float(bid) if made else -float(bid))
+    return max(0.5, out[0]), max(0.0, -out[1])
