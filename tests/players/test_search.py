@@ -189,7 +189,7 @@ def test_budgets_read_as_written(text, budget):
 
 @pytest.mark.parametrize("text", ["searc", "search:", "search:fast", "search:-3", "heuristics", "search:1e9"])
 def test_a_bad_bot_name_says_what_bots_are(text):
-    with pytest.raises(ValueError, match="bots are random, heuristic, or search"):
+    with pytest.raises(ValueError, match=r"bots are random, heuristic \(heuristic:bold, heuristic:cautious\), heuristic@1 .*, or search"):
         check_bot(text)
 
 
@@ -213,4 +213,4 @@ def test_simulate_plays_search_bots_and_names_the_bots_on_a_typo():
     assert summary["bot"] == "search:6" and summary["games"] == 1 and summary["unfinished_games"] == 0
     bad = subprocess.run([sys.executable, "-m", "smear_dsl", "simulate", "cutthroat_canadian", "--bot", "serach"],
                          capture_output=True, text=True)
-    assert bad.returncode == 2 and "bots are random, heuristic, or search" in bad.stderr and "Traceback" not in bad.stderr
+    assert bad.returncode == 2 and "bots are random, heuristic (heuristic:bold" in bad.stderr and "Traceback" not in bad.stderr

@@ -52,8 +52,8 @@ def test_a_widow_helps_the_bidder_and_shortens_games():
 
 
 def test_compare_says_which_side_won_each_point(tmp_path):
-    """Low to the trick winner instead of the player of the low: the bidder's side, which wins more
-    tricks, takes it more often; and every point goes to the bidder's side, the others or no one."""
+    """Low to the trick winner instead of the player of the low: the side that does not bid, which wins
+    fewer tricks, takes it less often; and every point goes to the bidder's side, the others or no one."""
     from smear_dsl.compile.compiler import compile_rules
     from smear_dsl.language.load import load_spec
     house = tmp_path / "low_to_winner.yaml"
@@ -62,9 +62,9 @@ def test_compare_says_which_side_won_each_point(tmp_path):
     a = rules("four_point_ne_wisconsin", 4, widow=0)
     b = compile_rules(load_spec(str(house)), 4, {"widow": 0})
     by = {m["key"]: m for m in compare(a, b, games=200, seed=3)["metrics"]}
-    low = by["point:low:bidder"]
-    assert low["diff"][0] > 0 and low["significant"], low
-    assert not by["point:high:bidder"]["significant"]  # the same deals, the same high
+    low = by["point:low:others"]
+    assert low["diff"][0] < 0 and low["significant"], low
+    # (The bot reads the points, so who bids, and so where High goes, may change with the house rule.)
     for arm in ("a", "b"):
         for p in ("high", "low", "jack", "game"):
             assert abs(sum(by[f"point:{p}:{w}"][arm][0] for w in ("bidder", "others", "nobody")) - 1) < 1e-4
