@@ -54,6 +54,22 @@ def _penalties(rules: CompiledRules) -> tuple[tuple[float, float], ...]:
     return tuple(set_penalty(rules, b) for b in range(rules.bidding.max + 1))
 
 
+def bid_for(rules: CompiledRules, w: Worth, bids: list[int], boldness: float = 0.0,
+            partner_high: bool = False, rival_high: bool = False) -> int | None:
+    """The highest of `bids` the hand `w` makes often enough for what making and going set are worth
+    (the break-even chance, plus caution, less boldness, more over a partner's or a rival's bid); None
+    to pass. The heuristic bot bids by it, and so do the tournament's view-only personas (client.py)."""
+    penalties = _penalties(rules)
+    margin = CAUTION - BOLD_STEP * boldness + (PARTNER_MARGIN if partner_high else RIVAL if rival_high else 0.0)
+    want = None
+    for b in bids:
+        gain, loss = penalties[min(b, len(penalties) - 1)]
+        need = loss / (gain + loss) if gain + loss else 0.5
+        if w.chance(b) >= min(0.9, max(0.15, need + margin)):
+            want = b
+    return want
+
+
 class HeuristicBot:
     """Bids to what its hand is worth under the rules it plays (worth.py), names the trump worth most,
     draws trumps with the highest, feeds its partner's tricks points, wins cheaply, throws what is worth
@@ -91,38 +107,29 @@ class HeuristicBot:
         return best_trump(game.rules, hand, seen)
 
     def _bid(self, game: Game, legal: list[int]) -> int:
-        bids = sorted(code for code in legal if M.BID_BASE <= code < M.TRUMP_BASE)
+        bids = sorted(code - M.BID_BASE for code in legal if M.BID_BASE <= code < M.TRUMP_BASE)
         if not bids:
             return M.PASS
-        w = self.worth(game, game.turn)
-        penalties = _penalties(game.rules)
-        r = game.rules
-        partner_high = game.bidder >= 0 and game.bidder != game.turn and r.side_of[game.bidder] == r.side_of[game.turn]
-        rival_high = game.bidder >= 0 and r.side_of[game.bidder] != r.side_of[game.turn]
-        want = None
-        for code in bids:
-            b = code - M.BID_BASE
-            gain, loss = penalties[min(b, len(penalties) - 1)]
-            need = loss / (gain + loss) if gain + loss else 0.5
-            need = min(0.9, max(0.15, need + CAUTION - BOLD_STEP * self.boldness + (PARTNER_MARGIN if partner_high else RIVAL if rival_high else 0.0)))
-            if w.chance(b) >= need:
-                want = code
-        if want is not None:
-            return want
-        return M.PASS if M.PASS in legal else bids[0]
+        r, seat, high = game.rules, game.turn, game.bidder
+        b = bid_for(r, self.worth(game, seat), bids, self.boldness,
+                    partner_high=high >= 0 and high != seat and r.side_of[high] == r.side_of[seat],
+                    rival_high=high >= 0 and r.side_of[high] != r.side_of[seat])
+        if b is not None:
+            return M.BID_BASE + b
+        return M.PASS if M.PASS in legal else M.BID_BASE + bids[0]
 
     def _beg(self, game: Game, legal: list[int]) -> int:
         """Stand (or, as dealer, give) when the turned-up trump is worth a fair share of the points;
         else beg (or run the cards)."""
         w = hand_worth(game.rules, game.hands[game.turn], game.trump, game.discarded[game.turn])
-        strong = w.points >= _fair_share(game.rules) * (1.0 - 0.15 * self.boldness)
+        strong = w.points >= fair_share(game.rules) * (1.0 - 0.15 * self.boldness)
         want = ("stand", "give") if strong else ("beg", "run")
         return next((code for code in legal if M.CHOICES[code - M.CHOOSE_BASE] in want), legal[-1])
 
     def _name_trump(self, game: Game, legal: list[int]) -> int:
         """Name the trump worth most; in turn (a pass allowed), only one worth more than a fair share."""
         w = self.worth(game, game.turn) if game.trump < 0 else best_trump(game.rules, game.hands[game.turn])
-        if M.PASS in legal and w.points < _fair_share(game.rules) * (1.1 - 0.15 * self.boldness):
+        if M.PASS in legal and w.points < fair_share(game.rules) * (1.1 - 0.15 * self.boldness):
             return M.PASS
         code = M.TRUMP_BASE + w.trump
         return code if code in legal else next(c for c in legal if c != M.PASS)
@@ -218,7 +225,7 @@ def _played(game: Game) -> int:
     return m
 
 
-def _fair_share(rules: CompiledRules) -> float:
-    """A side's even share of the points a hand can award."""
+def fair_share(rules: CompiledRules) -> float:
+    """A side's even share of the points a hand can award: what standing or naming a trump asks for."""
     total = sum(value for kind, value, _to, _x in outlook(rules).plan)
     return total / rules.n_sides

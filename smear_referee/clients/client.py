@@ -8,13 +8,21 @@ import time
 import uuid
 from collections.abc import Iterator
 from dataclasses import dataclass
+from functools import lru_cache
 from typing import Any
 
 import grpc
 from google.rpc import error_details_pb2
 from grpc_status import rpc_status
 
+from smear_dsl import cards as C
+from smear_dsl.compile.compiled import CompiledRules
+from smear_dsl.compile.compiler import compile_rules
+from smear_dsl.errors import SmearError
+from smear_dsl.language.pins import stored_spec
 from smear_dsl.players.botspec import SIMPLE
+from smear_dsl.players.heuristic import bid_for, fair_share
+from smear_dsl.players.worth import best_trump, hand_worth
 
 from smear_referee.api import referee_pb2 as pb
 from smear_referee.api import referee_pb2_grpc as pb_grpc
@@ -315,16 +323,22 @@ class Persona:
         return f"{self.style}, {bold} bidder, {self.noise:.0%} random moves"
 
 
-def choose(view: pb.View, rng: random.Random, style: str = "random", boldness: int = 0, noise: float = 0.0) -> pb.Move:
-    """A legal move from the view alone: uniformly at random, or by a simple heuristic (and a random
-    legal move with probability `noise`). `boldness` +1 enters the bidding on a weaker hand, -1 waits
-    for a stronger one and bids a step lower; a bold bidder never bids higher than a steady one for
-    the same hand, since a side that keeps going set for more than its hands are worth never reaches
-    the target (games of all-bold tables then ran to the server's hand limit)."""
+def choose(view: pb.View, rng: random.Random, style: str = "random", boldness: int = 0, noise: float = 0.0,
+           rules: CompiledRules | None = None) -> pb.Move:
+    """A legal move from the view alone: uniformly at random, or by a heuristic (and a random legal
+    move with probability `noise`). With the table's compiled `rules`, `heuristic` bids, begs and names
+    trump by the hand's worth under them, as the heuristic bot does (players/heuristic.py), `boldness`
+    moving how sure of a bid it wants to be; without them (house rules this installation lacks), and
+    for `heuristic@1`, by trump length: `boldness` +1 enters the bidding on a weaker hand, -1 waits for
+    a stronger one and bids a step lower."""
     legal = list(view.legal_moves)
     if style == "random" or len(legal) == 1 or noise and rng.random() < noise:
         return rng.choice(legal)
     kinds = {m.WhichOneof("action") for m in legal}
+    if rules is not None and style != "heuristic@1":
+        move = _by_worth(view, rules, legal, kinds, boldness + STYLE_BOLDNESS.get(style, 0))
+        if move is not None:
+            return move
     hand = list(view.hand)
     if "bid" in kinds or "pass" in kinds:
         longest = max((sum(1 for c in hand if c[-1] == s) for s in "SHDC"), default=0)
@@ -350,6 +364,61 @@ def choose(view: pb.View, rng: random.Random, style: str = "random", boldness: i
     detail = json.loads(view.detail_json)
     plays = sorted(legal, key=lambda m: RANKS.find(m.play[0]))
     return plays[-1] if not detail.get("trick") else plays[0]
+
+
+STYLE_BOLDNESS = {"heuristic:bold": 1, "heuristic:cautious": -1}
+
+
+def _by_worth(view: pb.View, rules: CompiledRules, legal: list[pb.Move], kinds: set, boldness: float) -> pb.Move | None:
+    """A bid, a stand or beg, or a trump from the hand's worth under the rules (players/worth.py); None
+    for the play, which the view heuristic below handles."""
+    if not kinds & {"bid", "pass", "choose", "trump"}:
+        return None
+    detail = json.loads(view.detail_json or "{}")
+    names = list(view.hand)
+    cards = [rules.parse_card(n) for n in names + list(detail.get("discarded") or [])]
+    if any(c is None for c in cards):
+        return None  # a card this installation's rules do not name: not the table's rules after all
+    hand, seen = C.mask_of(cards[:len(names)]), C.mask_of(cards[len(names):])
+    trump = C.parse_suit(detail["trump"]) if detail.get("trump") else None
+    if "choose" in kinds:  # begging: the turned-up card's suit is the trump at stake
+        turned = (detail.get("stock") or {}).get("turned_up") or ""
+        trump = rules.parse_card(turned)
+        trump = None if trump is None else C.suit_of(trump)
+    w = best_trump(rules, hand, seen) if trump is None else hand_worth(rules, hand, trump, seen)
+    passes = [m for m in legal if m.WhichOneof("action") == "pass"]
+    if "bid" in kinds or "pass" in kinds:
+        bids = sorted(m.bid for m in legal if m.WhichOneof("action") == "bid")
+        high, sides, seat = detail.get("bidder"), detail.get("sides") or [], view.seat
+        known = high is not None and high < len(sides) and seat < len(sides)
+        b = bid_for(rules, w, bids, boldness, partner_high=known and high != seat and sides[high] == sides[seat],
+                    rival_high=known and sides[high] != sides[seat]) if bids else None
+        if b is not None:
+            return next(m for m in legal if m.WhichOneof("action") == "bid" and m.bid == b)
+        return passes[0] if passes else next((m for m in legal if m.WhichOneof("action") == "bid"), None)
+    if "choose" in kinds:
+        want = ("stand", "give") if w.points >= fair_share(rules) * (1.0 - 0.15 * boldness) else ("beg", "run")
+        return next((m for m in legal if m.choose in want), None)
+    if passes and w.points < fair_share(rules) * (1.1 - 0.15 * boldness):
+        return passes[0]  # naming trump in turn: pass a hand worth less than a fair share
+    return next((m for m in legal if m.WhichOneof("action") == "trump" and m.trump == C.SUIT_CHARS[w.trump]), None)
+
+
+def table_rules(client: Client, table_id: str) -> CompiledRules | None:
+    """The table's rules compiled here (its exact version and options), so a view-only bot can read
+    them; None for uploaded house rules or a version this installation does not have."""
+    try:
+        info = client.table(table_id)
+        if info.house_rules:
+            return None
+        return _compiled(info.rules, info.players, tuple(sorted(info.options.items())))
+    except (grpc.RpcError, SmearError):
+        return None
+
+
+@lru_cache(maxsize=16)
+def _compiled(ref: str, players: int, options: tuple) -> CompiledRules:
+    return compile_rules(stored_spec(ref, None), players or None, dict(options))
 
 
 def house_plays(client: Client, table_id: str, kind: str) -> pb.View:
@@ -381,6 +450,7 @@ def play_seat(client: Client, table_id: str, style: str = "random", seed: int | 
     if style not in SIMPLE:  # a search bot: it needs the game, which only the referee holds, so it plays there
         return house_plays(client, table_id, style)
     boldness, noise = (persona.boldness, persona.noise) if persona else (0, 0.0)
+    rules = table_rules(client, table_id) if style not in ("random", "heuristic@1") else None
     rng = random.Random(seed)
     seen: int | None = None
     while True:
@@ -410,7 +480,7 @@ def play_seat(client: Client, table_id: str, style: str = "random", seed: int | 
                 seen = view.version
                 if view.finished:
                     return view
-                move = choose(view, rng, style, boldness, noise)
+                move = choose(view, rng, style, boldness, noise, rules)
                 sent.append((view.seat, move))
                 outgoing.put(pb.PlayRequest(move=move, expected_version=view.version, idempotency_key=uuid.uuid4().hex))
         except grpc.RpcError as e:
