@@ -16,13 +16,14 @@ import time
 from smear_dsl import moves as M
 from smear_dsl.players.botspec import DEFAULT, Budget
 from smear_dsl.players.heuristic import HeuristicBot
-from smear_dsl.engine import HAND_DONE, STEP, Game
+from smear_dsl.engine import BIDDING, HAND_DONE, STEP, Game
 from smear_dsl.errors import MoveError
 from smear_dsl.engine.knowledge import knowledge, world
 
 DISCARD_CANDIDATES = 8  # discards tried: the weakest and random legal ones (there can be thousands)
 SETTLE_WORLDS = 12  # worlds played before the search may stop early on a clear best move
 SETTLE_Z = 3.0  # how clear: the best leads the next by this many standard errors of their paired difference
+BID_SPREAD = 2  # bids tried: within this many of the heuristic's own bid (with the pass), not all of 1 to 14
 ROLLOUT_CAP = 2_000  # moves in one playout, a bound on any rule file (a hand has far fewer)
 
 
@@ -66,7 +67,7 @@ class SearchBot:
 
     def candidates(self, game: Game) -> list[int]:
         """The moves worth comparing: every legal move, but for a discard the weakest and a few random
-        legal ones (listing every discard could mean thousands)."""
+        legal ones (listing every discard could mean thousands), and for a bid those near the hand's worth."""
         if game.phase == STEP and game.expected_action() == "discard":
             seat = game.turn
             weakest = self.rollout.weakest_discard(game)
@@ -78,7 +79,23 @@ class SearchBot:
                 if m is not None and (M.DISCARD_FLAG | m) not in out:
                     out.append(M.DISCARD_FLAG | m)
             return out or [game.random_move(self.rng)]
-        return game.legal_moves()
+        legal = game.legal_moves()
+        if game.phase == BIDDING:
+            return self._bid_candidates(game, legal)
+        return legal
+
+    def _bid_candidates(self, game: Game, legal: list[int]) -> list[int]:
+        """The pass (or the least bid) and the bids near what the heuristic would bid on this hand: a
+        budget spread over every bid to 14 (Cinch) left each a handful of worlds, and the bids far
+        from the hand's worth are the ones no playout would choose."""
+        bids = [c for c in legal if M.BID_BASE <= c < M.TRUMP_BASE]
+        if len(bids) <= 2 * BID_SPREAD + 1:
+            return legal
+        own = self.rollout.choose(game)
+        anchor = own - M.BID_BASE if own in bids else min(bids) - M.BID_BASE
+        near = [c for c in bids if abs(c - M.BID_BASE - anchor) <= BID_SPREAD]
+        rest = [c for c in legal if not (M.BID_BASE <= c < M.TRUMP_BASE)]  # the pass, where there is one
+        return rest + near if rest else sorted(set(near) | {min(bids)})
 
     def _playout(self, w: Game, seat: int, code: int, side: int) -> float | None:
         """The outcome for `side` of playing `code` in world `w` and the hand out; None if the move
