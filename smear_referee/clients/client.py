@@ -19,6 +19,7 @@ from smear_dsl import cards as C
 from smear_dsl.compile.compiled import CompiledRules
 from smear_dsl.compile.compiler import compile_rules
 from smear_dsl.errors import SmearError
+from smear_dsl.language.load import load_spec
 from smear_dsl.language.pins import stored_spec
 from smear_dsl.players.botspec import SIMPLE
 from smear_dsl.players.heuristic import bid_for, fair_share
@@ -417,6 +418,13 @@ def table_rules(client: Client, table_id: str) -> CompiledRules | None:
 
 
 @lru_cache(maxsize=16)
+def source_rules(rules_name: str, players: int, options: tuple) -> CompiledRules:
+    """A tournament's rules compiled from its rule file's name or path (a house file a seat cannot ask
+    the referee for), for its bots."""
+    return compile_rules(load_spec(rules_name), players, dict(options))
+
+
+@lru_cache(maxsize=16)
 def _compiled(ref: str, players: int, options: tuple) -> CompiledRules:
     return compile_rules(stored_spec(ref, None), players or None, dict(options))
 
@@ -440,17 +448,19 @@ class MoveRefused(Exception):
 
 
 def play_seat(client: Client, table_id: str, style: str = "random", seed: int | str | None = None,
-              on_move=None, persona: Persona | None = None) -> pb.View:
+              on_move=None, persona: Persona | None = None, rules: CompiledRules | None = None) -> pb.View:
     """Play one seat until the game ends over one Play stream: the server sends the seat's view when
     it must act and the answer to each move. A dropped stream is resumed after the last view seen.
     `persona` (if given) sets the style, boldness and noise; `seed` then varies its play per game.
+    `rules`: the table's, compiled, for a heuristic that bids by the hand's worth (else asked of the table).
     Returns the final view; raises MoveRefused if a move is refused for any reason but a stale view."""
     if persona is not None:
         style, seed = persona.style, f"{persona.seed}/{seed}"
     if style not in SIMPLE:  # a search bot: it needs the game, which only the referee holds, so it plays there
         return house_plays(client, table_id, style)
     boldness, noise = (persona.boldness, persona.noise) if persona else (0, 0.0)
-    rules = table_rules(client, table_id) if style not in ("random", "heuristic@1") else None
+    if rules is None and style not in ("random", "heuristic@1"):
+        rules = table_rules(client, table_id)
     rng = random.Random(seed)
     seen: int | None = None
     while True:

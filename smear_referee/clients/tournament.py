@@ -47,6 +47,9 @@ def run_tournament(rules_name: str, entrants: int, rounds: int, fmt: str = "swis
     names = [f"{'team' if teams else 'player'} {i + 1}" for i in range(entrants)]
     # Each entrant is its own player: its bot has its own seed, boldness and noise wherever it sits.
     personas = [Persona.for_entrant(seed, i, bot) for i in range(entrants)]
+    # What the bots compile the rules from to bid by their hands' worth (house rules too, which a seat
+    # cannot ask the referee for): picklable, for the bots' processes.
+    source = (rules_name, rules.players, tuple(sorted((options or {}).items())))
     # Our own referee (a house file may be slow to compile): in this process, or in its own.
     # A search bot is played by the referee (it needs the hidden game): here with hardly a pause before its
     # moves, as long a think as asked, and a core per process the bots would have had.
@@ -66,7 +69,7 @@ def run_tournament(rules_name: str, entrants: int, rounds: int, fmt: str = "swis
         token = bearer(created.director_token)
         for r in range(rounds):
             started = director.StartRound(pb.StartRoundRequest(tournament_id=created.tournament_id), metadata=token)
-            _play_round(server.target, started, r, personas, bar, pool, max(1, jobs - 1))
+            _play_round(server.target, started, r, personas, bar, pool, max(1, jobs - 1), source)
         archive = json.loads(director.ExportTournament(pb.ExportTournamentRequest(
             tournament_id=created.tournament_id), metadata=token).archive_json)
     except grpc.RpcError as e:
@@ -90,27 +93,29 @@ def _bot_pool(processes: int):
     return ProcessPoolExecutor(processes, mp_context=multiprocessing.get_context("spawn"))
 
 
-def _play_round(target: str, started, r: int, personas: list, bar, pool=None, processes: int = 1) -> None:
+def _play_round(target: str, started, r: int, personas: list, bar, pool=None, processes: int = 1,
+                source: tuple | None = None) -> None:
     """A bot on every seat token of the round, each playing as the persona of the entrant seated
     there: on threads here, or in `pool` with their tables shared out among `processes`."""
     tables = [(table.table_id, list(table.seat_tokens), [personas[table.seats[x]] for x in range(len(table.seat_tokens))])
               for table in started.tables]
     if pool is None or len(tables) < 2:
-        done = _play_tables(target, r, tables)
+        done = _play_tables(target, r, tables, source)
         if bar:
             bar[0].advance(bar[1], done)
         return
     shares = [tables[k::processes] for k in range(processes) if tables[k::processes]]
-    for done in pool.map(_play_tables, [target] * len(shares), [r] * len(shares), shares):
+    for done in pool.map(_play_tables, [target] * len(shares), [r] * len(shares), shares, [source] * len(shares)):
         if bar:
             bar[0].advance(bar[1], done)
 
 
-def _play_tables(target: str, r: int, tables: list) -> int:
+def _play_tables(target: str, r: int, tables: list, source: tuple | None = None) -> int:
     """Every seat of these tables played at once, a thread per seat; how many tables."""
-    from smear_referee.clients.client import Client, play_seat
+    from smear_referee.clients.client import Client, play_seat, source_rules
+    rules = source_rules(*source) if source else None
     threads = [threading.Thread(target=play_seat, args=(Client(target, tok), table_id),
-                                kwargs={"seed": f"{r}/{x}", "persona": persona}, daemon=True)
+                                kwargs={"seed": f"{r}/{x}", "persona": persona, "rules": rules}, daemon=True)
                for table_id, tokens, seat_personas in tables for x, (tok, persona) in enumerate(zip(tokens, seat_personas))]
     for th in threads:
         th.start()

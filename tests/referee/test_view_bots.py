@@ -53,3 +53,17 @@ def test_house_rules_leave_the_view_bot_on_trump_length(srv):
     shipped = c.create_table("four_point_ne_wisconsin", {"widow": 2}, 4, "c")
     rules = table_rules(c, shipped.table_id)
     assert rules is not None and rules.ref.startswith("four_point_ne_wisconsin@") and rules.options["widow"] == 2
+
+
+def test_a_house_rules_tournament_bids_by_worth_too(tmp_path):
+    """A tournament's bots compile its house file themselves (a seat cannot ask the referee for it)."""
+    from smear_referee.clients.tournament import run_tournament
+    house = tmp_path / "house_cinch.yaml"
+    house.write_text("extends: cinch\nname: House Cinch\n")
+    archive = run_tournament(str(house), 4, 1, seed="hc", out=str(tmp_path / "out"), progress=False)
+    bids = []
+    for table in archive["rounds"][0]["tables"]:
+        last = []
+        assert verify(table["record"], observe=lambda game, hand, move: last.__setitem__(slice(None), [game]))["valid"]
+        bids += [r.bid for r in last[0].results if r.bid]
+    assert bids and sum(bids) / len(bids) >= 6, bids
