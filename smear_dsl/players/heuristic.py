@@ -61,13 +61,12 @@ def bid_for(rules: CompiledRules, w: Worth, bids: list[int], boldness: float = 0
     to pass. The heuristic bot bids by it, and so do the tournament's view-only personas (client.py)."""
     penalties = _penalties(rules)
     margin = CAUTION - BOLD_STEP * boldness + (PARTNER_MARGIN if partner_high else RIVAL if rival_high else 0.0)
-    want = None
-    for b in bids:
+    for b in sorted(bids, reverse=True):  # the highest that is sure enough
         gain, loss = penalties[min(b, len(penalties) - 1)]
         need = loss / (gain + loss) if gain + loss else 0.5
         if w.chance(b) >= min(0.9, max(0.15, need + margin)):
-            want = b
-    return want
+            return b
+    return None
 
 
 class HeuristicBot:

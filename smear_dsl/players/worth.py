@@ -120,10 +120,7 @@ def _worth(rules: CompiledRules, hand: int, trump: int, seen: int = 0, bidder: b
     # drawing theirs out as I lead them) and how likely my side keeps it (taken, or saved on a
     # partner's trick). Each unseen trump: how many of mine outrank it.
     q = 1.0 - p_opp
-    # How likely my side takes an unseen trump, by how many of mine outrank it: drawn or a partner's
-    # (kept as mine are), or an opponent's that my higher trumps force out.
-    took = [draw * 0.8 + p_partner * min(0.9, save + 0.08 * k) + p_opp * (min(0.8, 1.0 - 0.7 ** k) if k else 0.05)
-            for k in range(len(order) + 1)]
+    took = _took(len(order), draw, p_partner, p_opp, save)
     kept: dict[int, float] = {}
     mine_over: dict[int, int] = {}
     u = m = 0
@@ -150,7 +147,15 @@ def _worth(rules: CompiledRules, hand: int, trump: int, seen: int = 0, bidder: b
     return Worth(trump, points, math.sqrt(var + (MODEL_SD * o.total) ** 2), side_tricks)
 
 
-def _points(rules: CompiledRules, trump: int, deck: int, kept: dict, mine_over: dict, took: list, draw: float,
+@lru_cache(maxsize=4096)
+def _took(n: int, draw: float, p_partner: float, p_opp: float, save: float) -> tuple[float, ...]:
+    """How likely my side takes an unseen trump over which k of mine rank, for k = 0..n (see _worth):
+    drawn or a partner's (kept as mine are), or an opponent's that my higher trumps force out. The
+    same few placements recur from hand to hand, so they are worked out once."""
+    return tuple(draw * 0.8 + p_partner * min(0.9, save + 0.08 * k) + p_opp * (min(0.8, 1.0 - 0.7 ** k) if k else 0.05)
+                 for k in range(n + 1))
+
+def _points(rules: CompiledRules, trump: int, deck: int, kept: dict, mine_over: dict, took: tuple, draw: float,
             p_partner: float, p_opp: float, share: float, side_tricks: float,
             parts: list[float] | None) -> tuple[float, float]:
     """The expected points of the rules' point list and their variance, from the card model above."""
@@ -183,7 +188,7 @@ def _points(rules: CompiledRules, trump: int, deck: int, kept: dict, mine_over: 
     return points, var
 
 
-def _card_point(c: int, deck: int, to: int, kept: dict, mine_over: dict, took: list, p_partner: float,
+def _card_point(c: int, deck: int, to: int, kept: dict, mine_over: dict, took: tuple, p_partner: float,
                 share: float = 0.5) -> float:
     """How likely my side gets the point of card `c` (to the trick's winner, or to who holds or plays
     it); `kept` my trumps' chances, `mine_over` the unseen trumps', `took` by my trumps over them."""
@@ -196,7 +201,7 @@ def _card_point(c: int, deck: int, to: int, kept: dict, mine_over: dict, took: l
     return share if to == TO_WINNER else p_partner  # not a trump: its trick goes with the side's share
 
 
-def _scan_point(run, deck: int, to: int, kept: dict, mine_over: dict, took: list, draw: float, p_partner: float,
+def _scan_point(run, deck: int, to: int, kept: dict, mine_over: dict, took: tuple, draw: float, p_partner: float,
                 p_opp: float) -> float:
     """The highest or lowest trump in play (`run`: (bit, card) in the order the scan takes them): the
     first in play decides; mine, drawn, a partner's or an opponent's."""
