@@ -86,7 +86,7 @@ class SearchBot:
 
     def _bid_candidates(self, game: Game, legal: list[int]) -> list[int]:
         """The pass (or the least bid) and the bids near what the heuristic would bid on this hand: a
-        budget spread over every bid to 14 (Cinch) left each a handful of worlds, and the bids far
+        budget spread over every bid of a range that runs to 14 left each a handful of worlds, and the bids far
         from the hand's worth are the ones no playout would choose."""
         bids = [c for c in legal if M.BID_BASE <= c < M.TRUMP_BASE]
         if len(bids) <= 2 * BID_SPREAD + 1:
