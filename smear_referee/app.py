@@ -21,6 +21,7 @@ from smear_referee.storage.cluster import Leases
 from smear_referee.api import referee_pb2_grpc as pb_grpc
 from smear_referee.server.grpcguard import ReadableRequests
 from smear_referee.server.health import SideHealth
+from smear_referee.server.metrics_port import MetricsPort
 from smear_referee.server.house_bots import HouseBots
 from smear_referee.limits import Limits
 from smear_referee.server.sandbox import Sandbox
@@ -113,6 +114,7 @@ class Listen:
     tls_key: str | None = None
     health: int | None = None  # a port of its own for health checks (smear_referee/server/health.py); None: none
     advertise: str | None = None  # a replica (cluster.py): the HOST[:PORT] clients are sent to; None: a lone server
+    metrics: int | None = None  # a port for Prometheus' scrapes (smear_referee/server/metrics_port.py); None: none
 
     @property
     def tls(self) -> tuple[str, str] | None:
@@ -133,6 +135,11 @@ class Running:
     leases: "replica.LeaseKeeper | None" = None  # a replica's lease renewal (replica.py)
     checking: asyncio.Future | None = None  # the start-up integrity check (it runs in the background)
     bots: "HouseBots | None" = None  # the bots the server plays (their search workers are stopped with it)
+    metrics: MetricsPort | None = None
+
+    @property
+    def metrics_port(self) -> int | None:
+        return self.metrics.port if self.metrics else None
 
     @property
     def web_port(self) -> int | None:
@@ -151,6 +158,8 @@ class Running:
             await asyncio.to_thread(self.tables.shards.leave)
         if self.health is not None:
             await asyncio.to_thread(self.health.stop)
+        if self.metrics is not None:
+            await asyncio.to_thread(self.metrics.stop)
         if self.web:
             await self.web.stop()
         await self.server.stop(grace)
@@ -174,22 +183,15 @@ async def start(where: Listen = Listen(), db: str = "smear-referee.sqlite3", lim
     tournaments = Tournaments(tables)
     await asyncio.to_thread(tournaments.load)
     server, referee, tournament, health_servicer, names = _grpc_server(tables, sandbox, tournaments, limits)
-    try:
-        bound = _add_port(server, host, port, where.tls) if _can_bind(host, port) else 0
-        web = None if where.web is None else \
-            web_server(referee, tournament, tables, host, where.web, MAX_MESSAGE_BYTES, where.tls)
-        side = None
-        if bound and where.health is not None:
-            side = SideHealth(host, where.health, names[:2], where.tls and server_credentials(where.tls)) \
-                if _can_bind(host, where.health) else None
-            bound = bound if side is not None and side.port else 0
-    except (RuntimeError, OSError):
-        bound = 0
+    bound, web, side, scrapes = _bind(server, referee, tournament, tables, where, names)
     if not bound:
+        if side is not None:
+            side.server.stop(0)  # its port was bound, never served
         sandbox.close()
         store.close()
         raise PortInUse(f"cannot listen on {host}:{port}" + (f" and {where.web}" if where.web is not None else "") +
                         (f" and {where.health}" if where.health is not None else "") +
+                        (f" and {where.metrics}" if where.metrics is not None else "") +
                         ": a port is in use (is another `smear-dsl serve` running?) or the address is not this machine's")
     renewing = None
     if leases is not None:
@@ -197,12 +199,18 @@ async def start(where: Listen = Listen(), db: str = "smear-referee.sqlite3", lim
             renewing = await _join(tables, leases, _advertised(where.advertise, host, bound))
         except Exception as e:
             await server.stop(0)
+            if scrapes is not None:
+                scrapes.server.server_close()
             sandbox.close()
             store.close()
             raise SmearError(f"cannot take part as a replica: {str(e).strip().splitlines()[0][:200]}") from None
     await server.start()
+    tables.metrics.watch_bots(referee.bots)
     if web is not None:
         await web.start()
+        tables.metrics.watch_web(web.counts)
+    if scrapes is not None:
+        scrapes.start()
     referee.bots.start_all()
     referee.clock.start_all()
     await health_servicer.set(SERVICE, health_pb2.HealthCheckResponse.SERVING)
@@ -212,7 +220,31 @@ async def start(where: Listen = Listen(), db: str = "smear-referee.sqlite3", lim
                       renewing)
     running.checking = asyncio.ensure_future(_integrity(store))
     running.bots = referee.bots
+    running.metrics = scrapes
     return running
+
+
+def _bind(server: grpc.aio.Server, referee: Referee, tournament: TournamentService, tables: Tables, where: Listen,
+          names: tuple[str, ...]) -> tuple[int, WebServer | None, SideHealth | None, MetricsPort | None]:
+    """Bind the ports `where` asks for: (the gRPC port, 0 if any port could not be bound; the web
+    port's server; the health port; the metrics port), none serving yet."""
+    host, port = where.host, where.port
+    web = side = scrapes = None
+    try:
+        bound = _add_port(server, host, port, where.tls) if _can_bind(host, port) else 0
+        web = None if where.web is None else \
+            web_server(referee, tournament, tables, host, where.web, MAX_MESSAGE_BYTES, where.tls)
+        if bound and where.health is not None:
+            side = SideHealth(host, where.health, names[:2], where.tls and server_credentials(where.tls)) \
+                if _can_bind(host, where.health) else None
+            bound = bound if side is not None and side.port else 0
+        if bound and where.metrics is not None:
+            scrapes = MetricsPort(host, where.metrics, tables.metrics.registry) if _can_bind(host, where.metrics) \
+                else None
+            bound = bound if scrapes is not None else 0
+    except (RuntimeError, OSError):
+        bound = 0
+    return bound, web, side, scrapes
 
 
 INTEGRITY_TABLES, INTEGRITY_SECONDS = 500, 2.0  # the start-up check's budget (docs/security.md, "The store")

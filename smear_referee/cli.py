@@ -35,6 +35,9 @@ def _add_serve(sub) -> None:
     sv.add_argument("--health-port", type=int, metavar="PORT", default=None,
                     help="also answer grpc.health.v1 on this port, from threads of its own, so checks do not wait "
                          "behind moves (0 picks a free port, printed)")
+    sv.add_argument("--metrics-port", type=int, metavar="PORT", default=None,
+                    help="also serve Prometheus metrics at http://HOST:PORT/metrics (plain HTTP: an operator's port, "
+                         "keep it private; 0 picks a free port, printed). docs/referee.md lists them")
     sv.add_argument("--tls-cert", metavar="PEM", help="serve gRPC and the web port over TLS with this certificate chain")
     sv.add_argument("--tls-key", metavar="PEM", help="the certificate's private key")
     sv.add_argument("--db", default="smear-referee.sqlite3",
@@ -253,10 +256,15 @@ def cmd_serve(args: argparse.Namespace) -> int:
         raise OptionError(str(e)) from None
     if bool(args.tls_cert) != bool(args.tls_key):
         raise OptionError("--tls-cert and --tls-key go together")
+    for flag in ("port", "web", "health_port", "metrics_port"):
+        value = getattr(args, flag)
+        if value is not None and not 0 <= value <= 65535:  # gRPC would take 70000 as 70000 - 65536
+            raise OptionError(f"--{flag.replace('_', '-')} {value}: a port is 0 to 65535 (0 picks a free one)")
     for path in filter(None, (args.tls_cert, args.tls_key)):
         if not os.path.isfile(path):
             raise OptionError(f"no file {path}")
-    where = Listen(args.host, args.port, args.web, args.tls_cert, args.tls_key, args.health_port, args.advertise)
+    where = Listen(args.host, args.port, args.web, args.tls_cert, args.tls_key, args.health_port, args.advertise,
+                   args.metrics_port)
     logging.basicConfig(level=logging.INFO, format="%(levelname)s %(name)s: %(message)s", stream=sys.stderr)
 
     def ready(running) -> None:
@@ -266,6 +274,8 @@ def cmd_serve(args: argparse.Namespace) -> int:
             print(f"web client: {scheme}://{args.host}:{running.web_port}/", flush=True)
         if running.health_port is not None:
             print(f"health checks: {args.host}:{running.health_port}", flush=True)
+        if running.metrics_port is not None:
+            print(f"metrics: http://{args.host}:{running.metrics_port}/metrics", flush=True)
         t = running.tables
         if t.shards.clustered:
             print(f"replica {t.shards.replica} advertised as {t.shards.address}: {len(t.shards.held)} of "

@@ -43,6 +43,8 @@ class HouseBots:
         # Worker processes started at the first search (most servers seat none); one search each at a time.
         self.thinkers = Sandbox(max(1, lim.bot_searches), max(1, lim.bot_searches), lim.bot_search_memory_bytes)
         self.fallbacks = 0  # searches that failed or overran, replaced by the heuristic bot's move
+        self.waiting = 0  # search bots whose turn it is, waiting for a worker (the metrics' queue)
+        self.thinking = 0  # searches running now
         tables.woken.append(self.watch)  # a parked table read back: its bots play on
         tables.parked.append(self.let_go)
 
@@ -90,12 +92,23 @@ class HouseBots:
             version = t.version
             bot = self.players[key]
             if bot.name == "search":
-                async with self.searching:
+                self.waiting += 1
+                try:
+                    await self.searching.acquire()
+                finally:
+                    self.waiting -= 1
+                try:
                     if t.game is not g or t.version != version:
                         return  # it moved on (or left memory) while this bot waited to think
-                    code = await self._think(t, seat, t.bots.get(seat, "search"), bot)
-                    if t.game is not g or t.version != version:
-                        return
+                    self.thinking += 1
+                    try:
+                        code = await self._think(t, seat, t.bots.get(seat, "search"), bot)
+                    finally:
+                        self.thinking -= 1
+                finally:
+                    self.searching.release()
+                if t.game is not g or t.version != version:
+                    return
             else:
                 code = bot.choose(g)
             move = move_to_proto(t.rules, code)

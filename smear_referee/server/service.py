@@ -464,16 +464,18 @@ class Referee(pb_grpc.RefereeServicer):
     async def WatchTable(self, request, context):
         who = CALLER.get()
         t = await self.tables.table_for(request.table_id, who)
-        async for event in streams.watch(self.tables, t, who, request.after_seq, HEARTBEAT_SECONDS):
-            yield event
+        with self.tables.metrics.streaming("watch_table"):
+            async for event in streams.watch(self.tables, t, who, request.after_seq, HEARTBEAT_SECONDS):
+                yield event
 
     @guard_stream
     async def WatchTurns(self, request, context):
         who = CALLER.get()
         t = await self._seat_table(request.table_id, who, "only a seat token has turns to watch")
         after = request.after_version if request.HasField("after_version") else -1
-        async for view in streams.turns(self.tables, t, who, after):
-            yield view
+        with self.tables.metrics.streaming("watch_turns"):
+            async for view in streams.turns(self.tables, t, who, after):
+                yield view
 
     @guard_stream
     async def Play(self, request_iterator, context):
@@ -513,7 +515,7 @@ class Referee(pb_grpc.RefereeServicer):
             finally:
                 outbox.put_nowait(None)  # the client is done sending: end after what is queued
 
-        with t.held(seat, turn, here=seat):
+        with t.held(seat, turn, here=seat), self.tables.metrics.streaming("play"):
             turn()
             reader = asyncio.ensure_future(read())
             try:

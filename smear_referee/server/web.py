@@ -147,13 +147,14 @@ class WebServer:
         logs = AddressLog(limits.log_lines)
         config = uvicorn.Config(Guard(app, limits, logs, app.is_api), lifespan="off", log_level="warning",
                                 access_log=False, timeout_graceful_shutdown=1, ws="none",
-                                http=guarded_protocol(limits, logs), limit_concurrency=limits.connections,
+                                http=(protocol := guarded_protocol(limits, logs)), limit_concurrency=limits.connections,
                                 timeout_keep_alive=limits.idle_seconds, h11_max_incomplete_event_size=64 * 1024, **kw)
         config.load()
         self.server = uvicorn.Server(config)
         self.server.lifespan = config.lifespan_class(config)
         self.sock = sock
         self.port = sock.getsockname()[1]
+        self.counts = protocol.counts  # open connections per address (the metrics read their sum)
 
     async def start(self) -> None:
         await self.server.startup(sockets=[self.sock])

@@ -20,6 +20,7 @@ from smear_referee.tables import history, idem, restore, seats, upkeep
 from smear_referee.api import referee_pb2 as pb
 from smear_referee.storage.cluster import Fenced, Solo
 from smear_referee.limits import Limits
+from smear_referee.metrics import Metrics
 from smear_referee.storage.store import Store, StoredTable, StoreDamaged
 from smear_referee.tables.restore import Damaged
 from smear_referee.tables.table import Event, Identity, Table
@@ -61,6 +62,8 @@ class Tables:
         self.woken: list[Callable[[Table], None]] = []  # called with each table read back into memory
         self.parked: list[Callable[[Table], None]] = []  # called with each table let go from memory
         self.history_slots = asyncio.Semaphore(2)  # records and old events remade from the store at once
+        self.metrics = Metrics()  # what an operator watches (smear_referee/metrics.py)
+        self.metrics.watch_tables(self)
 
     # ---- start-up and reading back (restore.py)
     def load(self) -> int:
@@ -122,18 +125,23 @@ class Tables:
                     keyed: bool = False, what: str = "a write") -> None:
         """Write statements of one table, fenced by its shard's lease (NOT_OWNER if that is lost);
         `keyed`: they hold an idempotency key, and a key stored already is KeyConflict."""
+        began = time.perf_counter()
         try:
             await self.store.write(statements, self.shards.fence(table_id))
+            self.metrics.commit_seconds.observe(time.perf_counter() - began)
         except self.store.backend.IntegrityError:
             if keyed:
                 raise seats.KeyConflict() from None
+            self.metrics.store_failures.labels("failed").inc()
             raise RefereeError("UNAVAILABLE", "STORE_FAILED", "the database did not take the change; try again") from None
         except Fenced:
             log.warning("fenced: %s at table %s was refused (its shard is no longer this replica's)", what, table_id)
+            self.metrics.store_failures.labels("fenced").inc()
             if t is not None:
                 self.hand_over(t)
             raise self.not_owner(table_id) from None
         except self.store.backend.Error:
+            self.metrics.store_failures.labels("failed").inc()
             if t is not None and self.store.backend.name == "postgresql":
                 self.hand_over(t)  # the commit may or may not have happened: the store decides
             raise RefereeError("UNAVAILABLE", "STORE_FAILED", "the database did not take the change; try again") from None
@@ -321,18 +329,15 @@ class Tables:
         """Apply, persist, publish. Returns (replayed, version): replayed when `key` had already been
         used for this move (nothing applied), and the version the move made (then or now). Once a move is applied, its write, its key, its events and the next
         seat's wake-up all happen, even if the caller's call is dropped meanwhile (a shielded task)."""
-        if who.role != "seat" or who.seat is None:
-            raise RefereeError("PERMISSION_DENIED", "NOT_A_SEAT", "only a seat token can play moves")
-        if len(key) > self.limits.key_chars:
-            raise RefereeError("INVALID_ARGUMENT", "BAD_RECORD",
-                               f"the idempotency key is longer than {self.limits.key_chars} characters")
-        if key.startswith(SERVER_KEYS) and not by_server:  # they mark the server's moves in the record
-            raise RefereeError("INVALID_ARGUMENT", "BAD_RECORD",
-                               f"an idempotency key may not start with {' or '.join(SERVER_KEYS)}: the server's own moves do")
-        if t.moved or not self.shards.owns(t.id):
-            raise self.gone(t)
+        began = time.perf_counter()
+        try:
+            _admit_move(self, t, who, key, by_server)
+        except RefereeError as e:
+            self.metrics.refused(e.reason, time.perf_counter() - began)
+            raise
         task = asyncio.ensure_future(self._submit(t, who.seat, move, expected_version, key))
         task.add_done_callback(_retrieve)
+        task.add_done_callback(lambda done: _count(self.metrics, done, key, began))
         return await asyncio.shield(task)
 
     async def _submit(self, t: Table, seat: int, move: pb.Move, expected_version: int, key: str) -> tuple[bool, int]:
@@ -437,3 +442,30 @@ def _retrieve(task: asyncio.Task) -> None:
     """Read a shielded submit's outcome when its caller is gone (no 'exception never retrieved')."""
     if not task.cancelled():
         task.exception()
+
+
+def _admit_move(tables: "Tables", t: Table, who: Identity, key: str, by_server: bool) -> None:
+    """What a move is refused for before it is tried at the table: the caller, the key, the shard."""
+    if who.role != "seat" or who.seat is None:
+        raise RefereeError("PERMISSION_DENIED", "NOT_A_SEAT", "only a seat token can play moves")
+    if len(key) > tables.limits.key_chars:
+        raise RefereeError("INVALID_ARGUMENT", "BAD_RECORD",
+                           f"the idempotency key is longer than {tables.limits.key_chars} characters")
+    if key.startswith(SERVER_KEYS) and not by_server:  # they mark the server's moves in the record
+        raise RefereeError("INVALID_ARGUMENT", "BAD_RECORD",
+                           f"an idempotency key may not start with {' or '.join(SERVER_KEYS)}: the server's own moves do")
+    if t.moved or not tables.shards.owns(t.id):
+        raise tables.gone(t)
+
+
+def _count(metrics: Metrics, task: asyncio.Task, key: str, began: float) -> None:
+    """A submitted move's outcome in the metrics: accepted (a replay is not a new move) or refused."""
+    if task.cancelled():
+        return
+    seconds = time.perf_counter() - began
+    e = task.exception()
+    if e is None:
+        if not task.result()[0]:
+            metrics.moved(key, seconds)
+    elif isinstance(e, RefereeError):
+        metrics.refused(e.reason, seconds)
