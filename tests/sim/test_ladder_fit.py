@@ -26,7 +26,8 @@ def simulated(truth: dict[str, float], pairs: list[tuple[str, str, int]], games:
     return out
 
 
-def test_the_fit_recovers_chosen_ratings():
+def test_the_fit_recovers_chosen_ratings(monkeypatch):
+    monkeypatch.setattr(bench_ladder, "RESAMPLES", 60)  # enough for a 95% interval here, a quarter of the time
     truth = {"random": 1000, "heuristic@1": 1350, "heuristic": 1500, "search:60": 1800}
     pairs = [("heuristic@1", "random", 2), ("heuristic", "random", 2), ("heuristic", "heuristic@1", 2),
              ("search:60", "heuristic", 2), ("search:60", "heuristic", 3)]
