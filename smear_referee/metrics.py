@@ -58,9 +58,8 @@ class Metrics:
         self.registry.register(_Gauges(self))
         ProcessCollector(registry=self.registry)  # process_resident_memory_bytes, _cpu_seconds_total, _open_fds
 
-    def moved(self, key: str, seconds: float) -> None:
-        """An accepted move; `key` is its idempotency key (the server's own start with bot: or clock:)."""
-        by = key.partition(":")[0] if key.startswith(("bot:", "clock:")) else "player"
+    def moved(self, by: str, seconds: float) -> None:
+        """An accepted move, made `by` one of MOVERS."""
         self.moves.labels(by).inc()
         self.move_seconds.observe(seconds)
 
@@ -119,7 +118,8 @@ class Metrics:
             yield _gauge("smear_bots_seated", "Seats the server's own bots play now", len(bots.players))
             yield _gauge("smear_search_bot_queue", "Search bots whose turn it is, waiting for a worker",
                          bots.waiting)
-            yield _gauge("smear_search_bot_thinking", "Search bots thinking now (one worker each)", bots.thinking)
+            yield _gauge("smear_search_bot_thinking", "Search bots thinking now (one worker each)",
+                         bots.thinkers.running)
             yield CounterMetricFamily("smear_search_bot_fallbacks", "Searches that failed or overran, replaced "
                                       "by the heuristic bot's move", value=bots.fallbacks)
         self.reading(read)

@@ -44,7 +44,6 @@ class HouseBots:
         self.thinkers = Sandbox(max(1, lim.bot_searches), max(1, lim.bot_searches), lim.bot_search_memory_bytes)
         self.fallbacks = 0  # searches that failed or overran, replaced by the heuristic bot's move
         self.waiting = 0  # search bots whose turn it is, waiting for a worker (the metrics' queue)
-        self.thinking = 0  # searches running now
         tables.woken.append(self.watch)  # a parked table read back: its bots play on
         tables.parked.append(self.let_go)
 
@@ -100,11 +99,7 @@ class HouseBots:
                 try:
                     if t.game is not g or t.version != version:
                         return  # it moved on (or left memory) while this bot waited to think
-                    self.thinking += 1
-                    try:
-                        code = await self._think(t, seat, t.bots.get(seat, "search"), bot)
-                    finally:
-                        self.thinking -= 1
+                    code = await self._think(t, seat, t.bots.get(seat, "search"), bot)
                 finally:
                     self.searching.release()
                 if t.game is not g or t.version != version:

@@ -128,6 +128,11 @@ class Sandbox:
                 pass
         threading.Thread(target=start, name="smear-sandbox-start", daemon=True).start()
 
+    @property
+    def running(self) -> int:
+        """Jobs a worker is on now."""
+        return len(self._running)
+
     def full(self) -> bool:
         """Whether a job sent now would be refused (every worker busy, the queue full)."""
         return self._slots is not None and self._slots.locked() and self._waiting >= self.queue_limit

@@ -336,7 +336,6 @@ class Tables:
             self.metrics.refused(e.reason, time.perf_counter() - began)
             raise
         task = asyncio.ensure_future(self._submit(t, who.seat, move, expected_version, key))
-        task.add_done_callback(_retrieve)
         task.add_done_callback(lambda done: _count(self.metrics, done, key, began))
         return await asyncio.shield(task)
 
@@ -362,7 +361,7 @@ class Tables:
             except MoveError as e:
                 raise RefereeError("INVALID_ARGUMENT" if e.code in ("BAD_RECORD", "BAD_DEAL") else "FAILED_PRECONDITION",
                                    e.code, e.said, spec=t.rules.spec) from None
-            by = key.partition(":")[0] if key.startswith(SERVER_KEYS) else ""
+            by = mover(key)
             events = t.news(before, seat, code, by)
             now = time.time()
             try:
@@ -438,10 +437,9 @@ async def _notify(t: Table) -> None:
         t.changed.notify_all()
 
 
-def _retrieve(task: asyncio.Task) -> None:
-    """Read a shielded submit's outcome when its caller is gone (no 'exception never retrieved')."""
-    if not task.cancelled():
-        task.exception()
+def mover(key: str) -> str:
+    """Who made a move, from its idempotency key: "bot" or "clock" for the server's own, "" for a seat's player."""
+    return key.partition(":")[0] if key.startswith(SERVER_KEYS) else ""
 
 
 def _admit_move(tables: "Tables", t: Table, who: Identity, key: str, by_server: bool) -> None:
@@ -459,13 +457,14 @@ def _admit_move(tables: "Tables", t: Table, who: Identity, key: str, by_server: 
 
 
 def _count(metrics: Metrics, task: asyncio.Task, key: str, began: float) -> None:
-    """A submitted move's outcome in the metrics: accepted (a replay is not a new move) or refused."""
+    """A submitted move's outcome in the metrics: accepted (a replay is not a new move) or refused.
+    Reading it also marks it read when the caller is gone (no 'exception never retrieved')."""
     if task.cancelled():
         return
     seconds = time.perf_counter() - began
     e = task.exception()
     if e is None:
         if not task.result()[0]:
-            metrics.moved(key, seconds)
+            metrics.moved(mover(key) or "player", seconds)
     elif isinstance(e, RefereeError):
         metrics.refused(e.reason, seconds)
