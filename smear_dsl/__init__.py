@@ -20,7 +20,6 @@ importing a ground-floor module stays cheap.
 from __future__ import annotations
 
 from importlib import import_module
-from typing import Any
 
 # name -> the module that defines it
 _FACADE = {
@@ -37,7 +36,7 @@ _FACADE = {
 __all__ = sorted(_FACADE)
 
 
-def __getattr__(name: str) -> Any:
+def __getattr__(name: str) -> object:
     """`from smear_dsl import Game` and the like: the facade's names, imported on first use."""
     module = _FACADE.get(name)
     if module is None:

@@ -8,9 +8,10 @@ import os
 import sys
 from typing import Any
 
-from smear_dsl.players.botspec import BOT_HELP, check_bot
+# Only what builds the parser is imported here (`--help` and a mistyped command load nothing more); each
+# command imports what it runs.
+from smear_dsl.choices import BOT_HELP, LANGUAGES
 from smear_dsl.errors import OptionError, RecordError, RuleError, SmearError
-from smear_dsl.i18n import LANGUAGES, signed
 
 
 def read_json(path: str) -> Any:
@@ -79,6 +80,7 @@ def _verdict_line(path: str, v: dict[str, Any], status: int) -> str:
 
 def score_list(scores: list[int]) -> str:
     """Scores as a person reads them: `16 to 9`, `7, 4 and −2` (a real minus sign, never `4--2`)."""
+    from smear_dsl.i18n import signed
     said = [signed(s) for s in scores]
     return " to ".join(said) if len(said) == 2 else ", ".join(said[:-1]) + " and " + said[-1] if len(said) > 2 else "".join(said)
 
@@ -258,6 +260,7 @@ class _Parser(argparse.ArgumentParser):
 
 def _bot_kind(text: str) -> str:
     """argparse's check of --bot: a bot's name (see bots.BOT_HELP), with what the bots are if not."""
+    from smear_dsl.players.botspec import check_bot
     try:
         return check_bot(text)
     except ValueError as e:
@@ -273,9 +276,9 @@ def _suggest(word: str, options: list[str]) -> str | None:
 def _extensions() -> list:
     """`register(subparsers)` functions of installed packages (entry point group `smear_dsl.commands`):
     the referee adds its commands this way, so this package never imports it."""
-    from importlib.metadata import entry_points
+    from smear_dsl.plugins import entry_points
     out = []
-    for ep in sorted(entry_points(group="smear_dsl.commands"), key=lambda e: e.name):
+    for ep in sorted(entry_points("smear_dsl.commands"), key=lambda e: e.name):
         try:
             out.append(ep.load())
         except ImportError:  # a package half-installed: its commands are missing, the others work

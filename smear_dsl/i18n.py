@@ -15,13 +15,12 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Callable, Iterable, Mapping
 
 from smear_dsl import cards as C
+from smear_dsl.choices import LANGUAGES
 from smear_dsl.errors import Said
 
 if TYPE_CHECKING:
     from smear_dsl.language.spec import LangText, RuleSpec
 
-# The languages players may choose, each named in itself.
-LANGUAGES: dict[str, str] = {"en": "English", "fr": "Français", "sk": "Slovenčina", "tl": "Tagalog", "th": "ไทย"}
 DOMAIN = "smear"
 LOCALE_DIR = Path(__file__).parent / "locale"
 SUIT_SYMBOLS = "♠♥♦♣"

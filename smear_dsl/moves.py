@@ -9,6 +9,7 @@ from __future__ import annotations
 from typing import Any, Callable
 
 from smear_dsl import cards as C
+from smear_dsl.choices import TYPED  # noqa: F401  (play --help shows it; its home has no imports)
 from smear_dsl.errors import MoveError, clip
 from smear_dsl.i18n import ENGLISH, N_
 
@@ -136,18 +137,3 @@ def said(move: dict[str, Any], tr, card: Callable[[str], str] = str, suit: Calla
         return tr.t(words[move["choice"]]) if move["choice"] in words else move["choice"]
     return tr.t(words["pass"])
 
-
-# What `play --help` shows: every move a person may type at a terminal's `move>` prompt (the
-# terminal client's parse_move reads them).
-TYPED = """\
-moves, typed at the `move>` prompt (in any case):
-  1, 2, ...            the move with that number in the list the table offers
-  pass                 pass in the bidding
-  bid N                bid N, e.g. `bid 3`
-  trump S              name trump: S, H, D or C (spades, hearts, diamonds, clubs)
-  AS, 10H, QD, ...     play a card: its rank (2-10, J, Q, K, A) and suit; a joker by its name (e.g. JK)
-  discard AS 10H       discard those cards (as many as the table asks; `discard` alone for none)
-  stand, beg, give, run
-                       begging: the player left of the dealer stands or begs; the dealer gives a
-                       point or runs the cards
-seats count from 1, as the table shows them."""

@@ -8,11 +8,9 @@ import json
 import os
 import sys
 
-from smear_dsl.players.botspec import BOT_HELP
+from smear_dsl.choices import BOT_HELP, LANGUAGES, TYPED
 from smear_dsl.cli import _bot_kind, parse_options, read_json
 from smear_dsl.errors import OptionError
-from smear_dsl.i18n import LANGUAGES, negotiate, tr_for
-from smear_dsl.moves import TYPED
 
 
 def register(sub) -> None:
@@ -179,6 +177,7 @@ def _play_client(args: argparse.Namespace, where: str):
         lobby = Client(where, channel=channel)
     else:
         lobby = Client(where)
+    from smear_dsl.i18n import negotiate, tr_for
     lobby.lang = args.lang or negotiate(os.environ.get("LANGUAGE", "").split(":") + [os.environ.get("LANG", "")])
     return lobby
 

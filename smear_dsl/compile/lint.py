@@ -9,7 +9,6 @@ of them holds for no hand.
 from __future__ import annotations
 
 import dataclasses
-import difflib
 import itertools
 import re
 from functools import lru_cache
@@ -124,6 +123,7 @@ def likely_mistakes(spec: RuleSpec, r: CompiledRules) -> list[Diagnostic]:
     out = []
     for p in spec.points:
         if p.name not in standard_points():
+            import difflib  # only for a name that is not a standard one
             close = difflib.get_close_matches(p.name, sorted(standard_points()), n=1, cutoff=0.75)
             if close:
                 out.append(p.loc.diag(f"point `{p.name}` looks like a misspelling of `{close[0]}`",

@@ -7,7 +7,6 @@ anything is compiled; the closures themselves are emit.py's.
 """
 from __future__ import annotations
 
-import difflib
 from dataclasses import dataclass, field
 from typing import Any, Callable
 
@@ -75,6 +74,7 @@ class Checked:
 
 
 def _close(word: str, options) -> str | None:
+    import difflib  # only for a misspelt name
     m = difflib.get_close_matches(word, list(options), n=1, cutoff=0.6)
     return f"did you mean `{m[0]}`?" if m else None
 

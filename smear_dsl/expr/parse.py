@@ -63,8 +63,8 @@ class _ToAst(Transformer):
     def card_of(self, meta, c):
         return A.CardOf(meta.start_pos, str(c[0]), c[1])
 
-    def neg(self, meta, c):
-        return A.Neg(meta.start_pos, c[0])
+    def neg(self, meta, c):  # c: the `-` token, then the operand
+        return A.Neg(meta.start_pos, c[-1])
 
     def binop(self, meta, c):
         return A.BinOp(_pos(c[1]), str(c[1]), c[0], c[2])
@@ -95,7 +95,7 @@ class _ToAst(Transformer):
 
 
 _TOKEN_WORDS = {
-    "CMPOP": "a comparison", "ADDOP": "`+` or `-`", "MULOP": "`*`, `//` or `%`", "NAME": "a name",
+    "CMPOP": "a comparison", "PLUS": "`+`", "MINUS": "`-`", "MULOP": "`*`, `//` or `%`", "NAME": "a name",
     "INT": "a number", "STRING": "a string", "LPAR": "`(`", "RPAR": "`)`", "COMMA": "`,`",
     "LSQB": "`[`", "RSQB": "`]`", "DOT": "`.`", "$END": "the end of the expression",
 }

@@ -21,7 +21,7 @@ from smear_dsl.expr.counted import MAX_KINDS, NotCounted, counted_conditions
 from smear_dsl.expr.parse import ExprSyntaxError, parse_expr
 from smear_dsl.language.paths import file_version, rule_file, rule_names, split_ref
 from smear_dsl.language.rulefile import RULES
-from smear_dsl.language.versions import text_sha256, versions_of
+from smear_dsl.language.versions import versions_of
 from smear_dsl.language.schema import MISSING, Ctx, Src, did_you_mean
 from smear_dsl.language.crosschecks import NO_NAMER, CrossChecks
 from smear_dsl.language.pointdefs import PointChecks
@@ -105,7 +105,7 @@ def spec_from_text(text: str, path: str, known_parents_only: bool = False,
         spec = _Semantics(ctx, path).build(raw)
         if spec is not None:
             spec = dataclasses.replace(spec, extends=tuple(lineage), version=raw.get("version"),
-                                       sha256=text_sha256(text), text=text, unpinned=tuple(unpinned))
+                                       text=text, unpinned=tuple(unpinned))
     except (TypeError, KeyError, AttributeError, ValueError):
         # Only reachable after structural errors left holes; those errors are already reported.
         if not structural:

@@ -6,7 +6,6 @@ Expression fields come back as `Src` (text and place) for the semantic pass to c
 """
 from __future__ import annotations
 
-import difflib
 from dataclasses import dataclass
 from typing import Any
 
@@ -42,6 +41,7 @@ MISSING = object()
 
 
 def did_you_mean(word: str, options) -> str | None:
+    import difflib  # only when something is misspelt: not on every check
     m = difflib.get_close_matches(str(word), [str(o) for o in options], n=1, cutoff=0.6)
     return f"did you mean `{m[0]}`?" if m else None
 

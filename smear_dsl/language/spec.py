@@ -6,6 +6,7 @@ closures are built later against the compiled tables.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from functools import cached_property
 from typing import Any
 
 from smear_dsl.errors import Diagnostic, clip
@@ -287,9 +288,15 @@ class RuleSpec:
     beg: BegSpec | None = None
     translations: tuple[tuple[str, LangText], ...] = ()  # (language, its words), as `translations:` gives them
     version: int | None = None  # the file's `version:` (its own, never its parent's)
-    sha256: str = ""  # of the file's own text: with its parents pinned, this names what it plays
     text: str = field(default="", repr=False)  # the file's own text (a record of a house rule carries it)
     unpinned: tuple[tuple[str, str], ...] = ()  # `extends:` names given without a version, and what they resolved to
+
+    @cached_property
+    def sha256(self) -> str:
+        """Of the file's own text: with its parents pinned, this names what it plays. Worked out when first
+        asked (a record, a table, a pin), not on every `check`: hashlib is 3 ms of a cold start."""
+        from smear_dsl.language.versions import text_sha256
+        return text_sha256(self.text)
 
     @property
     def ref(self) -> str:

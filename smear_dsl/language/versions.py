@@ -10,7 +10,6 @@ before then names its rules without a version and means that one.
 from __future__ import annotations
 
 import functools
-import hashlib
 import json
 from typing import TYPE_CHECKING, Any
 
@@ -93,6 +92,7 @@ def pins_of(lineage: Any) -> dict[str, str] | None:
 
 def text_sha256(text: str) -> str:
     """A rule file's `rules_sha256`: the SHA-256 of its text in UTF-8, in hex."""
+    import hashlib  # only a pinned or recorded file needs it: not every `check`
     return hashlib.sha256(text.encode("utf-8", "surrogatepass")).hexdigest()
 
 

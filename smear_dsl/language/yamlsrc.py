@@ -19,6 +19,9 @@ TOO_LARGE_HINT = "a rule file is a few kilobytes of YAML"
 def too_large(size: int) -> str:
     """The message for a rule file over MAX_BYTES (the file itself, or an upload)."""
     return f"rule file is too large ({size:,} bytes; the limit is {MAX_BYTES:,})"
+# libyaml's parser when PyYAML was built with it (ten times faster, the same nodes and marks, and a nesting
+# limit of its own); PyYAML's pure-Python one otherwise.
+_Loader = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
 MAX_NODES = 20_000  # counts alias expansions too, which defuses "billion laughs"
 MAX_DEPTH = 40
 
@@ -78,18 +81,20 @@ def load_yaml(text: str, path: str, sources: SourceCache) -> tuple[Node | None, 
         return None, [sources.diag(path, 1, 1, "rule file is empty",
                                    "start with `name:` and `extends:` naming a rule file in rules/ to build on it, or see docs/rule-language.md")]
     try:
-        loader = yaml.SafeLoader(text)
+        root = _compose(_Loader, text)
+    except yaml.YAMLError:  # say it in PyYAML's own words, which name what was expected and what was found
         try:
-            root = loader.get_single_node()
-        finally:
-            loader.dispose()
-    except yaml.MarkedYAMLError as e:
-        mark = e.problem_mark or e.context_mark
-        line, col = (mark.line + 1, mark.column + 1) if mark else (1, 1)
-        msg = f"YAML syntax error: {e.problem or e.context}"
-        return None, [sources.diag(path, line, col, msg, "check indentation, colons and quotes around this place")]
-    except yaml.YAMLError as e:
-        return None, [sources.diag(path, 1, 1, f"YAML error: {e}")]
+            root = _compose(yaml.SafeLoader, text)
+        except yaml.MarkedYAMLError as e:
+            mark = e.problem_mark or e.context_mark
+            line, col = (mark.line + 1, mark.column + 1) if mark else (1, 1)
+            msg = f"YAML syntax error: {e.problem or e.context}"
+            return None, [sources.diag(path, line, col, msg, "check indentation, colons and quotes around this place")]
+        except yaml.YAMLError as e:
+            return None, [sources.diag(path, 1, 1, f"YAML error: {e}")]
+        except RecursionError:
+            return None, [sources.diag(path, 1, 1, "YAML nesting is too deep", f"a rule file nests at most {MAX_DEPTH} levels")]
+        # libyaml refused what PyYAML reads (its nesting limit is the only difference known): the limits below decide
     except RecursionError:
         return None, [sources.diag(path, 1, 1, "YAML nesting is too deep", f"a rule file nests at most {MAX_DEPTH} levels")]
     if root is None:
@@ -103,6 +108,14 @@ def load_yaml(text: str, path: str, sources: SourceCache) -> tuple[Node | None, 
     except RecursionError:
         return None, [sources.diag(path, 1, 1, "YAML nesting is too deep", f"a rule file nests at most {MAX_DEPTH} levels")]
     return node, []
+
+
+def _compose(loader_class: type, text: str) -> yaml.Node | None:
+    loader = loader_class(text)
+    try:
+        return loader.get_single_node()
+    finally:
+        loader.dispose()
 
 
 def _convert(n: yaml.Node, path: str, ctor: yaml.SafeLoader, budget: list[int], depth: int) -> Node:

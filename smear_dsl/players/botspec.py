@@ -5,9 +5,8 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-BOT_HELP = ("random, heuristic (heuristic:bold, heuristic:cautious), heuristic@1 (the first heuristic), or "
-            "search[:BUDGET] (BUDGET: 200ms, 1.5s, or a number of playouts; default 200ms)")
-SIMPLE = ("random", "heuristic", "heuristic:bold", "heuristic:cautious", "heuristic@1")
+from smear_dsl.choices import BOT_HELP, SIMPLE
+
 
 
 @dataclass(frozen=True)
