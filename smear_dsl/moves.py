@@ -9,7 +9,6 @@ from __future__ import annotations
 from typing import Any, Callable
 
 from smear_dsl import cards as C
-from smear_dsl.choices import TYPED  # noqa: F401  (play --help shows it; its home has no imports)
 from smear_dsl.errors import MoveError, clip
 from smear_dsl.i18n import ENGLISH, N_
 

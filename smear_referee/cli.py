@@ -177,7 +177,7 @@ def _play_client(args: argparse.Namespace, where: str):
         lobby = Client(where, channel=channel)
     else:
         lobby = Client(where)
-    from smear_dsl.i18n import negotiate, tr_for
+    from smear_dsl.i18n import negotiate
     lobby.lang = args.lang or negotiate(os.environ.get("LANGUAGE", "").split(":") + [os.environ.get("LANG", "")])
     return lobby
 
@@ -191,6 +191,7 @@ def cmd_play(args: argparse.Namespace) -> int:
     from smear_referee.clients.client import error_reason, target
     from smear_referee.names import shown
     from smear_referee.clients.terminal import TerminalTable, save_seat, saved_seat
+    from smear_dsl.i18n import tr_for
 
     where = target(args.server)
     lobby = _play_client(args, where)

@@ -117,7 +117,7 @@ def said_move(text: str, legal: list[pb.Move], tr: Tr) -> pb.Move | None:
 
 def parse_move(text: str, legal: list[pb.Move], tr: Tr = ENGLISH) -> pb.Move | None:
     """The person's input: a number from the list, or `pass`, `bid N`, `trump S`, `discard AS KH`, a card,
-    or when begging `stand`, `beg`, `give`, `run` (smear_dsl.moves.TYPED says them to the person); or the
+    or when begging `stand`, `beg`, `give`, `run` (smear_dsl.choices.TYPED says them to the person); or the
     same words in the table's language, as its menu shows them (`passe`, `enchère 3`)."""
     words = text.replace(",", " ").split()
     if not words:

@@ -33,7 +33,7 @@ from smear_referee.server.house_bots import HouseBots
 from smear_referee.server.clock import TurnClock
 from smear_referee.tables.idem import keyed
 from smear_referee.tables.seats import prior
-from smear_referee.storage.store import STORE_ERRORS, StoreDamaged, StoreDown
+from smear_referee.storage.store import StoreDamaged, StoreDown, store_errors
 from smear_referee.tables.rulesets import known_spec
 from smear_referee.errors import RefereeError
 from smear_referee.tables.registry import Identity, Table, Tables
@@ -135,16 +135,18 @@ def _with_caller(handler, who: Identity):
     return grpc.unary_unary_rpc_method_handler(unary, handler.request_deserializer, handler.response_serializer)
 
 
-_OUR_ERRORS = (RefereeError, OptionError, ValueError, RuleError, StoreDown, StoreDamaged, *STORE_ERRORS)
+def _our_errors() -> tuple[type[BaseException], ...]:
+    """What a call may fail with on purpose (a status for each: _abort_for); read when one is raised."""
+    return (RefereeError, OptionError, ValueError, RuleError, StoreDown, StoreDamaged, *store_errors())
 
 
 async def _abort_for(context, e: Exception) -> None:
-    """End the call with the status for one of _OUR_ERRORS."""
+    """End the call with the status for one of _our_errors()."""
     if isinstance(e, StoreDown):
         await _abort(context, "UNAVAILABLE", "STORE_FAILED", f"{e}; try again")
     elif isinstance(e, StoreDamaged):
         await _abort(context, "DATA_LOSS", "TABLE_DAMAGED", str(e), {"table_id": e.table_id})
-    elif isinstance(e, STORE_ERRORS):  # a write the database did not take (it is down, or restarting)
+    elif isinstance(e, store_errors()):  # a write the database did not take (it is down, or restarting)
         await _abort(context, "UNAVAILABLE", "STORE_FAILED", "the database did not take the change; try again")
     elif isinstance(e, RefereeError):
         await _abort(context, e.status, e.reason, e.message_in(LANG.get()), e.metadata)
@@ -180,7 +182,7 @@ def guard(fn):
         LANG.set(caller_language(context))
         try:
             return await fn(self, request, context)
-        except _OUR_ERRORS as e:
+        except _our_errors() as e:
             await _abort_for(context, e)
     wrapper.__name__ = fn.__name__
     return wrapper
@@ -193,7 +195,7 @@ def guard_stream(fn):
         try:
             async for item in fn(self, request, context):
                 yield item
-        except _OUR_ERRORS as e:
+        except _our_errors() as e:
             await _abort_for(context, e)
     wrapper.__name__ = fn.__name__
     return wrapper

@@ -27,7 +27,8 @@ from smear_referee.api import referee_pb2 as pb
 from smear_referee.server.service import CALLER, NEEDS_TOKEN, caller_of
 from smear_referee.errors import RefereeError
 from smear_referee.tables.registry import Tables
-from smear_referee.server.webguard import AddressLog, CappedGzip, Guard, SafeCodec, WebLimits, guarded_protocol
+from smear_referee.server.h11guard import guarded_protocol
+from smear_referee.server.webguard import AddressLog, CappedGzip, Guard, SafeCodec, WebLimits
 
 STATIC = Path(__file__).parent.parent / "static"  # built from clients/web by its `npm run build`
 _CONNECT_CODES = {code_pb2.CANCELLED: Code.CANCELED} | {
