@@ -7,6 +7,7 @@ import logging
 import signal
 import threading
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
 import grpc
 from grpc_health.v1 import health, health_pb2, health_pb2_grpc
@@ -21,6 +22,7 @@ from smear_referee.storage.cluster import Leases
 from smear_referee.api import referee_pb2_grpc as pb_grpc
 from smear_referee.server.grpcguard import ReadableRequests
 from smear_referee.server.health import SideHealth
+from smear_referee.server.memory import give_back
 from smear_referee.server.metrics_port import MetricsPort
 from smear_referee.server.house_bots import HouseBots
 from smear_referee.limits import Limits
@@ -29,8 +31,10 @@ from smear_referee.server.service import SERVICE, TOURNAMENT, AuthInterceptor, R
 from smear_referee.storage.store import Store
 from smear_referee.tables.registry import Tables
 from smear_referee.tournament.service import Tournaments, TournamentService
-from smear_referee.server.web import WebServer, web_server
 from smear_referee.server.webguard import AddressLog
+
+if TYPE_CHECKING:  # the web port's server is imported when a web port is asked for (uvicorn: 45 ms of a start)
+    from smear_referee.server.web import WebServer
 
 MAX_MESSAGE_BYTES = 4 * 1024 * 1024
 
@@ -136,6 +140,7 @@ class Running:
     checking: asyncio.Future | None = None  # the start-up integrity check (it runs in the background)
     bots: "HouseBots | None" = None  # the bots the server plays (their search workers are stopped with it)
     metrics: MetricsPort | None = None
+    trimming: asyncio.Task | None = None  # memory.give_back: the heaps trimmed after many streams close
 
     @property
     def metrics_port(self) -> int | None:
@@ -150,7 +155,7 @@ class Running:
         return self.health.port if self.health else None
 
     async def stop(self, grace: float = 2.0) -> None:
-        for task in (self.upkeep, self.beat, self.checking):
+        for task in (self.upkeep, self.beat, self.checking, self.trimming):
             if task is not None:
                 task.cancel()
         if self.leases is not None:  # hand the shards back now: no one waits for them to expire
@@ -219,6 +224,7 @@ async def start(where: Listen = Listen(), db: str = "smear-referee.sqlite3", lim
     running = Running(server, bound, tables, store, sandbox, web, asyncio.ensure_future(_upkeep(tables)), side, beat,
                       renewing)
     running.checking = asyncio.ensure_future(_integrity(store))
+    running.trimming = asyncio.ensure_future(give_back(tables.metrics))
     running.bots = referee.bots
     running.metrics = scrapes
     return running
@@ -232,8 +238,9 @@ def _bind(server: grpc.aio.Server, referee: Referee, tournament: TournamentServi
     web = side = scrapes = None
     try:
         bound = _add_port(server, host, port, where.tls) if _can_bind(host, port) else 0
-        web = None if where.web is None else \
-            web_server(referee, tournament, tables, host, where.web, MAX_MESSAGE_BYTES, where.tls)
+        if where.web is not None:
+            from smear_referee.server.web import web_server
+            web = web_server(referee, tournament, tables, host, where.web, MAX_MESSAGE_BYTES, where.tls)
         if bound and where.health is not None:
             side = SideHealth(host, where.health, names[:2], where.tls and server_credentials(where.tls)) \
                 if _can_bind(host, where.health) else None

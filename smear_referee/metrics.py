@@ -54,6 +54,7 @@ class Metrics:
         for kind in ("failed", "fenced"):
             self.store_failures.labels(kind)
         self.streams = dict.fromkeys(STREAMS, 0)
+        self.streams_closed = 0  # since the start (memory.give_back trims the heaps after many)
         self._readings: list[Callable[[], Iterable[GaugeMetricFamily]]] = []
         self.registry.register(_Gauges(self))
         ProcessCollector(registry=self.registry)  # process_resident_memory_bytes, _cpu_seconds_total, _open_fds
@@ -81,6 +82,7 @@ class Metrics:
             yield
         finally:
             self.streams[kind] -= 1
+            self.streams_closed += 1
 
     def reading(self, read: Callable[[], Iterable[GaugeMetricFamily]]) -> None:
         """Add gauges read at scrape time (the server's parts register theirs as they start)."""

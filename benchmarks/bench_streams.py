@@ -1,0 +1,87 @@
+"""Does a referee give back the memory of streams that close? (Target: RSS after 500 streams opened and
+closed within 2 MB of before.)
+
+Starts `smear-dsl serve` on a fresh SQLite file, opens a few tables, warms up with one small round, then
+`--rounds` times: opens `--streams` WatchTable streams spread over the tables (each reads its first events),
+samples the server's RSS, closes them all, waits for the server to see them go, samples again. Prints RSS
+before, with the streams open (and per stream), and after each round.
+Usage: python benchmarks/bench_streams.py [--streams 500] [--rounds 3] [--tables 10]
+"""
+from __future__ import annotations
+
+import argparse
+import asyncio
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+import grpc
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+
+from bench_referee import start_server  # noqa: E402
+from bench_soak import rss_mb  # noqa: E402
+from smear_referee.api import referee_pb2 as pb, referee_pb2_grpc as rpc  # noqa: E402
+from smear_referee.server.memory import EVERY_SECONDS  # noqa: E402
+
+
+async def open_streams(stub, tables: list[tuple[str, list]], n: int) -> list:
+    """`n` WatchTable calls of spectators, each having read its table's first event (so the server holds it)."""
+    calls = [stub.WatchTable(pb.WatchTableRequest(table_id=tables[i % len(tables)][0]), metadata=tables[i % len(tables)][1])
+             for i in range(n)]
+    await asyncio.gather(*(call.read() for call in calls))
+    return calls
+
+
+async def settle(pid: int, seconds: float = EVERY_SECONDS + 3.0) -> float:
+    """The server's RSS once it has had `seconds` to finish closing what was closed (and to trim its heaps:
+    smear_referee.server.memory does every EVERY_SECONDS after many streams close)."""
+    await asyncio.sleep(seconds)
+    return rss_mb(pid)
+
+
+async def run(target: str, pid: int, streams: int, rounds: int, n_tables: int, wait: float) -> None:
+    async with grpc.aio.insecure_channel(target, options=[("grpc.max_concurrent_streams", 0)]) as ch:
+        stub = rpc.RefereeStub(ch)
+        table_ids = []
+        for i in range(n_tables):
+            made = await stub.CreateTable(pb.CreateTableRequest(rules_name="four_point_ne_wisconsin", seed=f"streams-{i}"))
+            seen = await stub.JoinTable(pb.JoinTableRequest(table_id=made.table_id, spectator=True))
+            table_ids.append((made.table_id, [("authorization", f"Bearer {seen.token}")]))
+        for call in await open_streams(stub, table_ids, 20):  # warm-up: the code paths and messages a stream uses
+            call.cancel()
+        before = await settle(pid)
+        print(f"{streams} WatchTable streams on {n_tables} tables; RSS before: {before:.1f} MB")
+        for r in range(rounds):
+            t0 = time.perf_counter()
+            calls = await open_streams(stub, table_ids, streams)
+            opened = time.perf_counter() - t0
+            held = rss_mb(pid)
+            for call in calls:
+                call.cancel()
+            del calls
+            after = await settle(pid, wait)
+            print(f"  round {r + 1}: open {held:.1f} MB ({(held - before) * 1024 / streams:.1f} KB per stream, "
+                  f"opened in {opened:.2f} s); closed {after:.1f} MB: {after - before:+.2f} MB from before")
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--streams", type=int, default=500)
+    ap.add_argument("--rounds", type=int, default=3)
+    ap.add_argument("--tables", type=int, default=10)
+    ap.add_argument("--settle", type=float, default=EVERY_SECONDS + 3.0,
+                    help="seconds given to the server after the streams close, before its RSS is read")
+    args = ap.parse_args()
+    with tempfile.TemporaryDirectory() as tmp:
+        proc, target = start_server(str(Path(tmp) / "streams.db"))
+        try:
+            asyncio.run(run(target, proc.pid, args.streams, args.rounds, args.tables, args.settle))
+        finally:
+            proc.terminate()
+            proc.wait(timeout=10)
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,61 @@
+"""The referee gives freed heap memory back once many streams have closed (smear_referee.server.memory),
+and not before: measured on this process's own RSS with glibc's real allocator."""
+from __future__ import annotations
+
+import asyncio
+from pathlib import Path
+
+import pytest
+
+from smear_referee.metrics import Metrics
+from smear_referee.server.memory import give_back, malloc_trim
+
+pytestmark = pytest.mark.skipif(malloc_trim() is None, reason="the C library has no malloc_trim (not glibc)")
+
+
+def rss_mb() -> float:
+    for line in Path("/proc/self/status").read_text().splitlines():
+        if line.startswith("VmRSS:"):
+            return int(line.split()[1]) / 1024
+    raise AssertionError("no VmRSS")
+
+
+def _freed_heap() -> list[bytes]:
+    """40 MB of 2 KB blocks from glibc's heap, freed but for a block at the end (so glibc's own trimming
+    of the heap's top cannot give them back, as with the buffers of streams that closed)."""
+    blocks = [bytes(2048) for _ in range(20_000)]
+    keep = [bytes(2048)]
+    del blocks
+    return keep
+
+
+def test_memory_freed_by_closed_streams_goes_back_after_enough_of_them_close():
+    metrics = Metrics()
+
+    async def run() -> tuple[float, float, float]:
+        keep = _freed_heap()
+        start = rss_mb()
+        task = asyncio.ensure_future(give_back(metrics, every=0.05, after=100))
+        await asyncio.sleep(0.1)  # it has started: it counts closed streams from here
+        metrics.streams_closed += 99  # not yet enough closed streams: nothing is trimmed
+        await asyncio.sleep(0.3)
+        untouched = rss_mb()
+        metrics.streams_closed += 1
+        await asyncio.sleep(0.5)
+        trimmed = rss_mb()
+        task.cancel()
+        del keep
+        return start, untouched, trimmed
+
+    start, untouched, trimmed = asyncio.run(run())
+    assert untouched > start - 5, (start, untouched)
+    assert trimmed < untouched - 20, (start, untouched, trimmed)
+
+
+def test_a_stream_counts_as_closed_when_it_ends_however_it_ends():
+    metrics = Metrics()
+    with metrics.streaming("watch_table"):
+        assert metrics.streams["watch_table"] == 1 and metrics.streams_closed == 0
+    with pytest.raises(RuntimeError), metrics.streaming("play"):
+        raise RuntimeError("the client went away")
+    assert metrics.streams_closed == 2 and metrics.streams == dict.fromkeys(metrics.streams, 0)
