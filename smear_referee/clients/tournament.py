@@ -54,7 +54,7 @@ def run_tournament(rules_name: str, entrants: int, rounds: int, fmt: str = "swis
     # A search bot is played by the referee (it needs the hidden game): here with hardly a pause before its
     # moves, as long a think as asked, and a core per process the bots would have had.
     limits = Limits(table_compile_seconds=60.0, bot_seconds=0.001, bot_search_ms=60_000.0,
-                    bot_search_playouts=1_000_000, bot_searches=max(1, jobs - 1))
+                    bot_search_playouts=1_000_000, bot_searches=max(1, jobs))
     server = fresh_server(out, limits, own_process=jobs > 1)
     channel = grpc.insecure_channel(server.target, options=[("grpc.max_receive_message_length", 512 << 20)])
     director = pb_grpc.TournamentStub(channel)
