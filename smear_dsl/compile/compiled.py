@@ -56,6 +56,7 @@ class CompiledStep:
     kinds: tuple[Fn, ...] = ()  # discard: the hand's cards of each kind valid_if counts by (PhaseSpec.kinds)
     may_pass: bool = False  # name_trump: each in turn names or passes
     all_pass: str = "forced"  # name_trump: when all the others passed, the last must name ('forced') or the hand is dealt again
+    allowed_cards: Fn | None = None  # discard: `allowed` as the set of cards it lets go (ExprSpec.cards), if it has one
 
     @property
     def any_cards(self) -> bool:
@@ -108,6 +109,7 @@ class LeadCheck:
     # An `any(discarded where card.suit == lead.suit)` conjunct: the rule cannot fire for a lead of a
     # suit nothing was discarded from.
     needs_discard_of_lead_suit: bool = False
+    forbid_cards: Fn | None = None  # a follow rule: the cards it forbids, as a set (ExprSpec.cards), if it has one
 
 
 @lru_cache(maxsize=64)

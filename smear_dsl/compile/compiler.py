@@ -72,6 +72,10 @@ class _Compiler:
     def fn(self, e: ExprSpec | None, tables: Tables) -> Fn | None:
         return None if e is None else emit(e.checked, tables)
 
+    def cards(self, e: ExprSpec | None, tables: Tables) -> Fn | None:
+        """A test of one card as the set of cards it holds for (ExprSpec.cards), where it has one."""
+        return None if e is None or e.cards is None else e.cards(tables)
+
     def run(self) -> CompiledRules:
         """Every part the engine reads, in the order they depend on each other; RuleError lists
         every impossible setting found along the way."""
@@ -123,7 +127,8 @@ class _Compiler:
             steps, self.spec.trump_named, play.leader, play.follow == "suit",
             tuple(LeadCheck(emit(r.forbid.checked, tables), r.code, r.message, *_guards(r.forbid.ast))
                   for r in play.lead_rules),
-            tuple(LeadCheck(emit(r.forbid.checked, tables), r.code, r.message) for r in play.follow_rules),
+            tuple(LeadCheck(emit(r.forbid.checked, tables), r.code, r.message,
+                            forbid_cards=self.cards(r.forbid, tables)) for r in play.follow_rules),
             equal_last, play.draw != "none", self.uneven, deck)
 
     def scoring_part(self, tables: Tables) -> tuple[ScoringRules, tuple[tuple[int, str], ...]]:
@@ -263,7 +268,8 @@ class _Compiler:
                 fixed = (lo.const, hi.const)
             steps.append(CompiledStep(p.kind, p.who, count, lo, hi, self.fn(p.allowed, tables), self.fn(p.valid_if, tables),
                                       p.credit, self.fn(p.to, tables), fixed, p.face_up,
-                                      tuple(self.fn(k, tables) for k in p.kinds), p.may_pass, p.all_pass))
+                                      tuple(self.fn(k, tables) for k in p.kinds), p.may_pass, p.all_pass,
+                                      self.cards(p.allowed, tables)))
             # A take whose count is fixed for the table must fit in the stock.
             if p.kind == "take" and p.count is not None and stock_size >= 0 and not _uses_runtime(p.count):
                 k = self.static_int(p.count, tables)

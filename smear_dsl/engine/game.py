@@ -162,9 +162,11 @@ class Game(Bidding, Begging, Steps, Discards, Play, Snapshots):
 
     def forget_caches(self) -> None:
         """Drop what is kept only to answer again faster: the last lead mask found
-        (((seat, hand, discarded, trick, trump), mask)), and the last discard's plan and its plans by
-        suit ((key, plan): random_move, a bot and apply each look at the same discard)."""
+        (((seat, hand, discarded, trick, trump), mask)), the last follow mask (the same for a follow),
+        and the last discard's plan and its plans by suit ((key, plan): random_move, a bot and apply each
+        look at the same discard)."""
         self._lead_memo: tuple | None = None
+        self._follow_memo: tuple | None = None
         self._plan_memo: tuple | None = None
         self._lead_memo_plans: tuple | None = None
 

@@ -108,9 +108,13 @@ class Play:
         wk = key(win)
         last = self.rules.play.equal_last
         beats = (lambda c: key(c) > wk or (last and key(c) == wk))
+        wins = 0  # the cards of `base` that would take the trick so far (`wins` of each, as a set)
+        for c in C.bits(base):
+            if beats(c):
+                wins |= 1 << c
         env = {"lead": trick[0], "winning": win, "legal": base, "hand": self.hands[seat],
                 "trick_cards": sum(1 << c for c in trick), "trick": self.trick_no, "trump": self.trump,
-                "is_bidder": seat == self.bidder, "bid": self.high, "can_win": any(beats(c) for c in C.bits(base))}
+                "is_bidder": seat == self.bidder, "bid": self.high, "can_win": wins != 0, "wins_set": wins}
         return env, beats
 
     def _forbidding(self, env: dict[str, Any], beats, c: int):
@@ -120,22 +124,36 @@ class Play:
 
     def _follow_mask(self, seat: int, base: int) -> int:
         """The cards of `base` no follow rule forbids; if the rules would forbid them all, none applies
-        (a player always has a card to play)."""
+        (a player always has a card to play). The last answer is kept (random_move, a bot and apply ask alike)."""
+        key = (seat, self.hands[seat], base, tuple(self.trick), self.trump, self.trick_no, self.bidder, self.high)
+        memo = self._follow_memo
+        if memo is not None and memo[0] == key:
+            return memo[1]
         env, beats = self._follow_env(seat, base)
-        out = 0
-        for c in C.bits(base):
-            if self._forbidding(env, beats, c) is None:
-                out |= 1 << c
-        return out or base
+        checks = self.rules.play.follow_checks
+        if all(chk.forbid_cards is not None for chk in checks):  # each rule as the set it forbids: one step
+            forbidden = 0
+            for chk in checks:
+                forbidden |= chk.forbid_cards(env)
+            out = base & ~forbidden
+        else:
+            out = 0
+            for c in C.bits(base):
+                if self._forbidding(env, beats, c) is None:
+                    out |= 1 << c
+        out = out or base
+        self._follow_memo = (key, out)
+        return out
 
     def _follow(self, seat: int, c: int, hand: int) -> None:
         """Refuse a follow that a follow rule forbids, with that rule's code and message (unless
         the rules forbid every card the seat may play, when none applies)."""
         base = hand & self.follow_ok if hand & self.led_mask else hand
+        if (self._follow_mask(seat, base) >> c) & 1:
+            return
         env, beats = self._follow_env(seat, base)
         refusal = self._forbidding(env, beats, c)
-        if refusal is not None and any(self._forbidding(env, beats, x) is None for x in C.bits(base)):
-            raise MoveError(refusal.code, refusal.message)
+        raise MoveError(refusal.code, refusal.message)
 
     def _lead(self, seat: int, c: int, hand: int) -> None:
         """Check a lead against the lead rules, then fix trump (if open), the led suit and the trick's order."""

@@ -140,6 +140,8 @@ class Steps:
             return hand
         if env is None:
             env = self.step_env(seat)
+        if step.allowed_cards is not None:  # `allowed` as the set of cards it lets go: one step
+            return hand & step.allowed_cards(env)
         out = 0
         for c in C.bits(hand):
             env["card"] = c

@@ -175,44 +175,72 @@ def _ifelse(e: A.IfElse, env: Env) -> Checked:
 def _where(e: A.Where, env: Env) -> Checked:
     s = check(e.cards, env, CARDS)
     cond = check(e.cond, env.with_vars(card=CARD), BOOL)
-    vec = _vector(e.cond, env)
+    vec = vector(e.cond, env.with_vars(card=CARD))
     return Checked(CARDS, E.where_vector(s.make, vec) if vec is not None else E.where(s.make, cond.make))
 
 
-def _is_card(e: A.Expr) -> bool:
-    return isinstance(e, A.Name) and e.name == "card"
+def uses(e: A.Expr, name: str) -> bool:
+    """Whether `e` reads the name `name` (a `where` binds `card` in its condition: that one is its own)."""
+    if isinstance(e, A.Name):
+        return e.name == name
+    if isinstance(e, A.Where) and name == "card":
+        return uses(e.cards, name)
+    return any(uses(x, name) for x in A.children(e))
 
 
-def _free_of_card(e: A.Expr) -> bool:
-    if _is_card(e):
-        return False
-    for v in vars(e).values():
-        if isinstance(v, A.Expr) and not _free_of_card(v):
-            return False
-        if isinstance(v, tuple) and any(isinstance(x, A.Expr) and not _free_of_card(x) for x in v):
-            return False
-    return True
+def _of(e: A.Expr, subject: str, attrs: tuple[str, ...]) -> str | None:
+    """The attribute of `subject` that `e` is (`card.suit`: "suit"), if it is one of `attrs`."""
+    if isinstance(e, A.Attr) and isinstance(e.obj, A.Name) and e.obj.name == subject and e.name in attrs:
+        return e.name
+    return None
 
 
-def _vector(e: A.Expr, env: Env) -> Maker | None:
-    """A `where` condition as bitset algebra over all cards, when it is built from card.suit /
-    card.trump / card.joker / card.rank tests against card-free values; None otherwise.
-    This keeps filters like `hand where card.suit == lead.suit` to a couple of int operations."""
+def vector(e: A.Expr, env: Env, subject: str = "card", masks: dict[str, str] | None = None) -> Maker | None:
+    """A test of one card (named `subject`) as bitset algebra over all cards: a closure giving the set of
+    cards it holds for, in a few int operations, or None where it reads the card in another way. Parts
+    that do not read the card (`count(hand where card.trump) > 6`) are worked out once, for all cards.
+    `masks` names per-card truths the caller gives as a set (a follow rule's `wins`: the env entry holding
+    the cards that would win). tests/engine/test_card_sets.py holds every shipped rule to its card-by-card
+    answer."""
+    masks = masks or {}
+    if not uses(e, subject) and not any(uses(e, m) for m in masks):
+        try:
+            return E.vec_bool(check(e, env, BOOL).make)  # the same for every card: all of them or none
+        except ExprTypeError:
+            return None
     if isinstance(e, A.BoolOp):
-        a, b = _vector(e.a, env), _vector(e.b, env)
+        a, b = vector(e.a, env, subject, masks), vector(e.b, env, subject, masks)
         if a is None or b is None:
             return None
         return E.vec_and(a, b) if e.op == "and" else E.vec_or(a, b)
     if isinstance(e, A.Not):
-        x = _vector(e.x, env)
+        x = vector(e.x, env, subject, masks)
         return None if x is None else E.vec_not(x)
-    if isinstance(e, A.Attr) and _is_card(e.obj):
-        return {"trump": E.vec_trump(), "joker": E.const(E.JOKERS)}.get(e.name)
+    if isinstance(e, A.Name) and e.name in masks:
+        return E.vec_var(masks[e.name])
+    attr = _of(e, subject, ("trump", "joker"))
+    if attr is not None:
+        return E.vec_trump() if attr == "trump" else E.const(E.JOKERS)
+    def free(x: A.Expr) -> bool:
+        return not uses(x, subject) and not any(uses(x, m) for m in masks)
     if isinstance(e, A.Compare) and e.op in ("==", "!="):
         for a, b in ((e.a, e.b), (e.b, e.a)):
-            if isinstance(a, A.Attr) and _is_card(a.obj) and a.name in ("suit", "rank") and _free_of_card(b):
-                other = check(b, env.with_vars(card=CARD), SUIT if a.name == "suit" else RANK).make
-                return (E.vec_suit if a.name == "suit" else E.vec_rank)(other, e.op == "!=")
+            if not free(b):
+                continue
+            attr = _of(a, subject, ("suit", "rank"))
+            if attr is not None:
+                other = check(b, env, SUIT if attr == "suit" else RANK).make
+                return (E.vec_suit if attr == "suit" else E.vec_rank)(other, e.op == "!=")
+            if isinstance(a, A.Name) and a.name == subject:
+                return E.vec_card(check(b, env, OPTCARD).make, e.op == "!=")
+    if isinstance(e, A.Member) and free(e.b):
+        attr = _of(e.a, subject, ("suit", "rank"))
+        if attr is not None:
+            listed = _check(e.b, env)
+            if listed.type == ("list:" + (SUIT if attr == "suit" else RANK)):
+                return (E.vec_suit_in if attr == "suit" else E.vec_rank_in)(listed.make, e.negate)
+        if isinstance(e.a, A.Name) and e.a.name == subject:
+            return E.vec_in(check(e.b, env, CARDS).make, e.negate)
     return None
 
 

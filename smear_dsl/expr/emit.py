@@ -311,7 +311,12 @@ def where_vector(cards: Maker, vec: Maker) -> Maker:
 
 
 def list_of(items: list[Maker]) -> Maker:
-    return lambda t: (lambda fs: (lambda env: [f(env) for f in fs]))([m(t) for m in items])
+    def make(t):
+        fs = [m(t) for m in items]
+        if all(hasattr(f, "const") for f in fs):  # `[A, J, T, 5, 2]`: one list, made once
+            return const_fn(tuple(f.const for f in fs))
+        return lambda env: [f(env) for f in fs]
+    return make
 
 
 def member_cards(a: Maker, b: Maker, negated: bool) -> Maker:
@@ -331,7 +336,71 @@ def member_list(a: Maker, b: Maker, negated: bool) -> Maker:
     return make
 
 
-# ---- `where` conditions as bitset algebra over all cards (see check._vector)
+# ---- tests of one card as bitset algebra over all cards (see check.vector): `where` conditions,
+# a discard's `allowed`, follow rules
+
+def vec_bool(x: Maker) -> Maker:
+    """A truth that does not read the card: every card or none."""
+    def make(t):
+        f = x(t)
+        if hasattr(f, "const"):
+            return const_fn(ALL_CARDS if f.const else 0)
+        return lambda env: ALL_CARDS if f(env) else 0
+    return make
+
+
+def vec_var(name: str) -> Maker:
+    """A per-card truth the caller put in the env as a set of cards."""
+    return lambda t: var_fn(name)
+
+
+def vec_card(other: Maker, negated: bool) -> Maker:
+    """The card `other` (none: no card), or every card but it."""
+    def make(t):
+        fo = other(t)
+        if negated:
+            return lambda env: ALL_CARDS & ~(1 << c) if (c := fo(env)) >= 0 else ALL_CARDS
+        return lambda env: 1 << c if (c := fo(env)) >= 0 else 0
+    return make
+
+
+def vec_in(cards: Maker, negated: bool) -> Maker:
+    """The cards of a set (or every card but them)."""
+    def make(t):
+        fs = cards(t)
+        return (lambda env: ALL_CARDS & ~fs(env)) if negated else fs
+    return make
+
+
+def vec_rank_in(ranks: Maker, negated: bool) -> Maker:
+    """The cards whose rank is in a list (or is not)."""
+    def make(t):
+        fl = ranks(t)
+
+        def of(listed) -> int:
+            m = 0
+            for r in listed:
+                m |= RANK_MASKS[r]
+            return ALL_CARDS & ~m if negated else m
+        if hasattr(fl, "const"):
+            return const_fn(of(fl.const))
+        return lambda env: of(fl(env))
+    return make
+
+
+def vec_suit_in(suits: Maker, negated: bool) -> Maker:
+    """The cards whose effective suit is in a list (or is not)."""
+    def make(t):
+        fl, sm = suits(t), t.suit_masks
+
+        def of(env) -> int:
+            by_suit, m = sm[env["trump"] + 1], 0
+            for s in fl(env):
+                m |= by_suit[s + 1]
+            return ALL_CARDS & ~m if negated else m
+        return of
+    return make
+
 
 def vec_and(a: Maker, b: Maker) -> Maker:
     return lambda t: (lambda fa, fb: (lambda env: fa(env) & fb(env)))(a(t), b(t))

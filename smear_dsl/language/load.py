@@ -16,7 +16,7 @@ from smear_dsl.errors import Diagnostic, RuleError
 from smear_dsl.language.contexts import CONTEXTS
 from smear_dsl.expr import ast as A
 from smear_dsl.expr.check import (BOOL, CARD, CARDS, FUNCTIONS, INT, KEYWORDS, RANK_CONSTS, STR, SUIT_CONSTS, Env,
-    ExprTypeError, check)
+    ExprTypeError, check, vector)
 from smear_dsl.expr.counted import MAX_KINDS, NotCounted, counted_conditions
 from smear_dsl.expr.parse import ExprSyntaxError, parse_expr
 from smear_dsl.language.paths import file_version, rule_file, rule_names, split_ref
@@ -36,6 +36,9 @@ MAX_EXTENDS_DEPTH = 8
 LANGUAGE_WORDS = set(KEYWORDS) | set(FUNCTIONS) | set(RANK_CONSTS) | set(SUIT_CONSTS) | {"jick", "card", "players"}
 RESERVED = (LANGUAGE_WORDS
             | {v for ctx, _ in CONTEXTS.values() for v in ctx})
+
+# Contexts whose expression tests one card: (the card's name, the per-card truths the engine gives as sets).
+CARD_TESTS = {"discard_card": ("card", {}), "follow": ("play", {"wins": "wins_set"})}
 
 
 def resolve_rules_path(name_or_path: str, relative_to: str | None = None) -> Path | None:
@@ -247,8 +250,10 @@ class _Semantics(CrossChecks, PointChecks):
             return None
         if context == "static" and A.mentions(ast, "card"):
             self.err(src, "this setting cannot depend on cards")
+        subject = CARD_TESTS.get(context)
+        cards = vector(ast, self.envs[context], *subject) if subject is not None else None
         return ExprSpec(src.text, Loc(src.path, src.line, src.col, self.ctx.sources.line(src.path, src.line)), ast,
-                        checked, written if written is not ast else None)
+                        checked, written if written is not ast else None, cards)
 
     def definitions(self, raw: dict, known: set[str]) -> dict[str, tuple[Src, A.Expr]]:
         """`define:`: each name's parsed expression (checked where it is used: its names depend on where)."""

@@ -12,6 +12,7 @@ from typing import Any
 from smear_dsl.errors import Diagnostic, clip
 from smear_dsl.expr.ast import Expr as ExprAst
 from smear_dsl.expr.check import Checked
+from smear_dsl.expr.emit import Maker
 
 
 @dataclass(frozen=True)
@@ -38,6 +39,9 @@ class ExprSpec:
     ast: ExprAst  # with named definitions expanded: what is checked, analysed and run
     checked: Checked
     written: ExprAst | None = None  # as written, definitions by name (what explain reads); None: the same
+    # A test of one card (a discard's `allowed`, a follow rule's `forbid`) as the set of cards it holds
+    # for (check.vector), where it can be: the engine then tests a hand in one step, not card by card.
+    cards: Maker | None = None
 
     @property
     def source(self) -> ExprAst:
