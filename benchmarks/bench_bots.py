@@ -13,8 +13,13 @@ significantly worse (the interval wholly under chance) in any variant.
 
 Every finished game is appended to `--out` (JSON lines) as it ends, and a run with the same
 `--out` skips the games already there, so a long run can be stopped and resumed.
+With `--playouts N` it measures the search instead, on one core: from the same positions every time
+(seeded heuristic games of each rule file, a search decision every few moves), the search bot decides
+with a budget of N playouts; printed are playouts per second per file and in all, and a digest of the
+moves chosen, so two commits compare speed at the same choices (the digests must match).
 Usage: python benchmarks/bench_bots.py [--games N] [--search search:200ms] [--against heuristic]
        [--rules NAME ...] [--jobs N] [--out FILE] [--report-only]
+       python benchmarks/bench_bots.py --playouts 200 [--positions 40] [--rules NAME ...]
 """
 from __future__ import annotations
 
@@ -112,6 +117,49 @@ def report(rows: list[dict], search: str, against: str) -> list[dict]:
     return out
 
 
+def positions(name: str, n: int, seed: int) -> list[Game]:
+    """`n` positions of seeded heuristic games of `name`, every seventh move (one with a single legal move
+    costs no playout)."""
+    spec = load_spec(name)
+    rules = compile_rules(spec, spec.players[0], {})
+    out: list[Game] = []
+    game_no = 0
+    while len(out) < n and game_no < 50:
+        game = Game(rules, seed=f"{seed}/{name}/{game_no}", hand_limit=MAX_HANDS)
+        bots = [make_bot("heuristic", random.Random(f"{seed}/{game_no}/{s}")) for s in range(rules.players)]
+        k = 0
+        while not game.finished and len(out) < n:
+            if k % 7 == 3:
+                out.append(game.clone())
+            game.apply(game.turn, bots[game.turn].choose(game))
+            k += 1
+        game_no += 1
+    return out
+
+
+def playouts(names: list[str], budget: int, n: int, seed: int) -> None:
+    """Playouts per second of the search bot at `budget` playouts a move, from the same positions each run."""
+    import hashlib
+
+    from smear_dsl.players.botspec import Budget
+    from smear_dsl.players.search import SearchBot
+    digest = hashlib.sha256()
+    total_p = total_t = 0.0
+    print(f"search bot, {budget} playouts a move, {n} positions per rule file, one core:")
+    for name in names:
+        games = positions(name, n, seed)
+        done = 0
+        t0 = time.perf_counter()
+        for i, game in enumerate(games):
+            bot = SearchBot(random.Random(f"{seed}/{i}"), Budget(playouts=budget))
+            digest.update(f"{name}/{i}/{bot.choose(game)};".encode())
+            done += bot.last_playouts
+        dt = time.perf_counter() - t0
+        total_p, total_t = total_p + done, total_t + dt
+        print(f"  {name:<32}{done / dt:>9,.0f} playouts/s ({done:,} in {dt:.1f} s)", flush=True)
+    print(f"in all: {total_p / total_t:,.0f} playouts/s; choices digest {digest.hexdigest()[:16]}")
+
+
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--games", type=int, default=24, help="games per rule file")
@@ -123,8 +171,14 @@ def main() -> None:
     ap.add_argument("--jobs", type=int, default=len(os.sched_getaffinity(0)))
     ap.add_argument("--out", default=str(ROOT / "benchmarks" / "results" / "bench_bots.jsonl"))
     ap.add_argument("--report-only", action="store_true", help="print the table from --out without playing")
+    ap.add_argument("--playouts", type=int, default=None, metavar="N",
+                    help="measure playouts per second at N playouts a move instead (see above)")
+    ap.add_argument("--positions", type=int, default=40, help="with --playouts: positions per rule file")
     args = ap.parse_args()
     names = args.rules or sorted(p.stem for p in (ROOT / "rules").glob("*.yaml"))
+    if args.playouts is not None:
+        playouts(names, args.playouts, args.positions, args.seed)
+        return
     out = Path(args.out)
     out.parent.mkdir(parents=True, exist_ok=True)
     rows = [json.loads(line) for line in out.read_text().splitlines() if line.strip()] if out.exists() else []
