@@ -403,7 +403,15 @@ def vec_suit_in(suits: Maker, negated: bool) -> Maker:
 
 
 def vec_and(a: Maker, b: Maker) -> Maker:
-    return lambda t: (lambda fa, fb: (lambda env: fa(env) & fb(env)))(a(t), b(t))
+    """Both: the right side is not worked out when the left holds for no card (as `and` stops card by card)."""
+    def make(t):
+        fa, fb = a(t), b(t)
+
+        def both(env):
+            m = fa(env)
+            return m & fb(env) if m else 0
+        return both
+    return make
 
 
 def vec_or(a: Maker, b: Maker) -> Maker:
