@@ -203,7 +203,11 @@ def vector(e: A.Expr, env: Env, subject: str = "card", masks: dict[str, str] | N
     the cards that would win). tests/engine/test_card_sets.py holds every shipped rule to its card-by-card
     answer."""
     masks = masks or {}
-    if not uses(e, subject) and not any(uses(e, m) for m in masks):
+
+    def free(x: A.Expr) -> bool:
+        return not uses(x, subject) and not any(uses(x, m) for m in masks)
+
+    if free(e):
         try:
             return E.vec_bool(check(e, env, BOOL).make)  # the same for every card: all of them or none
         except ExprTypeError:
@@ -217,12 +221,10 @@ def vector(e: A.Expr, env: Env, subject: str = "card", masks: dict[str, str] | N
         x = vector(e.x, env, subject, masks)
         return None if x is None else E.vec_not(x)
     if isinstance(e, A.Name) and e.name in masks:
-        return E.vec_var(masks[e.name])
+        return E.var(masks[e.name])  # the caller's set of cards, read as it is
     attr = _of(e, subject, ("trump", "joker"))
     if attr is not None:
         return E.vec_trump() if attr == "trump" else E.const(E.JOKERS)
-    def free(x: A.Expr) -> bool:
-        return not uses(x, subject) and not any(uses(x, m) for m in masks)
     if isinstance(e, A.Compare) and e.op in ("==", "!="):
         for a, b in ((e.a, e.b), (e.b, e.a)):
             if not free(b):

@@ -349,11 +349,6 @@ def vec_bool(x: Maker) -> Maker:
     return make
 
 
-def vec_var(name: str) -> Maker:
-    """A per-card truth the caller put in the env as a set of cards."""
-    return lambda t: var_fn(name)
-
-
 def vec_card(other: Maker, negated: bool) -> Maker:
     """The card `other` (none: no card), or every card but it."""
     def make(t):
