@@ -325,6 +325,8 @@ def test_four_people_play_while_a_spectator_sees_only_public_cards(browser, serv
     for seat, page in enumerate(players):  # table talk and reactions travel on the same stream
         page.fill("#chat-text", f"good luck from P{seat}")
         page.press("#chat-text", "Enter")
+        page.press("#chat-text", "Escape")  # the chat box keeps the focus until Esc: then the digits play cards
+        assert page.evaluate("() => document.activeElement === document.body")
     players[0].click("button.reaction[data-reaction='thumbs_up']")
 
     rng, by_keys = random.Random(4), set()
@@ -842,6 +844,20 @@ def test_table_talk_is_text_rate_limited_moderated_and_not_in_the_record(browser
     assert "Ann" in spectator.inner_text("#chat")
     ann.click("button.reaction[data-reaction='good_game']")
     spectator.wait_for_function("() => document.querySelector('#chat')?.innerText.includes('🤝 good game')")
+    # Ann is half way through a line when the table redraws (a second spectator comes in): she keeps the
+    # focus and her caret, and the rest of what she types joins the line.
+    ann.evaluate("() => { window.redraws = 0; new MutationObserver(() => window.redraws++)"
+                 ".observe(document.querySelector('main'), { childList: true }); }")
+    ann.click("#chat-text")
+    ann.keyboard.type("half a line")
+    late = browser.new_context().new_page()
+    late.goto(f"{server.url}t/{table_id}")
+    late.click("#watch")
+    ann.wait_for_function("() => window.redraws > 0")
+    assert ann.evaluate("() => [document.activeElement.id, document.activeElement.selectionStart]") == ["chat-text", 11]
+    ann.keyboard.type(" and the rest")
+    ann.keyboard.press("Enter")
+    spectator.wait_for_function("() => document.querySelector('#chat')?.innerText.includes('half a line and the rest')")
     spectator.fill("#chat-text", "may I?")
     spectator.press("#chat-text", "Enter")
     assert "spectators read the chat" in spectator.wait_for_selector("#message.refusal").inner_text()

@@ -27,7 +27,10 @@ export class ChatPanel {
   el() {
     if (!this.box) {
       const text = h("input#chat-text", { maxlength: 200, "aria-label": t("Say something to the table"), placeholder: t("Say something…"),
-        onkeydown: (e) => { if (e.key === "Enter") send(); } });
+        onkeydown: (e) => {  // Enter says the line; Esc leaves the box, so the digits play cards again
+          if (e.key === "Enter") send();
+          else if (e.key === "Escape") text.blur();
+        } });
       const send = async () => {
         if (!text.value.trim()) return;
         if (await this.say({ case: "text", value: text.value })) text.value = "";

@@ -347,7 +347,11 @@ class TablePage {
     const v = this.view;
     const mine = v.seat;
     Object.assign(this.root.dataset, { phase: v.phase, myTurn: String(v.legalMoves.length > 0), version: String(v.version) });
-    const focused = this.root.contains(document.activeElement) ? document.activeElement.dataset?.card : undefined;
+    // What has the focus: a card is drawn anew (found again by its name); a kept element (the chat's
+    // input, the rules) is put back, caret and all, so a redraw never takes what you are typing away.
+    const active = this.root.contains(document.activeElement) ? document.activeElement : null;
+    const focused = active?.dataset?.card;
+    const caret = active && "selectionStart" in active ? [active.selectionStart, active.selectionEnd] : null;
     const before = feltRects(this.root);
     const log = h("ol#log", { "aria-label": t("Play so far") }, this.log.map((say) => h("li", {}, say())));
     this.root.replaceChildren(...[
@@ -358,7 +362,8 @@ class TablePage {
       h("section.status", {}, this.statusEl()),
       this.messageEl(),
       mine !== undefined ? h("section.hand", { "aria-label": t("Your hand") }, this.handEl(), this.actionsEl(),
-        h("p.muted.keys", {}, t("Keys: 1–9 play that card (or press that button), ← → move between cards, Enter plays the card in focus; Tab reaches the buttons.")))
+        h("p.muted.keys", {}, t("Keys: 1–9 play that card (or press that button), ← → move between cards, Enter plays the card in focus; Tab reaches the buttons."),
+          " ", t("Esc leaves the chat box.")))
         : h("p.muted#spectating", {}, t("You are watching: only public play is shown.")),
       v.finished ? this.overEl() : null,
       h("section.panel.results", {}, h("h2", {}, t("Hands")), this.resultsEl()),
@@ -368,6 +373,10 @@ class TablePage {
     ].filter(Boolean));
     log.scrollTop = log.scrollHeight;  // the newest line in sight; the whole game's log scrolls above it
     if (focused) this.root.querySelector(`#hand .card[data-card="${CSS.escape(focused)}"]`)?.focus();
+    else if (active?.isConnected && document.activeElement !== active) {
+      active.focus({ preventScroll: true });
+      if (caret?.[0] !== null && caret?.[0] !== undefined) active.setSelectionRange(caret[0], caret[1]);
+    }
     animate(this.root, this.detail, before);
     this.sounds.play(this.view);
   }
