@@ -27,6 +27,7 @@ from smear_dsl.engine.play import Play
 from smear_dsl.engine.snapshot import Snapshots, between_hands
 from smear_dsl.engine.steps import Steps
 
+_SHALLOW = frozenset((list, dict))  # what a copy of a game copies (one level: the rest is never changed in place)
 _NO_DEALS = secrets.SystemRandom()  # what a world has for a dealing generator: shared, never seeded, never read
 
 # What the hand waits for, and what was sent instead, for WRONG_PHASE (said in the player's language).
@@ -123,6 +124,7 @@ class Game(Bidding, Begging, Steps, Discards, Play, Snapshots):
         self.lead_free = False  # True once any card may be led without checks (trump known, no lead rule left)
         self.trick_no = 0
         self.tricks: list[tuple[int, int, list[int]]] = []  # (leader, winner, cards in play order)
+        self.played = 0  # every card played this hand, the trick in progress too (bots read it)
         self.hand_moves: list[tuple[int, int]] = []  # (seat, move code); names are made on export
         self.forget_caches()
 
@@ -174,8 +176,7 @@ class Game(Bidding, Begging, Steps, Discards, Play, Snapshots):
         """A copy to deal the unseen cards of anew (a search's world, engine/knowledge.py): it deals
         no further hand, holds no generator of this game's, keeps no boundary and starts with empty
         caches (they are keyed on cards, not on the stock)."""
-        g = self.clone()
-        g.rng = _NO_DEALS
+        g = self.clone(deals=False)
         g.deal_source, g.auto_deal, g.keep_boundary, g.boundary = None, False, False, None
         g.forget_caches()
         return g
@@ -196,19 +197,17 @@ class Game(Bidding, Begging, Steps, Discards, Play, Snapshots):
             self.record_hands[-1] = (self.record_hands[-1][0], [sorted(C.bits(d)) for d in self.dealt], list(stock),
                                      self.hand_moves)
 
-    def clone(self) -> "Game":
-        """An independent copy (for search and perft): lists are copied, immutable parts shared."""
+    def clone(self, deals: bool = True) -> "Game":
+        """An independent copy (for search and perft): lists are copied, immutable parts shared;
+        `deals=False`: one that will never deal (a world), so its shuffling generator is not copied."""
         g = Game.__new__(type(self))
-        d = dict(self.__dict__)
-        for k, v in d.items():
-            if isinstance(v, list):
-                d[k] = list(v)
-            elif isinstance(v, dict):
-                d[k] = dict(v)
-        if not isinstance(self.rng, secrets.SystemRandom):  # a seeded game's copy deals the same
+        d = {k: v.copy() if v.__class__ in _SHALLOW else v for k, v in self.__dict__.items()}
+        if not deals:
+            d["rng"] = _NO_DEALS
+        elif not isinstance(self.rng, secrets.SystemRandom):  # a seeded game's copy deals the same
             d["rng"] = random.Random()
             d["rng"].setstate(self.rng.getstate())
-        g.__dict__.update(d)
+        g.__dict__ = d
         if self.record_hands:
             g.hand_moves = list(self.hand_moves)
             dealer, hands, stock, _moves = self.record_hands[-1]
@@ -243,7 +242,7 @@ class Game(Bidding, Begging, Steps, Discards, Play, Snapshots):
     def legal_moves(self) -> list[int]:
         """Every legal move of the seat to act (as move codes); empty between hands and after the game."""
         if self.phase == PLAY:
-            return list(C.bits(self._legal_play_mask(self.turn)))
+            return C.bit_list(self._legal_play_mask(self.turn))
         if self.phase == BIDDING:
             return self._legal_bids()
         if self.phase == STEP:
@@ -308,6 +307,7 @@ class Game(Bidding, Begging, Steps, Discards, Play, Snapshots):
                                     else N_("you must follow {suit} or play a trump"), suit=SuitWord(self.led))
                 self.hand_moves.append((seat, code))
                 hands[seat] = left = hand ^ bit
+                self.played |= bit
                 trick.append(code)
                 n = self.n
                 if len(trick) < n:

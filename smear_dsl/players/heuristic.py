@@ -4,12 +4,13 @@ builds any of them from its name, e.g. `search:200ms`)."""
 from __future__ import annotations
 
 import random
+from dataclasses import dataclass
 from functools import lru_cache
 
 from smear_dsl import cards as C
 from smear_dsl import moves as M
 from smear_dsl.compile.compiled import POINT_BY_TRUMP, POINT_EACH, POINT_MOST, TO_WINNER, CompiledRules
-from smear_dsl.engine import BEG, BIDDING, STEP, Game
+from smear_dsl.engine import BEG, BIDDING, PLAY, STEP, Game
 from smear_dsl.players.worth import Worth, best_trump, hand_worth, outlook, set_penalty
 
 BOLDNESS = {"cautious": -1.0, "steady": 0.0, "bold": 1.0}
@@ -79,9 +80,16 @@ class HeuristicBot:
     def __init__(self, rng: random.Random | None = None, boldness: float = 0.0):
         self.rng = rng or random.Random()
         self.boldness = boldness
+        self._orders: _Orders | None = None  # the last trump's orders (a playout keeps one trump)
 
     def choose(self, game: Game) -> int:
-        if game.phase == STEP and game.expected_action() == "discard":
+        phase = game.phase
+        if phase == PLAY:  # most moves, and all of a search's playouts: straight from the legal mask
+            legal = game._legal_play_mask(game.turn)
+            if not legal & (legal - 1):
+                return legal.bit_length() - 1
+            return self._play(game, legal)
+        if phase == STEP and game.expected_action() == "discard":
             quick = self.weakest_discard(game)
             if quick is not None:
                 return quick
@@ -89,13 +97,13 @@ class HeuristicBot:
         legal = game.legal_moves()
         if len(legal) == 1:
             return legal[0]
-        if game.phase == BIDDING:
+        if phase == BIDDING:
             return self._bid(game, legal)
-        if game.phase == BEG:
+        if phase == BEG:
             return self._beg(game, legal)
-        if game.phase == STEP:
+        if phase == STEP:
             return self._name_trump(game, legal)
-        return self._play(game, legal)
+        return self._play(game, C.mask_of(legal))
 
     # ---- before the play
     def worth(self, game: Game, seat: int) -> Worth:
@@ -144,84 +152,120 @@ class HeuristicBot:
         return None if m is None else M.DISCARD_FLAG | m
 
     # ---- the play
-    def _play(self, game: Game, legal: list[int]) -> int:
-        r = game.rules
-        seat = game.turn
-        hand = game.hands[seat]
-        if game.trump < 0:  # the first card fixes trump: lead the top of the suit worth most
+    def _play(self, game: Game, legal_mask: int) -> int:
+        """The card to play of `legal_mask` (two or more): the orders it picks by are precomputed per
+        trump and led suit (_Orders), so a choice is a few mask tests and a min over the legal cards.
+        tests/players/test_rollout_policy.py holds it to the plain reading of the rules below."""
+        r, seat, t = game.rules, game.turn, game.trump
+        if t < 0:  # the first card fixes trump: lead the top of the suit worth most
             s = self.worth(game, seat).trump
             key = r.rank_order(s)
+            legal = C.bit_list(legal_mask)
             in_suit = [c for c in legal if r.suit_of(s, c) == s]
             return max(in_suit or legal, key=key.__getitem__)
-        t = game.trump
-        key, worth, trumps = r.rank_order(t), card_worth(r, t), r.trumps(t)
-        played = _played(game)
-        out = r.deck.mask & ~played & ~hand  # cards someone else may still play
-        if not game.trick:
-            return self._lead(r, t, legal, key, worth, trumps, out)
-        wk = r.trick_strength(t, game.led)
-        win_i = max(range(len(game.trick)), key=lambda i: wk[game.trick[i]])
-        best = wk[game.trick[win_i]]
-        partner_winning = r.side_of[game.trick_seats[win_i]] == r.side_of[seat]
-        last = len(game.trick) == game.n - 1
-        top_left = next((wk[c] for c in _by_strength(r, t, game.led) if (out >> c) & 1), -1)  # the best card left out
+        o = self._orders
+        if o is None or o.trump != t or o.rules is not r:
+            o = self._orders = _orders(r, t)
+        out = o.deck & ~game.played & ~game.hands[seat]  # cards someone else may still play
+        trick = game.trick
+        if not trick:  # lead the highest trump while it is the best left (it draws the others' trumps);
+            live = legal_mask | out  # else a side suit's best card; else the card worth least
+            for suit_mask, suit_cards in o.suits:  # trump first: each suit's cards from the highest
+                if live & suit_mask:
+                    for top in suit_cards:
+                        if (live >> top) & 1:
+                            if (legal_mask >> top) & 1 and o.leads_top[top]:
+                                return top
+                            break
+            return min(C.bit_list(legal_mask), key=o.throw_lead.__getitem__)
+        f = o.by_led[game.led]
+        wk, worth = f.strength, o.worth
+        best, win_i = -1, 0
+        for i, c in enumerate(trick):  # the first of equal strengths holds the trick
+            if wk[c] > best:
+                best, win_i = wk[c], i
+        last = len(trick) == game.n - 1
+        top_left = -1  # the best card left out
+        if out & f.takers:
+            for c in f.by_strength:
+                if (out >> c) & 1:
+                    top_left = wk[c]
+                    break
         top_out = -1 if last else top_left  # ... that can still come to this trick
-        if partner_winning:
+        legal = C.bit_list(legal_mask)
+        if r.side_of[(game.trick_leader + win_i) % game.n] == r.side_of[seat]:  # the partner holds it
             if best > top_out:  # nobody left can take it: feed it the points
-                return max(legal, key=lambda c: (worth[c] if not _boss(c, wk, top_left) else -1.0, -key[c]))
-            return min(legal, key=lambda c: (worth[c], key[c]))
+                key, boss = o.key, max(top_left, 0)
+                return max(legal, key=lambda c: (worth[c] if wk[c] <= boss else -1.0, -key[c]))
+            return min(legal, key=o.feed_low.__getitem__)
         winners = [c for c in legal if wk[c] > best]
         if winners:
             sure = [c for c in winners if wk[c] > top_out]
-            trick_worth = sum(worth[c] for c in game.trick)
-            if sure and (trick_worth > 0 or last or not [c for c in winners if worth[c] == 0]):
-                return min(sure, key=lambda c: (worth[c], wk[c]))
+            if sure and (last or sum(worth[c] for c in trick) > 0 or all(worth[c] != 0 for c in winners)):
+                return min(sure, key=f.win_low.__getitem__)
             cheap = [c for c in winners if worth[c] == 0 or wk[c] > top_out]
             if cheap:
                 return min(cheap, key=wk.__getitem__)
-        return min(legal, key=lambda c: (worth[c], (trumps >> c) & 1, key[c]))
-
-    @staticmethod
-    def _lead(r: CompiledRules, t: int, legal: list[int], key, worth, trumps: int, out: int) -> int:
-        """Lead the highest trump while it is the best left (it draws the others' trumps); else a side
-        suit's best card; else the card worth least."""
-        mine = sum(1 << c for c in legal)
-        for suit_cards in _by_suit(r, t):  # trump first: each suit's cards from the highest
-            top = next((c for c in suit_cards if ((mine | out) >> c) & 1), -1)
-            if top >= 0 and (mine >> top) & 1 and (worth[top] < 1 or (trumps >> top) & 1):
-                return top
-        return min(legal, key=lambda c: (worth[c] >= 1, (trumps >> c) & 1, key[c]))
+        return min(legal, key=o.throw.__getitem__)
 
 
-@lru_cache(maxsize=1024)
-def _by_strength(rules: CompiledRules, trump: int, led: int) -> tuple[int, ...]:
-    """The cards that can take a trick led in `led` under `trump`, strongest first."""
-    wk = rules.trick_strength(trump, led)
-    return tuple(sorted((c for c in rules.deck.cards if wk[c] > 0), key=wk.__getitem__, reverse=True))
+def _rank_of(cards, key) -> tuple[int, ...]:
+    """card -> its place in `cards` sorted by `key` then by card id: min() by it picks the card a min()
+    by `key` over cards in id order picks (the first of equals), with no key function to call."""
+    place = [1 << 20] * 64
+    for i, c in enumerate(sorted(cards, key=lambda c: (key(c), c))):
+        place[c] = i
+    return tuple(place)
+
+
+@dataclass(frozen=True, eq=False)
+class _Orders:
+    """What the card play reads under one trump, computed once: masks, worths and orders to pick by."""
+
+    rules: CompiledRules
+    trump: int
+    deck: int
+    key: tuple[int, ...]
+    worth: tuple[float, ...]
+    suits: tuple[tuple[int, tuple[int, ...]], ...]  # (mask, cards from the highest) per suit, trump first
+    leads_top: tuple[bool, ...]  # card -> worth leading when it is its suit's best left: a trump or worth < 1
+    throw_lead: tuple[int, ...]  # the lead of last resort: worthless first, side suits first, low first
+    feed_low: tuple[int, ...]  # under a partner's trick that may be lost: least worth, then low
+    throw: tuple[int, ...]  # the card of last resort: least worth, side suits first, low first
+    by_led: tuple["_Led", ...]  # per suit led
+
+
+@dataclass(frozen=True, eq=False)
+class _Led:
+    """What the card play reads of a trick led in one suit under one trump."""
+
+    strength: tuple[int, ...]
+    by_strength: tuple[int, ...]  # the cards that can take the trick, strongest first
+    takers: int  # ... as a mask
+    win_low: tuple[int, ...]  # a sure winner: least worth, then the weakest
 
 
 @lru_cache(maxsize=256)
-def _by_suit(rules: CompiledRules, trump: int) -> tuple[tuple[int, ...], ...]:
-    """Each suit's cards under `trump` from the highest, trumps first."""
-    key = rules.rank_order(trump)
-    suits = sorted(range(4), key=lambda s: s != trump)
-    return tuple(tuple(sorted((c for c in rules.deck.cards if rules.suit_of(trump, c) == s), key=key.__getitem__,
-                              reverse=True)) for s in suits)
+def _orders(rules: CompiledRules, trump: int) -> _Orders:
+    key, worth, trumps = rules.rank_order(trump), card_worth(rules, trump), rules.trumps(trump)
+    cards = rules.deck.cards
+    by_suit = []
+    for s in sorted(range(4), key=lambda s: s != trump):
+        ranked = tuple(sorted((c for c in cards if rules.suit_of(trump, c) == s), key=key.__getitem__, reverse=True))
+        by_suit.append((sum(1 << c for c in ranked), ranked))
+    return _Orders(
+        rules, trump, rules.deck.mask, key, worth, tuple(by_suit),
+        tuple(worth[c] < 1 or bool((trumps >> c) & 1) for c in range(64)),
+        _rank_of(cards, lambda c: (worth[c] >= 1, (trumps >> c) & 1, key[c])),
+        _rank_of(cards, lambda c: (worth[c], key[c])),
+        _rank_of(cards, lambda c: (worth[c], (trumps >> c) & 1, key[c])),
+        tuple(_led(rules, trump, worth, led) for led in range(4)))
 
 
-def _boss(c: int, wk, top_out: int) -> bool:
-    return wk[c] > top_out and wk[c] > 0
-
-
-def _played(game: Game) -> int:
-    """The cards played so far this hand."""
-    m = 0
-    for _leader, _w, cards in game.tricks:
-        for c in cards:
-            m |= 1 << c
-    for c in game.trick:
-        m |= 1 << c
-    return m
+def _led(rules: CompiledRules, trump: int, worth: tuple[float, ...], led: int) -> _Led:
+    wk, cards = rules.trick_strength(trump, led), rules.deck.cards
+    strongest = tuple(sorted((c for c in cards if wk[c] > 0), key=wk.__getitem__, reverse=True))
+    return _Led(wk, strongest, sum(1 << c for c in strongest), _rank_of(cards, lambda c: (worth[c], wk[c])))
 
 
 def fair_share(rules: CompiledRules) -> float:

@@ -16,7 +16,7 @@ import time
 from smear_dsl import moves as M
 from smear_dsl.players.botspec import DEFAULT, Budget
 from smear_dsl.players.heuristic import HeuristicBot
-from smear_dsl.engine import BIDDING, HAND_DONE, STEP, Game
+from smear_dsl.engine import BIDDING, HAND_DONE, PLAY, STEP, Game
 from smear_dsl.errors import MoveError
 from smear_dsl.engine.knowledge import knowledge, world
 
@@ -106,11 +106,18 @@ class SearchBot:
         except MoveError:
             return None
         bot = self.rollout
+        choose, play, apply = bot.choose, bot._play, g.apply
         hands = len(g.results)
         for _ in range(ROLLOUT_CAP):
-            if g.phase == HAND_DONE:
+            phase = g.phase
+            if phase == PLAY:  # bot.choose's card play, without its call: most of a playout's moves
+                turn = g.turn
+                legal = g._legal_play_mask(turn)
+                apply(turn, legal.bit_length() - 1 if not legal & (legal - 1) else play(g, legal))
+            elif phase == HAND_DONE:
                 break
-            g.apply(g.turn, bot.choose(g))
+            else:
+                apply(g.turn, choose(g))
         return self.value(g, side, hands)
 
     @staticmethod
