@@ -224,6 +224,7 @@ class PlayRules:
     # table); True when a count depends on the hand, so the engine must watch for the first empty hand.
     uneven_hands: bool
     deck: InitVar[DeckRules]
+    follow_wins: bool = True  # some follow rule reads `wins` or `can_win` (else the engine need not find them)
     # True when some lead rule can apply after the first trick (the engine skips them otherwise).
     lead_checks_later: bool = field(init=False)
     # [trump][card]: what leading that card fixes for the trick (led suit, cards of that suit, cards

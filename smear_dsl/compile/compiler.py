@@ -15,6 +15,7 @@ from smear_dsl.compile.compiled import (N_TABLE, SCORE_VARS, BiddingRules, Compi
                                         ScoringRules)
 from smear_dsl.errors import Diagnostic, OptionError, RuleError, clip
 from smear_dsl.expr import ast as A
+from smear_dsl.expr.check import uses
 from smear_dsl.expr.emit import Tables, emit, trump_runs
 from smear_dsl.language.inherited import own_lines
 from smear_dsl.language.spec import ExprSpec, Loc, RuleSpec, phase_seats
@@ -129,7 +130,8 @@ class _Compiler:
                   for r in play.lead_rules),
             tuple(LeadCheck(emit(r.forbid.checked, tables), r.code, r.message,
                             forbid_cards=self.cards(r.forbid, tables)) for r in play.follow_rules),
-            equal_last, play.draw != "none", self.uneven, deck)
+            equal_last, play.draw != "none", self.uneven, deck,
+            follow_wins=any(uses(r.forbid.ast, "wins") or uses(r.forbid.ast, "can_win") for r in play.follow_rules))
 
     def scoring_part(self, tables: Tables) -> tuple[ScoringRules, tuple[tuple[int, str], ...]]:
         """The hand's scoring formulas, and (index, name) of the points they or the end read by name."""

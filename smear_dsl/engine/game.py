@@ -445,15 +445,18 @@ class ExtrasGame(Game):
     path untouched."""
 
     def apply(self, seat: int, code: int) -> None:
-        playing = self.phase == PLAY and seat == self.turn and 0 <= code < 64
-        if playing and self.trick and self.rules.play.follow_checks and (self.hands[seat] >> code) & 1:
+        if self.phase != PLAY or seat != self.turn or not 0 <= code < 64:
+            return Game.apply(self, seat, code)
+        play = self.rules.play
+        if self.trick and play.follow_checks:
             hand = self.hands[seat]
-            if not (hand & self.led_mask and not (1 << code) & self.follow_ok):  # the following rule speaks first
+            # the following rule speaks first
+            if (hand >> code) & 1 and not (hand & self.led_mask and not (1 << code) & self.follow_ok):
                 self._follow(seat, code, hand)
         tricks = len(self.tricks)
-        super().apply(seat, code)
-        if playing and self.phase == PLAY and len(self.tricks) > tricks:  # a trick ended and the hand goes on
-            if self.rules.play.draw_in_play and self.stock:
+        Game.apply(self, seat, code)
+        if len(self.tricks) > tricks and self.phase == PLAY:  # a trick ended and the hand goes on
+            if play.draw_in_play and self.stock:
                 self._draw_round()
             if not all(self.hands):
                 self._score_hand()  # someone has no card left: the hand is over

@@ -109,9 +109,10 @@ class Play:
         last = self.rules.play.equal_last
         beats = (lambda c: key(c) > wk or (last and key(c) == wk))
         wins = 0  # the cards of `base` that would take the trick so far (`wins` of each, as a set)
-        for c in C.bits(base):
-            if beats(c):
-                wins |= 1 << c
+        if self.rules.play.follow_wins:  # only if a rule reads them
+            for c in C.bits(base):
+                if beats(c):
+                    wins |= 1 << c
         env = {"lead": trick[0], "winning": win, "legal": base, "hand": self.hands[seat],
                 "trick_cards": sum(1 << c for c in trick), "trick": self.trick_no, "trump": self.trump,
                 "is_bidder": seat == self.bidder, "bid": self.high, "can_win": wins != 0, "wins_set": wins}
