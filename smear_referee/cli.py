@@ -1,5 +1,5 @@
-"""The referee's commands in the one `smear-dsl` CLI: serve, play, bot, tournament run, verify-tournament
-and demo. smear_dsl.cli finds `register` through the `smear_dsl.commands` entry point, so the
+"""The referee's commands in the one `smear-dsl` CLI: serve, play, bot, tournament run, verify-tournament,
+demo, store and club. smear_dsl.cli finds `register` through the `smear_dsl.commands` entry point, so the
 language package never imports the referee."""
 from __future__ import annotations
 
@@ -22,6 +22,7 @@ def register(sub) -> None:
     _add_verify_tournament(sub)
     _add_demo(sub)
     _add_store(sub)
+    _add_club(sub)
 
 
 def _add_serve(sub) -> None:
@@ -360,6 +361,115 @@ def cmd_verify_tournament(args: argparse.Namespace) -> int:
     if not problems:
         print("ok: every commitment, deal, game and standing checks out")
     return 1 if problems else 0
+
+
+def _add_club(sub) -> None:
+    cl = sub.add_parser("club", help="a club's seasons: verify an export, print its ladder, make a sample")
+    csub = cl.add_subparsers(dest="club_cmd", required=True, metavar="COMMAND")
+    v = csub.add_parser("verify", help="re-referee every game of a club export, recompute every rating, name each mismatch")
+    v.add_argument("export", help="a smear-club/1 export (JSON Lines)")
+    v.add_argument("--head", action="append", metavar="SEASON=DIGEST", default=[],
+                   help="the head digest the club published for a season (catches games dropped from its end)")
+    v.set_defaults(fn=cmd_club_verify, parser=v)
+    la = csub.add_parser("ladder", help="a club's ladder, recomputed from its export")
+    la.add_argument("export")
+    la.add_argument("--season", type=int, default=None, help="the season, from 1 (default: the last)")
+    la.add_argument("--rules", default=None, help="the rule file (default: every one the club rates)")
+    la.add_argument("--lang", choices=LANGUAGES, default="en")
+    la.set_defaults(fn=cmd_club_ladder, parser=la)
+    sm = csub.add_parser("sample", help="write a made-up season of bot games as an export (for trying the commands)")
+    sm.add_argument("--games", type=int, default=60)
+    sm.add_argument("--members", type=int, default=8)
+    sm.add_argument("--seasons", type=int, default=1)
+    sm.add_argument("--rules", default="four_point_ne_wisconsin")
+    sm.add_argument("--seed", default="club")
+    sm.add_argument("--out", default="club-export.jsonl")
+    sm.set_defaults(fn=cmd_club_sample, parser=sm)
+
+
+def _heads(given: list[str]) -> dict[int, str]:
+    out = {}
+    for h in given:
+        season, _, digest = h.partition("=")
+        if not season.isdigit() or int(season) < 1 or len(digest) != 64:
+            raise OptionError(f"--head {h!r}: write SEASON=DIGEST, the season from 1 and its 64-character digest")
+        out[int(season)] = digest
+    return out
+
+
+def cmd_club_verify(args: argparse.Namespace) -> int:
+    from smear_referee.club.export import read_export, verify_export
+    heads = _heads(args.head)
+    from smear_referee.names import shown
+    problems = verify_export(read_export(args.export), heads)
+    for p in problems:
+        print(shown(p))  # a problem may quote the export's own text: never an escape to the terminal
+    if not problems:
+        print("ok: every game re-refereed, every digest chained and every rating recomputed exactly")
+    return 1 if problems else 0
+
+
+def cmd_club_ladder(args: argparse.Namespace) -> int:
+    from rich.console import Console
+    from rich.table import Table
+
+    from smear_dsl.i18n import tr_for
+    from smear_referee.club.export import read_export, verify_export
+    from smear_referee.club.ladder import ladder, ladder_text
+    from smear_referee.club.ratings import RatingSettings
+    header: dict = {}
+
+    def lines():
+        for i, line in enumerate(read_export(args.export)):
+            if i == 0 and isinstance(line, dict):
+                header.update(line)
+            yield line
+    seasons: list = []
+    problems = verify_export(lines(), ratings_out=seasons)
+    console = Console(highlight=False)
+    for p in problems:
+        console.print(_plain(p))
+    if problems or not seasons:
+        print("the export does not verify: no ladder is shown from it" if problems else "the export holds no season")
+        return 1
+    n = args.season or len(seasons)
+    if not 1 <= n <= len(seasons):
+        raise OptionError(f"--season {n}: the export holds seasons 1 to {len(seasons)}")
+    settings = RatingSettings.from_json(header["settings"])
+    names = {m["id"]: m.get("name") for m in header["members"]}
+    tr = tr_for(args.lang)
+    keys = [args.rules] if args.rules else sorted(seasons[n - 1])
+    for key in keys:
+        rows = ladder_text(ladder(seasons[n - 1], settings, names, key, args.lang), key, args.lang)
+        table = Table(title=tr.t("{club}, season {n}: {rules}", club=header["club"], n=n, rules=key))
+        for h in rows[0]:
+            table.add_column(h)
+        for r in rows[1:]:
+            table.add_row(*(_plain(c) for c in r))
+        console.print(table)
+    return 0
+
+
+def _plain(text: str):
+    """Text as rich shows it, never as markup or a terminal escape (a member's name is data)."""
+    from rich.text import Text
+
+    from smear_referee.names import shown
+    return Text(shown(text))
+
+
+def cmd_club_sample(args: argparse.Namespace) -> int:
+    from smear_referee.club.export import write_export
+    from smear_referee.club.sample import sample_export
+    if not 1 <= args.games <= 100_000 or not 1 <= args.seasons <= args.games:
+        raise OptionError("--games 1..100000, and --seasons at most the games")
+    try:
+        lines = sample_export(args.games, args.members, args.rules, args.seed, args.seasons)
+    except ValueError as e:
+        raise OptionError(str(e)) from None
+    write_export(args.out, lines)
+    print(f"wrote {args.out}: {args.games} games of {args.rules} by {args.members} members over {args.seasons} season(s)")
+    return 0
 
 
 def cmd_demo(args: argparse.Namespace) -> int:

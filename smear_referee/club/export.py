@@ -1,0 +1,254 @@
+"""A club's seasons as one document (smear-club/1), and its verification from scratch.
+
+An export is JSON Lines: its first line holds the club's rating settings, its rule files (pinned: name@version and the text's
+sha256) and its members (a pseudonymous id each; the display name, unless the member left); then a
+line per game in order, season by season: its seating (member ids; null for a guest or a bot), its
+game record (smear-record/1), its claimed result and a digest chained to the game before it; after
+each season's games a line with its head digest and the ratings as the club computed them. Lines,
+so a long season is written as it is played and verified without holding it all. `verify_export` re-referees every record,
+re-follows the chain and recomputes every rating from scratch, and names each mismatch: a changed
+record, a dropped or reordered game, a game credited to another member, an edited rating.
+"""
+from __future__ import annotations
+
+import hashlib
+import json
+from typing import Any, Iterable, Iterator
+
+from smear_dsl.errors import SmearError
+from smear_dsl.records.verify import rules_for, verify
+
+from smear_referee.club.ratings import (FAMILY, RatedGame, Ratings, RatingSettings, rate, ratings_json,
+                                        season_start)
+from smear_referee.errors import RefereeError
+
+FORMAT = "smear-club/1"
+
+
+def canonical(value: Any) -> bytes:
+    """The bytes a digest is taken of: sorted keys, no spaces, UTF-8."""
+    return json.dumps(value, sort_keys=True, separators=(",", ":"), ensure_ascii=False).encode()
+
+
+def chain_start(club: str, season: int) -> str:
+    """The digest a season's chain starts from (names the club and the season, so no game moves between them)."""
+    return hashlib.sha256(canonical({"format": FORMAT, "club": club, "season": season})).hexdigest()
+
+
+def chain_next(prev: str, game: int, seats: list, record: dict) -> str:
+    """The digest of game `game` after the digest `prev`: a change to it or to any game before it shows."""
+    return hashlib.sha256(prev.encode() + canonical({"game": game, "seats": seats, "record": record})).hexdigest()
+
+
+def rule_key(settings: RatingSettings, ref: str) -> str:
+    """What a game's rating is kept under: its rule file's name (a corrected version rates on), or the family."""
+    return FAMILY if settings.rate_by == "family" else ref.split("@", 1)[0]
+
+
+def rated_game(settings: RatingSettings, seats: list, record: dict, verdict: dict, rules) -> RatedGame | None:
+    """The game as rating reads it; None if it is not rated (not finished, or ended by the referee)."""
+    if not verdict["valid"] or not verdict["finished"] or verdict["end"] == "abandoned":
+        return None
+    return RatedGame(rule_key(settings, verdict["rules"]), tuple(seats), tuple(rules.side_of), verdict["winner"],
+                     tuple(verdict["scores"]))
+
+
+def build_export(club: str, settings: RatingSettings, rule_files: list[dict], members: list[dict],
+                 seasons: list[dict]) -> list[dict[str, Any]]:
+    """An export's lines from the club's seasons (each {"season", "closed", "games": [{"seats", "record"}]}):
+    results, digests and ratings worked out here, as the club's server keeps them."""
+    lines: list[dict[str, Any]] = [{"format": FORMAT, "club": club, "settings": settings.to_json(),
+                                    "rating_library": _library(), "rule_files": rule_files, "members": members}]
+    before = None
+    for s in seasons:
+        prev = chain_start(club, s["season"])
+        rated = []
+        for i, g in enumerate(s["games"]):
+            record = g["record"]
+            verdict = verify(record, allow_paths=False)
+            prev = chain_next(prev, i + 1, g["seats"], record)
+            lines.append({"season": s["season"], "game": i + 1, "seats": g["seats"], "record": record,
+                          "result": {"scores": verdict["scores"], "winner": verdict["winner"]}, "digest": prev})
+            rg = rated_game(settings, g["seats"], record, verdict, rules_for(record, allow_paths=False))
+            if rg is not None:
+                rated.append(rg)
+        after = rate(settings, rated, season_start(settings, before))
+        lines.append({"season": s["season"], "closed": bool(s.get("closed")), "games": len(s["games"]), "head": prev,
+                      "ratings": ratings_json(after)})
+        before = after
+    return lines
+
+
+def _library() -> str:
+    from importlib.metadata import version
+    return f"openskill {version('openskill')}"
+
+
+def write_export(path: str, lines: Iterable[dict[str, Any]]) -> None:
+    """An export as JSON Lines: the club, then each game, each season's summary after its games."""
+    with open(path, "w", encoding="utf-8") as f:
+        for line in lines:
+            f.write(json.dumps(line, ensure_ascii=False, separators=(",", ":")) + "\n")
+
+
+def read_export(path: str) -> Iterator[Any]:
+    """An export's lines, read one at a time (an export of a long season need not fit in memory);
+    a line that is not JSON is yielded as a BadLine, which verification reports."""
+    with open(path, encoding="utf-8") as f:
+        for n, text in enumerate(f, 1):
+            if text.strip():
+                try:
+                    yield json.loads(text)
+                except (ValueError, RecursionError) as e:
+                    yield BadLine(n, str(e))
+
+
+class BadLine(str):
+    """A line of an export that is not JSON: its number and why."""
+
+    def __new__(cls, n: int, why: str) -> "BadLine":
+        return super().__new__(cls, f"line {n} is not JSON: {why}")
+
+
+class _Season:
+    """What verification carries through one season's lines."""
+
+    def __init__(self, club: str, number: int):
+        self.number, self.prev, self.games, self.rated = number, chain_start(club, number), 0, []
+
+
+def verify_export(lines: Iterable[Any], heads: dict[int, str] | None = None,
+                  ratings_out: list[Ratings] | None = None) -> list[str]:
+    """Every mismatch found, each a sentence naming the season, game, seat or member (people count from
+    1); an empty list means the export holds. `heads`: season -> the head digest the club published,
+    which catches games dropped from a season's end. `ratings_out` gets each season's recomputed ratings."""
+    it = iter(lines)
+    header = next(it, None)
+    if not isinstance(header, dict) or header.get("format") != FORMAT:
+        return [f"not a {FORMAT} export (its first line names the format)"]
+    try:
+        settings = RatingSettings.from_json(header.get("settings"))
+    except (RefereeError, TypeError) as e:
+        return [f"the rating settings cannot be read: {e}"]
+    club = header.get("club")
+    members = header.get("members")
+    if not isinstance(club, str):
+        return ["`club` must name the club"]
+    if not isinstance(members, list) or not all(isinstance(m, dict) and isinstance(m.get("id"), str) for m in members):
+        return ["`members` must be a list of objects with an `id` each"]
+    problems: list[str] = []
+    names = {m["id"]: m.get("name") for m in members}
+    if len(names) != len(members):
+        problems.append("a member id is listed twice")
+    pinned = {(f.get("rules"), f.get("rules_sha256")) for f in header.get("rule_files", []) if isinstance(f, dict)}
+    season, before, done = _Season(club, 1), None, 0
+    for line in it:
+        if isinstance(line, BadLine):
+            problems.append(str(line))
+            continue
+        if not isinstance(line, dict) or line.get("season") != season.number:
+            problems.append(f"season {season.number}: a line of season {line.get('season') if isinstance(line, dict) else '?'} "
+                            f"comes before its summary: seasons run 1, 2, 3, ..., each summed up after its games")
+            return problems
+        if "head" not in line:  # a game
+            _verify_game(settings, season, line, names, pinned, problems)
+            continue
+        where_s = f"season {season.number}"
+        if line["head"] != season.prev:
+            problems.append(f"{where_s}: its head digest is not its last game's: games were dropped from its end or added")
+        if line.get("games") != season.games:
+            problems.append(f"{where_s}: its summary counts {line.get('games')} games; the export holds {season.games}")
+        if heads and heads.get(season.number) not in (None, line["head"]):
+            problems.append(f"{where_s}: its head digest {str(line['head'])[:12]}... is not the one the club "
+                            f"published ({heads[season.number][:12]}...): games were dropped, added or changed")
+        after = rate(settings, season.rated, season_start(settings, before))
+        problems += _compare_ratings(where_s, line.get("ratings"), ratings_json(after), names)
+        if ratings_out is not None:
+            ratings_out.append(after)
+        before, done = after, season.number
+        season = _Season(club, season.number + 1)
+    if season.games:
+        problems.append(f"season {season.number}: its games are not summed up (the export ends without its summary line)")
+    if heads:
+        for n in sorted(h for h in heads if h > done):
+            problems.append(f"season {n}: the club published its head, but the export does not hold it")
+    return problems
+
+
+def _verify_game(settings: RatingSettings, season: _Season, g: dict, names: dict, pinned: set,
+                 problems: list[str]) -> None:
+    """One game's line: its number, its digest after the season's games before it, then its own checks."""
+    season.games += 1
+    i = season.games
+    where = f"season {season.number} game {i}"
+    if g.get("game") != i:
+        problems.append(f"{where}: missing or out of order (the line is numbered {g.get('game')!r})")
+    seats, record = g.get("seats"), g.get("record")
+    season.prev = chain_next(season.prev, i, seats, record)
+    if g.get("digest") != season.prev:
+        problems.append(f"{where}: its digest does not follow from the games before it: this game was changed, "
+                        f"or one before it was dropped, added or moved")
+        if isinstance(g.get("digest"), str):
+            season.prev = g["digest"]  # go on from what it claims: one change is named once
+    rg = _check_game(settings, where, seats, record, g.get("result"), names, pinned, problems)
+    if rg is not None:
+        season.rated.append(rg)
+
+
+def _check_game(settings: RatingSettings, where: str, seats: Any, record: Any, claimed: Any, names: dict,
+                pinned: set, problems: list[str]) -> RatedGame | None:
+    """One game's checks (seating, rule file, record, claimed result); the game as rating reads it."""
+    try:
+        rules = rules_for(record, allow_paths=False)
+        verdict = verify(record, allow_paths=False)
+    except (SmearError, RefereeError) as e:
+        problems.append(f"{where}: the record cannot be read: {e}")
+        return None
+    if not isinstance(seats, list) or len(seats) != rules.players:
+        problems.append(f"{where}: the seating must name {rules.players} seats (a member id, or null for a guest or a bot)")
+        return None
+    seen = set()
+    for s, member in enumerate(seats):
+        if member is None:
+            continue
+        if member not in names:
+            problems.append(f"{where} seat {s + 1}: {str(member)[:40]!r} is not a member of the club")
+            return None
+        if member in seen:
+            problems.append(f"{where} seat {s + 1}: member {member} sits twice at one table")
+            return None
+        seen.add(member)
+    if (verdict["rules"], record.get("rules_sha256")) not in pinned and (verdict["rules"], None) not in pinned:
+        problems.append(f"{where}: played under {verdict['rules']}, which is not one of the club's rule files")
+    if not verdict["valid"]:
+        err = verdict["error"]
+        problems.append(f"{where}: the record does not verify: hand {err['hand'] + 1} move {(err['move'] or 0) + 1}: "
+                        f"{err['code']}")
+        return None
+    want = {"scores": verdict["scores"], "winner": verdict["winner"]}
+    if claimed != want:
+        problems.append(f"{where}: the result {claimed} is not what the game gives ({want})")
+    return rated_game(settings, seats, record, verdict, rules)
+
+
+def _compare_ratings(where: str, claimed: Any, recomputed: dict, names: dict) -> list[str]:
+    """Each rating of `claimed` that is not exactly the recomputed one, and each one missing or extra."""
+    if not isinstance(claimed, dict):
+        return [f"{where}: the export holds no ratings"]
+    out = []
+    for key in sorted(set(claimed) | set(recomputed)):
+        got, want = claimed.get(key) or {}, recomputed.get(key) or {}
+        if not isinstance(got, dict):
+            out.append(f"{where}, {key}: the ratings are not an object")
+            continue
+        for member in sorted(set(got) | set(want)):
+            who = f"member {member}" + (f" ({names[member]})" if names.get(member) else "")
+            if member not in want:
+                out.append(f"{where}, {key}: {who} has a rating but played no rated game")
+            elif member not in got:
+                out.append(f"{where}, {key}: {who} played rated games but has no rating in the export")
+            elif got[member] != want[member]:
+                diff = [f"{f} {got[member].get(f)!r} in the export, {want[member][f]!r} recomputed"
+                        for f in want[member] if got[member].get(f) != want[member][f]]
+                out.append(f"{where}, {key}: {who}: " + ("; ".join(diff) or "fields the ratings do not have"))
+    return out
