@@ -357,6 +357,9 @@ class Game(Bidding, Begging, Steps, Discards, Play, Snapshots):
         else:  # unreachable: check_turn admits a play only when the fast path above takes it
             raise MoveError("WRONG_PHASE", N_("a card can be played only in the play"))
 
+    # Play a card taken from `_legal_play_mask`: the same as apply here (ExtrasGame skips its follow check).
+    play_legal = apply
+
     def check_turn(self, seat: int, action: str) -> None:
         """GAME_OVER / HAND_OVER / WRONG_TURN / WRONG_PHASE, in that order."""
         if self.finished and self.phase == HAND_DONE:
@@ -453,10 +456,15 @@ class ExtrasGame(Game):
             # the following rule speaks first
             if (hand >> code) & 1 and not (hand & self.led_mask and not (1 << code) & self.follow_ok):
                 self._follow(seat, code, hand)
+        self.play_legal(seat, code)
+
+    def play_legal(self, seat: int, card: int) -> None:
+        """Play `card` for the seat to act, the caller having taken it from `_legal_play_mask`: the follow
+        rules' check is skipped (a search's playouts play thousands of cards it already chose from the mask)."""
         tricks = len(self.tricks)
-        Game.apply(self, seat, code)
+        Game.apply(self, seat, card)
         if len(self.tricks) > tricks and self.phase == PLAY:  # a trick ended and the hand goes on
-            if play.draw_in_play and self.stock:
+            if self.rules.play.draw_in_play and self.stock:
                 self._draw_round()
             if not all(self.hands):
                 self._score_hand()  # someone has no card left: the hand is over

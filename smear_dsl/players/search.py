@@ -106,14 +106,14 @@ class SearchBot:
         except MoveError:
             return None
         bot = self.rollout
-        choose, play, apply = bot.choose, bot._play, g.apply
+        choose, play, apply, play_legal = bot.choose, bot._play, g.apply, g.play_legal
         hands = len(g.results)
         for _ in range(ROLLOUT_CAP):
             phase = g.phase
             if phase == PLAY:  # bot.choose's card play, without its call: most of a playout's moves
                 turn = g.turn
                 legal = g._legal_play_mask(turn)
-                apply(turn, legal.bit_length() - 1 if not legal & (legal - 1) else play(g, legal))
+                play_legal(turn, legal.bit_length() - 1 if not legal & (legal - 1) else play(g, legal))
             elif phase == HAND_DONE:
                 break
             else:

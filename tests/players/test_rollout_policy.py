@@ -88,3 +88,22 @@ def test_the_fast_card_play_chooses_as_the_plain_reading(name, players):
                 compared += 1
             g.apply(g.turn, bot.choose(g) if rng.random() < 0.6 else g.random_move(rng))  # mixed play: more positions
     assert compared >= 20
+
+
+@pytest.mark.parametrize("name,players", table_setups())
+def test_playing_a_legal_card_without_the_follow_check_leaves_the_game_as_apply_does(name, players):
+    r = rules(name, players)
+    for i in range(3):
+        g = Game(r, seed=i)
+        rng = random.Random(i)
+        while not g.finished and len(g.results) < 3:
+            code = g.random_move(rng)
+            if g.phase == PLAY:
+                other = g.clone()
+                other.play_legal(g.turn, code)
+                g.apply(g.turn, code)
+                assert {k: v for k, v in vars(other).items() if not k.endswith("memo") and k != "rng"} == \
+                    {k: v for k, v in vars(g).items() if not k.endswith("memo") and k != "rng"}
+                assert other.rng.getstate() == g.rng.getstate()
+            else:
+                g.apply(g.turn, code)
