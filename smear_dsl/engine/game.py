@@ -28,6 +28,15 @@ from smear_dsl.engine.snapshot import Snapshots, between_hands
 from smear_dsl.engine.steps import Steps
 
 _SHALLOW = frozenset((list, dict))  # what a copy of a game copies (one level: the rest is never changed in place)
+
+
+def _copied(rng: random.Random) -> random.Random:
+    """A seeded generator's copy: it deals what the original would."""
+    copy = random.Random()
+    copy.setstate(rng.getstate())
+    return copy
+
+
 _NO_DEALS = secrets.SystemRandom()  # what a world has for a dealing generator: shared, never seeded, never read
 
 # What the hand waits for, and what was sent instead, for WRONG_PHASE (said in the player's language).
@@ -202,14 +211,9 @@ class Game(Bidding, Begging, Steps, Discards, Play, Snapshots):
         `deals=False`: one that will never deal (a world), so its shuffling generator is not copied."""
         g = Game.__new__(type(self))
         d = {k: v.copy() if v.__class__ in _SHALLOW else v for k, v in self.__dict__.items()}
-        if not deals:
-            d["rng"] = _NO_DEALS
-        elif not isinstance(self.rng, secrets.SystemRandom):  # a seeded game's copy deals the same
-            d["rng"] = random.Random()
-            d["rng"].setstate(self.rng.getstate())
+        d["rng"] = _NO_DEALS if not deals else self.rng if isinstance(self.rng, secrets.SystemRandom) else _copied(self.rng)
         g.__dict__ = d
-        if self.record_hands:
-            g.hand_moves = list(self.hand_moves)
+        if self.record_hands:  # the record's entry for this hand holds the copy's own list of moves
             dealer, hands, stock, _moves = self.record_hands[-1]
             g.record_hands[-1] = (dealer, hands, stock, g.hand_moves)
         return g
