@@ -2,8 +2,8 @@
 club games (default 10,000; the issue's bar: within a minute here).
 
 The export is a sample season (smear_referee/club/sample.py: eight members, bots, a guest every fifth
-game) made once and kept at `--export` (the temporary folder by default) (made in parallel over `--jobs` processes, one season each,
-then joined; --remake makes it anew). Printed: the export's size, the whole verification's time (every
+game) made once and kept at `--export` (the temporary folder by default): made in parallel over
+`--jobs` processes, a part each, then joined into one season; --remake makes it anew. Printed: the export's size, the whole verification's time (every
 record re-refereed, every digest chained, every rating recomputed from scratch and compared) and the
 ratings' part of it alone.
 Usage: python benchmarks/bench_club.py [--games 10000] [--jobs 2] [--export FILE] [--remake]

@@ -399,8 +399,8 @@ def _heads(given: list[str]) -> dict[int, str]:
 
 def cmd_club_verify(args: argparse.Namespace) -> int:
     from smear_referee.club.export import read_export, verify_export
-    heads = _heads(args.head)
     from smear_referee.names import shown
+    heads = _heads(args.head)
     problems = verify_export(read_export(args.export), heads)
     for p in problems:
         print(shown(p))  # a problem may quote the export's own text: never an escape to the terminal
@@ -417,15 +417,8 @@ def cmd_club_ladder(args: argparse.Namespace) -> int:
     from smear_referee.club.export import read_export, verify_export
     from smear_referee.club.ladder import ladder, ladder_text
     from smear_referee.club.ratings import RatingSettings
-    header: dict = {}
-
-    def lines():
-        for i, line in enumerate(read_export(args.export)):
-            if i == 0 and isinstance(line, dict):
-                header.update(line)
-            yield line
     seasons: list = []
-    problems = verify_export(lines(), ratings_out=seasons)
+    problems = verify_export(read_export(args.export), ratings_out=seasons)
     console = Console(highlight=False)
     for p in problems:
         console.print(_plain(p))
@@ -435,13 +428,14 @@ def cmd_club_ladder(args: argparse.Namespace) -> int:
     n = args.season or len(seasons)
     if not 1 <= n <= len(seasons):
         raise OptionError(f"--season {n}: the export holds seasons 1 to {len(seasons)}")
+    header = next(read_export(args.export))  # the club's line (it verified above)
     settings = RatingSettings.from_json(header["settings"])
     names = {m["id"]: m.get("name") for m in header["members"]}
     tr = tr_for(args.lang)
     keys = [args.rules] if args.rules else sorted(seasons[n - 1])
     for key in keys:
-        rows = ladder_text(ladder(seasons[n - 1], settings, names, key, args.lang), key, args.lang)
-        table = Table(title=tr.t("{club}, season {n}: {rules}", club=header["club"], n=n, rules=key))
+        rows = ladder_text(ladder(seasons[n - 1], settings, names, key, args.lang), args.lang)
+        table = Table(title=_plain(tr.t("{club}, season {n}: {rules}", club=header["club"], n=n, rules=key)))
         for h in rows[0]:
             table.add_column(h)
         for r in rows[1:]:

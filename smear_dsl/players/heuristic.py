@@ -192,12 +192,7 @@ class HeuristicBot:
                     top_left = wk[c]
                     break
         top_out = -1 if last else top_left  # ... that can still come to this trick
-        legal = []  # C.bit_list, inlined: once a card played
-        m = legal_mask
-        while m:
-            low = m & -m
-            legal.append(low.bit_length() - 1)
-            m ^= low
+        legal = C.bit_list(legal_mask)
         if r.side_of[(game.trick_leader + win_i) % game.n] == r.side_of[seat]:  # the partner holds it
             if best > top_out:  # nobody left can take it: feed it the points
                 key, boss = o.key, max(top_left, 0)

@@ -42,7 +42,7 @@ def ladder(ratings: Ratings, settings: RatingSettings, names: dict[str, str | No
     return out
 
 
-def ladder_text(rungs: list[Rung], title: str, lang: str = "en") -> list[list[str]]:
+def ladder_text(rungs: list[Rung], lang: str = "en") -> list[list[str]]:
     """The ladder as rows of text (a header row first) for a terminal table or a page."""
     tr = tr_for(lang)
     rows = [[tr.t("Place"), tr.t("Member"), tr.t("Rating"), tr.t("Skill ± uncertainty"), tr.t("Games"),

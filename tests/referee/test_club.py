@@ -151,7 +151,9 @@ def test_bad_settings_and_bad_lines_are_named_not_raised():
 
 
 def test_the_commands_verify_and_show_the_ladder_with_names_as_data(tmp_path):
-    lines = season()
+    whole = season()
+    lines = build_export("[red]Thursday[/] club", RatingSettings(), whole[0]["rule_files"], whole[0]["members"],
+                         [{"season": 1, "games": [{"seats": g["seats"], "record": g["record"]} for g in whole[1:-1]]}])
     lines[0]["members"][0]["name"] = "[bold red]Ann[/] \x1b[31m"  # data, never markup or a terminal escape
     lines[0]["members"][1]["name"] = None  # left the club: the ladder stops showing the name
     path = tmp_path / "club.jsonl"
@@ -163,7 +165,7 @@ def test_the_commands_verify_and_show_the_ladder_with_names_as_data(tmp_path):
     shown = subprocess.run(run + ["ladder", str(path), "--lang", "fr"], capture_output=True, text=True, cwd=ROOT,
                            env={"COLUMNS": "200", "PATH": ""})
     assert shown.returncode == 0, shown.stderr
-    assert "[bold red]Ann[/]" in shown.stdout and "\x1b" not in shown.stdout
+    assert "[bold red]Ann[/]" in shown.stdout and "\x1b" not in shown.stdout and "[red]Thursday[/] club" in shown.stdout
     assert "un ancien membre" in shown.stdout and "Victoires" in shown.stdout and "saison 1" in shown.stdout
     lines[-1]["ratings"]["four_point_ne_wisconsin"][member_id(3)]["wins"] += 1
     write_export(str(path), lines)
