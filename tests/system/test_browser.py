@@ -847,7 +847,7 @@ def test_table_talk_is_text_rate_limited_moderated_and_not_in_the_record(browser
     # Ann is half way through a line when the table redraws (a second spectator comes in): she keeps the
     # focus and her caret, and the rest of what she types joins the line.
     ann.evaluate("() => { window.redraws = 0; new MutationObserver(() => window.redraws++)"
-                 ".observe(document.querySelector('main'), { childList: true }); }")
+                 ".observe(document.querySelector('main'), { childList: true, subtree: true, characterData: true }); }")
     ann.click("#chat-text")
     ann.keyboard.type("half a line")
     late = browser.new_context().new_page()
@@ -908,7 +908,11 @@ def test_a_turn_clock_runs_out_and_the_house_bot_moves_then_a_bot_stands_in_and_
     watcher.wait_for_function("() => document.querySelector(\".seat[data-seat='0']\")?.innerText.includes('a bot plays for now')"
                               " && document.querySelector(\".seat[data-seat='0'] b\")?.innerText === 'Ann'", timeout=5_000)
     moved = int(ann.get_attribute("main", "data-version"))
+    button = ann.query_selector("#take-back")
     ann.wait_for_function("(v) => Number(document.querySelector('main').dataset.version) > v + 8", arg=moved, timeout=30_000)
+    # The page redraws at every move; the button she reaches for stays the same element (a button
+    # swapped mid-click takes no click, and a bot plays fast).
+    assert button.evaluate("(b) => b.isConnected"), "the take-back button was drawn anew while the bot played"
     ann.click("#take-back")
     ann.wait_for_selector("#hand-over", timeout=5_000)
     watcher.wait_for_function("() => !document.querySelector(\".seat[data-seat='0']\")?.innerText.includes('a bot plays')",

@@ -3,7 +3,7 @@ import { auth, once, referee, refusal, tokens } from "./api.js";
 import { ChatPanel } from "./chat.js";
 import { animate, feltRects, Sound } from "./motion.js";
 import { langPicker, optionsText, phaseName, pointName, t, tn } from "./i18n.js";
-import { botKinds, cardEl, cardLabel, choiceButtonLabel, choiceWords, h, moveKey, moveLabel, moveTold, pointSides, scoreList, sortHand, SUITS } from "./ui.js";
+import { botKinds, cardEl, cardLabel, choiceButtonLabel, choiceWords, h, moveKey, moveLabel, moveTold, patch, pointSides, scoreList, sortHand, SUITS } from "./ui.js";
 
 export async function tablePage(root, tableId, go) {
   const page = new TablePage(root, tableId, go);
@@ -123,7 +123,8 @@ class TablePage {
     return h("section.panel.host", {}, h("button#bots", {
       onclick: async () => {
         try {
-          const r = await once((q, o) => referee.addBots(q, o), { tableId: this.tableId, kind: kind.value }, auth(host));
+          const chosen = this.root.querySelector("#bot-kind")?.value ?? kind.value;  // the page's select, kept across redraws
+          const r = await once((q, o) => referee.addBots(q, o), { tableId: this.tableId, kind: chosen }, auth(host));
           this.info = r.table;
         } catch (err) { this.refused(err); }
         this.token ? this.render() : this.renderJoin();
@@ -353,8 +354,7 @@ class TablePage {
     const focused = active?.dataset?.card;
     const caret = active && "selectionStart" in active ? [active.selectionStart, active.selectionEnd] : null;
     const before = feltRects(this.root);
-    const log = h("ol#log", { "aria-label": t("Play so far") }, this.log.map((say) => h("li", {}, say())));
-    this.root.replaceChildren(...[
+    patch(this.root, [
       this.header(),
       this.hostPanel(),
       h("section.board", {}, this.scoreboardEl(), this.feltEl()),
@@ -367,10 +367,12 @@ class TablePage {
         : h("p.muted#spectating", {}, t("You are watching: only public play is shown.")),
       v.finished ? this.overEl() : null,
       h("section.panel.results", {}, h("h2", {}, t("Hands")), this.resultsEl()),
-      h("section.panel.log", {}, h("h2", {}, t("Play so far")), log),
+      h("section.panel.log", {}, h("h2", {}, t("Play so far")),
+        h("ol#log", { "aria-label": t("Play so far") }, this.log.map((say) => h("li", {}, say())))),
       this.chat.el(),
       this.rulesEl(),
-    ].filter(Boolean));
+    ]);
+    const log = this.root.querySelector("#log");  // the page's own (a redraw keeps the list and updates it)
     log.scrollTop = log.scrollHeight;  // the newest line in sight; the whole game's log scrolls above it
     if (focused) this.root.querySelector(`#hand .card[data-card="${CSS.escape(focused)}"]`)?.focus();
     else if (active?.isConnected && document.activeElement !== active) {

@@ -12,7 +12,7 @@ export function h(tag, attrs = {}, ...children) {
   }
   for (const [k, v] of Object.entries(attrs || {})) {
     if (v === undefined || v === null || v === false) continue;
-    if (k.startsWith("on")) el.addEventListener(k.slice(2), v);
+    if (k.startsWith("on")) listen(el, k.slice(2), v);
     else if (k === "dataset") Object.assign(el.dataset, v);
     else el.setAttribute(k, v === true ? "" : v);
   }
@@ -21,6 +21,53 @@ export function h(tag, attrs = {}, ...children) {
     el.append(c instanceof Node ? c : document.createTextNode(String(c)));
   }
   return el;
+}
+
+// An element's handlers by event: one listener per event reads the current one, so a redraw that keeps
+// the element (patch) hands it the new page's handler.
+const HANDLERS = Symbol("handlers");
+
+function listen(el, type, fn) {
+  const handlers = (el[HANDLERS] ??= {});
+  if (!(type in handlers)) el.addEventListener(type, (e) => el[HANDLERS][type]?.(e));
+  handlers[type] = fn;
+}
+
+/** Redraws `parent` as `next` while keeping the elements that are still there (same tag, same id), so
+ * a button a player is clicking or an input being filled is not swapped under them while play goes on
+ * (an element whose class or card changed is drawn anew).
+ * A node of `next` already in the page (a kept panel) is moved as it is, never rewritten. */
+export function patch(parent, next) {
+  next = next.filter((n) => n !== null && n !== undefined && n !== false)
+    .map((n) => (n instanceof Node ? n : document.createTextNode(String(n))));
+  const kept = new Set(next.filter((n) => n.isConnected));
+  next.forEach((n, i) => {
+    const o = parent.childNodes[i];
+    if (o === n) return;
+    if (o && !kept.has(o) && !kept.has(n) && alike(o, n)) morph(o, n);
+    else parent.insertBefore(n, o ?? null);
+  });
+  while (parent.childNodes.length > next.length) parent.lastChild.remove();
+}
+
+function alike(o, n) {
+  if (o.nodeType !== n.nodeType) return false;
+  if (o.nodeType !== Node.ELEMENT_NODE) return true;
+  // A changed class or card is drawn anew, as before (a card's motion never carries over to another).
+  return o.tagName === n.tagName && o.id === n.id && o.className === n.className && o.dataset.card === n.dataset.card;
+}
+
+function morph(o, n) {
+  if (o.nodeType !== Node.ELEMENT_NODE) {
+    if (o.data !== n.data) o.data = n.data;
+    return;
+  }
+  for (const a of [...o.attributes]) if (!n.hasAttribute(a.name)) o.removeAttribute(a.name);
+  for (const a of n.attributes) if (o.getAttribute(a.name) !== a.value) o.setAttribute(a.name, a.value);
+  const handlers = n[HANDLERS] || {};
+  for (const type of Object.keys(o[HANDLERS] || {})) if (!(type in handlers)) delete o[HANDLERS][type];
+  for (const [type, fn] of Object.entries(handlers)) listen(o, type, fn);
+  patch(o, [...n.childNodes]);
 }
 
 export const SUITS = { S: "♠", H: "♥", D: "♦", C: "♣" };
