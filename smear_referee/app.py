@@ -27,7 +27,8 @@ from smear_referee.server.metrics_port import MetricsPort
 from smear_referee.server.house_bots import HouseBots
 from smear_referee.limits import Limits
 from smear_referee.server.sandbox import Sandbox
-from smear_referee.server.service import SERVICE, TOURNAMENT, AuthInterceptor, Referee
+from smear_referee.club.service import Clubs, ClubService
+from smear_referee.server.service import CLUB, SERVICE, TOURNAMENT, AuthInterceptor, Referee
 from smear_referee.storage.store import Store
 from smear_referee.tables.registry import Tables
 from smear_referee.tournament.service import Tournaments, TournamentService
@@ -187,8 +188,8 @@ async def start(where: Listen = Listen(), db: str = "smear-referee.sqlite3", lim
     await asyncio.to_thread(sandbox.prestart)
     tournaments = Tournaments(tables)
     await asyncio.to_thread(tournaments.load)
-    server, referee, tournament, health_servicer, names = _grpc_server(tables, sandbox, tournaments, limits)
-    bound, web, side, scrapes = _bind(server, referee, tournament, tables, where, names)
+    server, referee, tournament, club, health_servicer, names = _grpc_server(tables, sandbox, tournaments, limits)
+    bound, web, side, scrapes = _bind(server, referee, tournament, club, tables, where, names)
     if not bound:
         if side is not None:
             side.server.stop(0)  # its port was bound, never served
@@ -230,8 +231,8 @@ async def start(where: Listen = Listen(), db: str = "smear-referee.sqlite3", lim
     return running
 
 
-def _bind(server: grpc.aio.Server, referee: Referee, tournament: TournamentService, tables: Tables, where: Listen,
-          names: tuple[str, ...]) -> tuple[int, WebServer | None, SideHealth | None, MetricsPort | None]:
+def _bind(server: grpc.aio.Server, referee: Referee, tournament: TournamentService, club: ClubService, tables: Tables,
+          where: Listen, names: tuple[str, ...]) -> tuple[int, WebServer | None, SideHealth | None, MetricsPort | None]:
     """Bind the ports `where` asks for: (the gRPC port, 0 if any port could not be bound; the web
     port's server; the health port; the metrics port), none serving yet."""
     host, port = where.host, where.port
@@ -240,7 +241,7 @@ def _bind(server: grpc.aio.Server, referee: Referee, tournament: TournamentServi
         bound = _add_port(server, host, port, where.tls) if _can_bind(host, port) else 0
         if where.web is not None:
             from smear_referee.server.web import web_server
-            web = web_server(referee, tournament, tables, host, where.web, MAX_MESSAGE_BYTES, where.tls)
+            web = web_server(referee, tournament, club, tables, host, where.web, MAX_MESSAGE_BYTES, where.tls)
         if bound and where.health is not None:
             side = SideHealth(host, where.health, names[:2], where.tls and server_credentials(where.tls)) \
                 if _can_bind(host, where.health) else None
@@ -278,7 +279,7 @@ async def _integrity(store: Store) -> None:
 def _grpc_server(tables: Tables, sandbox: Sandbox, tournaments: Tournaments, limits: Limits):
     """The gRPC server with the referee's services, health checking and reflection (not bound yet)."""
     server = grpc.aio.server(
-        interceptors=[ReadableRequests((SERVICE, TOURNAMENT), AddressLog(limits.web_log_lines, logging.getLogger(
+        interceptors=[ReadableRequests((SERVICE, TOURNAMENT, CLUB), AddressLog(limits.web_log_lines, logging.getLogger(
             "smear_dsl.referee"), "grpc")), AuthInterceptor(tables)],
         options=[("grpc.max_receive_message_length", MAX_MESSAGE_BYTES),
                  ("grpc.max_send_message_length", 32 * MAX_MESSAGE_BYTES),
@@ -287,12 +288,13 @@ def _grpc_server(tables: Tables, sandbox: Sandbox, tournaments: Tournaments, lim
     referee = Referee(tables, sandbox)
     pb_grpc.add_RefereeServicer_to_server(referee, server)
     pb_grpc.add_TournamentServicer_to_server(tournament := TournamentService(tournaments, referee), server)
+    pb_grpc.add_ClubServicer_to_server(club := ClubService(Clubs(tables), referee), server)
     health_servicer = health.aio.HealthServicer()
     health_pb2_grpc.add_HealthServicer_to_server(health_servicer, server)
     names = (pb.DESCRIPTOR.services_by_name["Referee"].full_name, pb.DESCRIPTOR.services_by_name["Tournament"].full_name,
-             health.SERVICE_NAME, reflection.SERVICE_NAME)
+             health.SERVICE_NAME, reflection.SERVICE_NAME, pb.DESCRIPTOR.services_by_name["Club"].full_name)
     reflection.enable_server_reflection(names, server)
-    return server, referee, tournament, health_servicer, names
+    return server, referee, tournament, club, health_servicer, names
 
 
 def _open(db: str, limits: Limits, advertise: str | None) -> tuple[Store, Tables, Leases | None]:

@@ -35,6 +35,11 @@ class Limits:
     tournaments_per_address: int = 20     # tournaments created from one address
     entrants: int = 1_000                 # entrants of one tournament
     name_chars: int = 100                 # an entrant's or a tournament's name
+    max_clubs: int = 10_000               # clubs this server holds
+    clubs_per_address: int = 20           # clubs created from one address
+    club_members: int = 1_000             # members one club may have had (those who left count)
+    club_rule_files: int = 20             # rule files of one club
+    club_open_tables: int = 200           # club tables of one club not yet finished and counted
     player_name_chars: int = 40           # the name a player gives when taking a seat
     chat_chars: int = 200                 # a line of a table's chat
     chat_per_minute: int = 10             # lines (and reactions) one token may say in a minute

@@ -884,6 +884,325 @@ class TournamentClient(ConnectClient):
         )
 
 
+
+class Club(Protocol):
+    async def create_club(self, request: smear_dot_referee_dot_v1_dot_referee__pb2.CreateClubRequest, ctx: RequestContext) -> smear_dot_referee_dot_v1_dot_referee__pb2.CreateClubResponse:
+        raise ConnectError(Code.UNIMPLEMENTED, "Not implemented")
+
+    async def add_member(self, request: smear_dot_referee_dot_v1_dot_referee__pb2.AddMemberRequest, ctx: RequestContext) -> smear_dot_referee_dot_v1_dot_referee__pb2.AddMemberResponse:
+        raise ConnectError(Code.UNIMPLEMENTED, "Not implemented")
+
+    async def get_club(self, request: smear_dot_referee_dot_v1_dot_referee__pb2.GetClubRequest, ctx: RequestContext) -> smear_dot_referee_dot_v1_dot_referee__pb2.GetClubResponse:
+        raise ConnectError(Code.UNIMPLEMENTED, "Not implemented")
+
+    async def get_member_history(self, request: smear_dot_referee_dot_v1_dot_referee__pb2.GetMemberHistoryRequest, ctx: RequestContext) -> smear_dot_referee_dot_v1_dot_referee__pb2.GetMemberHistoryResponse:
+        raise ConnectError(Code.UNIMPLEMENTED, "Not implemented")
+
+    async def open_club_table(self, request: smear_dot_referee_dot_v1_dot_referee__pb2.OpenClubTableRequest, ctx: RequestContext) -> smear_dot_referee_dot_v1_dot_referee__pb2.OpenClubTableResponse:
+        raise ConnectError(Code.UNIMPLEMENTED, "Not implemented")
+
+    async def join_club_table(self, request: smear_dot_referee_dot_v1_dot_referee__pb2.JoinClubTableRequest, ctx: RequestContext) -> smear_dot_referee_dot_v1_dot_referee__pb2.JoinTableResponse:
+        raise ConnectError(Code.UNIMPLEMENTED, "Not implemented")
+
+    async def close_season(self, request: smear_dot_referee_dot_v1_dot_referee__pb2.CloseSeasonRequest, ctx: RequestContext) -> smear_dot_referee_dot_v1_dot_referee__pb2.CloseSeasonResponse:
+        raise ConnectError(Code.UNIMPLEMENTED, "Not implemented")
+
+    async def leave_club(self, request: smear_dot_referee_dot_v1_dot_referee__pb2.LeaveClubRequest, ctx: RequestContext) -> smear_dot_referee_dot_v1_dot_referee__pb2.LeaveClubResponse:
+        raise ConnectError(Code.UNIMPLEMENTED, "Not implemented")
+
+    async def export_club(self, request: smear_dot_referee_dot_v1_dot_referee__pb2.ExportClubRequest, ctx: RequestContext) -> smear_dot_referee_dot_v1_dot_referee__pb2.ExportClubResponse:
+        raise ConnectError(Code.UNIMPLEMENTED, "Not implemented")
+
+
+class ClubASGIApplication(ConnectASGIApplication[Club]):
+    def __init__(self, service: Club | AsyncGenerator[Club], *, interceptors: Iterable[Interceptor]=(), read_max_bytes: int | None = None, compressions: Iterable[Compression] | None = None) -> None:
+        super().__init__(
+            service=service,
+            endpoints=lambda svc: {
+                "/smear.referee.v1.Club/CreateClub": Endpoint.unary(
+                    method=MethodInfo(
+                        name="CreateClub",
+                        service_name="smear.referee.v1.Club",
+                        input=smear_dot_referee_dot_v1_dot_referee__pb2.CreateClubRequest,
+                        output=smear_dot_referee_dot_v1_dot_referee__pb2.CreateClubResponse,
+                        idempotency_level=IdempotencyLevel.UNKNOWN,
+                    ),
+                    function=svc.create_club,
+                ),
+                "/smear.referee.v1.Club/AddMember": Endpoint.unary(
+                    method=MethodInfo(
+                        name="AddMember",
+                        service_name="smear.referee.v1.Club",
+                        input=smear_dot_referee_dot_v1_dot_referee__pb2.AddMemberRequest,
+                        output=smear_dot_referee_dot_v1_dot_referee__pb2.AddMemberResponse,
+                        idempotency_level=IdempotencyLevel.UNKNOWN,
+                    ),
+                    function=svc.add_member,
+                ),
+                "/smear.referee.v1.Club/GetClub": Endpoint.unary(
+                    method=MethodInfo(
+                        name="GetClub",
+                        service_name="smear.referee.v1.Club",
+                        input=smear_dot_referee_dot_v1_dot_referee__pb2.GetClubRequest,
+                        output=smear_dot_referee_dot_v1_dot_referee__pb2.GetClubResponse,
+                        idempotency_level=IdempotencyLevel.UNKNOWN,
+                    ),
+                    function=svc.get_club,
+                ),
+                "/smear.referee.v1.Club/GetMemberHistory": Endpoint.unary(
+                    method=MethodInfo(
+                        name="GetMemberHistory",
+                        service_name="smear.referee.v1.Club",
+                        input=smear_dot_referee_dot_v1_dot_referee__pb2.GetMemberHistoryRequest,
+                        output=smear_dot_referee_dot_v1_dot_referee__pb2.GetMemberHistoryResponse,
+                        idempotency_level=IdempotencyLevel.UNKNOWN,
+                    ),
+                    function=svc.get_member_history,
+                ),
+                "/smear.referee.v1.Club/OpenClubTable": Endpoint.unary(
+                    method=MethodInfo(
+                        name="OpenClubTable",
+                        service_name="smear.referee.v1.Club",
+                        input=smear_dot_referee_dot_v1_dot_referee__pb2.OpenClubTableRequest,
+                        output=smear_dot_referee_dot_v1_dot_referee__pb2.OpenClubTableResponse,
+                        idempotency_level=IdempotencyLevel.UNKNOWN,
+                    ),
+                    function=svc.open_club_table,
+                ),
+                "/smear.referee.v1.Club/JoinClubTable": Endpoint.unary(
+                    method=MethodInfo(
+                        name="JoinClubTable",
+                        service_name="smear.referee.v1.Club",
+                        input=smear_dot_referee_dot_v1_dot_referee__pb2.JoinClubTableRequest,
+                        output=smear_dot_referee_dot_v1_dot_referee__pb2.JoinTableResponse,
+                        idempotency_level=IdempotencyLevel.UNKNOWN,
+                    ),
+                    function=svc.join_club_table,
+                ),
+                "/smear.referee.v1.Club/CloseSeason": Endpoint.unary(
+                    method=MethodInfo(
+                        name="CloseSeason",
+                        service_name="smear.referee.v1.Club",
+                        input=smear_dot_referee_dot_v1_dot_referee__pb2.CloseSeasonRequest,
+                        output=smear_dot_referee_dot_v1_dot_referee__pb2.CloseSeasonResponse,
+                        idempotency_level=IdempotencyLevel.UNKNOWN,
+                    ),
+                    function=svc.close_season,
+                ),
+                "/smear.referee.v1.Club/LeaveClub": Endpoint.unary(
+                    method=MethodInfo(
+                        name="LeaveClub",
+                        service_name="smear.referee.v1.Club",
+                        input=smear_dot_referee_dot_v1_dot_referee__pb2.LeaveClubRequest,
+                        output=smear_dot_referee_dot_v1_dot_referee__pb2.LeaveClubResponse,
+                        idempotency_level=IdempotencyLevel.UNKNOWN,
+                    ),
+                    function=svc.leave_club,
+                ),
+                "/smear.referee.v1.Club/ExportClub": Endpoint.unary(
+                    method=MethodInfo(
+                        name="ExportClub",
+                        service_name="smear.referee.v1.Club",
+                        input=smear_dot_referee_dot_v1_dot_referee__pb2.ExportClubRequest,
+                        output=smear_dot_referee_dot_v1_dot_referee__pb2.ExportClubResponse,
+                        idempotency_level=IdempotencyLevel.UNKNOWN,
+                    ),
+                    function=svc.export_club,
+                ),
+            },
+            interceptors=interceptors,
+            read_max_bytes=read_max_bytes,
+            compressions=compressions,
+        )
+
+    @property
+    def path(self) -> str:
+        """Returns the URL path to mount the application to when serving multiple applications."""
+        return "/smear.referee.v1.Club"
+
+
+class ClubClient(ConnectClient):
+    async def create_club(
+        self,
+        request: smear_dot_referee_dot_v1_dot_referee__pb2.CreateClubRequest,
+        *,
+        headers: Headers | Mapping[str, str] | None = None,
+        timeout_ms: int | None = None,
+    ) -> smear_dot_referee_dot_v1_dot_referee__pb2.CreateClubResponse:
+        return await self.execute_unary(
+            request=request,
+            method=MethodInfo(
+                name="CreateClub",
+                service_name="smear.referee.v1.Club",
+                input=smear_dot_referee_dot_v1_dot_referee__pb2.CreateClubRequest,
+                output=smear_dot_referee_dot_v1_dot_referee__pb2.CreateClubResponse,
+                idempotency_level=IdempotencyLevel.UNKNOWN,
+            ),
+            headers=headers,
+            timeout_ms=timeout_ms,
+        )
+
+    async def add_member(
+        self,
+        request: smear_dot_referee_dot_v1_dot_referee__pb2.AddMemberRequest,
+        *,
+        headers: Headers | Mapping[str, str] | None = None,
+        timeout_ms: int | None = None,
+    ) -> smear_dot_referee_dot_v1_dot_referee__pb2.AddMemberResponse:
+        return await self.execute_unary(
+            request=request,
+            method=MethodInfo(
+                name="AddMember",
+                service_name="smear.referee.v1.Club",
+                input=smear_dot_referee_dot_v1_dot_referee__pb2.AddMemberRequest,
+                output=smear_dot_referee_dot_v1_dot_referee__pb2.AddMemberResponse,
+                idempotency_level=IdempotencyLevel.UNKNOWN,
+            ),
+            headers=headers,
+            timeout_ms=timeout_ms,
+        )
+
+    async def get_club(
+        self,
+        request: smear_dot_referee_dot_v1_dot_referee__pb2.GetClubRequest,
+        *,
+        headers: Headers | Mapping[str, str] | None = None,
+        timeout_ms: int | None = None,
+    ) -> smear_dot_referee_dot_v1_dot_referee__pb2.GetClubResponse:
+        return await self.execute_unary(
+            request=request,
+            method=MethodInfo(
+                name="GetClub",
+                service_name="smear.referee.v1.Club",
+                input=smear_dot_referee_dot_v1_dot_referee__pb2.GetClubRequest,
+                output=smear_dot_referee_dot_v1_dot_referee__pb2.GetClubResponse,
+                idempotency_level=IdempotencyLevel.UNKNOWN,
+            ),
+            headers=headers,
+            timeout_ms=timeout_ms,
+        )
+
+    async def get_member_history(
+        self,
+        request: smear_dot_referee_dot_v1_dot_referee__pb2.GetMemberHistoryRequest,
+        *,
+        headers: Headers | Mapping[str, str] | None = None,
+        timeout_ms: int | None = None,
+    ) -> smear_dot_referee_dot_v1_dot_referee__pb2.GetMemberHistoryResponse:
+        return await self.execute_unary(
+            request=request,
+            method=MethodInfo(
+                name="GetMemberHistory",
+                service_name="smear.referee.v1.Club",
+                input=smear_dot_referee_dot_v1_dot_referee__pb2.GetMemberHistoryRequest,
+                output=smear_dot_referee_dot_v1_dot_referee__pb2.GetMemberHistoryResponse,
+                idempotency_level=IdempotencyLevel.UNKNOWN,
+            ),
+            headers=headers,
+            timeout_ms=timeout_ms,
+        )
+
+    async def open_club_table(
+        self,
+        request: smear_dot_referee_dot_v1_dot_referee__pb2.OpenClubTableRequest,
+        *,
+        headers: Headers | Mapping[str, str] | None = None,
+        timeout_ms: int | None = None,
+    ) -> smear_dot_referee_dot_v1_dot_referee__pb2.OpenClubTableResponse:
+        return await self.execute_unary(
+            request=request,
+            method=MethodInfo(
+                name="OpenClubTable",
+                service_name="smear.referee.v1.Club",
+                input=smear_dot_referee_dot_v1_dot_referee__pb2.OpenClubTableRequest,
+                output=smear_dot_referee_dot_v1_dot_referee__pb2.OpenClubTableResponse,
+                idempotency_level=IdempotencyLevel.UNKNOWN,
+            ),
+            headers=headers,
+            timeout_ms=timeout_ms,
+        )
+
+    async def join_club_table(
+        self,
+        request: smear_dot_referee_dot_v1_dot_referee__pb2.JoinClubTableRequest,
+        *,
+        headers: Headers | Mapping[str, str] | None = None,
+        timeout_ms: int | None = None,
+    ) -> smear_dot_referee_dot_v1_dot_referee__pb2.JoinTableResponse:
+        return await self.execute_unary(
+            request=request,
+            method=MethodInfo(
+                name="JoinClubTable",
+                service_name="smear.referee.v1.Club",
+                input=smear_dot_referee_dot_v1_dot_referee__pb2.JoinClubTableRequest,
+                output=smear_dot_referee_dot_v1_dot_referee__pb2.JoinTableResponse,
+                idempotency_level=IdempotencyLevel.UNKNOWN,
+            ),
+            headers=headers,
+            timeout_ms=timeout_ms,
+        )
+
+    async def close_season(
+        self,
+        request: smear_dot_referee_dot_v1_dot_referee__pb2.CloseSeasonRequest,
+        *,
+        headers: Headers | Mapping[str, str] | None = None,
+        timeout_ms: int | None = None,
+    ) -> smear_dot_referee_dot_v1_dot_referee__pb2.CloseSeasonResponse:
+        return await self.execute_unary(
+            request=request,
+            method=MethodInfo(
+                name="CloseSeason",
+                service_name="smear.referee.v1.Club",
+                input=smear_dot_referee_dot_v1_dot_referee__pb2.CloseSeasonRequest,
+                output=smear_dot_referee_dot_v1_dot_referee__pb2.CloseSeasonResponse,
+                idempotency_level=IdempotencyLevel.UNKNOWN,
+            ),
+            headers=headers,
+            timeout_ms=timeout_ms,
+        )
+
+    async def leave_club(
+        self,
+        request: smear_dot_referee_dot_v1_dot_referee__pb2.LeaveClubRequest,
+        *,
+        headers: Headers | Mapping[str, str] | None = None,
+        timeout_ms: int | None = None,
+    ) -> smear_dot_referee_dot_v1_dot_referee__pb2.LeaveClubResponse:
+        return await self.execute_unary(
+            request=request,
+            method=MethodInfo(
+                name="LeaveClub",
+                service_name="smear.referee.v1.Club",
+                input=smear_dot_referee_dot_v1_dot_referee__pb2.LeaveClubRequest,
+                output=smear_dot_referee_dot_v1_dot_referee__pb2.LeaveClubResponse,
+                idempotency_level=IdempotencyLevel.UNKNOWN,
+            ),
+            headers=headers,
+            timeout_ms=timeout_ms,
+        )
+
+    async def export_club(
+        self,
+        request: smear_dot_referee_dot_v1_dot_referee__pb2.ExportClubRequest,
+        *,
+        headers: Headers | Mapping[str, str] | None = None,
+        timeout_ms: int | None = None,
+    ) -> smear_dot_referee_dot_v1_dot_referee__pb2.ExportClubResponse:
+        return await self.execute_unary(
+            request=request,
+            method=MethodInfo(
+                name="ExportClub",
+                service_name="smear.referee.v1.Club",
+                input=smear_dot_referee_dot_v1_dot_referee__pb2.ExportClubRequest,
+                output=smear_dot_referee_dot_v1_dot_referee__pb2.ExportClubResponse,
+                idempotency_level=IdempotencyLevel.UNKNOWN,
+            ),
+            headers=headers,
+            timeout_ms=timeout_ms,
+        )
+
+
 class RefereeSync(Protocol):
     def list_rules(self, request: smear_dot_referee_dot_v1_dot_referee__pb2.ListRulesRequest, ctx: RequestContext) -> smear_dot_referee_dot_v1_dot_referee__pb2.ListRulesResponse:
         raise ConnectError(Code.UNIMPLEMENTED, "Not implemented")
@@ -1718,6 +2037,314 @@ class TournamentClientSync(ConnectClientSync):
                 service_name="smear.referee.v1.Tournament",
                 input=smear_dot_referee_dot_v1_dot_referee__pb2.ExportTournamentRequest,
                 output=smear_dot_referee_dot_v1_dot_referee__pb2.ExportTournamentResponse,
+                idempotency_level=IdempotencyLevel.UNKNOWN,
+            ),
+            headers=headers,
+            timeout_ms=timeout_ms,
+        )
+
+class ClubSync(Protocol):
+    def create_club(self, request: smear_dot_referee_dot_v1_dot_referee__pb2.CreateClubRequest, ctx: RequestContext) -> smear_dot_referee_dot_v1_dot_referee__pb2.CreateClubResponse:
+        raise ConnectError(Code.UNIMPLEMENTED, "Not implemented")
+    def add_member(self, request: smear_dot_referee_dot_v1_dot_referee__pb2.AddMemberRequest, ctx: RequestContext) -> smear_dot_referee_dot_v1_dot_referee__pb2.AddMemberResponse:
+        raise ConnectError(Code.UNIMPLEMENTED, "Not implemented")
+    def get_club(self, request: smear_dot_referee_dot_v1_dot_referee__pb2.GetClubRequest, ctx: RequestContext) -> smear_dot_referee_dot_v1_dot_referee__pb2.GetClubResponse:
+        raise ConnectError(Code.UNIMPLEMENTED, "Not implemented")
+    def get_member_history(self, request: smear_dot_referee_dot_v1_dot_referee__pb2.GetMemberHistoryRequest, ctx: RequestContext) -> smear_dot_referee_dot_v1_dot_referee__pb2.GetMemberHistoryResponse:
+        raise ConnectError(Code.UNIMPLEMENTED, "Not implemented")
+    def open_club_table(self, request: smear_dot_referee_dot_v1_dot_referee__pb2.OpenClubTableRequest, ctx: RequestContext) -> smear_dot_referee_dot_v1_dot_referee__pb2.OpenClubTableResponse:
+        raise ConnectError(Code.UNIMPLEMENTED, "Not implemented")
+    def join_club_table(self, request: smear_dot_referee_dot_v1_dot_referee__pb2.JoinClubTableRequest, ctx: RequestContext) -> smear_dot_referee_dot_v1_dot_referee__pb2.JoinTableResponse:
+        raise ConnectError(Code.UNIMPLEMENTED, "Not implemented")
+    def close_season(self, request: smear_dot_referee_dot_v1_dot_referee__pb2.CloseSeasonRequest, ctx: RequestContext) -> smear_dot_referee_dot_v1_dot_referee__pb2.CloseSeasonResponse:
+        raise ConnectError(Code.UNIMPLEMENTED, "Not implemented")
+    def leave_club(self, request: smear_dot_referee_dot_v1_dot_referee__pb2.LeaveClubRequest, ctx: RequestContext) -> smear_dot_referee_dot_v1_dot_referee__pb2.LeaveClubResponse:
+        raise ConnectError(Code.UNIMPLEMENTED, "Not implemented")
+    def export_club(self, request: smear_dot_referee_dot_v1_dot_referee__pb2.ExportClubRequest, ctx: RequestContext) -> smear_dot_referee_dot_v1_dot_referee__pb2.ExportClubResponse:
+        raise ConnectError(Code.UNIMPLEMENTED, "Not implemented")
+
+
+class ClubWSGIApplication(ConnectWSGIApplication):
+    def __init__(self, service: ClubSync, interceptors: Iterable[InterceptorSync]=(), read_max_bytes: int | None = None, compressions: Iterable[Compression] | None = None) -> None:
+        super().__init__(
+            endpoints={
+                "/smear.referee.v1.Club/CreateClub": EndpointSync.unary(
+                    method=MethodInfo(
+                        name="CreateClub",
+                        service_name="smear.referee.v1.Club",
+                        input=smear_dot_referee_dot_v1_dot_referee__pb2.CreateClubRequest,
+                        output=smear_dot_referee_dot_v1_dot_referee__pb2.CreateClubResponse,
+                        idempotency_level=IdempotencyLevel.UNKNOWN,
+                    ),
+                    function=service.create_club,
+                ),
+                "/smear.referee.v1.Club/AddMember": EndpointSync.unary(
+                    method=MethodInfo(
+                        name="AddMember",
+                        service_name="smear.referee.v1.Club",
+                        input=smear_dot_referee_dot_v1_dot_referee__pb2.AddMemberRequest,
+                        output=smear_dot_referee_dot_v1_dot_referee__pb2.AddMemberResponse,
+                        idempotency_level=IdempotencyLevel.UNKNOWN,
+                    ),
+                    function=service.add_member,
+                ),
+                "/smear.referee.v1.Club/GetClub": EndpointSync.unary(
+                    method=MethodInfo(
+                        name="GetClub",
+                        service_name="smear.referee.v1.Club",
+                        input=smear_dot_referee_dot_v1_dot_referee__pb2.GetClubRequest,
+                        output=smear_dot_referee_dot_v1_dot_referee__pb2.GetClubResponse,
+                        idempotency_level=IdempotencyLevel.UNKNOWN,
+                    ),
+                    function=service.get_club,
+                ),
+                "/smear.referee.v1.Club/GetMemberHistory": EndpointSync.unary(
+                    method=MethodInfo(
+                        name="GetMemberHistory",
+                        service_name="smear.referee.v1.Club",
+                        input=smear_dot_referee_dot_v1_dot_referee__pb2.GetMemberHistoryRequest,
+                        output=smear_dot_referee_dot_v1_dot_referee__pb2.GetMemberHistoryResponse,
+                        idempotency_level=IdempotencyLevel.UNKNOWN,
+                    ),
+                    function=service.get_member_history,
+                ),
+                "/smear.referee.v1.Club/OpenClubTable": EndpointSync.unary(
+                    method=MethodInfo(
+                        name="OpenClubTable",
+                        service_name="smear.referee.v1.Club",
+                        input=smear_dot_referee_dot_v1_dot_referee__pb2.OpenClubTableRequest,
+                        output=smear_dot_referee_dot_v1_dot_referee__pb2.OpenClubTableResponse,
+                        idempotency_level=IdempotencyLevel.UNKNOWN,
+                    ),
+                    function=service.open_club_table,
+                ),
+                "/smear.referee.v1.Club/JoinClubTable": EndpointSync.unary(
+                    method=MethodInfo(
+                        name="JoinClubTable",
+                        service_name="smear.referee.v1.Club",
+                        input=smear_dot_referee_dot_v1_dot_referee__pb2.JoinClubTableRequest,
+                        output=smear_dot_referee_dot_v1_dot_referee__pb2.JoinTableResponse,
+                        idempotency_level=IdempotencyLevel.UNKNOWN,
+                    ),
+                    function=service.join_club_table,
+                ),
+                "/smear.referee.v1.Club/CloseSeason": EndpointSync.unary(
+                    method=MethodInfo(
+                        name="CloseSeason",
+                        service_name="smear.referee.v1.Club",
+                        input=smear_dot_referee_dot_v1_dot_referee__pb2.CloseSeasonRequest,
+                        output=smear_dot_referee_dot_v1_dot_referee__pb2.CloseSeasonResponse,
+                        idempotency_level=IdempotencyLevel.UNKNOWN,
+                    ),
+                    function=service.close_season,
+                ),
+                "/smear.referee.v1.Club/LeaveClub": EndpointSync.unary(
+                    method=MethodInfo(
+                        name="LeaveClub",
+                        service_name="smear.referee.v1.Club",
+                        input=smear_dot_referee_dot_v1_dot_referee__pb2.LeaveClubRequest,
+                        output=smear_dot_referee_dot_v1_dot_referee__pb2.LeaveClubResponse,
+                        idempotency_level=IdempotencyLevel.UNKNOWN,
+                    ),
+                    function=service.leave_club,
+                ),
+                "/smear.referee.v1.Club/ExportClub": EndpointSync.unary(
+                    method=MethodInfo(
+                        name="ExportClub",
+                        service_name="smear.referee.v1.Club",
+                        input=smear_dot_referee_dot_v1_dot_referee__pb2.ExportClubRequest,
+                        output=smear_dot_referee_dot_v1_dot_referee__pb2.ExportClubResponse,
+                        idempotency_level=IdempotencyLevel.UNKNOWN,
+                    ),
+                    function=service.export_club,
+                ),
+            },
+            interceptors=interceptors,
+            read_max_bytes=read_max_bytes,
+            compressions=compressions,
+        )
+
+    @property
+    def path(self) -> str:
+        """Returns the URL path to mount the application to when serving multiple applications."""
+        return "/smear.referee.v1.Club"
+
+
+class ClubClientSync(ConnectClientSync):
+    def create_club(
+        self,
+        request: smear_dot_referee_dot_v1_dot_referee__pb2.CreateClubRequest,
+        *,
+        headers: Headers | Mapping[str, str] | None = None,
+        timeout_ms: int | None = None,
+    ) -> smear_dot_referee_dot_v1_dot_referee__pb2.CreateClubResponse:
+        return self.execute_unary(
+            request=request,
+            method=MethodInfo(
+                name="CreateClub",
+                service_name="smear.referee.v1.Club",
+                input=smear_dot_referee_dot_v1_dot_referee__pb2.CreateClubRequest,
+                output=smear_dot_referee_dot_v1_dot_referee__pb2.CreateClubResponse,
+                idempotency_level=IdempotencyLevel.UNKNOWN,
+            ),
+            headers=headers,
+            timeout_ms=timeout_ms,
+        )
+
+    def add_member(
+        self,
+        request: smear_dot_referee_dot_v1_dot_referee__pb2.AddMemberRequest,
+        *,
+        headers: Headers | Mapping[str, str] | None = None,
+        timeout_ms: int | None = None,
+    ) -> smear_dot_referee_dot_v1_dot_referee__pb2.AddMemberResponse:
+        return self.execute_unary(
+            request=request,
+            method=MethodInfo(
+                name="AddMember",
+                service_name="smear.referee.v1.Club",
+                input=smear_dot_referee_dot_v1_dot_referee__pb2.AddMemberRequest,
+                output=smear_dot_referee_dot_v1_dot_referee__pb2.AddMemberResponse,
+                idempotency_level=IdempotencyLevel.UNKNOWN,
+            ),
+            headers=headers,
+            timeout_ms=timeout_ms,
+        )
+
+    def get_club(
+        self,
+        request: smear_dot_referee_dot_v1_dot_referee__pb2.GetClubRequest,
+        *,
+        headers: Headers | Mapping[str, str] | None = None,
+        timeout_ms: int | None = None,
+    ) -> smear_dot_referee_dot_v1_dot_referee__pb2.GetClubResponse:
+        return self.execute_unary(
+            request=request,
+            method=MethodInfo(
+                name="GetClub",
+                service_name="smear.referee.v1.Club",
+                input=smear_dot_referee_dot_v1_dot_referee__pb2.GetClubRequest,
+                output=smear_dot_referee_dot_v1_dot_referee__pb2.GetClubResponse,
+                idempotency_level=IdempotencyLevel.UNKNOWN,
+            ),
+            headers=headers,
+            timeout_ms=timeout_ms,
+        )
+
+    def get_member_history(
+        self,
+        request: smear_dot_referee_dot_v1_dot_referee__pb2.GetMemberHistoryRequest,
+        *,
+        headers: Headers | Mapping[str, str] | None = None,
+        timeout_ms: int | None = None,
+    ) -> smear_dot_referee_dot_v1_dot_referee__pb2.GetMemberHistoryResponse:
+        return self.execute_unary(
+            request=request,
+            method=MethodInfo(
+                name="GetMemberHistory",
+                service_name="smear.referee.v1.Club",
+                input=smear_dot_referee_dot_v1_dot_referee__pb2.GetMemberHistoryRequest,
+                output=smear_dot_referee_dot_v1_dot_referee__pb2.GetMemberHistoryResponse,
+                idempotency_level=IdempotencyLevel.UNKNOWN,
+            ),
+            headers=headers,
+            timeout_ms=timeout_ms,
+        )
+
+    def open_club_table(
+        self,
+        request: smear_dot_referee_dot_v1_dot_referee__pb2.OpenClubTableRequest,
+        *,
+        headers: Headers | Mapping[str, str] | None = None,
+        timeout_ms: int | None = None,
+    ) -> smear_dot_referee_dot_v1_dot_referee__pb2.OpenClubTableResponse:
+        return self.execute_unary(
+            request=request,
+            method=MethodInfo(
+                name="OpenClubTable",
+                service_name="smear.referee.v1.Club",
+                input=smear_dot_referee_dot_v1_dot_referee__pb2.OpenClubTableRequest,
+                output=smear_dot_referee_dot_v1_dot_referee__pb2.OpenClubTableResponse,
+                idempotency_level=IdempotencyLevel.UNKNOWN,
+            ),
+            headers=headers,
+            timeout_ms=timeout_ms,
+        )
+
+    def join_club_table(
+        self,
+        request: smear_dot_referee_dot_v1_dot_referee__pb2.JoinClubTableRequest,
+        *,
+        headers: Headers | Mapping[str, str] | None = None,
+        timeout_ms: int | None = None,
+    ) -> smear_dot_referee_dot_v1_dot_referee__pb2.JoinTableResponse:
+        return self.execute_unary(
+            request=request,
+            method=MethodInfo(
+                name="JoinClubTable",
+                service_name="smear.referee.v1.Club",
+                input=smear_dot_referee_dot_v1_dot_referee__pb2.JoinClubTableRequest,
+                output=smear_dot_referee_dot_v1_dot_referee__pb2.JoinTableResponse,
+                idempotency_level=IdempotencyLevel.UNKNOWN,
+            ),
+            headers=headers,
+            timeout_ms=timeout_ms,
+        )
+
+    def close_season(
+        self,
+        request: smear_dot_referee_dot_v1_dot_referee__pb2.CloseSeasonRequest,
+        *,
+        headers: Headers | Mapping[str, str] | None = None,
+        timeout_ms: int | None = None,
+    ) -> smear_dot_referee_dot_v1_dot_referee__pb2.CloseSeasonResponse:
+        return self.execute_unary(
+            request=request,
+            method=MethodInfo(
+                name="CloseSeason",
+                service_name="smear.referee.v1.Club",
+                input=smear_dot_referee_dot_v1_dot_referee__pb2.CloseSeasonRequest,
+                output=smear_dot_referee_dot_v1_dot_referee__pb2.CloseSeasonResponse,
+                idempotency_level=IdempotencyLevel.UNKNOWN,
+            ),
+            headers=headers,
+            timeout_ms=timeout_ms,
+        )
+
+    def leave_club(
+        self,
+        request: smear_dot_referee_dot_v1_dot_referee__pb2.LeaveClubRequest,
+        *,
+        headers: Headers | Mapping[str, str] | None = None,
+        timeout_ms: int | None = None,
+    ) -> smear_dot_referee_dot_v1_dot_referee__pb2.LeaveClubResponse:
+        return self.execute_unary(
+            request=request,
+            method=MethodInfo(
+                name="LeaveClub",
+                service_name="smear.referee.v1.Club",
+                input=smear_dot_referee_dot_v1_dot_referee__pb2.LeaveClubRequest,
+                output=smear_dot_referee_dot_v1_dot_referee__pb2.LeaveClubResponse,
+                idempotency_level=IdempotencyLevel.UNKNOWN,
+            ),
+            headers=headers,
+            timeout_ms=timeout_ms,
+        )
+
+    def export_club(
+        self,
+        request: smear_dot_referee_dot_v1_dot_referee__pb2.ExportClubRequest,
+        *,
+        headers: Headers | Mapping[str, str] | None = None,
+        timeout_ms: int | None = None,
+    ) -> smear_dot_referee_dot_v1_dot_referee__pb2.ExportClubResponse:
+        return self.execute_unary(
+            request=request,
+            method=MethodInfo(
+                name="ExportClub",
+                service_name="smear.referee.v1.Club",
+                input=smear_dot_referee_dot_v1_dot_referee__pb2.ExportClubRequest,
+                output=smear_dot_referee_dot_v1_dot_referee__pb2.ExportClubResponse,
                 idempotency_level=IdempotencyLevel.UNKNOWN,
             ),
             headers=headers,

@@ -800,3 +800,214 @@ class ExportTournamentResponse(_message.Message):
     ARCHIVE_JSON_FIELD_NUMBER: _ClassVar[int]
     archive_json: str
     def __init__(self, archive_json: _Optional[str] = ...) -> None: ...
+
+class ClubRuleFile(_message.Message):
+    __slots__ = ("rules_name", "rules_text")
+    RULES_NAME_FIELD_NUMBER: _ClassVar[int]
+    RULES_TEXT_FIELD_NUMBER: _ClassVar[int]
+    rules_name: str
+    rules_text: str
+    def __init__(self, rules_name: _Optional[str] = ..., rules_text: _Optional[str] = ...) -> None: ...
+
+class CreateClubRequest(_message.Message):
+    __slots__ = ("name", "rule_files", "settings_json")
+    NAME_FIELD_NUMBER: _ClassVar[int]
+    RULE_FILES_FIELD_NUMBER: _ClassVar[int]
+    SETTINGS_JSON_FIELD_NUMBER: _ClassVar[int]
+    name: str
+    rule_files: _containers.RepeatedCompositeFieldContainer[ClubRuleFile]
+    settings_json: str
+    def __init__(self, name: _Optional[str] = ..., rule_files: _Optional[_Iterable[_Union[ClubRuleFile, _Mapping]]] = ..., settings_json: _Optional[str] = ...) -> None: ...
+
+class CreateClubResponse(_message.Message):
+    __slots__ = ("club_id", "director_token")
+    CLUB_ID_FIELD_NUMBER: _ClassVar[int]
+    DIRECTOR_TOKEN_FIELD_NUMBER: _ClassVar[int]
+    club_id: str
+    director_token: str
+    def __init__(self, club_id: _Optional[str] = ..., director_token: _Optional[str] = ...) -> None: ...
+
+class AddMemberRequest(_message.Message):
+    __slots__ = ("club_id", "name")
+    CLUB_ID_FIELD_NUMBER: _ClassVar[int]
+    NAME_FIELD_NUMBER: _ClassVar[int]
+    club_id: str
+    name: str
+    def __init__(self, club_id: _Optional[str] = ..., name: _Optional[str] = ...) -> None: ...
+
+class AddMemberResponse(_message.Message):
+    __slots__ = ("member_id", "member_token")
+    MEMBER_ID_FIELD_NUMBER: _ClassVar[int]
+    MEMBER_TOKEN_FIELD_NUMBER: _ClassVar[int]
+    member_id: str
+    member_token: str
+    def __init__(self, member_id: _Optional[str] = ..., member_token: _Optional[str] = ...) -> None: ...
+
+class GetClubRequest(_message.Message):
+    __slots__ = ("club_id", "lang")
+    CLUB_ID_FIELD_NUMBER: _ClassVar[int]
+    LANG_FIELD_NUMBER: _ClassVar[int]
+    club_id: str
+    lang: str
+    def __init__(self, club_id: _Optional[str] = ..., lang: _Optional[str] = ...) -> None: ...
+
+class ClubMember(_message.Message):
+    __slots__ = ("member_id", "name")
+    MEMBER_ID_FIELD_NUMBER: _ClassVar[int]
+    NAME_FIELD_NUMBER: _ClassVar[int]
+    member_id: str
+    name: str
+    def __init__(self, member_id: _Optional[str] = ..., name: _Optional[str] = ...) -> None: ...
+
+class ClubRules(_message.Message):
+    __slots__ = ("rules", "title", "rules_sha256", "house_rules")
+    RULES_FIELD_NUMBER: _ClassVar[int]
+    TITLE_FIELD_NUMBER: _ClassVar[int]
+    RULES_SHA256_FIELD_NUMBER: _ClassVar[int]
+    HOUSE_RULES_FIELD_NUMBER: _ClassVar[int]
+    rules: str
+    title: str
+    rules_sha256: str
+    house_rules: bool
+    def __init__(self, rules: _Optional[str] = ..., title: _Optional[str] = ..., rules_sha256: _Optional[str] = ..., house_rules: _Optional[bool] = ...) -> None: ...
+
+class ClubSeason(_message.Message):
+    __slots__ = ("season", "closed", "games", "head")
+    SEASON_FIELD_NUMBER: _ClassVar[int]
+    CLOSED_FIELD_NUMBER: _ClassVar[int]
+    GAMES_FIELD_NUMBER: _ClassVar[int]
+    HEAD_FIELD_NUMBER: _ClassVar[int]
+    season: int
+    closed: bool
+    games: int
+    head: str
+    def __init__(self, season: _Optional[int] = ..., closed: _Optional[bool] = ..., games: _Optional[int] = ..., head: _Optional[str] = ...) -> None: ...
+
+class ClubTable(_message.Message):
+    __slots__ = ("table_id", "rules", "seat_members", "finished")
+    TABLE_ID_FIELD_NUMBER: _ClassVar[int]
+    RULES_FIELD_NUMBER: _ClassVar[int]
+    SEAT_MEMBERS_FIELD_NUMBER: _ClassVar[int]
+    FINISHED_FIELD_NUMBER: _ClassVar[int]
+    table_id: str
+    rules: str
+    seat_members: _containers.RepeatedScalarFieldContainer[str]
+    finished: bool
+    def __init__(self, table_id: _Optional[str] = ..., rules: _Optional[str] = ..., seat_members: _Optional[_Iterable[str]] = ..., finished: _Optional[bool] = ...) -> None: ...
+
+class GetClubResponse(_message.Message):
+    __slots__ = ("club_id", "name", "members", "rule_files", "seasons", "tables", "ladder_json", "settings_json", "me", "director")
+    CLUB_ID_FIELD_NUMBER: _ClassVar[int]
+    NAME_FIELD_NUMBER: _ClassVar[int]
+    MEMBERS_FIELD_NUMBER: _ClassVar[int]
+    RULE_FILES_FIELD_NUMBER: _ClassVar[int]
+    SEASONS_FIELD_NUMBER: _ClassVar[int]
+    TABLES_FIELD_NUMBER: _ClassVar[int]
+    LADDER_JSON_FIELD_NUMBER: _ClassVar[int]
+    SETTINGS_JSON_FIELD_NUMBER: _ClassVar[int]
+    ME_FIELD_NUMBER: _ClassVar[int]
+    DIRECTOR_FIELD_NUMBER: _ClassVar[int]
+    club_id: str
+    name: str
+    members: _containers.RepeatedCompositeFieldContainer[ClubMember]
+    rule_files: _containers.RepeatedCompositeFieldContainer[ClubRules]
+    seasons: _containers.RepeatedCompositeFieldContainer[ClubSeason]
+    tables: _containers.RepeatedCompositeFieldContainer[ClubTable]
+    ladder_json: str
+    settings_json: str
+    me: str
+    director: bool
+    def __init__(self, club_id: _Optional[str] = ..., name: _Optional[str] = ..., members: _Optional[_Iterable[_Union[ClubMember, _Mapping]]] = ..., rule_files: _Optional[_Iterable[_Union[ClubRules, _Mapping]]] = ..., seasons: _Optional[_Iterable[_Union[ClubSeason, _Mapping]]] = ..., tables: _Optional[_Iterable[_Union[ClubTable, _Mapping]]] = ..., ladder_json: _Optional[str] = ..., settings_json: _Optional[str] = ..., me: _Optional[str] = ..., director: _Optional[bool] = ...) -> None: ...
+
+class GetMemberHistoryRequest(_message.Message):
+    __slots__ = ("club_id", "member_id")
+    CLUB_ID_FIELD_NUMBER: _ClassVar[int]
+    MEMBER_ID_FIELD_NUMBER: _ClassVar[int]
+    club_id: str
+    member_id: str
+    def __init__(self, club_id: _Optional[str] = ..., member_id: _Optional[str] = ...) -> None: ...
+
+class GetMemberHistoryResponse(_message.Message):
+    __slots__ = ("history_json",)
+    HISTORY_JSON_FIELD_NUMBER: _ClassVar[int]
+    history_json: str
+    def __init__(self, history_json: _Optional[str] = ...) -> None: ...
+
+class OpenClubTableRequest(_message.Message):
+    __slots__ = ("club_id", "rules", "options", "players", "turn_seconds", "hand_limit", "seed")
+    class OptionsEntry(_message.Message):
+        __slots__ = ("key", "value")
+        KEY_FIELD_NUMBER: _ClassVar[int]
+        VALUE_FIELD_NUMBER: _ClassVar[int]
+        key: str
+        value: str
+        def __init__(self, key: _Optional[str] = ..., value: _Optional[str] = ...) -> None: ...
+    CLUB_ID_FIELD_NUMBER: _ClassVar[int]
+    RULES_FIELD_NUMBER: _ClassVar[int]
+    OPTIONS_FIELD_NUMBER: _ClassVar[int]
+    PLAYERS_FIELD_NUMBER: _ClassVar[int]
+    TURN_SECONDS_FIELD_NUMBER: _ClassVar[int]
+    HAND_LIMIT_FIELD_NUMBER: _ClassVar[int]
+    SEED_FIELD_NUMBER: _ClassVar[int]
+    club_id: str
+    rules: str
+    options: _containers.ScalarMap[str, str]
+    players: int
+    turn_seconds: int
+    hand_limit: int
+    seed: str
+    def __init__(self, club_id: _Optional[str] = ..., rules: _Optional[str] = ..., options: _Optional[_Mapping[str, str]] = ..., players: _Optional[int] = ..., turn_seconds: _Optional[int] = ..., hand_limit: _Optional[int] = ..., seed: _Optional[str] = ...) -> None: ...
+
+class OpenClubTableResponse(_message.Message):
+    __slots__ = ("table_id", "host_token")
+    TABLE_ID_FIELD_NUMBER: _ClassVar[int]
+    HOST_TOKEN_FIELD_NUMBER: _ClassVar[int]
+    table_id: str
+    host_token: str
+    def __init__(self, table_id: _Optional[str] = ..., host_token: _Optional[str] = ...) -> None: ...
+
+class JoinClubTableRequest(_message.Message):
+    __slots__ = ("table_id", "seat")
+    TABLE_ID_FIELD_NUMBER: _ClassVar[int]
+    SEAT_FIELD_NUMBER: _ClassVar[int]
+    table_id: str
+    seat: int
+    def __init__(self, table_id: _Optional[str] = ..., seat: _Optional[int] = ...) -> None: ...
+
+class CloseSeasonRequest(_message.Message):
+    __slots__ = ("club_id",)
+    CLUB_ID_FIELD_NUMBER: _ClassVar[int]
+    club_id: str
+    def __init__(self, club_id: _Optional[str] = ...) -> None: ...
+
+class CloseSeasonResponse(_message.Message):
+    __slots__ = ("closed", "head", "opened")
+    CLOSED_FIELD_NUMBER: _ClassVar[int]
+    HEAD_FIELD_NUMBER: _ClassVar[int]
+    OPENED_FIELD_NUMBER: _ClassVar[int]
+    closed: int
+    head: str
+    opened: int
+    def __init__(self, closed: _Optional[int] = ..., head: _Optional[str] = ..., opened: _Optional[int] = ...) -> None: ...
+
+class LeaveClubRequest(_message.Message):
+    __slots__ = ("club_id",)
+    CLUB_ID_FIELD_NUMBER: _ClassVar[int]
+    club_id: str
+    def __init__(self, club_id: _Optional[str] = ...) -> None: ...
+
+class LeaveClubResponse(_message.Message):
+    __slots__ = ()
+    def __init__(self) -> None: ...
+
+class ExportClubRequest(_message.Message):
+    __slots__ = ("club_id",)
+    CLUB_ID_FIELD_NUMBER: _ClassVar[int]
+    club_id: str
+    def __init__(self, club_id: _Optional[str] = ...) -> None: ...
+
+class ExportClubResponse(_message.Message):
+    __slots__ = ("export_jsonl",)
+    EXPORT_JSONL_FIELD_NUMBER: _ClassVar[int]
+    export_jsonl: str
+    def __init__(self, export_jsonl: _Optional[str] = ...) -> None: ...

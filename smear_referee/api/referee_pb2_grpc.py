@@ -1195,3 +1195,440 @@ class Tournament:
             timeout,
             metadata,
             _registered_method=True)
+
+
+class ClubStub:
+    """A club's season: members with their own links, club tables that seat members, ratings after every finished
+    club game (openskill's Weng-Lin models), a ladder, and an export anyone holding it can recompute
+    (smear-club/1: docs/clubs.md). CreateClub returns a director token (shown once); AddMember a member token,
+    handed to the member as a link (the token in the URL's fragment).
+    """
+
+    def __init__(self, channel):
+        """Constructor.
+
+        Args:
+            channel: A grpc.Channel.
+        """
+        self.CreateClub = channel.unary_unary(
+                '/smear.referee.v1.Club/CreateClub',
+                request_serializer=smear_dot_referee_dot_v1_dot_referee__pb2.CreateClubRequest.SerializeToString,
+                response_deserializer=smear_dot_referee_dot_v1_dot_referee__pb2.CreateClubResponse.FromString,
+                _registered_method=True)
+        self.AddMember = channel.unary_unary(
+                '/smear.referee.v1.Club/AddMember',
+                request_serializer=smear_dot_referee_dot_v1_dot_referee__pb2.AddMemberRequest.SerializeToString,
+                response_deserializer=smear_dot_referee_dot_v1_dot_referee__pb2.AddMemberResponse.FromString,
+                _registered_method=True)
+        self.GetClub = channel.unary_unary(
+                '/smear.referee.v1.Club/GetClub',
+                request_serializer=smear_dot_referee_dot_v1_dot_referee__pb2.GetClubRequest.SerializeToString,
+                response_deserializer=smear_dot_referee_dot_v1_dot_referee__pb2.GetClubResponse.FromString,
+                _registered_method=True)
+        self.GetMemberHistory = channel.unary_unary(
+                '/smear.referee.v1.Club/GetMemberHistory',
+                request_serializer=smear_dot_referee_dot_v1_dot_referee__pb2.GetMemberHistoryRequest.SerializeToString,
+                response_deserializer=smear_dot_referee_dot_v1_dot_referee__pb2.GetMemberHistoryResponse.FromString,
+                _registered_method=True)
+        self.OpenClubTable = channel.unary_unary(
+                '/smear.referee.v1.Club/OpenClubTable',
+                request_serializer=smear_dot_referee_dot_v1_dot_referee__pb2.OpenClubTableRequest.SerializeToString,
+                response_deserializer=smear_dot_referee_dot_v1_dot_referee__pb2.OpenClubTableResponse.FromString,
+                _registered_method=True)
+        self.JoinClubTable = channel.unary_unary(
+                '/smear.referee.v1.Club/JoinClubTable',
+                request_serializer=smear_dot_referee_dot_v1_dot_referee__pb2.JoinClubTableRequest.SerializeToString,
+                response_deserializer=smear_dot_referee_dot_v1_dot_referee__pb2.JoinTableResponse.FromString,
+                _registered_method=True)
+        self.CloseSeason = channel.unary_unary(
+                '/smear.referee.v1.Club/CloseSeason',
+                request_serializer=smear_dot_referee_dot_v1_dot_referee__pb2.CloseSeasonRequest.SerializeToString,
+                response_deserializer=smear_dot_referee_dot_v1_dot_referee__pb2.CloseSeasonResponse.FromString,
+                _registered_method=True)
+        self.LeaveClub = channel.unary_unary(
+                '/smear.referee.v1.Club/LeaveClub',
+                request_serializer=smear_dot_referee_dot_v1_dot_referee__pb2.LeaveClubRequest.SerializeToString,
+                response_deserializer=smear_dot_referee_dot_v1_dot_referee__pb2.LeaveClubResponse.FromString,
+                _registered_method=True)
+        self.ExportClub = channel.unary_unary(
+                '/smear.referee.v1.Club/ExportClub',
+                request_serializer=smear_dot_referee_dot_v1_dot_referee__pb2.ExportClubRequest.SerializeToString,
+                response_deserializer=smear_dot_referee_dot_v1_dot_referee__pb2.ExportClubResponse.FromString,
+                _registered_method=True)
+
+
+class ClubServicer:
+    """A club's season: members with their own links, club tables that seat members, ratings after every finished
+    club game (openskill's Weng-Lin models), a ladder, and an export anyone holding it can recompute
+    (smear-club/1: docs/clubs.md). CreateClub returns a director token (shown once); AddMember a member token,
+    handed to the member as a link (the token in the URL's fragment).
+    """
+
+    def CreateClub(self, request, context):
+        """Missing associated documentation comment in .proto file."""
+        context.set_code(grpc.StatusCode.UNIMPLEMENTED)
+        context.set_details('Method not implemented!')
+        raise NotImplementedError('Method not implemented!')
+
+    def AddMember(self, request, context):
+        """Director: a new member and their token (shown once).
+        """
+        context.set_code(grpc.StatusCode.UNIMPLEMENTED)
+        context.set_details('Method not implemented!')
+        raise NotImplementedError('Method not implemented!')
+
+    def GetClub(self, request, context):
+        """The club as anyone with its id reads it: members (names of those who left are not shown), rule files,
+        seasons, open club tables, the ladder per rating key; with a member's token, which member the caller is.
+        """
+        context.set_code(grpc.StatusCode.UNIMPLEMENTED)
+        context.set_details('Method not implemented!')
+        raise NotImplementedError('Method not implemented!')
+
+    def GetMemberHistory(self, request, context):
+        """One member's ratings after each of their rated games this season (a ladder's chart).
+        """
+        context.set_code(grpc.StatusCode.UNIMPLEMENTED)
+        context.set_details('Method not implemented!')
+        raise NotImplementedError('Method not implemented!')
+
+    def OpenClubTable(self, request, context):
+        """Member or director: a table of the club (one of its rule files) that seats members as members.
+        """
+        context.set_code(grpc.StatusCode.UNIMPLEMENTED)
+        context.set_details('Method not implemented!')
+        raise NotImplementedError('Method not implemented!')
+
+    def JoinClubTable(self, request, context):
+        """Member: sit at a seat of a club table as this member; returns the seat's token.
+        """
+        context.set_code(grpc.StatusCode.UNIMPLEMENTED)
+        context.set_details('Method not implemented!')
+        raise NotImplementedError('Method not implemented!')
+
+    def CloseSeason(self, request, context):
+        """Director: close the season (its head digest published) and open the next.
+        """
+        context.set_code(grpc.StatusCode.UNIMPLEMENTED)
+        context.set_details('Method not implemented!')
+        raise NotImplementedError('Method not implemented!')
+
+    def LeaveClub(self, request, context):
+        """Member: leave the club (their name is no longer shown; records keep their pseudonymous id).
+        """
+        context.set_code(grpc.StatusCode.UNIMPLEMENTED)
+        context.set_details('Method not implemented!')
+        raise NotImplementedError('Method not implemented!')
+
+    def ExportClub(self, request, context):
+        """Member or director: the club's seasons as a smear-club/1 export (JSON Lines).
+        """
+        context.set_code(grpc.StatusCode.UNIMPLEMENTED)
+        context.set_details('Method not implemented!')
+        raise NotImplementedError('Method not implemented!')
+
+
+def add_ClubServicer_to_server(servicer, server):
+    rpc_method_handlers = {
+            'CreateClub': grpc.unary_unary_rpc_method_handler(
+                    servicer.CreateClub,
+                    request_deserializer=smear_dot_referee_dot_v1_dot_referee__pb2.CreateClubRequest.FromString,
+                    response_serializer=smear_dot_referee_dot_v1_dot_referee__pb2.CreateClubResponse.SerializeToString,
+            ),
+            'AddMember': grpc.unary_unary_rpc_method_handler(
+                    servicer.AddMember,
+                    request_deserializer=smear_dot_referee_dot_v1_dot_referee__pb2.AddMemberRequest.FromString,
+                    response_serializer=smear_dot_referee_dot_v1_dot_referee__pb2.AddMemberResponse.SerializeToString,
+            ),
+            'GetClub': grpc.unary_unary_rpc_method_handler(
+                    servicer.GetClub,
+                    request_deserializer=smear_dot_referee_dot_v1_dot_referee__pb2.GetClubRequest.FromString,
+                    response_serializer=smear_dot_referee_dot_v1_dot_referee__pb2.GetClubResponse.SerializeToString,
+            ),
+            'GetMemberHistory': grpc.unary_unary_rpc_method_handler(
+                    servicer.GetMemberHistory,
+                    request_deserializer=smear_dot_referee_dot_v1_dot_referee__pb2.GetMemberHistoryRequest.FromString,
+                    response_serializer=smear_dot_referee_dot_v1_dot_referee__pb2.GetMemberHistoryResponse.SerializeToString,
+            ),
+            'OpenClubTable': grpc.unary_unary_rpc_method_handler(
+                    servicer.OpenClubTable,
+                    request_deserializer=smear_dot_referee_dot_v1_dot_referee__pb2.OpenClubTableRequest.FromString,
+                    response_serializer=smear_dot_referee_dot_v1_dot_referee__pb2.OpenClubTableResponse.SerializeToString,
+            ),
+            'JoinClubTable': grpc.unary_unary_rpc_method_handler(
+                    servicer.JoinClubTable,
+                    request_deserializer=smear_dot_referee_dot_v1_dot_referee__pb2.JoinClubTableRequest.FromString,
+                    response_serializer=smear_dot_referee_dot_v1_dot_referee__pb2.JoinTableResponse.SerializeToString,
+            ),
+            'CloseSeason': grpc.unary_unary_rpc_method_handler(
+                    servicer.CloseSeason,
+                    request_deserializer=smear_dot_referee_dot_v1_dot_referee__pb2.CloseSeasonRequest.FromString,
+                    response_serializer=smear_dot_referee_dot_v1_dot_referee__pb2.CloseSeasonResponse.SerializeToString,
+            ),
+            'LeaveClub': grpc.unary_unary_rpc_method_handler(
+                    servicer.LeaveClub,
+                    request_deserializer=smear_dot_referee_dot_v1_dot_referee__pb2.LeaveClubRequest.FromString,
+                    response_serializer=smear_dot_referee_dot_v1_dot_referee__pb2.LeaveClubResponse.SerializeToString,
+            ),
+            'ExportClub': grpc.unary_unary_rpc_method_handler(
+                    servicer.ExportClub,
+                    request_deserializer=smear_dot_referee_dot_v1_dot_referee__pb2.ExportClubRequest.FromString,
+                    response_serializer=smear_dot_referee_dot_v1_dot_referee__pb2.ExportClubResponse.SerializeToString,
+            ),
+    }
+    generic_handler = grpc.method_handlers_generic_handler(
+            'smear.referee.v1.Club', rpc_method_handlers)
+    server.add_generic_rpc_handlers((generic_handler,))
+    server.add_registered_method_handlers('smear.referee.v1.Club', rpc_method_handlers)
+
+
+ # This class is part of an EXPERIMENTAL API.
+class Club:
+    """A club's season: members with their own links, club tables that seat members, ratings after every finished
+    club game (openskill's Weng-Lin models), a ladder, and an export anyone holding it can recompute
+    (smear-club/1: docs/clubs.md). CreateClub returns a director token (shown once); AddMember a member token,
+    handed to the member as a link (the token in the URL's fragment).
+    """
+
+    @staticmethod
+    def CreateClub(request,
+            target,
+            options=(),
+            channel_credentials=None,
+            call_credentials=None,
+            insecure=False,
+            compression=None,
+            wait_for_ready=None,
+            timeout=None,
+            metadata=None):
+        return grpc.experimental.unary_unary(
+            request,
+            target,
+            '/smear.referee.v1.Club/CreateClub',
+            smear_dot_referee_dot_v1_dot_referee__pb2.CreateClubRequest.SerializeToString,
+            smear_dot_referee_dot_v1_dot_referee__pb2.CreateClubResponse.FromString,
+            options,
+            channel_credentials,
+            insecure,
+            call_credentials,
+            compression,
+            wait_for_ready,
+            timeout,
+            metadata,
+            _registered_method=True)
+
+    @staticmethod
+    def AddMember(request,
+            target,
+            options=(),
+            channel_credentials=None,
+            call_credentials=None,
+            insecure=False,
+            compression=None,
+            wait_for_ready=None,
+            timeout=None,
+            metadata=None):
+        return grpc.experimental.unary_unary(
+            request,
+            target,
+            '/smear.referee.v1.Club/AddMember',
+            smear_dot_referee_dot_v1_dot_referee__pb2.AddMemberRequest.SerializeToString,
+            smear_dot_referee_dot_v1_dot_referee__pb2.AddMemberResponse.FromString,
+            options,
+            channel_credentials,
+            insecure,
+            call_credentials,
+            compression,
+            wait_for_ready,
+            timeout,
+            metadata,
+            _registered_method=True)
+
+    @staticmethod
+    def GetClub(request,
+            target,
+            options=(),
+            channel_credentials=None,
+            call_credentials=None,
+            insecure=False,
+            compression=None,
+            wait_for_ready=None,
+            timeout=None,
+            metadata=None):
+        return grpc.experimental.unary_unary(
+            request,
+            target,
+            '/smear.referee.v1.Club/GetClub',
+            smear_dot_referee_dot_v1_dot_referee__pb2.GetClubRequest.SerializeToString,
+            smear_dot_referee_dot_v1_dot_referee__pb2.GetClubResponse.FromString,
+            options,
+            channel_credentials,
+            insecure,
+            call_credentials,
+            compression,
+            wait_for_ready,
+            timeout,
+            metadata,
+            _registered_method=True)
+
+    @staticmethod
+    def GetMemberHistory(request,
+            target,
+            options=(),
+            channel_credentials=None,
+            call_credentials=None,
+            insecure=False,
+            compression=None,
+            wait_for_ready=None,
+            timeout=None,
+            metadata=None):
+        return grpc.experimental.unary_unary(
+            request,
+            target,
+            '/smear.referee.v1.Club/GetMemberHistory',
+            smear_dot_referee_dot_v1_dot_referee__pb2.GetMemberHistoryRequest.SerializeToString,
+            smear_dot_referee_dot_v1_dot_referee__pb2.GetMemberHistoryResponse.FromString,
+            options,
+            channel_credentials,
+            insecure,
+            call_credentials,
+            compression,
+            wait_for_ready,
+            timeout,
+            metadata,
+            _registered_method=True)
+
+    @staticmethod
+    def OpenClubTable(request,
+            target,
+            options=(),
+            channel_credentials=None,
+            call_credentials=None,
+            insecure=False,
+            compression=None,
+            wait_for_ready=None,
+            timeout=None,
+            metadata=None):
+        return grpc.experimental.unary_unary(
+            request,
+            target,
+            '/smear.referee.v1.Club/OpenClubTable',
+            smear_dot_referee_dot_v1_dot_referee__pb2.OpenClubTableRequest.SerializeToString,
+            smear_dot_referee_dot_v1_dot_referee__pb2.OpenClubTableResponse.FromString,
+            options,
+            channel_credentials,
+            insecure,
+            call_credentials,
+            compression,
+            wait_for_ready,
+            timeout,
+            metadata,
+            _registered_method=True)
+
+    @staticmethod
+    def JoinClubTable(request,
+            target,
+            options=(),
+            channel_credentials=None,
+            call_credentials=None,
+            insecure=False,
+            compression=None,
+            wait_for_ready=None,
+            timeout=None,
+            metadata=None):
+        return grpc.experimental.unary_unary(
+            request,
+            target,
+            '/smear.referee.v1.Club/JoinClubTable',
+            smear_dot_referee_dot_v1_dot_referee__pb2.JoinClubTableRequest.SerializeToString,
+            smear_dot_referee_dot_v1_dot_referee__pb2.JoinTableResponse.FromString,
+            options,
+            channel_credentials,
+            insecure,
+            call_credentials,
+            compression,
+            wait_for_ready,
+            timeout,
+            metadata,
+            _registered_method=True)
+
+    @staticmethod
+    def CloseSeason(request,
+            target,
+            options=(),
+            channel_credentials=None,
+            call_credentials=None,
+            insecure=False,
+            compression=None,
+            wait_for_ready=None,
+            timeout=None,
+            metadata=None):
+        return grpc.experimental.unary_unary(
+            request,
+            target,
+            '/smear.referee.v1.Club/CloseSeason',
+            smear_dot_referee_dot_v1_dot_referee__pb2.CloseSeasonRequest.SerializeToString,
+            smear_dot_referee_dot_v1_dot_referee__pb2.CloseSeasonResponse.FromString,
+            options,
+            channel_credentials,
+            insecure,
+            call_credentials,
+            compression,
+            wait_for_ready,
+            timeout,
+            metadata,
+            _registered_method=True)
+
+    @staticmethod
+    def LeaveClub(request,
+            target,
+            options=(),
+            channel_credentials=None,
+            call_credentials=None,
+            insecure=False,
+            compression=None,
+            wait_for_ready=None,
+            timeout=None,
+            metadata=None):
+        return grpc.experimental.unary_unary(
+            request,
+            target,
+            '/smear.referee.v1.Club/LeaveClub',
+            smear_dot_referee_dot_v1_dot_referee__pb2.LeaveClubRequest.SerializeToString,
+            smear_dot_referee_dot_v1_dot_referee__pb2.LeaveClubResponse.FromString,
+            options,
+            channel_credentials,
+            insecure,
+            call_credentials,
+            compression,
+            wait_for_ready,
+            timeout,
+            metadata,
+            _registered_method=True)
+
+    @staticmethod
+    def ExportClub(request,
+            target,
+            options=(),
+            channel_credentials=None,
+            call_credentials=None,
+            insecure=False,
+            compression=None,
+            wait_for_ready=None,
+            timeout=None,
+            metadata=None):
+        return grpc.experimental.unary_unary(
+            request,
+            target,
+            '/smear.referee.v1.Club/ExportClub',
+            smear_dot_referee_dot_v1_dot_referee__pb2.ExportClubRequest.SerializeToString,
+            smear_dot_referee_dot_v1_dot_referee__pb2.ExportClubResponse.FromString,
+            options,
+            channel_credentials,
+            insecure,
+            call_credentials,
+            compression,
+            wait_for_ready,
+            timeout,
+            metadata,
+            _registered_method=True)

@@ -218,6 +218,9 @@ def _check_game(settings: RatingSettings, where: str, seats: Any, record: Any, c
             problems.append(f"{where} seat {s + 1}: member {member} sits twice at one table")
             return None
         seen.add(member)
+    named = record.get("club")
+    if isinstance(named, dict) and "members" in named and named["members"] != seats:
+        problems.append(f"{where}: the seating {seats} is not the one its record names ({named['members']})")
     if (verdict["rules"], record.get("rules_sha256")) not in pinned and (verdict["rules"], None) not in pinned:
         problems.append(f"{where}: played under {verdict['rules']}, which is not one of the club's rule files")
     if not verdict["valid"]:

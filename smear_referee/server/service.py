@@ -40,6 +40,7 @@ from smear_referee.tables.registry import Identity, Table, Tables
 
 SERVICE = "smear.referee.v1.Referee"
 TOURNAMENT = "smear.referee.v1.Tournament"
+CLUB = "smear.referee.v1.Club"
 NEEDS_TOKEN = {f"/{SERVICE}/{m}" for m in ("GetView", "SubmitMove", "WatchTable", "WatchTurns", "Play", "GetRecord",
                                            "AddBots", "TakeBackSeat", "Rematch", "Chat", "ModerateChat")} | \
     {f"/{TOURNAMENT}/{m}" for m in ("StartRound", "Act", "ExportTournament")}

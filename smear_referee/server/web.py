@@ -101,7 +101,7 @@ def _stream(fn, needs_token: bool, tables: Tables):
 class _App:
     """Connect calls by path; everything else is the web client's files."""
 
-    def __init__(self, referee: Any, tournament: Any, tables: Tables, read_max_bytes: int):
+    def __init__(self, referee: Any, tournament: Any, club: Any, tables: Tables, read_max_bytes: int):
         svc = pb.DESCRIPTOR.services_by_name
         gzip = [CappedGzip(read_max_bytes)]  # a message in a query string or an envelope inflates only so far
         self.routes = {
@@ -109,6 +109,8 @@ class _App:
                 _bridge(referee, svc["Referee"], tables), read_max_bytes=read_max_bytes, compressions=gzip),
             f"/{svc['Tournament'].full_name}/": rc.TournamentASGIApplication(
                 _bridge(tournament, svc["Tournament"], tables), read_max_bytes=read_max_bytes, compressions=gzip),
+            f"/{svc['Club'].full_name}/": rc.ClubASGIApplication(
+                _bridge(club, svc["Club"], tables), read_max_bytes=read_max_bytes, compressions=gzip),
         }
         for app in self.routes.values():
             # A request that does not decode is INVALID_ARGUMENT, not an unexpected error. The generated
@@ -131,7 +133,7 @@ class _App:
                         if e.code != Code.CANCELED:
                             raise
                         return None
-            if path.startswith(("/t/", "/replay", "/tournament")):  # the client's own routes: its page
+            if path.startswith(("/t/", "/replay", "/tournament", "/club")):  # the client's own routes: its page
                 scope = dict(scope, path="/")
         try:
             return await self.files(scope, receive, send)
@@ -188,9 +190,9 @@ def listen(host: str, port: int) -> socket.socket:
     return sock
 
 
-def web_server(referee: Any, tournament: Any, tables: Tables, host: str, port: int, read_max_bytes: int,
+def web_server(referee: Any, tournament: Any, club: Any, tables: Tables, host: str, port: int, read_max_bytes: int,
                tls: tuple[str, str] | None = None) -> WebServer:
     lim = tables.limits
     limits = WebLimits(min(read_max_bytes, lim.web_body_bytes), lim.web_header_seconds, lim.web_body_seconds,
                        lim.web_idle_seconds, lim.web_connections, lim.web_connections_per_address, lim.web_log_lines)
-    return WebServer(_App(referee, tournament, tables, limits.body_bytes), listen(host, port), tls, limits)
+    return WebServer(_App(referee, tournament, club, tables, limits.body_bytes), listen(host, port), tls, limits)

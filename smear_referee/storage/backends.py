@@ -35,6 +35,22 @@ CREATE TABLE IF NOT EXISTS audit (
 CREATE TABLE IF NOT EXISTS requests (
     scope TEXT NOT NULL, key_hash TEXT NOT NULL, digest TEXT NOT NULL, salt TEXT NOT NULL, answer_json TEXT NOT NULL,
     created REAL NOT NULL, PRIMARY KEY (scope, key_hash));
+CREATE TABLE IF NOT EXISTS clubs (id TEXT PRIMARY KEY, name TEXT NOT NULL, config_json TEXT NOT NULL, created REAL NOT NULL);
+CREATE TABLE IF NOT EXISTS club_members (
+    club_id TEXT NOT NULL, member INTEGER NOT NULL, name TEXT NOT NULL, joined REAL NOT NULL, left_at REAL,
+    PRIMARY KEY (club_id, member));
+CREATE TABLE IF NOT EXISTS club_seasons (
+    club_id TEXT NOT NULL, season INTEGER NOT NULL, opened REAL NOT NULL, closed REAL, head TEXT,
+    PRIMARY KEY (club_id, season));
+CREATE TABLE IF NOT EXISTS club_tables (
+    table_id TEXT PRIMARY KEY, club_id TEXT NOT NULL, opened REAL NOT NULL, counted INTEGER NOT NULL DEFAULT 0);
+CREATE INDEX IF NOT EXISTS club_tables_open ON club_tables (club_id, counted);
+CREATE TABLE IF NOT EXISTS club_seats (
+    table_id TEXT NOT NULL, seat INTEGER NOT NULL, member INTEGER NOT NULL, PRIMARY KEY (table_id, seat));
+CREATE TABLE IF NOT EXISTS club_games (
+    club_id TEXT NOT NULL, season INTEGER NOT NULL, game INTEGER NOT NULL, table_id TEXT NOT NULL UNIQUE,
+    seats_json TEXT NOT NULL, result_json TEXT NOT NULL, record_json TEXT NOT NULL, digest TEXT NOT NULL,
+    row_hash TEXT NOT NULL, PRIMARY KEY (club_id, season, game));
 """
 # Columns added since the first schema: (table, column, declaration), added to older files at open.
 ADDED_COLUMNS = (("tables", "seal", "TEXT"), ("moves", "digest", "TEXT"), ("tokens", "name", "TEXT"),

@@ -275,14 +275,15 @@ class Tables:
     async def create(self, rules_name: str | None, rules_text: str | None, options: dict[str, str], players: int,
                      seed: str | None, duplicate: bool = False, hand_limit: int = 0, seal: str | None = None,
                      address: str | None = "local", key: "idem.Keyed | None" = None,
-                     turn_seconds: int = 0) -> tuple[Table, str]:
+                     turn_seconds: int = 0, also: list[tuple[str, tuple]] | None = None) -> tuple[Table, str]:
         """A new table and its host token (seats.create). `address` is the creator's, whose budget it
         counts against; None for the tables a tournament opens (bounded by its entrants instead). A
         game has at most Limits.hands_per_game hands (fewer if `hand_limit` asks). With `key`, a
         retry gets the table the first call made, and the same host token. `turn_seconds`: its
-        turn clock (0: none; else within the limits, BAD_CLOCK otherwise)."""
+        turn clock (0: none; else within the limits, BAD_CLOCK otherwise). `also`: statements committed
+        with it (seats.create)."""
         return await seats.create(self, rules_name, rules_text, options, players, seed, duplicate, hand_limit, seal,
-                                  address, key, turn_seconds)
+                                  address, key, turn_seconds, also)
 
     async def take_back(self, t: Table, who: Identity) -> None:
         """The seat's player takes it back from the bot standing in (seats.take_back)."""
@@ -294,9 +295,9 @@ class Tables:
         t.token_hashes.append(h)
 
     async def join(self, table_id: str, seat: int | None, name: str = "",
-                   key: "idem.Keyed | None" = None) -> tuple[Table, str]:
-        """A seat's token, or a spectator's (seats.join)."""
-        return await seats.join(self, table_id, seat, name, key)
+                   key: "idem.Keyed | None" = None, also: list[tuple[str, tuple]] | None = None) -> tuple[Table, str]:
+        """A seat's token, or a spectator's (seats.join; `also`: statements committed with it)."""
+        return await seats.join(self, table_id, seat, name, key, also)
 
     async def rematch(self, old: Table, who: Identity, address: str | None) -> tuple[Table, str]:
         """Play again: the table after `old` and the caller's seat there (seats.rematch)."""

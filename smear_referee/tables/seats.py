@@ -29,6 +29,9 @@ if TYPE_CHECKING:
     from smear_referee.tables.registry import Tables
 
 
+TABLE_ID = object()  # in `also` statements of create: the new table's id
+
+
 class KeyConflict(Exception):
     """The store already holds this idempotency key (another call with it committed first)."""
 
@@ -42,8 +45,10 @@ async def prior(tables: "Tables", k: idem.Keyed | None) -> tuple[str, dict] | No
 
 async def create(tables: "Tables", rules_name: str | None, rules_text: str | None, options: dict[str, str],
                  players: int, seed: str | None, duplicate: bool, hand_limit: int, seal: str | None,
-                 address: str | None, k: idem.Keyed | None = None, turn_seconds: int = 0) -> tuple[Table, str]:
-    """A new table and its host token (Tables.create says what each argument means)."""
+                 address: str | None, k: idem.Keyed | None = None, turn_seconds: int = 0,
+                 also: list[tuple[str, tuple]] | None = None) -> tuple[Table, str]:
+    """A new table and its host token (Tables.create says what each argument means); `also`: statements
+    committed with it (a club's row for its table), each with the new table's id in place of TABLE_ID."""
     if (done := await prior(tables, k)) is not None:
         return await tables.table_for(done[1]["table_id"], None), k.token(done[0], "host")
     check_clock(tables.limits, turn_seconds)
@@ -70,6 +75,7 @@ async def create(tables: "Tables", rules_name: str | None, rules_text: str | Non
                          [(token_hash(host), "host", None, "")], [], duplicate, hand_limit, seal,
                          turn_seconds=turn_seconds)
     rows = Store.create_table(stored) + (idem.statements(k, salt, {"table_id": table_id}, t.created) if k else [])
+    rows += [(sql, tuple(table_id if p is TABLE_ID else p for p in params)) for sql, params in also or ()]
     try:
         await tables.write(None, table_id, rows, keyed=k is not None)
     except KeyConflict:  # the same key, committed meanwhile by a concurrent call: its answer is ours
@@ -86,8 +92,9 @@ async def create(tables: "Tables", rules_name: str | None, rules_text: str | Non
 
 
 async def join(tables: "Tables", table_id: str, seat: int | None, name: str = "",
-               k: idem.Keyed | None = None) -> tuple[Table, str]:
-    """A seat's token (or a spectator's when `seat` is None) at the table."""
+               k: idem.Keyed | None = None, also: list[tuple[str, tuple]] | None = None) -> tuple[Table, str]:
+    """A seat's token (or a spectator's when `seat` is None) at the table; `also`: statements committed
+    with it (a club member's seat)."""
     t = await tables.table_for(table_id, None)
     name = clean_name(name, tables.limits.player_name_chars, "a player's name")
     async with t.lock:
@@ -108,7 +115,7 @@ async def join(tables: "Tables", table_id: str, seat: int | None, name: str = ""
         rows = Store.add_token(table_id, token_hash(token), role, seat, name)
         if k is not None:
             rows += idem.statements(k, salt, {"seat": seat}, time.time())
-        await tables.write(t, table_id, rows)
+        await tables.write(t, table_id, rows + list(also or ()))
         t.take_seat(role, seat, name)
         tables.hold_token(t, token_hash(token), Identity(table_id, role, seat))
     await _tell_watchers(t)

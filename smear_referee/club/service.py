@@ -1,0 +1,393 @@
+"""The Club service: clubs on the referee's own tables, store and tokens.
+
+A club is read from the store on each call (so any replica answers, and one holding its shard writes),
+its finished tables are counted as games when the club is next read, in the order they are found, each
+chained to the game before it; ratings are recomputed from the games (cached while no game is added).
+Tokens: the director's (shown once at creation) and each member's (shown once, handed over as a link).
+"""
+from __future__ import annotations
+
+import asyncio
+import json
+import time
+from collections import defaultdict
+from dataclasses import dataclass
+from typing import Any
+
+from smear_dsl.errors import SmearError, clip
+from smear_dsl.i18n import rules_title
+from smear_dsl.language.pins import table_rules_name
+from smear_dsl.records.verify import rules_for, verify
+
+from smear_referee.api import referee_pb2 as pb
+from smear_referee.api import referee_pb2_grpc as pb_grpc
+from smear_referee.club import ratings as R
+from smear_referee.club.export import FORMAT, _library, chain_next, chain_start, rated_game, rule_key
+from smear_referee.club.ladder import ladder
+from smear_referee.errors import RefereeError
+from smear_referee.limits import address_of
+from smear_referee.names import clean as clean_name
+from smear_referee.server.service import CALLER, LANG, Referee, caller_of, guard, known_rules
+from smear_referee.storage import clubs as S
+from smear_referee.storage.clubs import ClubGame, StoredClub
+from smear_referee.tables.registry import Identity, Tables
+from smear_referee.tables.rulesets import rules_spec, upload_spec
+from smear_referee.tables.seats import TABLE_ID
+from smear_referee.tables.tokens import new_token, token_hash
+
+DIRECTOR, MEMBER = "club_director", "member"
+
+
+def member_id(number: int) -> str:
+    """A member's pseudonymous id (what records and exports name): their number in the club."""
+    return f"m{number:04d}"
+
+
+def member_number(mid: str) -> int | None:
+    return int(mid[1:]) if len(mid) == 5 and mid[0] == "m" and mid[1:].isdigit() else None
+
+
+@dataclass
+class Computed:
+    """A club's ratings worked out from its games: each season's, and the history of the current one."""
+
+    games: int
+    seasons: list[R.Ratings]
+    history: list[tuple[int, str, str, float, float]]  # (game index in the season, key, member, mu, sigma)
+
+
+class Clubs:
+    """The clubs of this server, read from the store on each call."""
+
+    def __init__(self, tables: Tables):
+        self.tables = tables
+        self.store = tables.store
+        self.locks: dict[str, asyncio.Lock] = defaultdict(asyncio.Lock)  # one writer per club at a time
+        self.cache: dict[str, Computed] = {}
+        self.count = 0
+        self.by_address: dict[str, int] = defaultdict(int)
+
+    async def load(self, cid: str) -> StoredClub:
+        club = await self.store.off_loop(S.load_club, self.store, cid) if len(cid) <= 64 else None
+        if club is None:
+            raise RefereeError("NOT_FOUND", "NOT_FOUND", f"no club {clip(cid)}")
+        return club
+
+    def settings(self, club: StoredClub) -> R.RatingSettings:
+        return R.RatingSettings.from_json(club.config["settings"])
+
+    async def settle(self, cid: str) -> StoredClub:
+        """The club with every club table that has finished since counted as its next game (by the replica
+        holding its shard; another reads what is counted)."""
+        club = await self.load(cid)
+        if not club.tables or not self.tables.shards.owns(cid):
+            return club
+        async with self.locks[cid]:
+            club = await self.load(cid)  # counted meanwhile by another call
+            for table_id, _opened, seated in club.tables:
+                finished, _scores, _winner = await self.tables.outcome(table_id)
+                if finished:
+                    await self._count(club, table_id, seated)
+        return club
+
+    async def _count(self, club: StoredClub, table_id: str, seated: dict[int, int]) -> None:
+        record = await self.tables.finished_record(table_id)
+        season = club.seasons[-1][0]
+        before = [g for g in club.games if g.season == season]
+        n = len(before) + 1
+        prev = before[-1].digest if before else chain_start(club.id, season)
+        settings = self.settings(club)
+
+        def judge() -> tuple[dict, dict]:
+            rules = rules_for(record, allow_paths=False)
+            seats = [member_id(seated[s]) if s in seated else None for s in range(rules.players)]
+            record["club"] = {"id": club.id, "members": seats}  # informative: a verifier judges the moves
+            v = verify(record, allow_paths=False)
+            rg = rated_game(settings, seats, record, v, rules)
+            result = {"scores": v["scores"], "winner": v["winner"], "rated": rg is not None,
+                      "key": rule_key(settings, v["rules"]), "side_of": list(rules.side_of)}
+            return {"seats": seats}, result
+        seats, result = await asyncio.to_thread(judge)
+        g = ClubGame(season, n, table_id, seats["seats"], result, chain_next(prev, n, seats["seats"], record))
+        await self.tables.write(None, club.id, S.add_game(club.id, g, record))
+        club.games.append(g)
+        club.tables = [t for t in club.tables if t[0] != table_id]
+
+    def computed(self, club: StoredClub) -> Computed:
+        """Every season's ratings from the club's games (recomputed only when a game or season was added)."""
+        key = len(club.games) * 1000 + len(club.seasons)
+        hit = self.cache.get(club.id)
+        if hit is not None and hit.games == key:
+            return hit
+        settings = self.settings(club)
+        seasons, before, history = [], None, []
+        for season, *_ in club.seasons:
+            games = [_rated(g) for g in club.games if g.season == season and g.result.get("rated")]
+            history = []
+            before = R.rate(settings, games, R.season_start(settings, before), history)
+            seasons.append(before)
+        self.cache[club.id] = hit = Computed(key, seasons, history)
+        return hit
+
+    def names(self, club: StoredClub) -> dict[str, str | None]:
+        """Member id -> display name (None: the member left, and their name is no longer shown)."""
+        return {member_id(n): (name if left is None else None) for n, name, _joined, left in club.members}
+
+    def who(self, club: StoredClub, caller: Identity | None) -> tuple[str, bool]:
+        """(the caller's member id or "", whether the caller is the club's director)."""
+        if caller is None or caller.table_id != club.id:
+            return "", False
+        if caller.role == MEMBER and caller.seat is not None:
+            return member_id(caller.seat), False
+        return "", caller.role == DIRECTOR
+
+
+def _rated(g: ClubGame) -> R.RatedGame:
+    r = g.result
+    return R.RatedGame(r["key"], tuple(g.seats), tuple(r["side_of"]), r["winner"], tuple(r["scores"]))
+
+
+async def _optional_caller(tables: Tables, context) -> Identity | None:
+    """Who the call's token speaks for, if it carries one that is known; None otherwise (a public read)."""
+    meta = dict(context.invocation_metadata() or ())
+    auth = meta.get("authorization", "")
+    if not auth:
+        return None
+    try:
+        return await caller_of(tables, auth)
+    except RefereeError:
+        return None
+
+
+def _must(club: StoredClub, caller: Identity | None, director: bool = False, member: bool = False) -> Identity:
+    """The caller, if it holds this club's director token (or, with `member`, a member's); UNAUTHENTICATED
+    for a call with no token the server knows (none, or a member's who left)."""
+    if caller is None:
+        raise RefereeError("UNAUTHENTICATED", "UNAUTHENTICATED", "send `authorization: Bearer <token>` with the "
+                           "club's director token" + (" or a member's" if member else ""))
+    ok = caller is not None and caller.table_id == club.id and \
+        (caller.role == DIRECTOR or member and caller.role == MEMBER)
+    if not ok:
+        need = "the club's director token" + (" or a member's" if member else "")
+        raise RefereeError("PERMISSION_DENIED", "NOT_A_MEMBER" if member else "NOT_THE_DIRECTOR", f"this needs {need}")
+    return caller
+
+
+class ClubService(pb_grpc.ClubServicer):
+    def __init__(self, clubs: Clubs, referee: Referee):
+        self.c = clubs
+        self.referee = referee
+        self.tables = clubs.tables
+        self.limits = clubs.tables.limits
+
+    @guard
+    async def CreateClub(self, request, context):
+        lim = self.limits
+        address = address_of(context.peer())
+        if self.c.count >= lim.max_clubs:
+            raise RefereeError("RESOURCE_EXHAUSTED", "TOO_MANY_CLUBS", "this server holds as many clubs as it can")
+        if self.c.by_address[address] >= lim.clubs_per_address:
+            raise RefereeError("RESOURCE_EXHAUSTED", "TOO_MANY_CLUBS", f"{lim.clubs_per_address} clubs were created "
+                               "from your address")
+        name = clean_name(request.name, lim.name_chars, "a club's name", empty=False)
+        if not 1 <= len(request.rule_files) <= lim.club_rule_files:
+            raise RefereeError("INVALID_ARGUMENT", "BAD_CLUB", f"a club plays 1 to {lim.club_rule_files} rule files")
+        try:
+            settings = R.RatingSettings.from_json(json.loads(request.settings_json) if request.settings_json else {})
+        except ValueError:
+            raise RefereeError("INVALID_ARGUMENT", "BAD_SETTINGS", "settings_json is not JSON") from None
+        files = []
+        for f in request.rule_files:
+            files.append(await self._rule_file(context, f))
+        if len({f["name"] for f in files}) != len(files):
+            raise RefereeError("INVALID_ARGUMENT", "BAD_CLUB", "each of a club's rule files has a name of its own")
+        cid = self.tables.shards.new_id()
+        if cid is None:
+            raise RefereeError("UNAVAILABLE", "NOT_OWNER", "this replica holds no shard yet: ask another, or again "
+                               "shortly", {"owner": ""})
+        director = new_token()
+        config = {"format": FORMAT, "rule_files": files, "settings": settings.to_json()}
+        await self.tables.write(None, cid, S.create_club(cid, name, config, time.time(), token_hash(director)))
+        self.c.count += 1
+        self.c.by_address[address] += 1
+        return pb.CreateClubResponse(club_id=cid, director_token=director)
+
+    async def _rule_file(self, context, f) -> dict[str, Any]:
+        """A club's rule file as its config keeps it: a shipped one pinned to its version now, or house rules
+        (checked as a table's upload is) with the versions its parents have now."""
+        if f.rules_text:
+            text = self.referee.limited_text(f.rules_text)
+            await self.referee.check_upload(context, text)
+            text, spec = await asyncio.to_thread(upload_spec, text)
+            base = "".join(ch for ch in f.rules_name if ch.isalnum() or ch in "_-")[:40] or spec.name[:40]
+            return {"name": base, "rules": table_rules_name(spec, True), "rules_sha256": spec.sha256, "text": text,
+                    "house_rules": True}
+        ref = known_rules(f.rules_name)
+        spec = rules_spec(ref, None)
+        return {"name": ref.split("@", 1)[0], "rules": ref, "rules_sha256": spec.sha256, "house_rules": False}
+
+    @guard
+    async def AddMember(self, request, context):
+        club = await self.c.load(request.club_id)
+        _must(club, await _optional_caller(self.tables, context))
+        if len(club.members) >= self.limits.club_members:
+            raise RefereeError("RESOURCE_EXHAUSTED", "TOO_MANY_MEMBERS", f"a club has at most {self.limits.club_members} members")
+        name = clean_name(request.name, self.limits.player_name_chars, "a member's name", empty=False)
+        token = new_token()
+        async with self.c.locks[club.id]:
+            club = await self.c.load(club.id)
+            number = len(club.members) + 1
+            await self.tables.write(None, club.id, S.add_member(club.id, number, name, time.time(), token_hash(token)))
+        return pb.AddMemberResponse(member_id=member_id(number), member_token=token)
+
+    @guard
+    async def GetClub(self, request, context):
+        club = await self.c.settle(request.club_id)
+        me, director = self.c.who(club, await _optional_caller(self.tables, context))
+        lang = request.lang or LANG.get()
+        names = self.c.names(club)
+        settings = self.c.settings(club)
+        done = self.c.computed(club)
+        current = done.seasons[-1] if done.seasons else {}
+        keys = sorted(set(current) | {R.FAMILY if settings.rate_by == "family" else f["name"]
+                                      for f in club.config["rule_files"]})
+        board = {k: [_rung(r) for r in ladder(current, settings, names, k, lang)] for k in keys}
+        seasons = []
+        for season, _opened, closed, head in club.seasons:
+            games = [g for g in club.games if g.season == season]
+            seasons.append(pb.ClubSeason(season=season, closed=closed is not None, games=len(games),
+                                         head=head or (games[-1].digest if games else chain_start(club.id, season))))
+        tables = []
+        for table_id, _opened, seated in club.tables:
+            tables.append(pb.ClubTable(table_id=table_id, seat_members=[
+                member_id(seated[s]) if s in seated else "" for s in range(max(seated, default=-1) + 1)]))
+        files = [pb.ClubRules(rules=f["rules"], title=self._title(f, lang), rules_sha256=f["rules_sha256"],
+                              house_rules=f["house_rules"]) for f in club.config["rule_files"]]
+        return pb.GetClubResponse(club_id=club.id, name=club.name, settings_json=json.dumps(settings.to_json()),
+                                  members=[pb.ClubMember(member_id=m, name=n) for m, n in names.items() if n is not None],
+                                  rule_files=files, seasons=seasons, tables=tables, ladder_json=json.dumps(board),
+                                  me=me, director=director)
+
+    @staticmethod
+    def _title(f: dict[str, Any], lang: str) -> str:
+        try:
+            return rules_title(rules_spec(f["rules"], f.get("text")), lang)
+        except (SmearError, RefereeError):
+            return f["rules"]
+
+    @guard
+    async def GetMemberHistory(self, request, context):
+        club = await self.c.settle(request.club_id)
+        if request.member_id not in self.c.names(club):
+            raise RefereeError("NOT_FOUND", "NOT_FOUND", f"no member {clip(request.member_id)} in this club")
+        done = self.c.computed(club)
+        points = [{"game": i + 1, "key": key, "mu": mu, "sigma": sigma, "rating": round(mu - 3 * sigma, 2)}
+                  for i, key, m, mu, sigma in done.history if m == request.member_id]
+        return pb.GetMemberHistoryResponse(history_json=json.dumps(points))
+
+    @guard
+    async def OpenClubTable(self, request, context):
+        club = await self.c.settle(request.club_id)
+        caller = _must(club, await _optional_caller(self.tables, context), member=True)
+        f = next((f for f in club.config["rule_files"] if request.rules in (f["name"], f["rules"])), None)
+        if f is None:
+            raise RefereeError("INVALID_ARGUMENT", "NOT_CLUB_RULES", f"{clip(request.rules)} is not one of the club's "
+                               f"rule files ({', '.join(x['name'] for x in club.config['rule_files'])})")
+        if len(club.tables) >= self.limits.club_open_tables:
+            raise RefereeError("RESOURCE_EXHAUSTED", "TOO_MANY_TABLES", f"the club has {len(club.tables)} tables "
+                               "still playing: finish some first")
+        lim = self.limits
+        if len(request.options) > lim.options or any(len(k) > lim.option_chars or len(v) > lim.option_chars
+                                                     for k, v in request.options.items()):
+            raise RefereeError("INVALID_ARGUMENT", "BAD_OPTION", f"at most {lim.options} options, each name and value "
+                               f"at most {lim.option_chars} characters")
+        if request.HasField("seed") and len(request.seed) > lim.seed_chars:
+            raise RefereeError("INVALID_ARGUMENT", "BAD_OPTION", f"a seed is at most {lim.seed_chars} characters")
+        table, host = await self.tables.create(
+            f["rules"], f.get("text"), dict(request.options), request.players, request.seed or None,
+            hand_limit=max(0, request.hand_limit), address=address_of(context.peer()),
+            turn_seconds=request.turn_seconds, also=S.open_table(club.id, TABLE_ID, time.time()))
+        self.referee.clock.arm(table)
+        del caller
+        return pb.OpenClubTableResponse(table_id=table.id, host_token=host)
+
+    @guard
+    async def JoinClubTable(self, request, context):
+        caller = await _optional_caller(self.tables, context)
+        if caller is None:
+            raise RefereeError("UNAUTHENTICATED", "UNAUTHENTICATED", "send `authorization: Bearer <token>` with a "
+                               "member's token")
+        if caller.role != MEMBER:
+            raise RefereeError("PERMISSION_DENIED", "NOT_A_MEMBER", "this needs a member's token")
+        cid = await self.tables.store.off_loop(S.club_of_table, self.tables.store, request.table_id[:64])
+        if cid != caller.table_id:
+            raise RefereeError("PERMISSION_DENIED", "NOT_A_CLUB_TABLE", "this table is not one of your club's")
+        club = await self.c.load(cid)
+        seated = next((s for tid, _o, s in club.tables if tid == request.table_id), None)
+        if seated is None:
+            raise RefereeError("FAILED_PRECONDITION", "GAME_OVER", "this club table has finished")
+        if caller.seat in seated.values():
+            raise RefereeError("FAILED_PRECONDITION", "ALREADY_SEATED", "you already sit at this table")
+        name = self.c.names(club).get(member_id(caller.seat)) or ""
+        table, token = await self.tables.join(request.table_id, request.seat, name[:self.limits.player_name_chars],
+                                              also=S.seat_member(request.table_id, request.seat, caller.seat))
+        self.referee.clock.arm(table)  # the last seat taken starts the clock
+        return pb.JoinTableResponse(token=token, seat=request.seat, table=self.referee.info(table))
+
+    @guard
+    async def CloseSeason(self, request, context):
+        club = await self.c.settle(request.club_id)
+        _must(club, await _optional_caller(self.tables, context))
+        async with self.c.locks[club.id]:
+            club = await self.c.load(club.id)
+            season = club.seasons[-1][0]
+            games = [g for g in club.games if g.season == season]
+            head = games[-1].digest if games else chain_start(club.id, season)
+            await self.tables.write(None, club.id, S.close_season(club.id, season, head, time.time()))
+        return pb.CloseSeasonResponse(closed=season, head=head, opened=season + 1)
+
+    @guard
+    async def LeaveClub(self, request, context):
+        club = await self.c.load(request.club_id)
+        caller = await _optional_caller(self.tables, context)
+        if caller is None:
+            raise RefereeError("UNAUTHENTICATED", "UNAUTHENTICATED", "send `authorization: Bearer <token>` with a "
+                               "member's token")
+        if caller.table_id != club.id or caller.role != MEMBER:
+            raise RefereeError("PERMISSION_DENIED", "NOT_A_MEMBER", "this needs a member's token")
+        await self.tables.write(None, club.id, S.leave(club.id, caller.seat, time.time()))
+        return pb.LeaveClubResponse()
+
+    @guard
+    async def ExportClub(self, request, context):
+        club = await self.c.settle(request.club_id)
+        _must(club, await _optional_caller(self.tables, context), member=True)
+        records = await self.tables.store.off_loop(S.records_of, self.tables.store, club.id)
+        done = self.c.computed(club)
+        lines: list[dict[str, Any]] = [{
+            "format": FORMAT, "club": club.id, "name": club.name, "settings": club.config["settings"],
+            "rating_library": _library(),
+            "rule_files": [{"rules": f["rules"], "rules_sha256": f["rules_sha256"]} for f in club.config["rule_files"]],
+            "members": [{"id": m, **({"name": n} if n is not None else {})} for m, n in self.c.names(club).items()]}]
+        by_game = {(s, n): r for s, n, r in records}
+        for (season, _opened, closed, head), after in zip(club.seasons, done.seasons):
+            games = [g for g in club.games if g.season == season]
+            prev = chain_start(club.id, season)
+            for g in games:
+                record = by_game[(season, g.game)]
+                prev = chain_next(prev, g.game, g.seats, record)
+                if prev != g.digest:
+                    raise RefereeError("DATA_LOSS", "STORE_DAMAGED", f"club {club.id} season {season} game {g.game}: "
+                                       "its stored record does not give its digest (changed in the store)")
+                lines.append({"season": season, "game": g.game, "seats": g.seats, "record": record,
+                              "result": {"scores": g.result["scores"], "winner": g.result["winner"]}, "digest": g.digest})
+            lines.append({"season": season, "closed": closed is not None, "games": len(games), "head": prev,
+                          "ratings": R.ratings_json(after)})
+        text = "".join(json.dumps(line, ensure_ascii=False, separators=(",", ":")) + "\n" for line in lines)
+        return pb.ExportClubResponse(export_jsonl=text)
+
+
+def _rung(r) -> dict[str, Any]:
+    return {"place": r.place, "member": r.member, "name": r.name, "rating": r.rating, "mu": round(r.mu, 3),
+            "sigma": round(r.sigma, 3), "games": r.games, "wins": r.wins, "provisional": r.provisional,
+            "partners": list(r.partners)}

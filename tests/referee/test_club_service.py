@@ -1,0 +1,134 @@
+"""The Club service on a real server process: a director's club, members by their tokens, club tables that
+seat members (a guest and bots unrated), ratings after each finished game matching a recomputation from the
+export, a restart, leaving, a season closed and the next opened, and the refusals of each call; on SQLite and on PostgreSQL."""
+from __future__ import annotations
+
+import copy
+import json
+import threading
+
+import grpc
+
+from smear_referee.api import referee_pb2 as pb
+from smear_referee.api import referee_pb2_grpc as pb_grpc
+from smear_referee.clients.client import Client, play_seat
+from smear_referee.club.export import verify_export
+
+from referee_harness import ServerProcess, bearer, fails
+
+
+def _play(target: str, table_id: str, tokens: list[str]) -> None:
+    threads = [threading.Thread(target=play_seat, args=(Client(target, tok), table_id, "heuristic", s), daemon=True)
+               for s, tok in enumerate(tokens)]
+    for th in threads:
+        th.start()
+    for th in threads:
+        th.join(300)
+
+
+def _ladder(clubs, cid: str) -> dict:
+    return json.loads(clubs.GetClub(pb.GetClubRequest(club_id=cid)).ladder_json)["four_point_ne_wisconsin"]
+
+
+def test_a_club_season_through_the_referee(db):
+    srv = ServerProcess(db)
+    try:
+        clubs = pb_grpc.ClubStub(grpc.insecure_channel(srv.target))
+        referee = pb_grpc.RefereeStub(grpc.insecure_channel(srv.target))
+        fails(lambda: clubs.CreateClub(pb.CreateClubRequest(name="Tuesday", rule_files=[
+            pb.ClubRuleFile(rules_name="no_such_rules")])), grpc.StatusCode.NOT_FOUND, "UNKNOWN_RULES")
+        fails(lambda: clubs.CreateClub(pb.CreateClubRequest(name="Tuesday", settings_json='{"model": "Elo"}', rule_files=[
+            pb.ClubRuleFile(rules_name="four_point_ne_wisconsin")])), grpc.StatusCode.INVALID_ARGUMENT, "BAD_SETTINGS")
+        made = clubs.CreateClub(pb.CreateClubRequest(name="Tuesday [b]night[/b]", rule_files=[
+            pb.ClubRuleFile(rules_name="four_point_ne_wisconsin")]))
+        cid, director = made.club_id, bearer(made.director_token)
+        fails(lambda: clubs.AddMember(pb.AddMemberRequest(club_id=cid, name="Ann")), grpc.StatusCode.UNAUTHENTICATED,
+              "UNAUTHENTICATED")
+        members = [clubs.AddMember(pb.AddMemberRequest(club_id=cid, name=n), metadata=director)
+                   for n in ("Ann", "Bo", "Cy", "Di", "Ed")]
+        assert [m.member_id for m in members] == ["m0001", "m0002", "m0003", "m0004", "m0005"]
+        fails(lambda: clubs.AddMember(pb.AddMemberRequest(club_id=cid, name="Fay"),
+                                      metadata=bearer(members[0].member_token)),
+              grpc.StatusCode.PERMISSION_DENIED, "NOT_THE_DIRECTOR")
+        fails(lambda: clubs.AddMember(pb.AddMemberRequest(club_id=cid, name="\u202eevil"), metadata=director),
+              grpc.StatusCode.INVALID_ARGUMENT, "BAD_NAME")
+        got = clubs.GetClub(pb.GetClubRequest(club_id=cid), metadata=bearer(members[0].member_token))
+        assert got.name == "Tuesday [b]night[/b]" and got.me == "m0001" and not got.director
+        assert got.rule_files[0].rules == "four_point_ne_wisconsin@1" and [s.season for s in got.seasons] == [1]
+        assert _ladder(clubs, cid) == []
+
+        def game(seated: list[int], guest: bool = False) -> str:
+            opened = clubs.OpenClubTable(pb.OpenClubTableRequest(club_id=cid, rules="four_point_ne_wisconsin",
+                                                                 hand_limit=2, seed=f"g{len(seated)}{guest}"),
+                                         metadata=bearer(members[seated[0]].member_token))
+            tokens = [clubs.JoinClubTable(pb.JoinClubTableRequest(table_id=opened.table_id, seat=s),
+                                          metadata=bearer(members[m].member_token)).token for s, m in enumerate(seated)]
+            if guest:
+                tokens.append(referee.JoinTable(pb.JoinTableRequest(table_id=opened.table_id, seat=len(seated),
+                                                                    name="A guest")).token)
+            if seated == [0, 1, 2]:  # refusals while the table is open
+                fails(lambda: clubs.JoinClubTable(pb.JoinClubTableRequest(table_id=opened.table_id, seat=3),
+                                                  metadata=bearer(members[0].member_token)),
+                      grpc.StatusCode.FAILED_PRECONDITION, "ALREADY_SEATED")
+                fails(lambda: clubs.JoinClubTable(pb.JoinClubTableRequest(table_id=opened.table_id, seat=3),
+                                                  metadata=director), grpc.StatusCode.PERMISSION_DENIED, "NOT_A_MEMBER")
+            _play(srv.target, opened.table_id, tokens)
+            return opened.table_id
+
+        game([0, 1, 2, 3])
+        first = _ladder(clubs, cid)
+        assert sorted(r["member"] for r in first) == ["m0001", "m0002", "m0003", "m0004"]
+        assert all(r["games"] == 1 and r["provisional"] for r in first)
+        winners = {r["member"] for r in first if r["wins"]}
+        assert winners in ({"m0001", "m0003"}, {"m0002", "m0004"}, set())  # partners sit across
+        if winners:
+            assert min(r["mu"] for r in first if r["member"] in winners) > max(
+                r["mu"] for r in first if r["member"] not in winners)
+        game([0, 1, 2], guest=True)  # the guest's seat is rated as a newcomer nobody keeps
+        second = _ladder(clubs, cid)
+        assert {r["member"]: r["games"] for r in second} == {"m0001": 2, "m0002": 2, "m0003": 2, "m0004": 1}
+        assert all(r["name"] != "A guest" for r in second)
+        history = json.loads(clubs.GetMemberHistory(pb.GetMemberHistoryRequest(club_id=cid, member_id="m0001")).history_json)
+        assert [h["game"] for h in history] == [1, 2]
+        assert history[-1]["mu"] == next(r["mu"] for r in second if r["member"] == "m0001") or \
+            abs(history[-1]["mu"] - next(r["mu"] for r in second if r["member"] == "m0001")) < 1e-3
+
+        srv.stop()  # the club, its games and ratings come back from the store
+        srv = ServerProcess(db)
+        clubs = pb_grpc.ClubStub(grpc.insecure_channel(srv.target))
+        assert _ladder(clubs, cid) == second
+
+        exported = clubs.ExportClub(pb.ExportClubRequest(club_id=cid), metadata=bearer(members[2].member_token))
+        lines = [json.loads(x) for x in exported.export_jsonl.splitlines()]
+        heads = {s.season: s.head for s in clubs.GetClub(pb.GetClubRequest(club_id=cid)).seasons}
+        assert verify_export(lines, heads) == []
+        assert lines[1]["seats"] == ["m0001", "m0002", "m0003", "m0004"] and lines[2]["seats"][3] is None
+        assert lines[1]["record"]["club"] == {"id": cid, "members": lines[1]["seats"]}
+        credited = copy.deepcopy(lines)
+        credited[2]["seats"][0] = "m0005"
+        found = verify_export(credited, heads)
+        assert any("game 2" in p and "not the one its record names" in p for p in found), found
+        dropped = [line for i, line in enumerate(lines) if i != 2]
+        assert verify_export(dropped, heads)
+
+        clubs.LeaveClub(pb.LeaveClubRequest(club_id=cid), metadata=bearer(members[3].member_token))
+        after = clubs.GetClub(pb.GetClubRequest(club_id=cid))
+        assert [m.member_id for m in after.members] == ["m0001", "m0002", "m0003", "m0005"]
+        assert "Di" not in after.ladder_json and "m0004" in after.ladder_json  # the id stays, the name goes
+        fails(lambda: clubs.ExportClub(pb.ExportClubRequest(club_id=cid), metadata=bearer(members[3].member_token)),
+              grpc.StatusCode.UNAUTHENTICATED, "UNAUTHENTICATED")
+
+        fails(lambda: clubs.CloseSeason(pb.CloseSeasonRequest(club_id=cid), metadata=bearer(members[0].member_token)),
+              grpc.StatusCode.PERMISSION_DENIED, "NOT_THE_DIRECTOR")
+        closed = clubs.CloseSeason(pb.CloseSeasonRequest(club_id=cid), metadata=director)
+        assert (closed.closed, closed.opened, closed.head) == (1, 2, heads[1])
+        now = clubs.GetClub(pb.GetClubRequest(club_id=cid))
+        assert [(s.season, s.closed) for s in now.seasons] == [(1, True), (2, False)]
+        carried = json.loads(now.ladder_json)["four_point_ne_wisconsin"]  # ratings carried, this season's counts new
+        assert {r["member"]: (r["mu"], r["games"]) for r in carried} == {r["member"]: (r["mu"], 0) for r in second}
+        lines = [json.loads(x) for x in clubs.ExportClub(pb.ExportClubRequest(club_id=cid), metadata=director)
+                 .export_jsonl.splitlines()]
+        assert verify_export(lines, {1: heads[1]}) == [] and lines[-1]["season"] == 2
+        fails(lambda: clubs.GetClub(pb.GetClubRequest(club_id="nope")), grpc.StatusCode.NOT_FOUND, "NOT_FOUND")
+    finally:
+        srv.stop()
