@@ -385,6 +385,13 @@ def _add_club(sub) -> None:
     sm.add_argument("--seed", default="club")
     sm.add_argument("--out", default="club-export.jsonl")
     sm.set_defaults(fn=cmd_club_sample, parser=sm)
+    ex = csub.add_parser("export", help="write a club's seasons from a referee as a smear-club/1 export")
+    ex.add_argument("--server", required=True, help="HOST[:PORT] of the referee (port 50051 when not given)")
+    ex.add_argument("--club", required=True, help="the club's id")
+    ex.add_argument("--token", required=True, help="the director's token or a member's (write --token=TOKEN: a token "
+                    "may begin with -)")
+    ex.add_argument("--out", default="club-export.jsonl")
+    ex.set_defaults(fn=cmd_club_export, parser=ex)
 
 
 def _heads(given: list[str]) -> dict[int, str]:
@@ -435,7 +442,7 @@ def cmd_club_ladder(args: argparse.Namespace) -> int:
     keys = [args.rules] if args.rules else sorted(seasons[n - 1])
     for key in keys:
         rows = ladder_text(ladder(seasons[n - 1], settings, names, key, args.lang), args.lang)
-        table = Table(title=_plain(tr.t("{club}, season {n}: {rules}", club=header["club"], n=n, rules=key)))
+        table = Table(title=_plain(tr.t("{club}, season {n}: {rules}", club=header.get("name") or header["club"], n=n, rules=key)))
         for h in rows[0]:
             table.add_column(h)
         for r in rows[1:]:
@@ -463,6 +470,33 @@ def cmd_club_sample(args: argparse.Namespace) -> int:
         raise OptionError(str(e)) from None
     write_export(args.out, lines)
     print(f"wrote {args.out}: {args.games} games of {args.rules} by {args.members} members over {args.seasons} season(s)")
+    return 0
+
+
+def cmd_club_export(args: argparse.Namespace) -> int:
+    """The club's export as the referee writes it, and each season's head digest as the club shows it (to
+    check the export against: `club verify EXPORT --head SEASON=DIGEST`)."""
+    import grpc
+
+    from smear_referee.api import referee_pb2 as pb
+    from smear_referee.api import referee_pb2_grpc as pb_grpc
+    from smear_referee.clients.client import target
+    where = target(args.server)
+    with grpc.insecure_channel(where) as channel:
+        stub = pb_grpc.ClubStub(channel)
+        try:
+            done = stub.ExportClub(pb.ExportClubRequest(club_id=args.club), metadata=[("authorization", f"Bearer {args.token}")],
+                                   timeout=600)
+            seasons = stub.GetClub(pb.GetClubRequest(club_id=args.club), timeout=60).seasons
+        except grpc.RpcError as e:
+            if e.code() in (grpc.StatusCode.UNAVAILABLE, grpc.StatusCode.DEADLINE_EXCEEDED):
+                raise OptionError(f"cannot reach the referee at {where} (is `smear-dsl serve` running there?)") from None
+            raise OptionError(f"the referee refused: {e.code().name}: {e.details()}") from None
+    with open(args.out, "w", encoding="utf-8") as f:
+        f.write(done.export_jsonl)
+    games = sum(s.games for s in seasons)
+    print(f"wrote {args.out}: {games} games over {len(seasons)} season(s); check it with")
+    print(f"  smear-dsl club verify {args.out} " + " ".join(f"--head {s.season}={s.head}" for s in seasons))
     return 0
 
 

@@ -5,6 +5,8 @@ from __future__ import annotations
 
 import copy
 import json
+import subprocess
+import sys
 import threading
 
 import grpc
@@ -30,7 +32,7 @@ def _ladder(clubs, cid: str) -> dict:
     return json.loads(clubs.GetClub(pb.GetClubRequest(club_id=cid)).ladder_json)["four_point_ne_wisconsin"]
 
 
-def test_a_club_season_through_the_referee(db):
+def test_a_club_season_through_the_referee(db, tmp_path):
     srv = ServerProcess(db)
     try:
         clubs = pb_grpc.ClubStub(grpc.insecure_channel(srv.target))
@@ -130,5 +132,20 @@ def test_a_club_season_through_the_referee(db):
                  .export_jsonl.splitlines()]
         assert verify_export(lines, {1: heads[1]}) == [] and lines[-1]["season"] == 2
         fails(lambda: clubs.GetClub(pb.GetClubRequest(club_id="nope")), grpc.StatusCode.NOT_FOUND, "NOT_FOUND")
+
+        out = tmp_path / "club.jsonl"  # the command line: the export from the server, checked against its heads
+        done = subprocess.run([sys.executable, "-m", "smear_dsl", "club", "export", "--server", srv.target, "--club", cid,
+                               f"--token={made.director_token}", "--out", str(out)], capture_output=True, text=True)
+        assert done.returncode == 0, done.stderr
+        check = done.stdout.splitlines()[-1].split()
+        assert check[:3] == ["smear-dsl", "club", "verify"] and f"--head" in check
+        verified = subprocess.run([sys.executable, "-m", "smear_dsl", *check[1:]], capture_output=True, text=True)
+        assert verified.returncode == 0 and verified.stdout.startswith("ok"), verified.stdout + verified.stderr
+        ladder = subprocess.run([sys.executable, "-m", "smear_dsl", "club", "ladder", str(out)], capture_output=True,
+                                text=True)
+        assert "Tuesday [b]night[/b]" in ladder.stdout and "m0004" not in ladder.stdout  # names, as data
+        refused = subprocess.run([sys.executable, "-m", "smear_dsl", "club", "export", "--server", srv.target, "--club",
+                                  cid, "--token", "wrong", "--out", str(out)], capture_output=True, text=True)
+        assert refused.returncode == 2 and "UNAUTHENTICATED" in refused.stderr
     finally:
         srv.stop()
