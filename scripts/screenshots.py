@@ -1,6 +1,6 @@
 """Take the README's screenshots of the web client (docs/img/*.png) in headless Chromium.
 
-Usage: python scripts/screenshots.py [--chromium /usr/bin/chromium]
+Usage: python scripts/screenshots.py [--chromium /usr/bin/chromium] [--only club]
 A referee is started on a temporary SQLite file; a few tables are opened and played by the
 server's bots so the lobby, a table mid-hand, a refusal and the replay viewer have something to show.
 """
@@ -86,6 +86,46 @@ def director(browser, srv: ServerThread) -> None:
     page.screenshot(path=OUT / "director.png", full_page=True)
 
 
+def club(browser, srv: ServerThread) -> None:
+    """A club's page after two games of its members: the ladder and a member's chart (docs/img/club.png)."""
+    import threading
+
+    import grpc
+
+    from smear_referee.api import referee_pb2 as pb
+    from smear_referee.api import referee_pb2_grpc as pb_grpc
+    from smear_referee.clients.client import play_seat
+    page = browser.new_context(viewport={"width": 1100, "height": 900}).new_page()
+    page.goto(f"{srv.url}club")
+    page.fill("#c-name", "Friday club")
+    page.click("#c-create")
+    for i, name in enumerate(["Ann", "Bea", "Cal", "Dee", "Ed"]):
+        page.fill("#c-member-name", name)
+        page.click("#c-add-member")
+        page.wait_for_function(f"() => document.querySelectorAll('a.member-link').length === {i + 1}")
+    tokens = [a.get_attribute("href").split("#member=")[1] for a in page.query_selector_all("a.member-link")]
+    club_id = page.url.rstrip("/").rsplit("/", 1)[1]
+    clubs = pb_grpc.ClubStub(grpc.insecure_channel(srv.target))
+    for g, seated in enumerate([[0, 1, 2, 3], [4, 0, 1, 2], [3, 4, 0, 1]]):
+        opened = clubs.OpenClubTable(pb.OpenClubTableRequest(club_id=club_id, rules="four_point_ne_wisconsin",
+                                                             hand_limit=3, seed=f"club-shot-{g}"),
+                                     metadata=[("authorization", f"Bearer {tokens[seated[0]]}")])
+        seats = [clubs.JoinClubTable(pb.JoinClubTableRequest(table_id=opened.table_id, seat=s),
+                                     metadata=[("authorization", f"Bearer {tokens[m]}")]).token
+                 for s, m in enumerate(seated)]
+        players = [threading.Thread(target=play_seat, args=(Client(srv.target, tok), opened.table_id, "heuristic", s))
+                   for s, tok in enumerate(seats)]
+        for th in players:
+            th.start()
+        for th in players:
+            th.join(300)
+    page.reload()
+    page.wait_for_selector("section.ladder tr[data-member='m0001'] button")
+    page.click("section.ladder tr[data-member='m0001'] button")
+    page.wait_for_selector("#c-chart svg circle")
+    page.screenshot(path=OUT / "club.png", full_page=True)
+
+
 def clock_and_stand_in(browser, srv: ServerThread) -> None:
     """A table with a turn clock running at your seat, and a bot standing in for Bob, who stepped
     away (docs/img/clock.png)."""
@@ -118,7 +158,18 @@ def wait_for_turn(page) -> None:
 def main() -> None:
     ap = argparse.ArgumentParser()
     ap.add_argument("--chromium", default=shutil.which("chromium") or "/usr/bin/chromium")
+    ap.add_argument("--only", choices=["club"], default=None, help="take only this screenshot")
     args = ap.parse_args()
+    if args.only:
+        with tempfile.TemporaryDirectory() as tmp, sync_playwright() as p:
+            srv = ServerThread(str(Path(tmp) / "referee.sqlite3"), limits=Limits(bot_seconds=0.05), web=0)
+            try:
+                browser = p.chromium.launch(executable_path=args.chromium, args=ARGS)
+                {"club": club}[args.only](browser, srv)
+                browser.close()
+            finally:
+                srv.stop()
+        return
     OUT.mkdir(parents=True, exist_ok=True)
     with tempfile.TemporaryDirectory() as tmp:
         srv = ServerThread(str(Path(tmp) / "referee.sqlite3"), limits=Limits(bot_seconds=0.05), web=0)
@@ -178,6 +229,7 @@ def main() -> None:
                 page.screenshot(path=OUT / "replay.png", full_page=True)
                 three_seats(browser, srv)
                 director(browser, srv)
+                club(browser, srv)
                 clock_and_stand_in(browser, srv)
                 sheets_side_by_side(browser)
                 french = browser.new_context(viewport={"width": 1100, "height": 700}, locale="fr-FR").new_page()

@@ -884,16 +884,18 @@ class ClubSeason(_message.Message):
     def __init__(self, season: _Optional[int] = ..., closed: _Optional[bool] = ..., games: _Optional[int] = ..., head: _Optional[str] = ...) -> None: ...
 
 class ClubTable(_message.Message):
-    __slots__ = ("table_id", "rules", "seat_members", "finished")
+    __slots__ = ("table_id", "rules", "seat_members", "finished", "table")
     TABLE_ID_FIELD_NUMBER: _ClassVar[int]
     RULES_FIELD_NUMBER: _ClassVar[int]
     SEAT_MEMBERS_FIELD_NUMBER: _ClassVar[int]
     FINISHED_FIELD_NUMBER: _ClassVar[int]
+    TABLE_FIELD_NUMBER: _ClassVar[int]
     table_id: str
     rules: str
     seat_members: _containers.RepeatedScalarFieldContainer[str]
     finished: bool
-    def __init__(self, table_id: _Optional[str] = ..., rules: _Optional[str] = ..., seat_members: _Optional[_Iterable[str]] = ..., finished: _Optional[bool] = ...) -> None: ...
+    table: TableInfo
+    def __init__(self, table_id: _Optional[str] = ..., rules: _Optional[str] = ..., seat_members: _Optional[_Iterable[str]] = ..., finished: _Optional[bool] = ..., table: _Optional[_Union[TableInfo, _Mapping]] = ...) -> None: ...
 
 class GetClubResponse(_message.Message):
     __slots__ = ("club_id", "name", "members", "rule_files", "seasons", "tables", "ladder_json", "settings_json", "me", "director")

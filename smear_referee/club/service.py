@@ -259,8 +259,13 @@ class ClubService(pb_grpc.ClubServicer):
                                          head=head or (games[-1].digest if games else chain_start(club.id, season))))
         tables = []
         for table_id, _opened, seated in club.tables:
-            tables.append(pb.ClubTable(table_id=table_id, seat_members=[
-                member_id(seated[s]) if s in seated else "" for s in range(max(seated, default=-1) + 1)]))
+            try:  # the table as the lobby shows it: its seats, and the names given at them
+                info = self.referee.info(await self.tables.table_for(table_id, None))
+            except RefereeError:  # held by another replica, or damaged: its members still show
+                info = None
+            players = info.players if info is not None else max(seated, default=-1) + 1
+            tables.append(pb.ClubTable(table_id=table_id, table=info, finished=bool(info and info.finished),
+                                       seat_members=[member_id(seated[s]) if s in seated else "" for s in range(players)]))
         files = [pb.ClubRules(rules=f["rules"], title=self._title(f, lang), rules_sha256=f["rules_sha256"],
                               house_rules=f["house_rules"]) for f in club.config["rule_files"]]
         return pb.GetClubResponse(club_id=club.id, name=club.name, settings_json=json.dumps(settings.to_json()),
@@ -388,6 +393,7 @@ class ClubService(pb_grpc.ClubServicer):
 
 
 def _rung(r) -> dict[str, Any]:
-    return {"place": r.place, "member": r.member, "name": r.name, "rating": r.rating, "mu": round(r.mu, 3),
+    # The rating unrounded (the page shows it to one decimal: rounding twice would show 3.55 as 3.5).
+    return {"place": r.place, "member": r.member, "name": r.name, "rating": r.mu - 3 * r.sigma, "mu": round(r.mu, 3),
             "sigma": round(r.sigma, 3), "games": r.games, "wins": r.wins, "provisional": r.provisional,
             "partners": list(r.partners)}

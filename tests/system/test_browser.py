@@ -708,7 +708,7 @@ def axe_violations(page) -> list[str]:
 
 def test_the_pages_pass_an_accessibility_check(browser, server):
     """axe-core (run in the page) finds nothing serious or critical on the lobby, a table in play with
-    its rules open, the tournament form, a tournament's page and a replay."""
+    its rules open, the tournament form, a tournament's page, a club's form and page and a replay."""
     if not AXE.is_file():
         if os.environ.get("SMEAR_REQUIRE_BROWSER") == "1":
             pytest.fail("axe-core is not installed: `make test` installs it with the web client's npm packages")
@@ -735,6 +735,15 @@ def test_the_pages_pass_an_accessibility_check(browser, server):
     page.wait_for_selector("#start-round")
     page.click("#start-round")
     page.wait_for_selector(".slip")
+    assert axe_violations(page) == []
+    page.goto(server.url + "club")  # a club: its form, then its page with a member added
+    page.wait_for_selector("#c-create")
+    assert axe_violations(page) == []
+    page.fill("#c-name", "Thursday club")
+    page.click("#c-create")
+    page.fill("#c-member-name", "Ann")
+    page.click("#c-add-member")
+    page.wait_for_selector("a.member-link")
     assert axe_violations(page) == []
     lobby = server.client()
     made = lobby.create_table("cutthroat_canadian", players=2, seed="axe-replay", hand_limit=1)
@@ -956,3 +965,101 @@ def test_a_hand_of_cinch_in_slovak_names_the_rule_files_own_points(browser, serv
     scored = page.inner_text(".results li")
     assert "Pravé pedro" in scored and "Ľavé pedro" in scored, scored
     assert "right pedro" not in scored and "left pedro" not in scored
+
+
+def test_a_director_runs_a_club_whose_ladder_follows_every_game(browser, server):
+    """Done means of issue 37: a director creates a club, invites four members by their links, they play three
+    games at club tables (one with a guest), and the ladder page shows after each game what openskill computes
+    from the club's export."""
+    import threading
+
+    import grpc
+
+    from smear_referee.api import referee_pb2 as pb
+    from smear_referee.api import referee_pb2_grpc as pb_grpc
+    from smear_referee.clients.client import Client, play_seat
+    from smear_referee.club.export import verify_export
+    from smear_referee.club.ratings import ordinal
+
+    director = browser.new_context().new_page()
+    director.goto(server.url)
+    director.click("text=start a club")
+    director.fill("#c-name", "Friday [i]club[/i] <b>")
+    director.click("#c-create")
+    director.wait_for_selector("#c-add-member")
+    assert director.inner_text("h1") == "Friday [i]club[/i] <b>"  # a name is data, never markup
+    club_id = director.url.rstrip("/").rsplit("/", 1)[1]
+    token = director.evaluate(f"() => JSON.parse(localStorage.getItem('smear:club:{club_id}')).director")
+    names = ["Ann", "Bo", "Cy", "Di"]
+    for i, name in enumerate(names):
+        director.fill("#c-member-name", name)
+        director.click("#c-add-member")
+        director.wait_for_function(f"() => document.querySelectorAll('a.member-link').length === {i + 1}")
+    links = [a.get_attribute("href") for a in director.query_selector_all("a.member-link")]
+    assert all("#member=" in link for link in links)
+    again = browser.new_context().new_page()  # the director's link opens the page as the director elsewhere
+    again.goto(director.get_attribute("#c-director-link", "href"))
+    again.wait_for_selector("#c-add-member")
+    assert "#director=" not in again.url
+    again.context.close()
+    members = []
+    for name, link in zip(names, links):
+        page = browser.new_context().new_page()
+        page.goto(link)
+        page.wait_for_selector(f"header:has-text('you are {name}')")
+        assert "#member=" not in page.url  # the token left the address bar for this browser's storage
+        members.append(page)
+
+    clubs = pb_grpc.ClubStub(grpc.insecure_channel(server.target))
+    referee = pb_grpc.RefereeStub(grpc.insecure_channel(server.target))
+
+    def game(n: int, seated: list[int], guest: bool) -> None:
+        opener = members[seated[0]]
+        opener.click("#c-open-table")
+        opener.wait_for_selector(f"#c-tables li.club-table >> nth={0}")
+        table_id = opener.get_attribute("#c-tables li.club-table", "data-table")
+        tokens = {}
+        for seat, m in enumerate(seated):
+            page = members[m]
+            page.wait_for_selector(f"li.club-table[data-table='{table_id}'] button.sit[data-seat='{seat}']")
+            page.click(f"li.club-table[data-table='{table_id}'] button.sit[data-seat='{seat}']")
+            page.wait_for_url(f"**/t/{table_id}")
+            tokens[seat] = page.evaluate(f"() => JSON.parse(localStorage.getItem('smear:table:{table_id}')).seat")
+        if guest:  # a guest sits at the club table as at any table: unrated
+            tokens[len(seated)] = referee.JoinTable(pb.JoinTableRequest(table_id=table_id, seat=len(seated),
+                                                                        name="Guest")).token
+        players = [threading.Thread(target=play_seat, args=(Client(server.target, tok), table_id, "heuristic", n * 10 + s))
+                   for s, tok in tokens.items()]
+        for th in players:
+            th.start()
+        for th in players:
+            th.join(300)
+        for m in seated:  # back to the club's page
+            members[m].goto(f"{server.url}club/{club_id}")
+
+        # The ladder on the director's page is what openskill computes from the club's export, from scratch.
+        exported = clubs.ExportClub(pb.ExportClubRequest(club_id=club_id), metadata=[("authorization", f"Bearer {token}")])
+        seasons = []
+        assert verify_export([json.loads(x) for x in exported.export_jsonl.splitlines()], ratings_out=seasons) == []
+        want = {m: (ordinal(s), s.games) for m, s in seasons[-1]["four_point_ne_wisconsin"].items()}
+        director.wait_for_function("(n) => document.querySelectorAll(\"section.ladder tr[data-member]\").length >= n",
+                                   arg=len(want), timeout=15_000)
+        director.wait_for_function(
+            "(want) => Object.entries(want).every(([m, [rating, games]]) => { const r = document.querySelector("
+            "`section.ladder tr[data-member='${m}']`); return r && Math.abs(parseFloat(r.children[2].innerText) - rating) < 0.051 && "
+            "r.children[4].innerText === String(games); })", arg=want, timeout=15_000)
+
+    before = None
+    for n, (seated, guest) in enumerate([([0, 1, 2, 3], False), ([1, 2, 3], True), ([3, 0, 1, 2], False)]):
+        game(n, seated, guest)
+        now = director.inner_text("section.ladder")
+        assert now != before  # the ladder changed with the game
+        before = now
+    rows = director.query_selector_all("section.ladder tr[data-member]")
+    games = {r.get_attribute("data-member"): int(r.query_selector_all("td")[4].inner_text()) for r in rows}
+    assert games == {"m0001": 2, "m0002": 3, "m0003": 3, "m0004": 3}  # the guest's seat counted for nobody
+    assert "Guest" not in director.inner_text("section.ladder")
+    director.click("section.ladder tr[data-member='m0002'] button")  # Bo's chart: one point per rated game
+    director.wait_for_selector("#c-chart svg circle")
+    assert len(director.query_selector_all("#c-chart svg circle")) == 3
+    assert "games: 3" in director.inner_text("#c-seasons")

@@ -9,7 +9,7 @@ export async function lobbyPage(root, go) {
   const form = createForm(rules, go);
   root.replaceChildren(
     h("header", {}, langPicker(), h("h1", {}, t("Smear tables")),
-      link("/replay", t("replay a record file"), go), link("/tournament", t("run a tournament"), go)),
+      link("/replay", t("replay a record file"), go), link("/tournament", t("run a tournament"), go), " · ", link("/club", t("start a club"), go)),
     h("section.panel", {}, h("h2", {}, t("Open a table")), form),
     h("section.panel", {}, h("h2", {}, t("Tables")), list),
   );
