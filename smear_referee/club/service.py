@@ -30,6 +30,7 @@ from smear_referee.names import clean as clean_name
 from smear_referee.server.service import CALLER, LANG, Referee, caller_of, guard, known_rules
 from smear_referee.storage import clubs as S
 from smear_referee.storage.clubs import ClubGame, StoredClub
+from smear_referee.storage.store import StoreDamaged
 from smear_referee.tables.registry import Identity, Tables
 from smear_referee.tables.rulesets import rules_spec, upload_spec
 from smear_referee.tables.seats import TABLE_ID
@@ -194,7 +195,7 @@ class ClubService(pb_grpc.ClubServicer):
             raise RefereeError("INVALID_ARGUMENT", "BAD_CLUB", f"a club plays 1 to {lim.club_rule_files} rule files")
         try:
             settings = R.RatingSettings.from_json(json.loads(request.settings_json) if request.settings_json else {})
-        except ValueError:
+        except (ValueError, RecursionError):
             raise RefereeError("INVALID_ARGUMENT", "BAD_SETTINGS", "settings_json is not JSON") from None
         files = []
         for f in request.rule_files:
@@ -382,8 +383,8 @@ class ClubService(pb_grpc.ClubServicer):
                 record = by_game[(season, g.game)]
                 prev = chain_next(prev, g.game, g.seats, record)
                 if prev != g.digest:
-                    raise RefereeError("DATA_LOSS", "STORE_DAMAGED", f"club {club.id} season {season} game {g.game}: "
-                                       "its stored record does not give its digest (changed in the store)")
+                    raise StoreDamaged(club.id, f"season {season} game {g.game}: its stored record does not give "
+                                       "its digest (changed in the store)", "club")
                 lines.append({"season": season, "game": g.game, "seats": g.seats, "record": record,
                               "result": {"scores": g.result["scores"], "winner": g.result["winner"]}, "digest": g.digest})
             lines.append({"season": season, "closed": closed is not None, "games": len(games), "head": prev,

@@ -146,7 +146,7 @@ async def _abort_for(context, e: Exception) -> None:
     if isinstance(e, StoreDown):
         await _abort(context, "UNAVAILABLE", "STORE_FAILED", f"{e}; try again")
     elif isinstance(e, StoreDamaged):
-        await _abort(context, "DATA_LOSS", "TABLE_DAMAGED", str(e), {"table_id": e.table_id})
+        await _abort(context, "DATA_LOSS", f"{e.what.upper()}_DAMAGED", str(e), {f"{e.what}_id": e.table_id})
     elif isinstance(e, store_errors()):  # a write the database did not take (it is down, or restarting)
         await _abort(context, "UNAVAILABLE", "STORE_FAILED", "the database did not take the change; try again")
     elif isinstance(e, RefereeError):

@@ -108,7 +108,8 @@ def records_of(store: Store, cid: str) -> list[tuple[int, int, dict[str, Any]]]:
             try:
                 out.append((season, game, json.loads(text)))
             except ValueError:
-                raise StoreDamaged(cid, f"season {season} game {game}: its stored record does not read") from None
+                raise StoreDamaged(cid, f"season {season} game {game}: its stored record does not read",
+                                   "club") from None
         return out
     return _reading(store, read)
 
@@ -120,7 +121,7 @@ def _load(conn, cid: str) -> StoredClub | None:
     try:
         club = StoredClub(cid, row[0], json.loads(row[1]), row[2])
     except ValueError:
-        raise StoreDamaged(cid, "its stored settings do not read") from None
+        raise StoreDamaged(cid, "its stored settings do not read", "club") from None
     club.members = [tuple(r) for r in conn.execute(
         "SELECT member, name, joined, left_at FROM club_members WHERE club_id = ? ORDER BY member", (cid,))]
     club.seasons = [tuple(r) for r in conn.execute(
@@ -133,7 +134,7 @@ def _load(conn, cid: str) -> StoredClub | None:
         except ValueError:
             g = None
         if g is None or row_hash(digest, g.seats, g.result) != check:
-            raise StoreDamaged(cid, f"season {season} game {game}: its stored seating or result was changed")
+            raise StoreDamaged(cid, f"season {season} game {game}: its stored seating or result was changed", "club")
         club.games.append(g)
     seated: dict[str, dict[int, int]] = {}
     for table_id, opened in conn.execute("SELECT table_id, opened FROM club_tables WHERE club_id = ? AND counted = 0 "

@@ -549,9 +549,9 @@ class BlockingStoreCall(SmearError):
 class StoreDamaged(SmearError):
     """A stored row of a table that its hashes do not prove (changed or corrupted in the store)."""
 
-    def __init__(self, table_id: str, reason: str):
-        super().__init__(f"table {table_id}: {reason}")
-        self.table_id, self.reason = table_id, reason
+    def __init__(self, table_id: str, reason: str, what: str = "table"):
+        super().__init__(f"{what} {table_id}: {reason}")
+        self.table_id, self.reason, self.what = table_id, reason, what
 
 
 class StoreDown(SmearError):

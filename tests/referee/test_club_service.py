@@ -147,5 +147,19 @@ def test_a_club_season_through_the_referee(db, tmp_path):
         refused = subprocess.run([sys.executable, "-m", "smear_dsl", "club", "export", "--server", srv.target, "--club",
                                   cid, "--token", "wrong", "--out", str(out)], capture_output=True, text=True)
         assert refused.returncode == 2 and "UNAUTHENTICATED" in refused.stderr
+        fails(lambda: clubs.CreateClub(pb.CreateClubRequest(name="Deep", settings_json="[" * 100_000, rule_files=[
+            pb.ClubRuleFile(rules_name="four_point_ne_wisconsin")])), grpc.StatusCode.INVALID_ARGUMENT, "BAD_SETTINGS")
+
+        if not db.startswith("postgres"):  # a game's result edited in the store is refused as damaged, never served
+            import sqlite3
+            conn = sqlite3.connect(db)
+            conn.execute("UPDATE club_games SET result_json = replace(result_json, '\"winner\": 0', '\"winner\": 1') "
+                         "WHERE club_id = ? AND game = 1", (cid,))
+            conn.execute("UPDATE club_games SET seats_json = '[\"m0005\", null, null, null]' WHERE club_id = ? "
+                         "AND game = 2", (cid,))
+            conn.commit()
+            conn.close()
+            err = fails(lambda: clubs.GetClub(pb.GetClubRequest(club_id=cid)), grpc.StatusCode.DATA_LOSS, "CLUB_DAMAGED")
+            assert f"club {cid}: season 1 game" in err.details()
     finally:
         srv.stop()
