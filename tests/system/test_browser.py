@@ -985,6 +985,7 @@ def test_a_director_runs_a_club_whose_ladder_follows_every_game(browser, server)
     director.goto(server.url)
     director.click("text=start a club")
     director.fill("#c-name", "Friday [i]club[/i] <b>")
+    director.fill("#c-provisional", "2")  # a rating is provisional below two games
     director.click("#c-create")
     director.wait_for_selector("#c-add-member")
     assert director.inner_text("h1") == "Friday [i]club[/i] <b>"  # a name is data, never markup
@@ -1059,6 +1060,7 @@ def test_a_director_runs_a_club_whose_ladder_follows_every_game(browser, server)
     games = {r.get_attribute("data-member"): int(r.query_selector_all("td")[4].inner_text()) for r in rows}
     assert games == {"m0001": 2, "m0002": 3, "m0003": 3, "m0004": 3}  # the guest's seat counted for nobody
     assert "Guest" not in director.inner_text("section.ladder")
+    assert "provisional" not in director.inner_text("section.ladder")  # everyone has two games or more
     director.click("section.ladder tr[data-member='m0002'] button")  # Bo's chart: one point per rated game
     director.wait_for_selector("#c-chart svg circle")
     assert len(director.query_selector_all("#c-chart svg circle")) == 3

@@ -24,6 +24,11 @@ export async function newClubPage(root, go) {
   const { rules } = await referee.listRules({});
   const name = h("input#c-name", { placeholder: t("Tuesday club"), maxlength: 100 });
   const boxes = rules.map((r) => h("label.rule-choice", {}, h("input", { type: "checkbox", value: r.name, checked: r.name === "four_point_ne_wisconsin" }), " ", r.title));
+  const rateBy = h("select#c-rate-by", {}, h("option", { value: "rule_file" }, t("per rule file")),
+    h("option", { value: "family" }, t("across the club's rule files")));
+  const start = h("select#c-season-start", {}, h("option", { value: "carry" }, t("carries the ratings on")),
+    h("option", { value: "reset" }, t("starts everyone afresh")));
+  const provisional = h("input#c-provisional", { type: "number", min: 0, max: 1000, value: 10 });
   const errors = h("div");
   root.replaceChildren(h("header", {}, back(go), h("h1", {}, t("New club"))),
     h("form.panel", {
@@ -31,7 +36,8 @@ export async function newClubPage(root, go) {
         e.preventDefault();
         const chosen = boxes.map((b) => b.querySelector("input")).filter((x) => x.checked).map((x) => ({ rulesName: x.value }));
         try {
-          const made = await club.createClub({ name: name.value, ruleFiles: chosen });
+          const settings = { rate_by: rateBy.value, season_start: start.value, provisional_games: Number(provisional.value) };
+          const made = await club.createClub({ name: name.value, ruleFiles: chosen, settingsJson: JSON.stringify(settings) });
           saved.set(made.clubId, { director: made.directorToken });
           go(`/club/${made.clubId}`);
         } catch (err) {
@@ -39,6 +45,8 @@ export async function newClubPage(root, go) {
         }
       },
     }, h("label", {}, t("Name"), " ", name), h("fieldset", {}, h("legend", {}, t("The club's rule files")), boxes),
+    h("div", {}, h("label", {}, t("Ratings kept"), " ", rateBy), " ", h("label", {}, t("A new season"), " ", start), " ",
+      h("label", {}, t("Provisional until this many games"), " ", provisional)),
     errors, h("button#c-create", { type: "submit" }, t("Create club"))));
 }
 
