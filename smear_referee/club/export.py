@@ -57,8 +57,7 @@ def build_export(club: str, settings: RatingSettings, rule_files: list[dict], me
                  seasons: list[dict]) -> list[dict[str, Any]]:
     """An export's lines from the club's seasons (each {"season", "closed", "games": [{"seats", "record"}]}):
     results, digests and ratings worked out here, as the club's server keeps them."""
-    lines: list[dict[str, Any]] = [{"format": FORMAT, "club": club, "settings": settings.to_json(),
-                                    "rating_library": _library(), "rule_files": rule_files, "members": members}]
+    lines: list[dict[str, Any]] = [header_line(club, settings.to_json(), rule_files, members)]
     before = None
     for s in seasons:
         prev = chain_start(club, s["season"])
@@ -67,16 +66,32 @@ def build_export(club: str, settings: RatingSettings, rule_files: list[dict], me
             record = g["record"]
             verdict = verify(record, allow_paths=False)
             prev = chain_next(prev, i + 1, g["seats"], record)
-            lines.append({"season": s["season"], "game": i + 1, "seats": g["seats"], "record": record,
-                          "result": {"scores": verdict["scores"], "winner": verdict["winner"]}, "digest": prev})
+            lines.append(game_line(s["season"], i + 1, g["seats"], record, verdict, prev))
             rg = rated_game(settings, g["seats"], record, verdict, rules_for(record, allow_paths=False))
             if rg is not None:
                 rated.append(rg)
         after = rate(settings, rated, season_start(settings, before))
-        lines.append({"season": s["season"], "closed": bool(s.get("closed")), "games": len(s["games"]), "head": prev,
-                      "ratings": ratings_json(after)})
+        lines.append(summary_line(s["season"], bool(s.get("closed")), len(s["games"]), prev, after))
         before = after
     return lines
+
+
+def header_line(club: str, settings: dict[str, Any], rule_files: list[dict], members: list[dict],
+                **more: Any) -> dict[str, Any]:
+    """An export's first line: the club, its rating settings and library, its rule files and members."""
+    return {"format": FORMAT, "club": club, **more, "settings": settings, "rating_library": _library(),
+            "rule_files": rule_files, "members": members}
+
+
+def game_line(season: int, game: int, seats: list, record: dict, result: dict, digest: str) -> dict[str, Any]:
+    """A game's line: its seating, record, result (scores and winner) and digest."""
+    return {"season": season, "game": game, "seats": seats, "record": record,
+            "result": {"scores": result["scores"], "winner": result["winner"]}, "digest": digest}
+
+
+def summary_line(season: int, closed: bool, games: int, head: str, ratings: Ratings) -> dict[str, Any]:
+    """A season's line after its games: whether it is closed, its game count, head digest and ratings."""
+    return {"season": season, "closed": closed, "games": games, "head": head, "ratings": ratings_json(ratings)}
 
 
 def _library() -> str:

@@ -22,12 +22,13 @@ from smear_dsl.records.verify import rules_for, verify
 from smear_referee.api import referee_pb2 as pb
 from smear_referee.api import referee_pb2_grpc as pb_grpc
 from smear_referee.club import ratings as R
-from smear_referee.club.export import FORMAT, _library, chain_next, chain_start, rated_game, rule_key
+from smear_referee.club.export import (FORMAT, chain_next, chain_start, game_line, header_line, rated_game, rule_key,
+                                       summary_line)
 from smear_referee.club.ladder import ladder
 from smear_referee.errors import RefereeError
 from smear_referee.limits import address_of
 from smear_referee.names import clean as clean_name
-from smear_referee.server.service import CALLER, LANG, Referee, caller_of, guard, known_rules
+from smear_referee.server.service import LANG, Referee, caller_of, guard, known_rules
 from smear_referee.storage import clubs as S
 from smear_referee.storage.clubs import ClubGame, StoredClub
 from smear_referee.storage.store import StoreDamaged
@@ -44,15 +45,11 @@ def member_id(number: int) -> str:
     return f"m{number:04d}"
 
 
-def member_number(mid: str) -> int | None:
-    return int(mid[1:]) if len(mid) == 5 and mid[0] == "m" and mid[1:].isdigit() else None
-
-
 @dataclass
 class Computed:
     """A club's ratings worked out from its games: each season's, and the history of the current one."""
 
-    games: int
+    key: tuple[int, int]  # (games, seasons) it was computed from
     seasons: list[R.Ratings]
     history: list[tuple[int, str, str, float, float]]  # (game index in the season, key, member, mu, sigma)
 
@@ -94,12 +91,11 @@ class Clubs:
     async def _count(self, club: StoredClub, table_id: str, seated: dict[int, int]) -> None:
         record = await self.tables.finished_record(table_id)
         season = club.seasons[-1][0]
-        before = [g for g in club.games if g.season == season]
-        n = len(before) + 1
-        prev = before[-1].digest if before else chain_start(club.id, season)
+        n = len(club.games_of(season)) + 1
+        prev = _head(club, season)
         settings = self.settings(club)
 
-        def judge() -> tuple[dict, dict]:
+        def judge() -> tuple[list, dict]:
             rules = rules_for(record, allow_paths=False)
             seats = [member_id(seated[s]) if s in seated else None for s in range(rules.players)]
             record["club"] = {"id": club.id, "members": seats}  # informative: a verifier judges the moves
@@ -107,23 +103,23 @@ class Clubs:
             rg = rated_game(settings, seats, record, v, rules)
             result = {"scores": v["scores"], "winner": v["winner"], "rated": rg is not None,
                       "key": rule_key(settings, v["rules"]), "side_of": list(rules.side_of)}
-            return {"seats": seats}, result
+            return seats, result
         seats, result = await asyncio.to_thread(judge)
-        g = ClubGame(season, n, table_id, seats["seats"], result, chain_next(prev, n, seats["seats"], record))
+        g = ClubGame(season, n, table_id, seats, result, chain_next(prev, n, seats, record))
         await self.tables.write(None, club.id, S.add_game(club.id, g, record))
         club.games.append(g)
         club.tables = [t for t in club.tables if t[0] != table_id]
 
     def computed(self, club: StoredClub) -> Computed:
         """Every season's ratings from the club's games (recomputed only when a game or season was added)."""
-        key = len(club.games) * 1000 + len(club.seasons)
+        key = (len(club.games), len(club.seasons))
         hit = self.cache.get(club.id)
-        if hit is not None and hit.games == key:
+        if hit is not None and hit.key == key:
             return hit
         settings = self.settings(club)
         seasons, before, history = [], None, []
         for season, *_ in club.seasons:
-            games = [_rated(g) for g in club.games if g.season == season and g.result.get("rated")]
+            games = [_rated(g) for g in club.games_of(season) if g.result.get("rated")]
             history = []
             before = R.rate(settings, games, R.season_start(settings, before), history)
             seasons.append(before)
@@ -143,6 +139,12 @@ class Clubs:
         return "", caller.role == DIRECTOR
 
 
+def _head(club: StoredClub, season: int) -> str:
+    """The digest the season's chain has reached: its last game's, or its start with no game yet."""
+    games = club.games_of(season)
+    return games[-1].digest if games else chain_start(club.id, season)
+
+
 def _rated(g: ClubGame) -> R.RatedGame:
     r = g.result
     return R.RatedGame(r["key"], tuple(g.seats), tuple(r["side_of"]), r["winner"], tuple(r["scores"]))
@@ -160,16 +162,15 @@ async def _optional_caller(tables: Tables, context) -> Identity | None:
         return None
 
 
-def _must(club: StoredClub, caller: Identity | None, director: bool = False, member: bool = False) -> Identity:
-    """The caller, if it holds this club's director token (or, with `member`, a member's); UNAUTHENTICATED
-    for a call with no token the server knows (none, or a member's who left)."""
+def _must(club_id: str | None, caller: Identity | None, director: bool = True, member: bool = False) -> Identity:
+    """The caller, if it holds the director's token of club `club_id` (with `member`, or a member's; any
+    club's member when `club_id` is None); UNAUTHENTICATED for a call with no token the server knows
+    (none, or a member's who left)."""
+    need = " or ".join((["the club's director token"] if director else []) + (["a member's token"] if member else []))
     if caller is None:
-        raise RefereeError("UNAUTHENTICATED", "UNAUTHENTICATED", "send `authorization: Bearer <token>` with the "
-                           "club's director token" + (" or a member's" if member else ""))
-    ok = caller is not None and caller.table_id == club.id and \
-        (caller.role == DIRECTOR or member and caller.role == MEMBER)
+        raise RefereeError("UNAUTHENTICATED", "UNAUTHENTICATED", f"send `authorization: Bearer <token>` with {need}")
+    ok = club_id in (None, caller.table_id) and (director and caller.role == DIRECTOR or member and caller.role == MEMBER)
     if not ok:
-        need = "the club's director token" + (" or a member's" if member else "")
         raise RefereeError("PERMISSION_DENIED", "NOT_A_MEMBER" if member else "NOT_THE_DIRECTOR", f"this needs {need}")
     return caller
 
@@ -230,7 +231,7 @@ class ClubService(pb_grpc.ClubServicer):
     @guard
     async def AddMember(self, request, context):
         club = await self.c.load(request.club_id)
-        _must(club, await _optional_caller(self.tables, context))
+        _must(club.id, await _optional_caller(self.tables, context))
         if len(club.members) >= self.limits.club_members:
             raise RefereeError("RESOURCE_EXHAUSTED", "TOO_MANY_MEMBERS", f"a club has at most {self.limits.club_members} members")
         name = clean_name(request.name, self.limits.player_name_chars, "a member's name", empty=False)
@@ -255,9 +256,8 @@ class ClubService(pb_grpc.ClubServicer):
         board = {k: [_rung(r) for r in ladder(current, settings, names, k, lang)] for k in keys}
         seasons = []
         for season, _opened, closed, head in club.seasons:
-            games = [g for g in club.games if g.season == season]
-            seasons.append(pb.ClubSeason(season=season, closed=closed is not None, games=len(games),
-                                         head=head or (games[-1].digest if games else chain_start(club.id, season))))
+            seasons.append(pb.ClubSeason(season=season, closed=closed is not None, games=len(club.games_of(season)),
+                                         head=head or _head(club, season)))
         tables = []
         for table_id, _opened, seated in club.tables:
             try:  # the table as the lobby shows it: its seats, and the names given at them
@@ -294,7 +294,7 @@ class ClubService(pb_grpc.ClubServicer):
     @guard
     async def OpenClubTable(self, request, context):
         club = await self.c.settle(request.club_id)
-        caller = _must(club, await _optional_caller(self.tables, context), member=True)
+        _must(club.id, await _optional_caller(self.tables, context), member=True)
         f = next((f for f in club.config["rule_files"] if request.rules in (f["name"], f["rules"])), None)
         if f is None:
             raise RefereeError("INVALID_ARGUMENT", "NOT_CLUB_RULES", f"{clip(request.rules)} is not one of the club's "
@@ -302,29 +302,17 @@ class ClubService(pb_grpc.ClubServicer):
         if len(club.tables) >= self.limits.club_open_tables:
             raise RefereeError("RESOURCE_EXHAUSTED", "TOO_MANY_TABLES", f"the club has {len(club.tables)} tables "
                                "still playing: finish some first")
-        lim = self.limits
-        if len(request.options) > lim.options or any(len(k) > lim.option_chars or len(v) > lim.option_chars
-                                                     for k, v in request.options.items()):
-            raise RefereeError("INVALID_ARGUMENT", "BAD_OPTION", f"at most {lim.options} options, each name and value "
-                               f"at most {lim.option_chars} characters")
-        if request.HasField("seed") and len(request.seed) > lim.seed_chars:
-            raise RefereeError("INVALID_ARGUMENT", "BAD_OPTION", f"a seed is at most {lim.seed_chars} characters")
+        options = self.referee.check_options(request)
         table, host = await self.tables.create(
-            f["rules"], f.get("text"), dict(request.options), request.players, request.seed or None,
+            f["rules"], f.get("text"), options, request.players, request.seed or None,
             hand_limit=max(0, request.hand_limit), address=address_of(context.peer()),
             turn_seconds=request.turn_seconds, also=S.open_table(club.id, TABLE_ID, time.time()))
         self.referee.clock.arm(table)
-        del caller
         return pb.OpenClubTableResponse(table_id=table.id, host_token=host)
 
     @guard
     async def JoinClubTable(self, request, context):
-        caller = await _optional_caller(self.tables, context)
-        if caller is None:
-            raise RefereeError("UNAUTHENTICATED", "UNAUTHENTICATED", "send `authorization: Bearer <token>` with a "
-                               "member's token")
-        if caller.role != MEMBER:
-            raise RefereeError("PERMISSION_DENIED", "NOT_A_MEMBER", "this needs a member's token")
+        caller = _must(None, await _optional_caller(self.tables, context), director=False, member=True)
         cid = await self.tables.store.off_loop(S.club_of_table, self.tables.store, request.table_id[:64])
         if cid != caller.table_id:
             raise RefereeError("PERMISSION_DENIED", "NOT_A_CLUB_TABLE", "this table is not one of your club's")
@@ -343,41 +331,34 @@ class ClubService(pb_grpc.ClubServicer):
     @guard
     async def CloseSeason(self, request, context):
         club = await self.c.settle(request.club_id)
-        _must(club, await _optional_caller(self.tables, context))
+        _must(club.id, await _optional_caller(self.tables, context))
         async with self.c.locks[club.id]:
             club = await self.c.load(club.id)
             season = club.seasons[-1][0]
-            games = [g for g in club.games if g.season == season]
-            head = games[-1].digest if games else chain_start(club.id, season)
+            head = _head(club, season)
             await self.tables.write(None, club.id, S.close_season(club.id, season, head, time.time()))
         return pb.CloseSeasonResponse(closed=season, head=head, opened=season + 1)
 
     @guard
     async def LeaveClub(self, request, context):
         club = await self.c.load(request.club_id)
-        caller = await _optional_caller(self.tables, context)
-        if caller is None:
-            raise RefereeError("UNAUTHENTICATED", "UNAUTHENTICATED", "send `authorization: Bearer <token>` with a "
-                               "member's token")
-        if caller.table_id != club.id or caller.role != MEMBER:
-            raise RefereeError("PERMISSION_DENIED", "NOT_A_MEMBER", "this needs a member's token")
+        caller = _must(club.id, await _optional_caller(self.tables, context), director=False, member=True)
         await self.tables.write(None, club.id, S.leave(club.id, caller.seat, time.time()))
         return pb.LeaveClubResponse()
 
     @guard
     async def ExportClub(self, request, context):
         club = await self.c.settle(request.club_id)
-        _must(club, await _optional_caller(self.tables, context), member=True)
+        _must(club.id, await _optional_caller(self.tables, context), member=True)
         records = await self.tables.store.off_loop(S.records_of, self.tables.store, club.id)
         done = self.c.computed(club)
-        lines: list[dict[str, Any]] = [{
-            "format": FORMAT, "club": club.id, "name": club.name, "settings": club.config["settings"],
-            "rating_library": _library(),
-            "rule_files": [{"rules": f["rules"], "rules_sha256": f["rules_sha256"]} for f in club.config["rule_files"]],
-            "members": [{"id": m, **({"name": n} if n is not None else {})} for m, n in self.c.names(club).items()]}]
+        lines: list[dict[str, Any]] = [header_line(
+            club.id, club.config["settings"],
+            [{"rules": f["rules"], "rules_sha256": f["rules_sha256"]} for f in club.config["rule_files"]],
+            [{"id": m, **({"name": n} if n is not None else {})} for m, n in self.c.names(club).items()], name=club.name)]
         by_game = {(s, n): r for s, n, r in records}
-        for (season, _opened, closed, head), after in zip(club.seasons, done.seasons):
-            games = [g for g in club.games if g.season == season]
+        for (season, _opened, closed, _head), after in zip(club.seasons, done.seasons):
+            games = club.games_of(season)
             prev = chain_start(club.id, season)
             for g in games:
                 record = by_game[(season, g.game)]
@@ -385,10 +366,8 @@ class ClubService(pb_grpc.ClubServicer):
                 if prev != g.digest:
                     raise StoreDamaged(club.id, f"season {season} game {g.game}: its stored record does not give "
                                        "its digest (changed in the store)", "club")
-                lines.append({"season": season, "game": g.game, "seats": g.seats, "record": record,
-                              "result": {"scores": g.result["scores"], "winner": g.result["winner"]}, "digest": g.digest})
-            lines.append({"season": season, "closed": closed is not None, "games": len(games), "head": prev,
-                          "ratings": R.ratings_json(after)})
+                lines.append(game_line(season, g.game, g.seats, record, g.result, g.digest))
+            lines.append(summary_line(season, closed is not None, len(games), prev, after))
         text = "".join(json.dumps(line, ensure_ascii=False, separators=(",", ":")) + "\n" for line in lines)
         return pb.ExportClubResponse(export_jsonl=text)
 

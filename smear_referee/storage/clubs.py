@@ -40,6 +40,10 @@ class StoredClub:
     games: list[ClubGame] = field(default_factory=list)
     tables: list[tuple[str, float, dict[int, int]]] = field(default_factory=list)  # uncounted: (table id, opened, seat -> member)
 
+    def games_of(self, season: int) -> list[ClubGame]:
+        """The season's games in order."""
+        return [g for g in self.games if g.season == season]
+
 
 def row_hash(digest: str, seats: list, result: dict) -> str:
     """What a game row is checked by when read: its digest, seating and result together."""

@@ -51,10 +51,13 @@ export async function once(call, req, options) {
   }
 }
 
-// Tokens stay in this browser (localStorage), so a reload or a dropped connection keeps the seat.
-export const tokens = {
-  get: (tableId) => JSON.parse(localStorage.getItem(`smear:table:${tableId}`) || "{}"),
-  set(tableId, patch) {
-    localStorage.setItem(`smear:table:${tableId}`, JSON.stringify({ ...this.get(tableId), ...patch }));
-  },
-};
+/** What this browser keeps (localStorage) per table, tournament or club id under `prefix`: tokens, so a
+ * reload or a dropped connection keeps the seat, the director's desk or the membership. */
+export function kept(prefix) {
+  return {
+    get: (id) => JSON.parse(localStorage.getItem(`${prefix}${id}`) || "{}"),
+    set(id, patch) { localStorage.setItem(`${prefix}${id}`, JSON.stringify({ ...this.get(id), ...patch })); },
+  };
+}
+
+export const tokens = kept("smear:table:");

@@ -3,20 +3,14 @@
 // (/club/ID) shows its ladder per rule file with each member's chart, its seasons and the club tables
 // still playing, where a member takes a seat as themself.
 import { createClient } from "@connectrpc/connect";
-import { auth, referee, refusal, tokens, transport } from "./api.js";
+import { auth, kept, referee, refusal, tokens, transport } from "./api.js";
 import { Club } from "./gen/smear/referee/v1/referee_pb.js";
-import { langPicker, t } from "./i18n.js";
+import { t } from "./i18n.js";
+import { back } from "./tournament.js";
 import { h } from "./ui.js";
 
 const club = createClient(Club, transport);
-const saved = {
-  get: (id) => JSON.parse(localStorage.getItem(`smear:club:${id}`) || "{}"),
-  set(id, patch) { localStorage.setItem(`smear:club:${id}`, JSON.stringify({ ...this.get(id), ...patch })); },
-};
-
-function back(go) {
-  return [h("a.back", { href: "/", onclick: (e) => { e.preventDefault(); go("/"); } }, t("← lobby")), langPicker()];
-}
+const saved = kept("smear:club:");
 
 const said = (err) => `${refusal(err).reason}: ${refusal(err).message}`;
 

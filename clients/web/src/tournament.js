@@ -1,19 +1,17 @@
 // Tournaments with people: the director's page (create, start rounds, seat slips, bots standing in,
 // tables still playing, live standings) and the public page anyone can follow.
 import { createClient } from "@connectrpc/connect";
-import { auth, once, referee, refusal, transport } from "./api.js";
+import { auth, kept, once, referee, refusal, transport } from "./api.js";
 import { Tournament } from "./gen/smear/referee/v1/referee_pb.js";
 import { langPicker, t } from "./i18n.js";
 import { clockSelect, rulesPicker } from "./lobby.js";
 import { h } from "./ui.js";
 
 const tournament = createClient(Tournament, transport);
-const saved = {
-  get: (id) => JSON.parse(localStorage.getItem(`smear:tournament:${id}`) || "{}"),
-  set(id, patch) { localStorage.setItem(`smear:tournament:${id}`, JSON.stringify({ ...this.get(id), ...patch })); },
-};
+const saved = kept("smear:tournament:");
 
-function back(go) {
+/** The way back to the lobby and the language picker: the head of a tournament's or a club's page. */
+export function back(go) {
   return [h("a.back", { href: "/", onclick: (e) => { e.preventDefault(); go("/"); } }, t("← lobby")), langPicker()];
 }
 
