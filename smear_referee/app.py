@@ -287,8 +287,9 @@ def _grpc_server(tables: Tables, sandbox: Sandbox, tournaments: Tournaments, lim
                  ("grpc.so_reuseport", 0)])  # a port another process listens on is an error, not shared
     referee = Referee(tables, sandbox)
     pb_grpc.add_RefereeServicer_to_server(referee, server)
-    pb_grpc.add_TournamentServicer_to_server(tournament := TournamentService(tournaments, referee), server)
-    pb_grpc.add_ClubServicer_to_server(club := ClubService(Clubs(tables), referee), server)
+    clubs = Clubs(tables)
+    pb_grpc.add_TournamentServicer_to_server(tournament := TournamentService(tournaments, referee, clubs), server)
+    pb_grpc.add_ClubServicer_to_server(club := ClubService(clubs, referee), server)
     health_servicer = health.aio.HealthServicer()
     health_pb2_grpc.add_HealthServicer_to_server(health_servicer, server)
     names = (pb.DESCRIPTOR.services_by_name["Referee"].full_name, pb.DESCRIPTOR.services_by_name["Tournament"].full_name,

@@ -615,7 +615,7 @@ class ReplayRecordResponse(_message.Message):
     def __init__(self, replay_json: _Optional[str] = ..., valid: _Optional[bool] = ..., record_json: _Optional[str] = ...) -> None: ...
 
 class CreateTournamentRequest(_message.Message):
-    __slots__ = ("rules_name", "rules_text", "options", "players", "entrants", "teams", "pairing", "rounds", "duplicate", "seed", "name", "hands_per_round", "turn_seconds")
+    __slots__ = ("rules_name", "rules_text", "options", "players", "entrants", "teams", "pairing", "rounds", "duplicate", "seed", "name", "hands_per_round", "turn_seconds", "club_id")
     class OptionsEntry(_message.Message):
         __slots__ = ("key", "value")
         KEY_FIELD_NUMBER: _ClassVar[int]
@@ -636,6 +636,7 @@ class CreateTournamentRequest(_message.Message):
     NAME_FIELD_NUMBER: _ClassVar[int]
     HANDS_PER_ROUND_FIELD_NUMBER: _ClassVar[int]
     TURN_SECONDS_FIELD_NUMBER: _ClassVar[int]
+    CLUB_ID_FIELD_NUMBER: _ClassVar[int]
     rules_name: str
     rules_text: str
     options: _containers.ScalarMap[str, str]
@@ -649,7 +650,8 @@ class CreateTournamentRequest(_message.Message):
     name: str
     hands_per_round: int
     turn_seconds: int
-    def __init__(self, rules_name: _Optional[str] = ..., rules_text: _Optional[str] = ..., options: _Optional[_Mapping[str, str]] = ..., players: _Optional[int] = ..., entrants: _Optional[_Iterable[str]] = ..., teams: _Optional[bool] = ..., pairing: _Optional[str] = ..., rounds: _Optional[int] = ..., duplicate: _Optional[bool] = ..., seed: _Optional[str] = ..., name: _Optional[str] = ..., hands_per_round: _Optional[int] = ..., turn_seconds: _Optional[int] = ...) -> None: ...
+    club_id: str
+    def __init__(self, rules_name: _Optional[str] = ..., rules_text: _Optional[str] = ..., options: _Optional[_Mapping[str, str]] = ..., players: _Optional[int] = ..., entrants: _Optional[_Iterable[str]] = ..., teams: _Optional[bool] = ..., pairing: _Optional[str] = ..., rounds: _Optional[int] = ..., duplicate: _Optional[bool] = ..., seed: _Optional[str] = ..., name: _Optional[str] = ..., hands_per_round: _Optional[int] = ..., turn_seconds: _Optional[int] = ..., club_id: _Optional[str] = ...) -> None: ...
 
 class CreateTournamentResponse(_message.Message):
     __slots__ = ("tournament_id", "director_token")
@@ -722,7 +724,7 @@ class RoundTableState(_message.Message):
     def __init__(self, table: _Optional[int] = ..., table_id: _Optional[str] = ..., seats: _Optional[_Iterable[int]] = ..., finished: _Optional[bool] = ...) -> None: ...
 
 class GetStandingsResponse(_message.Message):
-    __slots__ = ("standings_json", "rounds", "audit_json", "name", "rules", "rounds_planned", "entrants", "rules_sha256", "title")
+    __slots__ = ("standings_json", "rounds", "audit_json", "name", "rules", "rounds_planned", "entrants", "rules_sha256", "title", "club_id", "entrant_members")
     STANDINGS_JSON_FIELD_NUMBER: _ClassVar[int]
     ROUNDS_FIELD_NUMBER: _ClassVar[int]
     AUDIT_JSON_FIELD_NUMBER: _ClassVar[int]
@@ -732,6 +734,8 @@ class GetStandingsResponse(_message.Message):
     ENTRANTS_FIELD_NUMBER: _ClassVar[int]
     RULES_SHA256_FIELD_NUMBER: _ClassVar[int]
     TITLE_FIELD_NUMBER: _ClassVar[int]
+    CLUB_ID_FIELD_NUMBER: _ClassVar[int]
+    ENTRANT_MEMBERS_FIELD_NUMBER: _ClassVar[int]
     standings_json: str
     rounds: _containers.RepeatedCompositeFieldContainer[RoundState]
     audit_json: _containers.RepeatedScalarFieldContainer[str]
@@ -741,7 +745,9 @@ class GetStandingsResponse(_message.Message):
     entrants: _containers.RepeatedScalarFieldContainer[str]
     rules_sha256: str
     title: str
-    def __init__(self, standings_json: _Optional[str] = ..., rounds: _Optional[_Iterable[_Union[RoundState, _Mapping]]] = ..., audit_json: _Optional[_Iterable[str]] = ..., name: _Optional[str] = ..., rules: _Optional[str] = ..., rounds_planned: _Optional[int] = ..., entrants: _Optional[_Iterable[str]] = ..., rules_sha256: _Optional[str] = ..., title: _Optional[str] = ...) -> None: ...
+    club_id: str
+    entrant_members: _containers.RepeatedScalarFieldContainer[str]
+    def __init__(self, standings_json: _Optional[str] = ..., rounds: _Optional[_Iterable[_Union[RoundState, _Mapping]]] = ..., audit_json: _Optional[_Iterable[str]] = ..., name: _Optional[str] = ..., rules: _Optional[str] = ..., rounds_planned: _Optional[int] = ..., entrants: _Optional[_Iterable[str]] = ..., rules_sha256: _Optional[str] = ..., title: _Optional[str] = ..., club_id: _Optional[str] = ..., entrant_members: _Optional[_Iterable[str]] = ...) -> None: ...
 
 class ActRequest(_message.Message):
     __slots__ = ("tournament_id", "reason", "forfeit", "replace", "adjust")
@@ -860,16 +866,18 @@ class ClubMember(_message.Message):
     def __init__(self, member_id: _Optional[str] = ..., name: _Optional[str] = ...) -> None: ...
 
 class ClubRules(_message.Message):
-    __slots__ = ("rules", "title", "rules_sha256", "house_rules")
+    __slots__ = ("rules", "title", "rules_sha256", "house_rules", "name")
     RULES_FIELD_NUMBER: _ClassVar[int]
     TITLE_FIELD_NUMBER: _ClassVar[int]
     RULES_SHA256_FIELD_NUMBER: _ClassVar[int]
     HOUSE_RULES_FIELD_NUMBER: _ClassVar[int]
+    NAME_FIELD_NUMBER: _ClassVar[int]
     rules: str
     title: str
     rules_sha256: str
     house_rules: bool
-    def __init__(self, rules: _Optional[str] = ..., title: _Optional[str] = ..., rules_sha256: _Optional[str] = ..., house_rules: _Optional[bool] = ...) -> None: ...
+    name: str
+    def __init__(self, rules: _Optional[str] = ..., title: _Optional[str] = ..., rules_sha256: _Optional[str] = ..., house_rules: _Optional[bool] = ..., name: _Optional[str] = ...) -> None: ...
 
 class ClubSeason(_message.Message):
     __slots__ = ("season", "closed", "games", "head")
@@ -897,8 +905,18 @@ class ClubTable(_message.Message):
     table: TableInfo
     def __init__(self, table_id: _Optional[str] = ..., rules: _Optional[str] = ..., seat_members: _Optional[_Iterable[str]] = ..., finished: _Optional[bool] = ..., table: _Optional[_Union[TableInfo, _Mapping]] = ...) -> None: ...
 
+class ClubTournament(_message.Message):
+    __slots__ = ("tournament_id", "name", "created")
+    TOURNAMENT_ID_FIELD_NUMBER: _ClassVar[int]
+    NAME_FIELD_NUMBER: _ClassVar[int]
+    CREATED_FIELD_NUMBER: _ClassVar[int]
+    tournament_id: str
+    name: str
+    created: float
+    def __init__(self, tournament_id: _Optional[str] = ..., name: _Optional[str] = ..., created: _Optional[float] = ...) -> None: ...
+
 class GetClubResponse(_message.Message):
-    __slots__ = ("club_id", "name", "members", "rule_files", "seasons", "tables", "ladder_json", "settings_json", "me", "director")
+    __slots__ = ("club_id", "name", "members", "rule_files", "seasons", "tables", "ladder_json", "settings_json", "me", "director", "tournaments")
     CLUB_ID_FIELD_NUMBER: _ClassVar[int]
     NAME_FIELD_NUMBER: _ClassVar[int]
     MEMBERS_FIELD_NUMBER: _ClassVar[int]
@@ -909,6 +927,7 @@ class GetClubResponse(_message.Message):
     SETTINGS_JSON_FIELD_NUMBER: _ClassVar[int]
     ME_FIELD_NUMBER: _ClassVar[int]
     DIRECTOR_FIELD_NUMBER: _ClassVar[int]
+    TOURNAMENTS_FIELD_NUMBER: _ClassVar[int]
     club_id: str
     name: str
     members: _containers.RepeatedCompositeFieldContainer[ClubMember]
@@ -919,7 +938,8 @@ class GetClubResponse(_message.Message):
     settings_json: str
     me: str
     director: bool
-    def __init__(self, club_id: _Optional[str] = ..., name: _Optional[str] = ..., members: _Optional[_Iterable[_Union[ClubMember, _Mapping]]] = ..., rule_files: _Optional[_Iterable[_Union[ClubRules, _Mapping]]] = ..., seasons: _Optional[_Iterable[_Union[ClubSeason, _Mapping]]] = ..., tables: _Optional[_Iterable[_Union[ClubTable, _Mapping]]] = ..., ladder_json: _Optional[str] = ..., settings_json: _Optional[str] = ..., me: _Optional[str] = ..., director: _Optional[bool] = ...) -> None: ...
+    tournaments: _containers.RepeatedCompositeFieldContainer[ClubTournament]
+    def __init__(self, club_id: _Optional[str] = ..., name: _Optional[str] = ..., members: _Optional[_Iterable[_Union[ClubMember, _Mapping]]] = ..., rule_files: _Optional[_Iterable[_Union[ClubRules, _Mapping]]] = ..., seasons: _Optional[_Iterable[_Union[ClubSeason, _Mapping]]] = ..., tables: _Optional[_Iterable[_Union[ClubTable, _Mapping]]] = ..., ladder_json: _Optional[str] = ..., settings_json: _Optional[str] = ..., me: _Optional[str] = ..., director: _Optional[bool] = ..., tournaments: _Optional[_Iterable[_Union[ClubTournament, _Mapping]]] = ...) -> None: ...
 
 class GetMemberHistoryRequest(_message.Message):
     __slots__ = ("club_id", "member_id")

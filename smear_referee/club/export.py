@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import hashlib
 import json
+from dataclasses import dataclass, field
 from typing import Any, Iterable, Iterator
 
 from smear_dsl.errors import SmearError
@@ -40,16 +41,40 @@ def chain_next(prev: str, game: int, seats: list, record: dict) -> str:
     return hashlib.sha256(prev.encode() + canonical({"game": game, "seats": seats, "record": record})).hexdigest()
 
 
-def rule_key(settings: RatingSettings, ref: str) -> str:
-    """What a game's rating is kept under: its rule file's name (a corrected version rates on), or the family."""
-    return FAMILY if settings.rate_by == "family" else ref.split("@", 1)[0]
+@dataclass(frozen=True)
+class ClubFiles:
+    """The club's rule files as its config or an export's header lists them: what a game may be played under,
+    and the name its rating is kept under (a house rule file's record names it only as an upload)."""
+
+    pinned: frozenset[tuple[Any, Any]] = frozenset()  # (rules, sha256) of each file
+    house: dict[str, str] = field(default_factory=dict)  # sha256 of a house rule file's text -> the club's name for it
+
+    @classmethod
+    def of(cls, rule_files: Any) -> "ClubFiles":
+        files = [f for f in rule_files if isinstance(f, dict)] if isinstance(rule_files, list) else []
+        return cls(frozenset((f.get("rules"), f.get("rules_sha256")) for f in files),
+                   {f["rules_sha256"]: f["name"] for f in files if f.get("house_rules") is True
+                    and isinstance(f.get("rules_sha256"), str) and isinstance(f.get("name"), str)})
+
+    def allows(self, verdict: dict, record: dict) -> bool:
+        """Whether the game was played under one of the club's files (a house file: by its text's hash)."""
+        sha = record.get("rules_sha256")
+        return (verdict["rules"], sha) in self.pinned or (verdict["rules"], None) in self.pinned or sha in self.house
+
+    def key(self, settings: RatingSettings, verdict: dict, record: dict) -> str:
+        """What a game's rating is kept under: its rule file's name (a corrected version rates on; house rules
+        by the club's name for them), or the family."""
+        if settings.rate_by == "family":
+            return FAMILY
+        return self.house.get(record.get("rules_sha256")) or verdict["rules"].split("@", 1)[0]
 
 
-def rated_game(settings: RatingSettings, seats: list, record: dict, verdict: dict, rules) -> RatedGame | None:
+def rated_game(settings: RatingSettings, seats: list, record: dict, verdict: dict, rules,
+               files: ClubFiles = ClubFiles()) -> RatedGame | None:
     """The game as rating reads it; None if it is not rated (not finished, or ended by the referee)."""
     if not verdict["valid"] or not verdict["finished"] or verdict["end"] == "abandoned":
         return None
-    return RatedGame(rule_key(settings, verdict["rules"]), tuple(seats), tuple(rules.side_of), verdict["winner"],
+    return RatedGame(files.key(settings, verdict, record), tuple(seats), tuple(rules.side_of), verdict["winner"],
                      tuple(verdict["scores"]))
 
 
@@ -58,6 +83,7 @@ def build_export(club: str, settings: RatingSettings, rule_files: list[dict], me
     """An export's lines from the club's seasons (each {"season", "closed", "games": [{"seats", "record"}]}):
     results, digests and ratings worked out here, as the club's server keeps them."""
     lines: list[dict[str, Any]] = [header_line(club, settings.to_json(), rule_files, members)]
+    files = ClubFiles.of(rule_files)
     before = None
     for s in seasons:
         prev = chain_start(club, s["season"])
@@ -67,7 +93,7 @@ def build_export(club: str, settings: RatingSettings, rule_files: list[dict], me
             verdict = verify(record, allow_paths=False)
             prev = chain_next(prev, i + 1, g["seats"], record)
             lines.append(game_line(s["season"], i + 1, g["seats"], record, verdict, prev))
-            rg = rated_game(settings, g["seats"], record, verdict, rules_for(record, allow_paths=False))
+            rg = rated_game(settings, g["seats"], record, verdict, rules_for(record, allow_paths=False), files)
             if rg is not None:
                 rated.append(rg)
         after = rate(settings, rated, season_start(settings, before))
@@ -155,7 +181,7 @@ def verify_export(lines: Iterable[Any], heads: dict[int, str] | None = None,
     names = {m["id"]: m.get("name") for m in members}
     if len(names) != len(members):
         problems.append("a member id is listed twice")
-    pinned = {(f.get("rules"), f.get("rules_sha256")) for f in header.get("rule_files", []) if isinstance(f, dict)}
+    pinned = ClubFiles.of(header.get("rule_files"))
     season, before, done = _Season(club, 1), None, 0
     for line in it:
         if isinstance(line, BadLine):
@@ -190,7 +216,7 @@ def verify_export(lines: Iterable[Any], heads: dict[int, str] | None = None,
     return problems
 
 
-def _verify_game(settings: RatingSettings, season: _Season, g: dict, names: dict, pinned: set,
+def _verify_game(settings: RatingSettings, season: _Season, g: dict, names: dict, pinned: ClubFiles,
                  problems: list[str]) -> None:
     """One game's line: its number, its digest after the season's games before it, then its own checks."""
     season.games += 1
@@ -211,7 +237,7 @@ def _verify_game(settings: RatingSettings, season: _Season, g: dict, names: dict
 
 
 def _check_game(settings: RatingSettings, where: str, seats: Any, record: Any, claimed: Any, names: dict,
-                pinned: set, problems: list[str]) -> RatedGame | None:
+                pinned: ClubFiles, problems: list[str]) -> RatedGame | None:
     """One game's checks (seating, rule file, record, claimed result); the game as rating reads it."""
     try:
         rules = rules_for(record, allow_paths=False)
@@ -236,7 +262,7 @@ def _check_game(settings: RatingSettings, where: str, seats: Any, record: Any, c
     named = record.get("club")
     if isinstance(named, dict) and "members" in named and named["members"] != seats:
         problems.append(f"{where}: the seating {seats} is not the one its record names ({named['members']})")
-    if (verdict["rules"], record.get("rules_sha256")) not in pinned and (verdict["rules"], None) not in pinned:
+    if not pinned.allows(verdict, record):
         problems.append(f"{where}: played under {verdict['rules']}, which is not one of the club's rule files")
     if not verdict["valid"]:
         err = verdict["error"]
@@ -246,7 +272,7 @@ def _check_game(settings: RatingSettings, where: str, seats: Any, record: Any, c
     want = {"scores": verdict["scores"], "winner": verdict["winner"]}
     if claimed != want:
         problems.append(f"{where}: the result {claimed} is not what the game gives ({want})")
-    return rated_game(settings, seats, record, verdict, rules)
+    return rated_game(settings, seats, record, verdict, rules, pinned)
 
 
 def _compare_ratings(where: str, claimed: Any, recomputed: dict, names: dict) -> list[str]:

@@ -22,13 +22,13 @@ from smear_dsl.records.verify import rules_for, verify
 from smear_referee.api import referee_pb2 as pb
 from smear_referee.api import referee_pb2_grpc as pb_grpc
 from smear_referee.club import ratings as R
-from smear_referee.club.export import (FORMAT, chain_next, chain_start, game_line, header_line, rated_game, rule_key,
+from smear_referee.club.export import (FORMAT, ClubFiles, chain_next, chain_start, game_line, header_line, rated_game,
                                        summary_line)
 from smear_referee.club.ladder import ladder
 from smear_referee.errors import RefereeError
 from smear_referee.limits import address_of
 from smear_referee.names import clean as clean_name
-from smear_referee.server.service import LANG, Referee, caller_of, guard, known_rules
+from smear_referee.server.service import LANG, Referee, guard, known_rules, optional_caller
 from smear_referee.storage import clubs as S
 from smear_referee.storage.clubs import ClubGame, StoredClub
 from smear_referee.storage.store import StoreDamaged
@@ -43,6 +43,11 @@ DIRECTOR, MEMBER = "club_director", "member"
 def member_id(number: int) -> str:
     """A member's pseudonymous id (what records and exports name): their number in the club."""
     return f"m{number:04d}"
+
+
+def member_number(mid: str) -> int:
+    """The number a member id (member_id) stands for."""
+    return int(mid[1:])
 
 
 @dataclass
@@ -84,7 +89,10 @@ class Clubs:
             club = await self.load(cid)  # counted meanwhile by another call
             for table_id, _opened, seated in club.tables:
                 finished, _scores, _winner = await self.tables.outcome(table_id)
-                if finished:
+                if not finished:
+                    continue
+                seal = await self.store.off_loop(self.store.seal_of, table_id)
+                if not await self.tables.sealed(seal):  # a duplicate round's games count once all have ended
                     await self._count(club, table_id, seated)
         return club
 
@@ -100,9 +108,10 @@ class Clubs:
             seats = [member_id(seated[s]) if s in seated else None for s in range(rules.players)]
             record["club"] = {"id": club.id, "members": seats}  # informative: a verifier judges the moves
             v = verify(record, allow_paths=False)
-            rg = rated_game(settings, seats, record, v, rules)
+            files = ClubFiles.of(club.config["rule_files"])
+            rg = rated_game(settings, seats, record, v, rules, files)
             result = {"scores": v["scores"], "winner": v["winner"], "rated": rg is not None,
-                      "key": rule_key(settings, v["rules"]), "side_of": list(rules.side_of)}
+                      "key": files.key(settings, v, record), "side_of": list(rules.side_of)}
             return seats, result
         seats, result = await asyncio.to_thread(judge)
         g = ClubGame(season, n, table_id, seats, result, chain_next(prev, n, seats, record))
@@ -130,6 +139,33 @@ class Clubs:
         """Member id -> display name (None: the member left, and their name is no longer shown)."""
         return {member_id(n): (name if left is None else None) for n, name, _joined, left in club.members}
 
+    def room_for(self, club: StoredClub, tables: int) -> None:
+        """RESOURCE_EXHAUSTED if `tables` more club tables would pass the club's bound on those still playing."""
+        if len(club.tables) + tables > self.tables.limits.club_open_tables:
+            raise RefereeError("RESOURCE_EXHAUSTED", "TOO_MANY_TABLES", f"the club has {len(club.tables)} tables "
+                               "still playing: finish some first")
+
+    async def for_tournament(self, cid: str, caller: Identity | None, rules: str,
+                             entrants: list[str]) -> tuple[StoredClub, dict[str, Any], list[str | None], list[str]]:
+        """What a club's tournament plays and who enters it, for the club's director: the club's rule file named
+        `rules`, each entrant's member id (None: a guest, unrated) and the name they sit under (a member's own)."""
+        club = await self.load(cid)
+        _must(club.id, caller)
+        f = rule_file_named(club, rules)
+        names = self.names(club)
+        members: list[str | None] = []
+        shown: list[str] = []
+        for e in entrants:
+            if e in names and names[e] is not None:
+                if e in members:
+                    raise RefereeError("INVALID_ARGUMENT", "BAD_TOURNAMENT", f"member {e} is entered twice")
+                members.append(e)
+                shown.append(names[e])
+            else:
+                members.append(None)
+                shown.append(e)
+        return club, f, members, shown
+
     def who(self, club: StoredClub, caller: Identity | None) -> tuple[str, bool]:
         """(the caller's member id or "", whether the caller is the club's director)."""
         if caller is None or caller.table_id != club.id:
@@ -137,6 +173,15 @@ class Clubs:
         if caller.role == MEMBER and caller.seat is not None:
             return member_id(caller.seat), False
         return "", caller.role == DIRECTOR
+
+
+def rule_file_named(club: StoredClub, name: str) -> dict[str, Any]:
+    """The club's rule file called `name` (its name, or its pinned `name@V`); NOT_CLUB_RULES otherwise."""
+    f = next((f for f in club.config["rule_files"] if name in (f["name"], f["rules"])), None)
+    if f is None:
+        raise RefereeError("INVALID_ARGUMENT", "NOT_CLUB_RULES", f"{clip(name)} is not one of the club's "
+                           f"rule files ({', '.join(x['name'] for x in club.config['rule_files'])})")
+    return f
 
 
 def _head(club: StoredClub, season: int) -> str:
@@ -148,18 +193,6 @@ def _head(club: StoredClub, season: int) -> str:
 def _rated(g: ClubGame) -> R.RatedGame:
     r = g.result
     return R.RatedGame(r["key"], tuple(g.seats), tuple(r["side_of"]), r["winner"], tuple(r["scores"]))
-
-
-async def _optional_caller(tables: Tables, context) -> Identity | None:
-    """Who the call's token speaks for, if it carries one that is known; None otherwise (a public read)."""
-    meta = dict(context.invocation_metadata() or ())
-    auth = meta.get("authorization", "")
-    if not auth:
-        return None
-    try:
-        return await caller_of(tables, auth)
-    except RefereeError:
-        return None
 
 
 def _must(club_id: str | None, caller: Identity | None, director: bool = True, member: bool = False) -> Identity:
@@ -231,7 +264,7 @@ class ClubService(pb_grpc.ClubServicer):
     @guard
     async def AddMember(self, request, context):
         club = await self.c.load(request.club_id)
-        _must(club.id, await _optional_caller(self.tables, context))
+        _must(club.id, await optional_caller(self.tables, context))
         if len(club.members) >= self.limits.club_members:
             raise RefereeError("RESOURCE_EXHAUSTED", "TOO_MANY_MEMBERS", f"a club has at most {self.limits.club_members} members")
         name = clean_name(request.name, self.limits.player_name_chars, "a member's name", empty=False)
@@ -245,7 +278,7 @@ class ClubService(pb_grpc.ClubServicer):
     @guard
     async def GetClub(self, request, context):
         club = await self.c.settle(request.club_id)
-        me, director = self.c.who(club, await _optional_caller(self.tables, context))
+        me, director = self.c.who(club, await optional_caller(self.tables, context))
         lang = request.lang or LANG.get()
         names = self.c.names(club)
         settings = self.c.settings(club)
@@ -268,11 +301,13 @@ class ClubService(pb_grpc.ClubServicer):
             tables.append(pb.ClubTable(table_id=table_id, table=info, finished=bool(info and info.finished),
                                        seat_members=[member_id(seated[s]) if s in seated else "" for s in range(players)]))
         files = [pb.ClubRules(rules=f["rules"], title=self._title(f, lang), rules_sha256=f["rules_sha256"],
-                              house_rules=f["house_rules"]) for f in club.config["rule_files"]]
+                              house_rules=f["house_rules"], name=f["name"]) for f in club.config["rule_files"]]
         return pb.GetClubResponse(club_id=club.id, name=club.name, settings_json=json.dumps(settings.to_json()),
                                   members=[pb.ClubMember(member_id=m, name=n) for m, n in names.items() if n is not None],
                                   rule_files=files, seasons=seasons, tables=tables, ladder_json=json.dumps(board),
-                                  me=me, director=director)
+                                  me=me, director=director,
+                                  tournaments=[pb.ClubTournament(tournament_id=tid, name=n, created=at)
+                                               for tid, n, at in club.tournaments])
 
     @staticmethod
     def _title(f: dict[str, Any], lang: str) -> str:
@@ -294,14 +329,9 @@ class ClubService(pb_grpc.ClubServicer):
     @guard
     async def OpenClubTable(self, request, context):
         club = await self.c.settle(request.club_id)
-        _must(club.id, await _optional_caller(self.tables, context), member=True)
-        f = next((f for f in club.config["rule_files"] if request.rules in (f["name"], f["rules"])), None)
-        if f is None:
-            raise RefereeError("INVALID_ARGUMENT", "NOT_CLUB_RULES", f"{clip(request.rules)} is not one of the club's "
-                               f"rule files ({', '.join(x['name'] for x in club.config['rule_files'])})")
-        if len(club.tables) >= self.limits.club_open_tables:
-            raise RefereeError("RESOURCE_EXHAUSTED", "TOO_MANY_TABLES", f"the club has {len(club.tables)} tables "
-                               "still playing: finish some first")
+        _must(club.id, await optional_caller(self.tables, context), member=True)
+        f = rule_file_named(club, request.rules)
+        self.c.room_for(club, 1)
         options = self.referee.check_options(request)
         table, host = await self.tables.create(
             f["rules"], f.get("text"), options, request.players, request.seed or None,
@@ -312,7 +342,7 @@ class ClubService(pb_grpc.ClubServicer):
 
     @guard
     async def JoinClubTable(self, request, context):
-        caller = _must(None, await _optional_caller(self.tables, context), director=False, member=True)
+        caller = _must(None, await optional_caller(self.tables, context), director=False, member=True)
         cid = await self.tables.store.off_loop(S.club_of_table, self.tables.store, request.table_id[:64])
         if cid != caller.table_id:
             raise RefereeError("PERMISSION_DENIED", "NOT_A_CLUB_TABLE", "this table is not one of your club's")
@@ -331,7 +361,7 @@ class ClubService(pb_grpc.ClubServicer):
     @guard
     async def CloseSeason(self, request, context):
         club = await self.c.settle(request.club_id)
-        _must(club.id, await _optional_caller(self.tables, context))
+        _must(club.id, await optional_caller(self.tables, context))
         async with self.c.locks[club.id]:
             club = await self.c.load(club.id)
             season = club.seasons[-1][0]
@@ -342,19 +372,20 @@ class ClubService(pb_grpc.ClubServicer):
     @guard
     async def LeaveClub(self, request, context):
         club = await self.c.load(request.club_id)
-        caller = _must(club.id, await _optional_caller(self.tables, context), director=False, member=True)
+        caller = _must(club.id, await optional_caller(self.tables, context), director=False, member=True)
         await self.tables.write(None, club.id, S.leave(club.id, caller.seat, time.time()))
         return pb.LeaveClubResponse()
 
     @guard
     async def ExportClub(self, request, context):
         club = await self.c.settle(request.club_id)
-        _must(club.id, await _optional_caller(self.tables, context), member=True)
+        _must(club.id, await optional_caller(self.tables, context), member=True)
         records = await self.tables.store.off_loop(S.records_of, self.tables.store, club.id)
         done = self.c.computed(club)
         lines: list[dict[str, Any]] = [header_line(
             club.id, club.config["settings"],
-            [{"rules": f["rules"], "rules_sha256": f["rules_sha256"]} for f in club.config["rule_files"]],
+            [{"rules": f["rules"], "rules_sha256": f["rules_sha256"], "name": f["name"], "house_rules": f["house_rules"]}
+             for f in club.config["rule_files"]],
             [{"id": m, **({"name": n} if n is not None else {})} for m, n in self.c.names(club).items()], name=club.name)]
         by_game = {(s, n): r for s, n, r in records}
         for (season, _opened, closed, _head), after in zip(club.seasons, done.seasons):

@@ -98,6 +98,18 @@ async def caller_of(tables: Tables, authorization: str) -> Identity:
     return who
 
 
+async def optional_caller(tables: Tables, context) -> Identity | None:
+    """Who the call's token speaks for, if it carries one that is known; None otherwise (a public read)."""
+    meta = dict(context.invocation_metadata() or ())
+    auth = meta.get("authorization", "")
+    if not auth:
+        return None
+    try:
+        return await caller_of(tables, auth)
+    except RefereeError:
+        return None
+
+
 def _deny(handler, status: str, reason: str, message: str):
     async def unary(request, context):
         await _abort(context, status, reason, message)
@@ -570,7 +582,7 @@ class Referee(pb_grpc.RefereeServicer):
             t = await self.tables.table_for(request.table_id, None)
             if not t.game.finished:
                 raise RefereeError("FAILED_PRECONDITION", "GAME_NOT_OVER", "a table is replayed once its game is over")
-            if await self.tables.sealed(t):
+            if await self.tables.sealed(t.seal):
                 raise RefereeError("FAILED_PRECONDITION", "ROUND_SEALED",
                                    "this table's duplicate round is still being played")
             record_json = json.dumps((await self.tables.record(t, Identity(t.id, "host", None)))[0])

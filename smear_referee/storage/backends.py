@@ -45,6 +45,9 @@ CREATE TABLE IF NOT EXISTS club_seasons (
 CREATE TABLE IF NOT EXISTS club_tables (
     table_id TEXT PRIMARY KEY, club_id TEXT NOT NULL, opened REAL NOT NULL, counted INTEGER NOT NULL DEFAULT 0);
 CREATE INDEX IF NOT EXISTS club_tables_open ON club_tables (club_id, counted);
+CREATE TABLE IF NOT EXISTS club_tournaments (
+    tournament_id TEXT PRIMARY KEY, club_id TEXT NOT NULL, name TEXT NOT NULL, created REAL NOT NULL);
+CREATE INDEX IF NOT EXISTS club_tournaments_of ON club_tournaments (club_id);
 CREATE TABLE IF NOT EXISTS club_seats (
     table_id TEXT NOT NULL, seat INTEGER NOT NULL, member INTEGER NOT NULL, PRIMARY KEY (table_id, seat));
 CREATE TABLE IF NOT EXISTS club_games (

@@ -39,6 +39,7 @@ class StoredClub:
     seasons: list[tuple[int, float, float | None, str | None]] = field(default_factory=list)  # (season, opened, closed, head)
     games: list[ClubGame] = field(default_factory=list)
     tables: list[tuple[str, float, dict[int, int]]] = field(default_factory=list)  # uncounted: (table id, opened, seat -> member)
+    tournaments: list[tuple[str, str, float]] = field(default_factory=list)  # (tournament id, name, created), newest first
 
     def games_of(self, season: int) -> list[ClubGame]:
         """The season's games in order."""
@@ -71,6 +72,12 @@ def leave(cid: str, number: int, at: float) -> Statements:
 
 def open_table(cid: str, table_id: str, at: float) -> Statements:
     return [("INSERT INTO club_tables (table_id, club_id, opened, counted) VALUES (?, ?, ?, 0)", (table_id, cid, at))]
+
+
+def add_tournament(cid: str, tid: str, name: str, at: float) -> Statements:
+    """A tournament opened in the club (written with the tournament, in one transaction)."""
+    return [("INSERT INTO club_tournaments (tournament_id, club_id, name, created) VALUES (?, ?, ?, ?)",
+             (tid, cid, name, at))]
 
 
 def seat_member(table_id: str, seat: int, number: int) -> Statements:
@@ -140,6 +147,9 @@ def _load(conn, cid: str) -> StoredClub | None:
         if g is None or row_hash(digest, g.seats, g.result) != check:
             raise StoreDamaged(cid, f"season {season} game {game}: its stored seating or result was changed", "club")
         club.games.append(g)
+    club.tournaments = [tuple(r) for r in conn.execute(
+        "SELECT tournament_id, name, created FROM club_tournaments WHERE club_id = ? ORDER BY created DESC, "
+        "tournament_id", (cid,))]
     seated: dict[str, dict[int, int]] = {}
     for table_id, opened in conn.execute("SELECT table_id, opened FROM club_tables WHERE club_id = ? AND counted = 0 "
                                          "ORDER BY opened, table_id", (cid,)).fetchall():

@@ -398,6 +398,11 @@ class Store:
         except ValueError:
             raise StoreDamaged(table_id, "its kept record does not read") from None
 
+    def seal_of(self, table_id: str) -> str | None:
+        """The seal a table was created under (a duplicate round's), if any."""
+        rows = self._read("SELECT seal FROM tables WHERE id = ?", (table_id,))
+        return rows[0][0] if rows else None
+
     def seal_tables(self, seal: str) -> list[str]:
         return [tid for (tid,) in self._read("SELECT id FROM tables WHERE seal = ? ORDER BY created", (seal,))]
 

@@ -34,7 +34,7 @@ async def record(tables: Tables, t: Table, who: Identity) -> tuple[dict[str, Any
             rec = annotated(game.to_record(), made, t.turn_seconds)
         if t.game.finished and tables.shards.owns(t.id):  # kept by the table's owner (others only read it)
             tables.store.write_soon(Store.keep_record(t.id, rec, head))
-    return t.redact(rec, who, await tables.sealed(t))
+    return t.redact(rec, who, await tables.sealed(t.seal))
 
 
 def annotated(rec: dict[str, Any], made: dict[int, str], turn_seconds: int) -> dict[str, Any]:

@@ -189,17 +189,18 @@ class Tables:
             raise damaged(table_id, e.reason) from None
 
     # ---- seals (duplicate rounds)
-    async def sealed(self, t: Table) -> bool:
-        """Whether `t` is in a duplicate round some table of which still plays: then its seed,
-        its full record and its hidden cards (the same boards as at those tables) stay withheld."""
-        if t.seal is None or t.seal in self.opened:
+    async def sealed(self, seal: str | None) -> bool:
+        """Whether the tables of `seal` (a duplicate round's; a table's `seal`) are sealed, some of them still
+        playing: then their seeds, full records and hidden cards (the same boards) stay withheld, and a club
+        counts none of their games."""
+        if seal is None or seal in self.opened:
             return False
-        if t.seal not in self.seals:
-            self.seals[t.seal] = await self.store.off_loop(self.store.seal_tables, t.seal)
-        for tid in list(self.seals[t.seal]):
+        if seal not in self.seals:
+            self.seals[seal] = await self.store.off_loop(self.store.seal_tables, seal)
+        for tid in list(self.seals[seal]):
             if not (await self.outcome(tid))[0]:
                 return True
-        self.opened.add(t.seal)
+        self.opened.add(seal)
         return False
 
     # ---- auth

@@ -103,7 +103,7 @@ async def join(tables: "Tables", table_id: str, seat: int | None, name: str = ""
         if seat is not None:
             _check_free(t, seat)
         else:
-            if await tables.sealed(t):
+            if await tables.sealed(t.seal):
                 raise RefereeError("FAILED_PRECONDITION", "ROUND_SEALED",
                                    "this table plays a duplicate round: it can be watched once the round is over")
             if t.spectators >= tables.limits.spectators_per_table:

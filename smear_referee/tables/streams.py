@@ -35,11 +35,11 @@ async def watch(tables: Tables, t: Table, who: Identity, after: int, heartbeat: 
             if sent < t.base_seq:  # resuming from before what memory holds: remade from the store
                 upto = t.base_seq
                 for ev in await tables.old_events(t, sent, upto):
-                    yield t.render(ev, who, await tables.sealed(t))
+                    yield t.render(ev, who, await tables.sealed(t.seal))
                 sent = upto
             for ev in t.events_after(sent):
                 sent = ev[0]
-                yield t.render(ev, who, await tables.sealed(t))
+                yield t.render(ev, who, await tables.sealed(t.seal))
                 if sent < t.base_seq:
                     break  # the table moved on a hand while this stream was sending
             if sent < t.base_seq:

@@ -27,12 +27,14 @@ from smear_referee.api import referee_pb2 as pb
 from smear_referee.api import referee_pb2_grpc as pb_grpc
 from smear_referee.limits import address_of
 from smear_referee.names import clean as clean_name
-from smear_referee.server.service import CALLER, LANG, Referee, guard, known_rules
+from smear_referee.club.service import Clubs, member_number
+from smear_referee.server.service import CALLER, LANG, Referee, guard, known_rules, optional_caller
+from smear_referee.storage import clubs as club_store
 from smear_referee.storage.store import Store
 from smear_referee.tables.rulesets import rules_spec, upload_spec
 from smear_referee.errors import RefereeError
 from smear_referee.tables.registry import Identity, Tables
-from smear_referee.tables.seats import check_clock
+from smear_referee.tables.seats import TABLE_ID, check_clock
 from smear_referee.tables.tokens import new_token, token_hash
 from smear_referee.tournament import standings as S
 from smear_referee.tournament.archive import FORMAT, outcome
@@ -60,6 +62,17 @@ class Tourney:
             if e["action"] == "replace":
                 names[e["entrant"]] = e["name"]
         return names
+
+    def members(self) -> list[str | None]:
+        """A club's tournament: each entrant's member id (None: a guest); a replacement brings its own."""
+        club = self.config.get("club")
+        if club is None:
+            return [None] * len(self.config["entrants"])
+        members = list(club["members"])
+        for e in self.audit:
+            if e["action"] == "replace":
+                members[e["entrant"]] = e.get("member")
+        return members
 
 
 class Tournaments:
@@ -149,18 +162,42 @@ def tourney_spec(c: dict[str, Any]) -> RuleSpec:
 
 
 class TournamentService(pb_grpc.TournamentServicer):
-    def __init__(self, tournaments: Tournaments, referee: Referee):
+    def __init__(self, tournaments: Tournaments, referee: Referee, clubs: Clubs):
         self.t = tournaments
         self.referee = referee  # checks uploaded rule files in its sandbox
+        self.clubs = clubs  # a club's tournament seats its members
+
+    async def _rules(self, request, context, club: dict[str, Any] | None) -> tuple[str, str | None, RuleSpec]:
+        """(name, uploaded text or None, spec) of what a new tournament plays: the club's rule file at the version
+        the club pinned (house rules with their parents then), an upload (checked; its parents the latest), or
+        a rule file the server knows."""
+        if club is not None:
+            f = club["rule_file"]
+            text = f.get("text")
+            return (f["name"] if text is not None else f["rules"]), text, rules_spec(f["rules"], text)
+        text = request.rules_text or None
+        if text is None:
+            name = known_rules(request.rules_name)
+            return name, None, rules_spec(name, None)
+        name = "".join(ch for ch in request.rules_name if ch.isalnum() or ch in "_-")[:self.t.tables.limits.name_chars]
+        await self.referee.check_upload(context, text)
+        return name or "upload", text, upload_spec(text)[1]
+
+    async def _club(self, request, context, entrants: list[str]) -> dict[str, Any] | None:
+        """A club's tournament: its rule file (one of the club's, as pinned there) and its entrants' member ids
+        and names, for the club's director; None for a tournament of no club."""
+        if not request.club_id:
+            return None
+        if request.teams or request.rules_text:
+            raise RefereeError("INVALID_ARGUMENT", "BAD_TOURNAMENT", "a club's tournament plays one of the club's rule "
+                               "files (by its name) and seats players: partners are rated as a team of their members")
+        club, f, members, shown = await self.clubs.for_tournament(
+            request.club_id[:64], await optional_caller(self.t.tables, context), request.rules_name, entrants)
+        return {"id": club.id, "rule_file": f, "members": members, "names": shown}
 
     @guard
     async def CreateTournament(self, request, context):
         lim = self.t.tables.limits
-        text = request.rules_text or None
-        if text is None:
-            name = known_rules(request.rules_name)
-        else:
-            name = "".join(ch for ch in request.rules_name if ch.isalnum() or ch in "_-")[:lim.name_chars] or "upload"
         address = address_of(context.peer())
         if self.t.count >= lim.max_tournaments:
             raise RefereeError("RESOURCE_EXHAUSTED", "TOO_MANY_TOURNAMENTS", "this server holds as many tournaments as it can")
@@ -173,9 +210,10 @@ class TournamentService(pb_grpc.TournamentServicer):
         entrants = [clean_name(e, lim.name_chars, f"entrant {i + 1}'s name", empty=False)
                     for i, e in enumerate(request.entrants)]
         self.referee.check_options(request)
-        if text is not None:
-            await self.referee.check_upload(context, text)
-        spec = upload_spec(text)[1] if text is not None else rules_spec(name, None)  # an upload's parents: the latest
+        club = await self._club(request, context, entrants)
+        if club is not None:
+            entrants = club["names"]
+        name, text, spec = await self._rules(request, context, club)
         rules = compile_rules(spec, request.players or None, dict(request.options))
         teams = request.teams
         per_table = rules.n_sides if teams else rules.players
@@ -200,8 +238,13 @@ class TournamentService(pb_grpc.TournamentServicer):
         if text is not None:
             config["rules_text"] = text
             config["rules_parents"] = list(spec.extends)
+        also = []
+        if club is not None:
+            config["club"] = {"id": club["id"], "members": club["members"]}
+            also = club_store.add_tournament(club["id"], tid, config["name"], time.time())
         director = new_token()
-        await self.t.tables.write(None, tid, Store.create_tournament(tid, config, time.time(), token_hash(director)))
+        await self.t.tables.write(None, tid, Store.create_tournament(tid, config, time.time(), token_hash(director))
+                                  + also)
         self.t.keep(Tourney(tid, config))
         self.t.count += 1
         self.t.by_address[address] += 1
@@ -236,6 +279,7 @@ class TournamentService(pb_grpc.TournamentServicer):
         pairs = pair_round(c["pairing"], units, per_table, r, c["seed"], [u for u in order if u in units], met, held,
                            partners, sides)
         rs = round_seed(c["seed"], r)
+        numbers = await self._seated_members(t, len(pairs))
         tables, out = [], []
         for i, placed in enumerate(pairs):
             seats = [placed[x % rules.n_sides] if c["teams"] else placed[x] for x in range(rules.players)]
@@ -247,16 +291,34 @@ class TournamentService(pb_grpc.TournamentServicer):
                                                       rules.players,
                                                       tseed, c["duplicate"], c.get("hands_per_round", 0),
                                                       seal=f"{t.id}/{r}" if c["duplicate"] else None, address=None,
-                                                      turn_seconds=c.get("turn_seconds", 0))
-            # Each seat under its entrant's name, so every page of the table shows who sits where.
+                                                      turn_seconds=c.get("turn_seconds", 0),
+                                                      also=None if numbers is None else
+                                                      club_store.open_table(c["club"]["id"], TABLE_ID, time.time()))
+            # Each seat under its entrant's name, so every page of the table shows who sits where; a club's
+            # member seated as that member (committed with the seat), so the club counts the game.
             names = [t.names()[seats[x]][:self.t.tables.limits.player_name_chars] for x in range(rules.players)]
-            tokens = [(await self.t.tables.join(table.id, x, names[x]))[1] for x in range(rules.players)]
+            tokens = []
+            for x in range(rules.players):
+                n = numbers[seats[x]] if numbers is not None else None
+                also = club_store.seat_member(table.id, x, n) if n is not None else None
+                tokens.append((await self.t.tables.join(table.id, x, names[x], also=also))[1])
             self.referee.clock.arm(table)
             tables.append({"table": i, "table_id": table.id, "units": placed, "seats": seats})
             out.append(pb.RoundTable(table=i, table_id=table.id, seats=seats, seat_tokens=tokens))
         await self.t.tables.write(None, t.id, Store.add_round(t.id, r, rs, tables))
         t.rounds.append(Round(r, rs, tables))
         return pb.StartRoundResponse(round=r, commitment=commitment(rs), tables=out)
+
+    async def _seated_members(self, t: Tourney, tables: int) -> list[int | None] | None:
+        """A club's tournament: each entrant's member number as the round seats them (None: a guest, or a member
+        who has left), once the club has room for the round's tables; None for a tournament of no club."""
+        c = t.config.get("club")
+        if c is None:
+            return None
+        club = await self.clubs.load(c["id"])
+        self.clubs.room_for(club, tables)
+        here = self.clubs.names(club)
+        return [member_number(m) if m is not None and here.get(m) is not None else None for m in t.members()]
 
     @guard
     async def GetStandings(self, request, context):
@@ -273,7 +335,9 @@ class TournamentService(pb_grpc.TournamentServicer):
         return pb.GetStandingsResponse(standings_json=json.dumps(await self.t.standings(t)), rounds=rounds,
                                        audit_json=[json.dumps(e) for e in t.audit], name=t.config["name"],
                                        rules=spec.ref, rounds_planned=t.config["rounds"], entrants=t.names(),
-                                       rules_sha256=spec.sha256, title=rules_title(spec, LANG.get()))
+                                       rules_sha256=spec.sha256, title=rules_title(spec, LANG.get()),
+                                       club_id=t.config.get("club", {}).get("id", ""),
+                                       entrant_members=[m or "" for m in t.members()] if "club" in t.config else [])
 
     @guard
     async def Act(self, request, context):
@@ -293,6 +357,11 @@ class TournamentService(pb_grpc.TournamentServicer):
             entry["round"] = a.round
         elif kind == "replace":
             entry["name"] = clean_name(a.name, self.t.tables.limits.name_chars, "the new entrant's name", empty=False)
+            if "club" in t.config:  # a club's member (by id) comes in as that member; anyone else as a guest
+                club = await self.clubs.load(t.config["club"]["id"])
+                here = self.clubs.names(club)
+                if here.get(entry["name"]) is not None:
+                    entry["member"], entry["name"] = entry["name"], here[entry["name"]]
         else:
             entry["wins"], entry["points"] = a.wins, a.points
         await self.t.tables.write(None, t.id, Store.add_audit(t.id, entry))
@@ -311,6 +380,8 @@ class TournamentService(pb_grpc.TournamentServicer):
                                    "entrants": [{"id": i, "name": nm} for i, nm in enumerate(t.names())],
                                    "rounds": [], "pending_rounds": [], "audit": t.audit}
         archive["title"] = c.get("title", c["rules"])
+        if "club" in c:
+            archive["club"] = {"id": c["club"]["id"], "members": t.members()}
         if c.get("rules_text") is not None:
             archive["rules_text"] = c["rules_text"]
             archive["rules_parents"] = list(spec.extends)

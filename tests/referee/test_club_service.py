@@ -163,3 +163,99 @@ def test_a_club_season_through_the_referee(db, tmp_path):
             assert f"club {cid}: season 1 game" in err.details()
     finally:
         srv.stop()
+
+
+def test_a_club_tournament_seats_members_and_the_club_rates_its_games(db):
+    """A tournament opened by the club's director seats its members as members (a guest unrated): the records
+    name each seat's member id, and a duplicate round's games count in the club only once all its tables end."""
+    srv = ServerProcess(db)
+    try:
+        channel = grpc.insecure_channel(srv.target)
+        clubs, tourneys = pb_grpc.ClubStub(channel), pb_grpc.TournamentStub(channel)
+        made = clubs.CreateClub(pb.CreateClubRequest(name="Fridays", rule_files=[
+            pb.ClubRuleFile(rules_name="four_point_ne_wisconsin")]))
+        cid, director = made.club_id, bearer(made.director_token)
+        members = [clubs.AddMember(pb.AddMemberRequest(club_id=cid, name=f"Player {i}"), metadata=director)
+                   for i in range(1, 9)]
+        entrants = [m.member_id for m in members[:7]] + ["A guest"]
+
+        def create(metadata=(), **kw):
+            fields = dict(club_id=cid, rules_name="four_point_ne_wisconsin", entrants=entrants, pairing="swiss",
+                          rounds=1, duplicate=True, hands_per_round=2, seed="club-cup", name="Club cup")
+            return tourneys.CreateTournament(pb.CreateTournamentRequest(**{**fields, **kw}), metadata=metadata)
+        fails(lambda: create(), grpc.StatusCode.UNAUTHENTICATED, "UNAUTHENTICATED")
+        fails(lambda: create(bearer(members[0].member_token)), grpc.StatusCode.PERMISSION_DENIED, "NOT_THE_DIRECTOR")
+        fails(lambda: create(director, rules_name="setback"), grpc.StatusCode.INVALID_ARGUMENT, "NOT_CLUB_RULES")
+        fails(lambda: create(director, teams=True), grpc.StatusCode.INVALID_ARGUMENT, "BAD_TOURNAMENT")
+        fails(lambda: create(director, entrants=entrants + ["m0001"]), grpc.StatusCode.INVALID_ARGUMENT, "BAD_TOURNAMENT")
+        cup = create(director)
+        tid, td = cup.tournament_id, bearer(cup.director_token)
+        tourneys.Act(pb.ActRequest(tournament_id=tid, reason="came in his place",
+                                   replace=pb.Replace(entrant=6, name="Walk-in")), metadata=td)
+        tourneys.Act(pb.ActRequest(tournament_id=tid, reason="a member after all",
+                                   replace=pb.Replace(entrant=7, name="m0008")), metadata=td)
+        standing = tourneys.GetStandings(pb.GetStandingsRequest(tournament_id=tid))
+        assert standing.club_id == cid and standing.rules == "four_point_ne_wisconsin@1"
+        assert list(standing.entrant_members) == ["m0001", "m0002", "m0003", "m0004", "m0005", "m0006", "", "m0008"]
+        assert list(standing.entrants) == [f"Player {i}" for i in range(1, 7)] + ["Walk-in", "Player 8"]
+        assert [t.tournament_id for t in clubs.GetClub(pb.GetClubRequest(club_id=cid)).tournaments] == [tid]
+
+        rnd = tourneys.StartRound(pb.StartRoundRequest(tournament_id=tid), metadata=td)
+        assert len(rnd.tables) == 2
+        open_tables = {t.table_id: list(t.seat_members) for t in clubs.GetClub(pb.GetClubRequest(club_id=cid)).tables}
+        for tab in rnd.tables:  # each entrant's seat: a member's as that member, a guest's as nobody's
+            assert open_tables[tab.table_id] == [standing.entrant_members[e] for e in tab.seats]
+        _play(srv.target, rnd.tables[0].table_id, list(rnd.tables[0].seat_tokens))
+        assert _ladder(clubs, cid) == []  # its twin still plays the same boards: nothing is counted yet
+        _play(srv.target, rnd.tables[1].table_id, list(rnd.tables[1].seat_tokens))
+        ladder = _ladder(clubs, cid)
+        assert sorted(r["member"] for r in ladder) == ["m0001", "m0002", "m0003", "m0004", "m0005", "m0006", "m0008"]
+        assert all(r["games"] == 1 for r in ladder)
+        lines = [json.loads(x) for x in clubs.ExportClub(pb.ExportClubRequest(club_id=cid), metadata=director)
+                 .export_jsonl.splitlines()]
+        heads = {s.season: s.head for s in clubs.GetClub(pb.GetClubRequest(club_id=cid)).seasons}
+        assert verify_export(lines, heads) == []
+        games = [line for line in lines if "record" in line]
+        want = sorted([standing.entrant_members[e] for e in tab.seats] for tab in rnd.tables)  # "" for the guest
+        assert sorted([m or "" for m in g["seats"]] for g in games) == want
+        assert all(g["record"]["club"] == {"id": cid, "members": g["seats"]} for g in games)
+        archive = json.loads(tourneys.ExportTournament(pb.ExportTournamentRequest(tournament_id=tid), metadata=td)
+                             .archive_json)
+        assert archive["club"] == {"id": cid, "members": [m or None for m in standing.entrant_members]}
+    finally:
+        srv.stop()
+
+
+def test_house_rules_in_a_club_are_rated_under_the_clubs_name_for_them(db):
+    """Two house rule files of one club: a game under each is rated under the club's name for its file (a
+    record names any upload alike), and the export verifies, its games played under files the club has."""
+    srv = ServerProcess(db)
+    try:
+        clubs = pb_grpc.ClubStub(grpc.insecure_channel(srv.target))
+        made = clubs.CreateClub(pb.CreateClubRequest(name="House", rule_files=[
+            pb.ClubRuleFile(rules_name="short", rules_text="extends: four_point_ne_wisconsin@1\nname: Short house\n"),
+            pb.ClubRuleFile(rules_name="long", rules_text="extends: four_point_ne_wisconsin@1\nname: Long house\n"
+                                                          "end:\n  target: 21\n")]))
+        cid, director = made.club_id, bearer(made.director_token)
+        got = clubs.GetClub(pb.GetClubRequest(club_id=cid))
+        assert [(f.name, f.house_rules) for f in got.rule_files] == [("short", True), ("long", True)]
+        members = [clubs.AddMember(pb.AddMemberRequest(club_id=cid, name=n), metadata=director).member_token
+                   for n in ("Ann", "Bo", "Cy", "Di")]
+        for rules in ("short", "long"):
+            opened = clubs.OpenClubTable(pb.OpenClubTableRequest(club_id=cid, rules=rules, hand_limit=1, seed=rules),
+                                         metadata=director)
+            tokens = [clubs.JoinClubTable(pb.JoinClubTableRequest(table_id=opened.table_id, seat=s),
+                                          metadata=bearer(tok)).token for s, tok in enumerate(members)]
+            _play(srv.target, opened.table_id, tokens)
+        ladder = json.loads(clubs.GetClub(pb.GetClubRequest(club_id=cid)).ladder_json)
+        assert sorted(ladder) == ["long", "short"]
+        assert all(len(ladder[k]) == 4 and all(r["games"] == 1 for r in ladder[k]) for k in ladder)
+        lines = [json.loads(x) for x in clubs.ExportClub(pb.ExportClubRequest(club_id=cid), metadata=director)
+                 .export_jsonl.splitlines()]
+        assert verify_export(lines) == []
+        assert sorted(lines[-1]["ratings"]) == ["long", "short"]
+        foreign = copy.deepcopy(lines)  # a game's house rules swapped for a file the club does not have
+        foreign[0]["rule_files"] = foreign[0]["rule_files"][:1]
+        assert any("not one of the club's rule files" in p for p in verify_export(foreign))
+    finally:
+        srv.stop()

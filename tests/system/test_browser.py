@@ -744,6 +744,8 @@ def test_the_pages_pass_an_accessibility_check(browser, server):
     page.fill("#c-member-name", "Ann")
     page.click("#c-add-member")
     page.wait_for_selector("a.member-link")
+    page.click("#c-tournament summary")  # the director's club tournament form, open
+    page.wait_for_selector("#c-t-create")
     assert axe_violations(page) == []
     lobby = server.client()
     made = lobby.create_table("cutthroat_canadian", players=2, seed="axe-replay", hand_limit=1)
@@ -1065,3 +1067,71 @@ def test_a_director_runs_a_club_whose_ladder_follows_every_game(browser, server)
     director.wait_for_selector("#c-chart svg circle")
     assert len(director.query_selector_all("#c-chart svg circle")) == 3
     assert "games: 3" in director.inner_text("#c-seasons")
+
+
+def test_a_club_tournament_from_the_club_page_rates_its_members(browser, server):
+    """A director creates a club with house rules and a rating model of their choosing, opens a club tournament
+    from the club's page with four members and a guest ticked or named, starts its round on the tournament's
+    page; the game played at its table counts on the club's ladder for the house rules, under that model."""
+    import threading
+
+    import grpc
+
+    from smear_referee.api import referee_pb2 as pb
+    from smear_referee.api import referee_pb2_grpc as pb_grpc
+    from smear_referee.clients.client import Client, play_seat
+
+    director = browser.new_context().new_page()
+    director.goto(server.url + "club")
+    director.fill("#c-name", "Saturday club")
+    director.click("#c-rating summary")
+    director.select_option("#c-model", "BradleyTerryFull")
+    director.fill("#c-mu", "30")
+    director.click("#c-house summary")
+    director.fill("#c-house-name", "our_house")
+    director.fill("#c-house-text", "extends: four_point_ne_wisconsin@1\nname: Saturday house\n")
+    director.click("#c-create")
+    director.wait_for_selector("#c-add-member")
+    club_id = director.url.rstrip("/").rsplit("/", 1)[1]
+    for i, name in enumerate(["Ann", "Bo", "Cy", "Di", "Ed"]):
+        director.fill("#c-member-name", name)
+        director.click("#c-add-member")
+        director.wait_for_function(f"() => document.querySelectorAll('a.member-link').length === {i + 1}")
+    assert director.input_value("#c-member-name") == ""  # emptied for the next name
+    director.click("#c-tournament summary")
+    director.fill("#c-t-name", "Saturday cup")
+    director.select_option("#c-t-rules", "our_house")
+    director.uncheck("#c-tournament input[data-member='m0005']")  # Ed sits this one out; a guest plays
+    director.fill("#c-guests", "Gus")
+    director.fill("#c-t-rounds", "1")
+    director.fill("#c-t-hands", "1")
+    time.sleep(3.5)  # the club page refreshes every 3 s: what was typed and ticked stays
+    assert director.input_value("#c-guests") == "Gus"
+    assert not director.is_checked("#c-tournament input[data-member='m0005']")
+    director.click("#c-t-create")
+    director.wait_for_selector("#start-round")
+    assert "Saturday house" in director.inner_text("header")
+    tid = director.url.rstrip("/").rsplit("/", 1)[1]
+    director.click("#start-round")
+    director.wait_for_selector(".slip")
+    slips = director.evaluate(f"() => JSON.parse(localStorage.getItem('smear:tournament:{tid}')).slips[0]")
+    assert len(slips) == 1 and len(slips[0]["tokens"]) == 4  # five entrants, four seats: one sits out
+    table_id = slips[0]["tableId"]
+    players = [threading.Thread(target=play_seat, args=(Client(server.target, tok), table_id, "heuristic", s))
+               for s, tok in enumerate(slips[0]["tokens"])]
+    for th in players:
+        th.start()
+    for th in players:
+        th.join(300)
+    director.click("#t-club")  # back to the club, where the game now counts
+    director.wait_for_selector("section.ladder[data-rules='our_house'] tr[data-member]", timeout=15_000)
+    rows = director.query_selector_all("section.ladder[data-rules='our_house'] tr[data-member]")
+    seated = {r.get_attribute("data-member") for r in rows}
+    assert len(seated) in (3, 4) and seated <= {"m0001", "m0002", "m0003", "m0004"}  # a guest's seat: nobody's
+    assert all(r.query_selector_all("td")[4].inner_text() == "1" for r in rows)
+    assert "Gus" not in director.inner_text("section.ladder")
+    assert director.inner_text("#c-tournaments") == "Saturday cup"
+    got = pb_grpc.ClubStub(grpc.insecure_channel(server.target)).GetClub(pb.GetClubRequest(club_id=club_id))
+    settings = json.loads(got.settings_json)  # what the form set is the club's
+    assert (settings["model"], settings["mu"]) == ("BradleyTerryFull", 30)
+    assert [f.house_rules for f in got.rule_files] == [False, True]

@@ -4,13 +4,16 @@
 // still playing, where a member takes a seat as themself.
 import { createClient } from "@connectrpc/connect";
 import { auth, kept, referee, refusal, tokens, transport } from "./api.js";
-import { Club } from "./gen/smear/referee/v1/referee_pb.js";
+import { Club, Tournament } from "./gen/smear/referee/v1/referee_pb.js";
 import { t } from "./i18n.js";
 import { back } from "./tournament.js";
 import { h } from "./ui.js";
 
 const club = createClient(Club, transport);
+const tournament = createClient(Tournament, transport);
 const saved = kept("smear:club:");
+const tournaments = kept("smear:tournament:");  // as the tournament's page keeps a director's token
+const MODELS = ["PlackettLuce", "BradleyTerryFull", "BradleyTerryPart", "ThurstoneMostellerFull", "ThurstoneMostellerPart"];
 
 const said = (err) => `${refusal(err).reason}: ${refusal(err).message}`;
 
@@ -23,14 +26,23 @@ export async function newClubPage(root, go) {
   const start = h("select#c-season-start", {}, h("option", { value: "carry" }, t("carries the ratings on")),
     h("option", { value: "reset" }, t("starts everyone afresh")));
   const provisional = h("input#c-provisional", { type: "number", min: 0, max: 1000, value: 10 });
+  // The model and its parameters (openskill's defaults), for a director who wants others.
+  const model = h("select#c-model", {}, MODELS.map((m) => h("option", { value: m }, m)));
+  const param = (name, value) => h(`input#c-${name}`, { type: "number", min: 0, step: "any", value });
+  const params = { mu: param("mu", 25), sigma: param("sigma", 8.333), beta: param("beta", 4.167), tau: param("tau", 0.0833) };
+  // House rules: a rule file of the club's own (YAML), checked by the server as a table's upload is.
+  const houseName = h("input#c-house-name", { placeholder: "house_rules", maxlength: 40 });
+  const houseText = h("textarea#c-house-text", { rows: 6, placeholder: "extends: four_point_ne_wisconsin\nname: …" });
   const errors = h("div");
   root.replaceChildren(h("header", {}, back(go), h("h1", {}, t("New club"))),
     h("form.panel", {
       async onsubmit(e) {
         e.preventDefault();
         const chosen = boxes.map((b) => b.querySelector("input")).filter((x) => x.checked).map((x) => ({ rulesName: x.value }));
+        if (houseText.value.trim()) chosen.push({ rulesName: houseName.value.trim() || "house_rules", rulesText: houseText.value });
         try {
-          const settings = { rate_by: rateBy.value, season_start: start.value, provisional_games: Number(provisional.value) };
+          const settings = { rate_by: rateBy.value, season_start: start.value, provisional_games: Number(provisional.value), model: model.value };
+          for (const [k, el] of Object.entries(params)) settings[k] = Number(el.value);
           const made = await club.createClub({ name: name.value, ruleFiles: chosen, settingsJson: JSON.stringify(settings) });
           saved.set(made.clubId, { director: made.directorToken });
           go(`/club/${made.clubId}`);
@@ -41,6 +53,10 @@ export async function newClubPage(root, go) {
     }, h("label", {}, t("Name"), " ", name), h("fieldset", {}, h("legend", {}, t("The club's rule files")), boxes),
     h("div", {}, h("label", {}, t("Ratings kept"), " ", rateBy), " ", h("label", {}, t("A new season"), " ", start), " ",
       h("label", {}, t("Provisional until this many games"), " ", provisional)),
+    h("details#c-rating", {}, h("summary", {}, t("Rating model")), h("label", {}, t("Model"), " ", model), " ",
+      ...Object.entries(params).map(([k, el]) => h("label", {}, k, " ", el, " "))),
+    h("details#c-house", {}, h("summary", {}, t("House rules")), h("label", {}, t("Name"), " ", houseName),
+      h("label", { for: "c-house-text" }, t("Your rule file (YAML)")), houseText),
     errors, h("button#c-create", { type: "submit" }, t("Create club"))));
 }
 
@@ -58,7 +74,17 @@ export async function clubPage(root, id, go) {
 
 class ClubPage {
   constructor(root, id, go) {
-    Object.assign(this, { root, id, go, message: null, chart: null });
+    Object.assign(this, { root, id, go, message: null, chart: null, kept: new Map() });
+  }
+
+  /** An element made once and kept across the page's refreshes (every 3 s), so what is typed in it stays;
+   * made anew when `key` changes (e.g. the members a form lists). */
+  keep(name, key, make) {
+    const had = this.kept.get(name);
+    if (had && had.key === key) return had.el;
+    const el = make();
+    this.kept.set(name, { key, el });
+    return el;
   }
 
   get token() { const s = saved.get(this.id); return s.director || s.member; }
@@ -70,14 +96,18 @@ class ClubPage {
     this.render();
   }
 
+  /** Do `fn`, then say `done` (or the refusal) and show the page anew; whether it was done. */
   async act(fn, done) {
+    let ok = false;
     try {
       await fn();
       this.message = done;
+      ok = true;
     } catch (err) {
       this.message = said(err);
     }
     await this.refresh();
+    return ok;
   }
 
   addMember(name) {
@@ -87,6 +117,24 @@ class ClubPage {
       links.push({ member: m.memberId, name, link: `${location.origin}/club/${this.id}#member=${m.memberToken}` });
       saved.set(this.id, { links });
     }, t("{name} is a member: hand them their link", { name }));
+  }
+
+  /** A club tournament: the members ticked and the guests named enter; its page keeps the director's token. */
+  async openTournament(form) {
+    const entrants = [...form.querySelectorAll("input[data-member]:checked")].map((x) => x.dataset.member)
+      .concat(form.querySelector("#c-guests").value.split("\n").map((x) => x.trim()).filter(Boolean));
+    try {
+      const made = await tournament.createTournament({
+        clubId: this.id, name: form.querySelector("#c-t-name").value, rulesName: form.querySelector("#c-t-rules").value,
+        entrants, pairing: form.querySelector("#c-t-pairing").value, rounds: Number(form.querySelector("#c-t-rounds").value),
+        duplicate: form.querySelector("#c-t-duplicate").checked, handsPerRound: Number(form.querySelector("#c-t-hands").value),
+      }, auth(this.token));
+      tournaments.set(made.tournamentId, { director: made.directorToken });
+      this.go(`/tournament/${made.tournamentId}`);
+    } catch (err) {
+      this.message = said(err);
+      this.render();
+    }
   }
 
   openTable(rules) {
@@ -109,22 +157,23 @@ class ClubPage {
     const names = Object.fromEntries(s.members.map((m) => [m.memberId, m.name]));
     const who = (m) => names[m] ?? t("a former member");
     const ladder = JSON.parse(s.ladderJson);
-    const files = Object.fromEntries(s.ruleFiles.map((f) => [f.rules.split("@")[0], f.title]));
+    const files = Object.fromEntries(s.ruleFiles.map((f) => [f.name, f.title]));
     const current = s.seasons[s.seasons.length - 1];
     const links = saved.get(this.id).links || [];
-    const newName = h("input#c-member-name", { placeholder: t("member's name"), maxlength: 40 });
-    const rulesSel = h("select#c-table-rules", {}, s.ruleFiles.map((f) => h("option", { value: f.rules.split("@")[0] }, f.title)));
+    const newName = this.keep("name", "", () => h("input#c-member-name", { placeholder: t("member's name"), maxlength: 40 }));
+    const rulesSel = this.keep("rules", "", () => h("select#c-table-rules", {}, s.ruleFiles.map((f) => h("option", { value: f.name }, f.title))));
     this.root.replaceChildren(...[
       h("header", {}, back(this.go), h("h1", {}, s.name),
         h("span.muted", {}, t("season {n}", { n: current.season }), s.me ? ` · ${t("you are {name}", { name: who(s.me) })}` : "")),
       this.message ? h("p#c-message", { role: "status" }, this.message) : null,
       s.director ? h("section.panel.director", {}, h("h2", {}, t("Director")),
-        h("form", { onsubmit: (e) => { e.preventDefault(); if (newName.value.trim()) this.addMember(newName.value); } },
+        h("form", { onsubmit: (e) => { e.preventDefault(); if (newName.value.trim()) this.addMember(newName.value).then((ok) => { if (ok) newName.value = ""; }); } },
           newName, " ", h("button#c-add-member", { type: "submit" }, t("Add member"))),
         links.length ? h("ul#c-links", {}, links.map((l) => h("li", {}, l.name, " · ",
           h("a.member-link", { href: l.link, "data-member": l.member }, t("member link"))))) : null,
         h("p", {}, h("a#c-director-link", { href: `${location.origin}/club/${this.id}#director=${saved.get(this.id).director}` },
           t("your director link: keep it private, it opens this page as the director on another device"))),
+        this.keep("tournament", s.members.map((m) => m.memberId).join(), () => this.tournamentForm(s)),
         h("button#c-close-season", { onclick: () => { if (confirm(t("Close season {n}?", { n: current.season }))) this.act(() => club.closeSeason({ clubId: this.id }, auth(this.token)), t("season closed")); } },
           t("Close season {n}", { n: current.season }))) : null,
       s.me || s.director ? h("section.panel", {}, h("h2", {}, t("Play")),
@@ -132,6 +181,9 @@ class ClubPage {
         h("button#c-open-table", { onclick: () => this.openTable(rulesSel.value) }, t("Open a club table"))) : null,
       h("section.panel", {}, h("h2", {}, t("Club tables")), s.tables.length ? h("ul#c-tables", {}, s.tables.map((tb) => this.tableEl(tb, who)))
         : h("p.muted", {}, t("no club table is playing"))),
+      s.tournaments.length ? h("section.panel", {}, h("h2", {}, t("Club tournaments")), h("ul#c-tournaments", {},
+        s.tournaments.map((x) => h("li", {}, h("a", { href: `/tournament/${x.tournamentId}`,
+          onclick: (e) => { e.preventDefault(); this.go(`/tournament/${x.tournamentId}`); } }, x.name))))) : null,
       ...Object.entries(ladder).map(([key, rungs]) => h("section.panel.ladder", { "data-rules": key },
         h("h2", {}, t("Ladder: {rules}", { rules: files[key] ?? key })),
         rungs.length ? h("table.lobby", {},
@@ -149,6 +201,24 @@ class ClubPage {
       s.me ? h("button#c-leave", { onclick: () => { if (confirm(t("Leave the club? Your name will no longer be shown."))) this.act(() => club.leaveClub({ clubId: this.id }, auth(this.token)), t("you left the club")).then(() => saved.set(this.id, { member: undefined })); } },
         t("Leave the club")) : null,
     ].filter(Boolean));
+  }
+
+  tournamentForm(s) {
+    const rules = h("select#c-t-rules", {}, s.ruleFiles.map((f) => h("option", { value: f.name }, f.title)));
+    const pairing = h("select#c-t-pairing", {}, h("option", { value: "swiss" }, t("Swiss")), h("option", { value: "round_robin" }, t("round robin")));
+    return h("details#c-tournament", {}, h("summary", {}, t("Open a club tournament")),
+      h("form", { onsubmit: (e) => { e.preventDefault(); this.openTournament(e.target); } },
+        h("label", {}, t("Name"), " ", h("input#c-t-name", { placeholder: t("Club night"), maxlength: 100 })), " ",
+        h("label", {}, t("Rules"), " ", rules),
+        h("fieldset", {}, h("legend", {}, t("Members who play")), s.members.map((m) => h("label.rule-choice", {},
+          h("input", { type: "checkbox", checked: true, "data-member": m.memberId }), " ", m.name))),
+        h("label", { for: "c-guests" }, t("Guests (one name per line; they play unrated)")),
+        h("textarea#c-guests", { rows: 2 }),
+        h("div", {}, h("label", {}, t("Rounds"), " ", h("input#c-t-rounds", { type: "number", min: 1, max: 50, value: 3 })), " ",
+          h("label", {}, t("Pairing"), " ", pairing), " ",
+          h("label", {}, t("Hands per round (0: a whole game)"), " ", h("input#c-t-hands", { type: "number", min: 0, max: 100, value: 0 })), " ",
+          h("label", {}, h("input#c-t-duplicate", { type: "checkbox" }), " ", t("duplicate (every table of a round plays the same boards)"))),
+        h("button#c-t-create", { type: "submit" }, t("Create tournament"))));
   }
 
   tableEl(tb, who) {

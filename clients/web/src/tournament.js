@@ -109,7 +109,9 @@ class TournamentPage {
     const slips = saved.get(this.id).slips || {};
     this.root.replaceChildren(...[
       h("header", {}, back(this.go), h("h1", {}, s.name),
-        h("span.muted", {}, `${s.title || s.rules} · ${t("round {n} of {all}", { n: s.rounds.length, all: s.roundsPlanned })}`)),
+        h("span.muted", {}, `${s.title || s.rules} · ${t("round {n} of {all}", { n: s.rounds.length, all: s.roundsPlanned })}`),
+        s.clubId ? h("p", {}, h("a#t-club", { href: `/club/${s.clubId}`, onclick: (e) => { e.preventDefault(); this.go(`/club/${s.clubId}`); } },
+          t("a club tournament: its games count on the club's ladder"))) : null),
       this.director ? h("section.panel.director", {}, h("h2", {}, t("Director")),
         h("button#start-round", { disabled: !canStart, onclick: () => this.startRound() },
           s.rounds.length < s.roundsPlanned ? t("Start round {n}", { n: s.rounds.length + 1 }) : t("All rounds started")),
