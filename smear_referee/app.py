@@ -142,6 +142,7 @@ class Running:
     bots: "HouseBots | None" = None  # the bots the server plays (their search workers are stopped with it)
     metrics: MetricsPort | None = None
     trimming: asyncio.Task | None = None  # memory.give_back: the heaps trimmed after many streams close
+    counting: asyncio.Task | None = None  # _count_club_games: finished club tables counted without a reader
 
     @property
     def metrics_port(self) -> int | None:
@@ -156,7 +157,7 @@ class Running:
         return self.health.port if self.health else None
 
     async def stop(self, grace: float = 2.0) -> None:
-        for task in (self.upkeep, self.beat, self.checking, self.trimming):
+        for task in (self.upkeep, self.beat, self.checking, self.trimming, self.counting):
             if task is not None:
                 task.cancel()
         if self.leases is not None:  # hand the shards back now: no one waits for them to expire
@@ -226,6 +227,7 @@ async def start(where: Listen = Listen(), db: str = "smear-referee.sqlite3", lim
                       renewing)
     running.checking = asyncio.ensure_future(_integrity(store))
     running.trimming = asyncio.ensure_future(give_back(tables.metrics))
+    running.counting = asyncio.ensure_future(_count_club_games(club.c))
     running.bots = referee.bots
     running.metrics = scrapes
     return running
@@ -341,6 +343,17 @@ async def _upkeep(tables: Tables) -> None:
             await tables.sweep()
         except Exception:  # a sweep that fails is logged and tried again; it never stops the server
             logging.getLogger("smear_dsl.referee").exception("table upkeep failed")
+
+
+async def _count_club_games(clubs: Clubs, every: float = 1.0) -> None:
+    """Every second: the finished tables of the clubs whose shards this replica holds counted as their games
+    (Clubs.sweep), so a club's ladder moves after a game whichever replica anyone reads it at."""
+    while True:
+        await asyncio.sleep(every)
+        try:
+            await clubs.sweep()
+        except Exception:  # logged and tried again; it never stops the server
+            logging.getLogger("smear_dsl.referee").exception("counting club games failed")
 
 
 def _add_port(server: grpc.aio.Server, host: str, port: int, tls: tuple[str, str] | None) -> int:

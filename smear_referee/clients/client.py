@@ -152,9 +152,14 @@ class Client:
         """A call of the Tournament service (CreateTournament, StartRound, ...), following the
         tournament's replica as table calls follow the table's. StartRound and Act are not sent again
         after a replica died while answering (`safe=False`) unless they were refused before doing anything."""
-        return self._call(method, request, token, safe, tournament=True)
+        return self._call(method, request, token, safe, service=pb_grpc.TournamentStub)
 
-    def _call(self, method: str, request, token: bool = False, safe: bool = True, tournament: bool = False):
+    def club(self, method: str, request, token: bool = True, safe: bool = True):
+        """A call of the Club service (CreateClub, AddMember, GetClub, ...), following the club's replica (for
+        a call that changes it) or the table's (JoinClubTable) as table calls do."""
+        return self._call(method, request, token, safe, service=pb_grpc.ClubStub)
+
+    def _call(self, method: str, request, token: bool = False, safe: bool = True, service=None):
         """One unary call, following owners. `safe`: it may be sent again after a replica died while
         answering (a read, or a move with its idempotency key); otherwise only after NOT_OWNER,
         which refuses before doing anything. A referee that does not answer at all is passed over
@@ -164,7 +169,7 @@ class Client:
         pause, silent = 0.05, 0
         while True:
             try:
-                stub = pb_grpc.TournamentStub(self.channel) if tournament else self.stub
+                stub = service(self.channel) if service is not None else self.stub
                 return getattr(stub, method)(request, metadata=self._md(token) or None)
             except grpc.RpcError as e:
                 reason, meta = error_info(e)

@@ -1,14 +1,15 @@
 """The Club service: clubs on the referee's own tables, store and tokens.
 
 A club is read from the store on each call (so any replica answers, and one holding its shard writes),
-its finished tables are counted as games when the club is next read, in the order they are found, each
-chained to the game before it; ratings are recomputed from the games (cached while no game is added).
+its finished tables are counted as games by the replica holding it (every second, and when it is read
+there), in the order they are found, each chained to the game before it; ratings are recomputed from the games (cached while no game is added).
 Tokens: the director's (shown once at creation) and each member's (shown once, handed over as a link).
 """
 from __future__ import annotations
 
 import asyncio
 import json
+import logging
 import time
 from collections import defaultdict
 from dataclasses import dataclass
@@ -38,6 +39,7 @@ from smear_referee.tables.seats import TABLE_ID
 from smear_referee.tables.tokens import new_token, token_hash
 
 DIRECTOR, MEMBER = "club_director", "member"
+log = logging.getLogger("smear_dsl.referee")
 
 
 def member_id(number: int) -> str:
@@ -95,6 +97,17 @@ class Clubs:
                 if not await self.tables.sealed(seal):  # a duplicate round's games count once all have ended
                     await self._count(club, table_id, seated)
         return club
+
+    async def sweep(self) -> None:
+        """Count the finished tables of every club whose shard this replica holds (app.py runs it every second):
+        a ladder moves after a game without anyone reading the club at that replica. A club that cannot be
+        counted now (damaged, or its shard just moved) is logged and left for the next sweep."""
+        for cid in await self.store.off_loop(S.clubs_to_count, self.store):
+            if self.tables.shards.owns(cid):
+                try:
+                    await self.settle(cid)
+                except (RefereeError, StoreDamaged) as e:
+                    log.warning("club %s: its finished tables are not counted yet: %s", cid, e)
 
     async def _count(self, club: StoredClub, table_id: str, seated: dict[int, int]) -> None:
         record = await self.tables.finished_record(table_id)

@@ -103,6 +103,13 @@ def load_club(store: Store, cid: str) -> StoredClub | None:
     return _reading(store, lambda conn: _load(conn, cid))
 
 
+def clubs_to_count(store: Store) -> list[str]:
+    """The clubs with a club table finished and not yet counted (a duplicate round's may wait for its twins)."""
+    return _reading(store, lambda conn: [cid for (cid,) in conn.execute(
+        "SELECT DISTINCT c.club_id FROM club_tables c JOIN tables t ON t.id = c.table_id WHERE c.counted = 0 "
+        "AND t.finished = 1 LIMIT 1000").fetchall()])
+
+
 def club_of_table(store: Store, table_id: str) -> str | None:
     """The club a table was opened in, if any."""
     rows = _reading(store, lambda conn: conn.execute("SELECT club_id FROM club_tables WHERE table_id = ?",

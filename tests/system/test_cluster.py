@@ -296,3 +296,56 @@ def test_a_tournament_fails_over_with_its_shard_when_its_replica_is_killed_mid_r
         assert verify_archive(archive) == []
     finally:
         reps.close()
+
+
+def test_a_club_counts_its_games_on_whichever_replica_holds_it_after_its_replica_is_killed(database, tmp_path):
+    """A club on three replicas: its calls that change it follow its shard's owner; a club table opened on
+    another replica seats its members there; the club's replica is killed (-9) mid-game; the replica that
+    takes the club's shard counts the game once, though the club is read first at the table's replica (which
+    does not hold it, and `all` stops there until it shows the game), and the export verifies."""
+    import json
+
+    from smear_referee.club.export import verify_export
+    reps = Replicas(database, 3, 1.5, tmp_path, limits=("bot_seconds=0.01",))
+    try:
+        deadline = time.monotonic() + 30
+        while len(reps.owners()) < 3 and time.monotonic() < deadline:
+            time.sleep(0.2)
+        anyone = Client(reps.targets)
+        made = anyone.club("CreateClub", pb.CreateClubRequest(name="Replicated", rule_files=[
+            pb.ClubRuleFile(rules_name="four_point_ne_wisconsin")]), token=False, safe=False)
+        cid = made.club_id
+        director = anyone.with_token(made.director_token)
+        members = [director.club("AddMember", pb.AddMemberRequest(club_id=cid, name=n), safe=False).member_token
+                   for n in ("Ann", "Bo", "Cy", "Di")]
+        owner = _lease(database, cid)[0]
+        elsewhere = next(r.address for r in reps.live if r.address != owner)
+        opened = Client(elsewhere, made.director_token).club("OpenClubTable", pb.OpenClubTableRequest(
+            club_id=cid, rules="four_point_ne_wisconsin", hand_limit=2, seed="replicas"), safe=False)
+        assert _lease(database, opened.table_id)[0] == elsewhere != owner  # the table is not on the club's replica
+        seats = [Client(reps.targets, token).club("JoinClubTable", pb.JoinClubTableRequest(
+            table_id=opened.table_id, seat=seat), safe=False).token for seat, token in enumerate(members)]
+        for token in seats[:3]:  # bots play three members' seats; the fourth waits, so the game is still on
+            Client(reps.targets, token).add_bots(opened.table_id)
+        before = Client(owner).club("GetClub", pb.GetClubRequest(club_id=cid), token=False)
+        assert [t.table_id for t in before.tables] == [opened.table_id] and before.seasons[0].games == 0
+        assert not Client(reps.targets).table(opened.table_id).finished
+        reps.kill(next(r for r in reps.live if r.address == owner))  # the club's replica, mid-game
+        Client(reps.targets, seats[3]).add_bots(opened.table_id)
+
+        def read(target: str) -> pb.GetClubResponse:
+            return Client(target).club("GetClub", pb.GetClubRequest(club_id=cid), token=False)
+        deadline = time.monotonic() + 90
+        while not all(len(json.loads(read(r.address).ladder_json)["four_point_ne_wisconsin"]) == 4 for r in reps.live):
+            assert time.monotonic() < deadline, [read(r.address).seasons[0].games for r in reps.live]
+            time.sleep(0.3)
+        assert _lease(database, cid)[0] != owner  # another replica holds the club's shard now, and counted
+        assert [read(r.address).seasons[0].games for r in reps.live] == [1, 1]  # once, whoever reads
+        got = read(reps.live[0].address)
+        assert [m.name for m in got.members] == ["Ann", "Bo", "Cy", "Di"] and not got.tables
+        exported = Client(reps.targets, members[0]).club("ExportClub", pb.ExportClubRequest(club_id=cid))
+        lines = [json.loads(x) for x in exported.export_jsonl.splitlines()]
+        assert verify_export(lines, {1: got.seasons[0].head}) == []
+        assert lines[1]["seats"] == ["m0001", "m0002", "m0003", "m0004"]
+    finally:
+        reps.close()
