@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import argparse
-import json
 import os
 import sys
 from typing import Any
@@ -15,6 +14,7 @@ from smear_dsl.errors import OptionError, RecordError, RuleError, SmearError
 
 
 def read_json(path: str) -> Any:
+    import json
     try:
         text = sys.stdin.read() if path == "-" else open(path, encoding="utf-8").read()
     except OSError as e:
@@ -33,6 +33,7 @@ def cmd_verify(args: argparse.Namespace) -> int:
     """Verdicts of RECORD_FORMAT.md. One record: its verdict as JSON. Several: one line each, in
     order, as JSON Lines carrying `file`, or (`--format text`, the default on a terminal) a summary
     line a person reads. Exit status: the highest of 0 valid, 1 illegal move or bad deal, 2 unreadable."""
+    import json
     from smear_dsl.records.verify import verify
     fmt = args.format or ("text" if sys.stdout.isatty() else "json")
     worst = 0
@@ -156,6 +157,7 @@ def _arm(text: str, players: int | None, options: list[str] | None):
 
 
 def cmd_simulate(args: argparse.Namespace) -> int:
+    import json
     from smear_dsl.sim.parallel import jobs_option
     from smear_dsl.sim.simulate import render_summary, simulate
     if args.compare:
@@ -209,6 +211,7 @@ def cmd_schema(args: argparse.Namespace) -> int:
 
 
 def _compare(args: argparse.Namespace) -> int:
+    import json
     import random as _random
 
     from smear_dsl.sim.compare import compare, plot, render_text
@@ -233,9 +236,32 @@ def _compare(args: argparse.Namespace) -> int:
     return 0
 
 
+class _Formatter(argparse.HelpFormatter):
+    """argparse's help, as wide as the terminal, found without importing shutil as argparse does (and
+    with shutil bz2 and lzma: 2 ms of every start, for a help text most starts never show)."""
+
+    def __init__(self, prog: str, indent_increment: int = 2, max_help_position: int = 24, width: int | None = None):
+        if width is None:  # shutil.get_terminal_size's reading: $COLUMNS, else the terminal's, else 80
+            try:
+                width = int(os.environ.get("COLUMNS", "0"))
+            except ValueError:
+                width = 0
+            if width <= 0:
+                try:
+                    width = os.get_terminal_size(sys.__stdout__.fileno()).columns or 80
+                except (AttributeError, ValueError, OSError):
+                    width = 80
+            width -= 2
+        super().__init__(prog, indent_increment, max_help_position, width)
+
+
 class _Parser(argparse.ArgumentParser):
     """argparse that answers a mistyped subcommand or option with the closest real one, and an
     option the subcommand does not have with that subcommand's usage (not the top level's)."""
+
+    def __init__(self, *args: Any, **kwargs: Any):
+        kwargs.setdefault("formatter_class", _Formatter)
+        super().__init__(*args, **kwargs)
 
     def error(self, message: str):  # type: ignore[override]
         import re
@@ -306,6 +332,9 @@ def _explain_parser(sub) -> None:
 
 
 def main(argv: list[str] | None = None) -> int:
+    # argparse's own words ("usage:", "options") stay English, as they are: Python installs no catalog for
+    # them, but argparse looked each word up in the locale's catalogs on every start (2-3 ms of `check`).
+    argparse._ = str
     ap = _Parser(prog="smear-dsl", description="Rule language, engine and referee for the Smear family.")
     sub = ap.add_subparsers(dest="cmd", required=True, parser_class=_Parser)
     v = sub.add_parser("verify", help="re-referee smear-record/1 game records and print verdicts")

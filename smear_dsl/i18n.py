@@ -17,6 +17,7 @@ from typing import TYPE_CHECKING, Callable, Iterable, Mapping
 from smear_dsl import cards as C
 from smear_dsl.choices import LANGUAGES
 from smear_dsl.errors import Said
+from smear_dsl.marks import N_, NN_, NP_  # noqa: F401 - the markers, imported from here by most modules
 
 if TYPE_CHECKING:
     from smear_dsl.language.spec import LangText, RuleSpec
@@ -30,21 +31,6 @@ def signed(score: int) -> str:
     """A score as a person reads it: a real minus sign (U+2212) before a negative one, so lists and
     ranges never read `4--2` or `4–-2`."""
     return f"\u2212{-score}" if score < 0 else str(score)
-
-
-def N_(message: str) -> str:
-    """Marks a message for the catalogs where it is defined (a table of phrases); translated where used."""
-    return message
-
-
-def NP_(context: str, message: str) -> str:
-    """N_ with a context, for words that may need two translations (a suit, a point's name)."""
-    return message
-
-
-def NN_(singular: str, plural: str) -> tuple[str, str]:
-    """N_ for a message with a plural form (its count is `{n}`)."""
-    return singular, plural
 
 
 def po_path(lang: str) -> Path:

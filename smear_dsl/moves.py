@@ -10,7 +10,7 @@ from typing import Any, Callable
 
 from smear_dsl import cards as C
 from smear_dsl.errors import MoveError, clip
-from smear_dsl.i18n import ENGLISH, N_
+from smear_dsl.marks import N_
 
 PASS = 64
 BID_BASE = 128
@@ -112,6 +112,7 @@ def from_dict(rules, move: Any) -> tuple[int, str, Any]:
 
 def describe(code: int, name_of) -> str:
     """A short English text for a move: `bid 3`, `pass`, `play AS`, `discard 7D 8C`."""
+    from smear_dsl.i18n import ENGLISH  # only where a move is told: `check` never loads the catalogs' code
     return said(to_dict(code, 0, name_of), ENGLISH)
 
 

@@ -55,6 +55,9 @@ def compile_rules(spec: RuleSpec, players: int | None = None, options: dict[str,
     return _Compiler(spec, players, opts, static).run()
 
 
+_ORDERS: dict[tuple, tuple] = {}  # (id of the spec, deck mask, deck) -> (that spec, Compiler.card_orders)
+
+
 class _Compiler:
     def __init__(self, spec: RuleSpec, players: int, opts: dict[str, Any], static: dict[str, Any]):
         self.spec, self.players, self.opts, self.static = spec, players, opts, static
@@ -137,12 +140,12 @@ class _Compiler:
         """The hand's scoring formulas, and (index, name) of the points they or the end read by name."""
         spec, sc = self.spec, self.spec.scoring
         formulas = [e for e in (sc.made, sc.bidder, sc.others, sc.cap_when, sc.cap_at, spec.end.win_if) if e is not None]
+        used = frozenset().union(*(A.names_in(e.ast) for e in formulas))
         scoring = ScoringRules(
             self.fn(sc.made, tables), self.fn(sc.bidder, tables), self.fn(sc.others, tables),
             _unless_never(self.fn(sc.cap_when, tables)), self.fn(sc.cap_at, tables),
-            frozenset(v for v in SCORE_VARS if any(A.mentions(e.ast, v) for e in formulas)))
-        reads = tuple((i, p.name) for i, p in enumerate(spec.points)
-                      if p.name in spec.point_vars and any(A.mentions(e.ast, p.name) for e in formulas))
+            frozenset(v for v in SCORE_VARS if v in used))
+        reads = tuple((i, p.name) for i, p in enumerate(spec.points) if p.name in spec.point_vars and p.name in used)
         return scoring, reads
 
     def deck(self) -> tuple[list[int], list[int]]:
@@ -161,7 +164,19 @@ class _Compiler:
 
     def card_orders(self, deck: list[int], deck_mask: int) -> tuple:
         """For each trump (index t + 1; 0 = no trump yet): effective suits, suit and trump masks and
-        the order key; and for each (trump, led suit) the key that decides a trick."""
+        the order key; and for each (trump, led suit) the key that decides a trick. Worked out once per rules
+        and deck (tuples, never changed): `check` compiles a file for every setup, a server for every table."""
+        key = (id(self.spec), deck_mask, tuple(deck))
+        hit = _ORDERS.get(key)
+        if hit is not None and hit[0] is self.spec:
+            return hit[1]
+        if len(_ORDERS) >= 64:
+            _ORDERS.clear()
+        out = self._card_orders(deck, deck_mask)
+        _ORDERS[key] = (self.spec, out)
+        return out
+
+    def _card_orders(self, deck: list[int], deck_mask: int) -> tuple:
         spec = self.spec
         plain_strength = {r: len(spec.deck.ranks) - i for i, r in enumerate(spec.deck.ranks)}
         eff_suit, suit_mask, trump_mask, order_key = [], [], [], []

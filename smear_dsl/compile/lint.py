@@ -44,13 +44,15 @@ def standard_points() -> frozenset[str]:
     return frozenset(names)
 
 
-def _envs(r: CompiledRules, bid: int, bidder: bool) -> Iterator[dict[str, Any]]:
+def _envs(r: CompiledRules, bid: int, bidder: bool, most_first: bool = False) -> Iterator[dict[str, Any]]:
     """Every combination of the figures a scoring formula reads, over a grid that covers their
-    edges: each point total, no trick to every trick, dealer or not, all points won or none."""
+    edges: each point total, no trick to every trick, dealer or not, all points won or none;
+    `most_first`: the most points first (a search for a hand that makes a bid ends sooner)."""
     total = sum(r.points.values)
     tricks = sorted({0, 1, r.deal.hand_size - 1, r.deal.hand_size})
     names = [name for _i, name in r.points.reads]
-    for points, t, dealer, won in itertools.product(range(total + 1), tricks, (False, True), (False, True)):
+    totals = range(total, -1, -1) if most_first else range(total + 1)
+    for points, t, dealer, won in itertools.product(totals, tricks, (False, True), (False, True)):
         env = {"bid": bid, "points": points, "tricks": t, "total_tricks": r.deal.hand_size, "bidder_tricks": t,
                "score": 0, "target": r.end.target, "dealer": dealer, "bidder": bidder}
         env.update({name: won for name in names})
@@ -61,7 +63,8 @@ def never_made(r: CompiledRules) -> list[int]:
     """The bids in the range that no hand can make."""
     if r.bidding.none or r.scoring.made is None:
         return []
-    return [b for b in range(r.bidding.min, r.bidding.max + 1) if not any(r.scoring.made(env) for env in _envs(r, b, True))]
+    return [b for b in range(r.bidding.min, r.bidding.max + 1)
+            if not any(r.scoring.made(env) for env in _envs(r, b, True, most_first=True))]
 
 
 def always_made(r: CompiledRules) -> bool:
@@ -72,8 +75,9 @@ def always_made(r: CompiledRules) -> bool:
 
 
 def never_wins(r: CompiledRules) -> bool:
-    """Whether no side can ever meet `win_if`, at any score up to twice the target."""
-    for bid, bidder, made in itertools.product({r.bidding.min, r.bidding.max}, (False, True), (False, True)):
+    """Whether no side can ever meet `win_if`, at any score up to twice the target (the bidder's side having
+    made its bid tried first: a rule that lets anyone win lets them, and the search ends there)."""
+    for bid, bidder, made in itertools.product({r.bidding.min, r.bidding.max}, (True, False), (True, False)):
         for env in _envs(r, bid, bidder):
             env["made"] = made
             for score in (r.end.target - 1, r.end.target, 2 * r.end.target, -r.end.target):

@@ -10,11 +10,13 @@ Doubles are used because Python sorts them in C far faster than big ints.
 """
 from __future__ import annotations
 
-import random
 import struct
 import sys
 from functools import lru_cache
-from typing import NamedTuple
+from typing import TYPE_CHECKING, NamedTuple
+
+if TYPE_CHECKING:  # the engine passes its Random in: compiling rules (`check`) never imports random
+    import random
 
 # The low byte of a native double (or 64-bit word) sits at offset 0 on little-endian machines
 # and at offset 7 on big-endian ones; bytes in native order make each 8-byte word one key.

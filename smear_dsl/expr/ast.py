@@ -108,6 +108,22 @@ def children(e: Expr) -> list[Expr]:
     return out
 
 
+def names_in(e: Expr) -> frozenset[str]:
+    """Every name and attribute name an expression uses: `mentions(e, n)` is `n in names_in(e)`, one walk
+    for a question asked of many names."""
+    out: set[str] = set()
+    stack = [e]
+    while stack:
+        x = stack.pop()
+        if isinstance(x, Name):
+            out.add(x.name)
+            continue
+        if isinstance(x, Attr):
+            out.add(x.name)
+        stack += children(x)
+    return frozenset(out)
+
+
 def mentions(e: Expr, name: str) -> bool:
     """Whether an expression uses a name or an attribute called `name`."""
     if isinstance(e, Name):

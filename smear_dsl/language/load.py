@@ -26,7 +26,7 @@ from smear_dsl.language.schema import MISSING, Ctx, Src, did_you_mean
 from smear_dsl.language.crosschecks import NO_NAMER, CrossChecks
 from smear_dsl.language.pointdefs import PointChecks
 from smear_dsl.language.inherited import own_lines
-from smear_dsl.i18n import LANGUAGES
+from smear_dsl.choices import LANGUAGES
 from smear_dsl.language.spec import (BiddingSpec, DealSpec, DeckSpec, EndSpec, ExprSpec, LangText, LeadRule, Loc,
     OptionSpec, PhaseSpec, PlaySpec, PointSpec, RuleSpec, ScoringSpec, TrumpRef)
 from smear_dsl.language.yamlsrc import MAX_BYTES, TOO_LARGE_HINT, Node, SourceCache, load_yaml, too_large
