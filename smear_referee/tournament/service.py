@@ -122,8 +122,8 @@ class Tournaments:
                     out.append({"round": rnd.number, "seats": tab["seats"], "scores": scores, "winner": winner})
         return out
 
-    async def standings(self, t: Tourney) -> list[dict[str, Any]]:
-        return S.compute(t.names(), await self.games(t), t.audit)
+    async def standings(self, t: Tourney, names: list[str] | None = None) -> list[dict[str, Any]]:
+        return S.compute(names or t.names(), await self.games(t), t.audit)
 
     async def get(self, tid: str, who: Identity | None, director: bool) -> Tourney:
         """The tournament, for its director (at the replica holding its shard) or for anyone's reading."""
@@ -280,6 +280,7 @@ class TournamentService(pb_grpc.TournamentServicer):
                            partners, sides)
         rs = round_seed(c["seed"], r)
         numbers = await self._seated_members(t, len(pairs))
+        shown = await self._names(t)
         tables, out = [], []
         for i, placed in enumerate(pairs):
             seats = [placed[x % rules.n_sides] if c["teams"] else placed[x] for x in range(rules.players)]
@@ -296,7 +297,7 @@ class TournamentService(pb_grpc.TournamentServicer):
                                                       club_store.open_table(c["club"]["id"], TABLE_ID, time.time()))
             # Each seat under its entrant's name, so every page of the table shows who sits where; a club's
             # member seated as that member (committed with the seat), so the club counts the game.
-            names = [t.names()[seats[x]][:self.t.tables.limits.player_name_chars] for x in range(rules.players)]
+            names = [shown[seats[x]][:self.t.tables.limits.player_name_chars] for x in range(rules.players)]
             tokens = []
             for x in range(rules.players):
                 n = numbers[seats[x]] if numbers is not None else None
@@ -308,6 +309,15 @@ class TournamentService(pb_grpc.TournamentServicer):
         await self.t.tables.write(None, t.id, Store.add_round(t.id, r, rs, tables))
         t.rounds.append(Round(r, rs, tables))
         return pb.StartRoundResponse(round=r, commitment=commitment(rs), tables=out)
+
+    async def _names(self, t: Tourney) -> list[str]:
+        """The entrants' names as pages show them: a club's member who has left shows as their member id
+        (their name is no longer shown anywhere; records keep the id)."""
+        names = t.names()
+        if "club" in t.config:
+            here = self.clubs.names(await self.clubs.load(t.config["club"]["id"]))
+            names = [m if m is not None and here.get(m) is None else n for n, m in zip(names, t.members())]
+        return names
 
     async def _seated_members(self, t: Tourney, tables: int) -> list[int | None] | None:
         """A club's tournament: each entrant's member number as the round seats them (None: a guest, or a member
@@ -332,9 +342,10 @@ class TournamentService(pb_grpc.TournamentServicer):
                                         finished_tables=sum(done), seed=rnd.seed if all(done) else "",
                                         table_states=states))
         spec = tourney_spec(t.config)
-        return pb.GetStandingsResponse(standings_json=json.dumps(await self.t.standings(t)), rounds=rounds,
+        names = await self._names(t)
+        return pb.GetStandingsResponse(standings_json=json.dumps(await self.t.standings(t, names)), rounds=rounds,
                                        audit_json=[json.dumps(e) for e in t.audit], name=t.config["name"],
-                                       rules=spec.ref, rounds_planned=t.config["rounds"], entrants=t.names(),
+                                       rules=spec.ref, rounds_planned=t.config["rounds"], entrants=names,
                                        rules_sha256=spec.sha256, title=rules_title(spec, LANG.get()),
                                        club_id=t.config.get("club", {}).get("id", ""),
                                        entrant_members=[m or "" for m in t.members()] if "club" in t.config else [])
@@ -373,11 +384,12 @@ class TournamentService(pb_grpc.TournamentServicer):
         t = await self.t.get(request.tournament_id, CALLER.get(), director=True)
         c = t.config
         spec = tourney_spec(c)
+        names = await self._names(t)
         archive: dict[str, Any] = {"format": FORMAT, "name": c["name"], "rules": spec.ref, "rules_sha256": spec.sha256,
                                    "players": c["players"],
                                    "options": c["options"], "pairing": c["pairing"], "teams": c["teams"],
                                    "hands_per_round": c.get("hands_per_round", 0),
-                                   "entrants": [{"id": i, "name": nm} for i, nm in enumerate(t.names())],
+                                   "entrants": [{"id": i, "name": nm} for i, nm in enumerate(names)],
                                    "rounds": [], "pending_rounds": [], "audit": t.audit}
         archive["title"] = c.get("title", c["rules"])
         if "club" in c:
@@ -398,6 +410,6 @@ class TournamentService(pb_grpc.TournamentServicer):
                                                                    "finished": v["finished"]}})
             archive["rounds"].append({"round": rnd.number, "duplicate": c["duplicate"], "commitment": commitment(rnd.seed),
                                       "seed": rnd.seed, "tables": tables})
-        archive["standings"] = await self.t.standings(t)
+        archive["standings"] = await self.t.standings(t, names)
         archive["duplicate_comparisons"] = comparisons(archive) if c["duplicate"] else []
         return pb.ExportTournamentResponse(archive_json=json.dumps(archive))

@@ -15,6 +15,7 @@ from smear_referee.api import referee_pb2 as pb
 from smear_referee.api import referee_pb2_grpc as pb_grpc
 from smear_referee.clients.client import Client, play_seat
 from smear_referee.club.export import verify_export
+from smear_referee.tournament.archive import verify_archive
 
 from referee_harness import ServerProcess, bearer, fails
 
@@ -219,9 +220,13 @@ def test_a_club_tournament_seats_members_and_the_club_rates_its_games(db):
         want = sorted([standing.entrant_members[e] for e in tab.seats] for tab in rnd.tables)  # "" for the guest
         assert sorted([m or "" for m in g["seats"]] for g in games) == want
         assert all(g["record"]["club"] == {"id": cid, "members": g["seats"]} for g in games)
+        clubs.LeaveClub(pb.LeaveClubRequest(club_id=cid), metadata=bearer(members[2].member_token))
+        after = tourneys.GetStandings(pb.GetStandingsRequest(tournament_id=tid))  # who left shows as their id
+        assert list(after.entrants)[2] == "m0003" and "Player 3" not in after.standings_json + "".join(after.entrants)
         archive = json.loads(tourneys.ExportTournament(pb.ExportTournamentRequest(tournament_id=tid), metadata=td)
                              .archive_json)
         assert archive["club"] == {"id": cid, "members": [m or None for m in standing.entrant_members]}
+        assert "Player 3" not in json.dumps(archive) and verify_archive(archive) == []
     finally:
         srv.stop()
 
