@@ -36,6 +36,12 @@ def clean(text: str, limit: int, what: str = "a name", empty: bool = True) -> st
     return name
 
 
+def rules_file_name(text: str, limit: int) -> str:
+    """An uploaded rule file's name as a table, tournament or club keeps it: its letters, digits, `_` and `-`
+    (it is shown, and part of names like `name@version`), at most `limit` of them; may be empty."""
+    return "".join(ch for ch in text if ch.isalnum() or ch in "_-")[:limit]
+
+
 def shown(text: str) -> str:
     """A name (or any text from the server) safe to print: every character `clean` refuses becomes
     U+FFFD, so no escape sequence, bidi override or invisible character reaches the screen. Markup

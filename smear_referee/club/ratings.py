@@ -141,9 +141,9 @@ def rate(settings: RatingSettings, games: list[RatedGame], start: Ratings | None
     return out
 
 
-def ordinal(s: Standing) -> float:
+def ordinal(s: "Standing | Any") -> float:
     """The ladder's figure: the rating less three uncertainties (openskill's ordinal), so a newcomer
-    climbs by playing, not by one lucky game."""
+    climbs by playing, not by one lucky game; of anything with `mu` and `sigma` (a standing, a rung)."""
     return s.mu - 3 * s.sigma
 
 

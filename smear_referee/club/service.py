@@ -28,7 +28,7 @@ from smear_referee.club.export import (FORMAT, ClubFiles, chain_next, chain_star
 from smear_referee.club.ladder import ladder
 from smear_referee.errors import RefereeError
 from smear_referee.limits import address_of
-from smear_referee.names import clean as clean_name
+from smear_referee.names import clean as clean_name, rules_file_name
 from smear_referee.server.service import LANG, Referee, guard, known_rules, optional_caller
 from smear_referee.storage import clubs as S
 from smear_referee.storage.clubs import ClubGame, StoredClub
@@ -267,7 +267,7 @@ class ClubService(pb_grpc.ClubServicer):
             text = self.referee.limited_text(f.rules_text)
             await self.referee.check_upload(context, text)
             text, spec = await asyncio.to_thread(upload_spec, text)
-            base = "".join(ch for ch in f.rules_name if ch.isalnum() or ch in "_-")[:40] or spec.name[:40]
+            base = rules_file_name(f.rules_name, 40) or rules_file_name(spec.name.replace(" ", "_"), 40) or "house_rules"
             return {"name": base, "rules": table_rules_name(spec, True), "rules_sha256": spec.sha256, "text": text,
                     "house_rules": True}
         ref = known_rules(f.rules_name)
@@ -335,7 +335,8 @@ class ClubService(pb_grpc.ClubServicer):
         if request.member_id not in self.c.names(club):
             raise RefereeError("NOT_FOUND", "NOT_FOUND", f"no member {clip(request.member_id)} in this club")
         done = self.c.computed(club)
-        points = [{"game": i + 1, "key": key, "mu": mu, "sigma": sigma, "rating": round(mu - 3 * sigma, 2)}
+        points = [{"game": i + 1, "key": key, "mu": mu, "sigma": sigma,
+                   "rating": round(R.ordinal(R.Standing(mu, sigma)), 2)}
                   for i, key, m, mu, sigma in done.history if m == request.member_id]
         return pb.GetMemberHistoryResponse(history_json=json.dumps(points))
 
@@ -418,6 +419,6 @@ class ClubService(pb_grpc.ClubServicer):
 
 def _rung(r) -> dict[str, Any]:
     # The rating unrounded (the page shows it to one decimal: rounding twice would show 3.55 as 3.5).
-    return {"place": r.place, "member": r.member, "name": r.name, "rating": r.mu - 3 * r.sigma, "mu": round(r.mu, 3),
+    return {"place": r.place, "member": r.member, "name": r.name, "rating": R.ordinal(r), "mu": round(r.mu, 3),
             "sigma": round(r.sigma, 3), "games": r.games, "wins": r.wins, "provisional": r.provisional,
             "partners": list(r.partners)}

@@ -26,7 +26,7 @@ from smear_dsl.language.versions import known_texts, legacy_pins, pins_of
 from smear_referee.api import referee_pb2 as pb
 from smear_referee.api import referee_pb2_grpc as pb_grpc
 from smear_referee.limits import address_of
-from smear_referee.names import clean as clean_name
+from smear_referee.names import clean as clean_name, rules_file_name
 from smear_referee.club.service import Clubs, member_number
 from smear_referee.server.service import CALLER, LANG, Referee, guard, known_rules, optional_caller
 from smear_referee.storage import clubs as club_store
@@ -179,7 +179,7 @@ class TournamentService(pb_grpc.TournamentServicer):
         if text is None:
             name = known_rules(request.rules_name)
             return name, None, rules_spec(name, None)
-        name = "".join(ch for ch in request.rules_name if ch.isalnum() or ch in "_-")[:self.t.tables.limits.name_chars]
+        name = rules_file_name(request.rules_name, self.t.tables.limits.name_chars)
         await self.referee.check_upload(context, text)
         return name or "upload", text, upload_spec(text)[1]
 
