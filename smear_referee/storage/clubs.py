@@ -104,10 +104,12 @@ def load_club(store: Store, cid: str) -> StoredClub | None:
 
 
 def clubs_to_count(store: Store) -> list[str]:
-    """The clubs with a club table finished and not yet counted (a duplicate round's may wait for its twins)."""
+    """The clubs with a club table finished and not yet counted, but for a duplicate round's whose twins still
+    play (it waits for them: Tables.sealed), so a club is not read again and again while it waits."""
     return _reading(store, lambda conn: [cid for (cid,) in conn.execute(
         "SELECT DISTINCT c.club_id FROM club_tables c JOIN tables t ON t.id = c.table_id WHERE c.counted = 0 "
-        "AND t.finished = 1 LIMIT 1000").fetchall()])
+        "AND t.finished = 1 AND (t.seal IS NULL OR NOT EXISTS (SELECT 1 FROM tables u WHERE u.seal = t.seal "
+        "AND u.finished = 0)) LIMIT 1000").fetchall()])
 
 
 def club_of_table(store: Store, table_id: str) -> str | None:
