@@ -31,6 +31,7 @@ class Limits:
     tables_per_address: int = 1_000       # unfinished tables created from one address
     upload_tables_per_address: int = 20   # of those, tables playing an uploaded rule file
     spectators_per_table: int = 100       # spectator tokens handed out for one table
+    tokens_per_seat: int = 8              # tokens for one seat (a club member taking their seat on another device)
     max_tournaments: int = 10_000         # tournaments this server holds
     tournaments_per_address: int = 20     # tournaments created from one address
     entrants: int = 1_000                 # entrants of one tournament

@@ -1300,7 +1300,8 @@ class ClubServicer:
         raise NotImplementedError('Method not implemented!')
 
     def JoinClubTable(self, request, context):
-        """Member: sit at a seat of a club table as this member; returns the seat's token.
+        """Member: sit at a seat of a club table as this member; returns the seat's token. At the member's own seat
+        already (kept for them by a club tournament, or taken on another device): another token for it.
         """
         context.set_code(grpc.StatusCode.UNIMPLEMENTED)
         context.set_details('Method not implemented!')

@@ -364,11 +364,17 @@ class ClubService(pb_grpc.ClubServicer):
         seated = next((s for tid, _o, s in club.tables if tid == request.table_id), None)
         if seated is None:
             raise RefereeError("FAILED_PRECONDITION", "GAME_OVER", "this club table has finished")
-        if caller.seat in seated.values():
-            raise RefereeError("FAILED_PRECONDITION", "ALREADY_SEATED", "you already sit at this table")
+        mine = next((s for s, m in seated.items() if m == caller.seat), None)
+        if mine is not None and mine != request.seat:
+            raise RefereeError("FAILED_PRECONDITION", "ALREADY_SEATED", f"you already sit at this table, at seat "
+                               f"{mine + 1}")
         name = self.c.names(club).get(member_id(caller.seat)) or ""
+        # At a seat of their own already (a club tournament kept it for them, or they sat on another device):
+        # another token for it; at a free seat, the member sits down.
         table, token = await self.tables.join(request.table_id, request.seat, name[:self.limits.player_name_chars],
-                                              also=S.seat_member(request.table_id, request.seat, caller.seat))
+                                              also=None if mine is not None else
+                                              S.seat_member(request.table_id, request.seat, caller.seat),
+                                              own=mine is not None)
         self.referee.clock.arm(table)  # the last seat taken starts the clock
         return pb.JoinTableResponse(token=token, seat=request.seat, table=self.referee.info(table))
 

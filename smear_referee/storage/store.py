@@ -398,6 +398,11 @@ class Store:
         except ValueError:
             raise StoreDamaged(table_id, "its kept record does not read") from None
 
+    def seat_tokens(self, table_id: str, seat: int) -> int:
+        """How many tokens were handed out for a seat (its player's, and any other they asked for)."""
+        return self._read("SELECT COUNT(*) FROM tokens WHERE table_id = ? AND role = 'seat' AND seat = ?",
+                          (table_id, seat))[0][0]
+
     def seal_of(self, table_id: str) -> str | None:
         """The seal a table was created under (a duplicate round's), if any."""
         rows = self._read("SELECT seal FROM tables WHERE id = ?", (table_id,))

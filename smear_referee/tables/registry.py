@@ -295,10 +295,11 @@ class Tables:
         self.remember_token(h, ident)
         t.token_hashes.append(h)
 
-    async def join(self, table_id: str, seat: int | None, name: str = "",
-                   key: "idem.Keyed | None" = None, also: list[tuple[str, tuple]] | None = None) -> tuple[Table, str]:
-        """A seat's token, or a spectator's (seats.join; `also`: statements committed with it)."""
-        return await seats.join(self, table_id, seat, name, key, also)
+    async def join(self, table_id: str, seat: int | None, name: str = "", key: "idem.Keyed | None" = None,
+                   also: list[tuple[str, tuple]] | None = None, own: bool = False) -> tuple[Table, str]:
+        """A seat's token, or a spectator's (seats.join; `also`: statements committed with it; `own`: another
+        token for a seat that is the caller's already)."""
+        return await seats.join(self, table_id, seat, name, key, also, own)
 
     async def rematch(self, old: Table, who: Identity, address: str | None) -> tuple[Table, str]:
         """Play again: the table after `old` and the caller's seat there (seats.rematch)."""

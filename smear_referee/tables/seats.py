@@ -92,15 +92,22 @@ async def create(tables: "Tables", rules_name: str | None, rules_text: str | Non
 
 
 async def join(tables: "Tables", table_id: str, seat: int | None, name: str = "",
-               k: idem.Keyed | None = None, also: list[tuple[str, tuple]] | None = None) -> tuple[Table, str]:
+               k: idem.Keyed | None = None, also: list[tuple[str, tuple]] | None = None,
+               own: bool = False) -> tuple[Table, str]:
     """A seat's token (or a spectator's when `seat` is None) at the table; `also`: statements committed
-    with it (a club member's seat)."""
+    with it (a club member's seat); `own`: the seat is the caller's already (a club member's), and this is
+    another token for it (on another device, or for a seat a club tournament kept for them)."""
     t = await tables.table_for(table_id, None)
     name = clean_name(name, tables.limits.player_name_chars, "a player's name")
     async with t.lock:
         if (done := await prior(tables, k)) is not None:
             return t, k.token(done[0], _purpose(done[1]["seat"]))
-        if seat is not None:
+        if seat is not None and own:
+            _check_index(t, seat)
+            if await tables.store.off_loop(tables.store.seat_tokens, table_id, seat) >= tables.limits.tokens_per_seat:
+                raise RefereeError("RESOURCE_EXHAUSTED", "TOO_MANY_TOKENS", f"seat {seat + 1} has "
+                                   f"{tables.limits.tokens_per_seat} tokens already: play on one of them")
+        elif seat is not None:
             _check_free(t, seat)
         else:
             if await tables.sealed(t.seal):

@@ -206,6 +206,19 @@ def test_a_club_tournament_seats_members_and_the_club_rates_its_games(db):
         open_tables = {t.table_id: list(t.seat_members) for t in clubs.GetClub(pb.GetClubRequest(club_id=cid)).tables}
         for tab in rnd.tables:  # each entrant's seat: a member's as that member, a guest's as nobody's
             assert open_tables[tab.table_id] == [standing.entrant_members[e] for e in tab.seats]
+        # A member takes the seat the tournament kept for them with their own token (no slip needed); another
+        # member cannot take it.
+        tab, seat = next((tab, x) for tab in rnd.tables for x, e in enumerate(tab.seats) if e == 0)
+        mine = clubs.JoinClubTable(pb.JoinClubTableRequest(table_id=tab.table_id, seat=seat),
+                                   metadata=bearer(members[0].member_token))
+        referee = pb_grpc.RefereeStub(channel)
+        assert referee.GetView(pb.GetViewRequest(table_id=tab.table_id), metadata=bearer(mine.token)).seat == seat
+        other = next(m for m, tb in ((m, tb) for tb in rnd.tables for m in tb.seats) if tb.table_id != tab.table_id
+                     and standing.entrant_members[m])
+        fails(lambda: clubs.JoinClubTable(pb.JoinClubTableRequest(table_id=tab.table_id, seat=seat),
+                                          metadata=bearer(members[int(standing.entrant_members[other][1:]) - 1]
+                                                          .member_token)),
+              grpc.StatusCode.ALREADY_EXISTS, "SEAT_TAKEN")
         _play(srv.target, rnd.tables[0].table_id, list(rnd.tables[0].seat_tokens))
         assert _ladder(clubs, cid) == []  # its twin still plays the same boards: nothing is counted yet
         _play(srv.target, rnd.tables[1].table_id, list(rnd.tables[1].seat_tokens))

@@ -1098,6 +1098,7 @@ def test_a_club_tournament_from_the_club_page_rates_its_members(browser, server)
         director.click("#c-add-member")
         director.wait_for_function(f"() => document.querySelectorAll('a.member-link').length === {i + 1}")
     assert director.input_value("#c-member-name") == ""  # emptied for the next name
+    links = [a.get_attribute("href") for a in director.query_selector_all("a.member-link")]
     director.click("#c-tournament summary")
     director.fill("#c-t-name", "Saturday cup")
     director.select_option("#c-t-rules", "our_house")
@@ -1117,8 +1118,17 @@ def test_a_club_tournament_from_the_club_page_rates_its_members(browser, server)
     slips = director.evaluate(f"() => JSON.parse(localStorage.getItem('smear:tournament:{tid}')).slips[0]")
     assert len(slips) == 1 and len(slips[0]["tokens"]) == 4  # five entrants, four seats: one sits out
     table_id = slips[0]["tableId"]
+    tokens = list(slips[0]["tokens"])
+    # A member takes the seat the tournament kept for them from the club's page, by their own link (entrants
+    # 0 to 3 are the members ticked, in order; 4 the guest).
+    seat, entrant = next((x, e) for x, e in enumerate(slips[0]["seats"]) if e < 4)
+    member = browser.new_context().new_page()
+    member.goto(links[entrant])
+    member.click(f"li.club-table[data-table='{table_id}'] button.own-seat[data-seat='{seat}']")
+    member.wait_for_url(f"**/t/{table_id}")
+    tokens[seat] = member.evaluate(f"() => JSON.parse(localStorage.getItem('smear:table:{table_id}')).seat")
     players = [threading.Thread(target=play_seat, args=(Client(server.target, tok), table_id, "heuristic", s))
-               for s, tok in enumerate(slips[0]["tokens"])]
+               for s, tok in enumerate(tokens)]
     for th in players:
         th.start()
     for th in players:

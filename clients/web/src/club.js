@@ -142,6 +142,7 @@ class ClubPage {
   }
 
   async sit(tableId, seat) {
+    if (tokens.get(tableId).seat && tokens.get(tableId).seatNo === seat) return this.go(`/t/${tableId}`);  // kept here already
     try {
       const r = await club.joinClubTable({ tableId, seat }, auth(saved.get(this.id).member));
       tokens.set(tableId, { seat: r.token, seatNo: seat });
@@ -229,8 +230,10 @@ class ClubPage {
       h("ol", {}, seated.map((m, i) => {
         const taken = info ? info.seatTaken[i] : Boolean(m);
         const label = m ? who(m) : taken ? `${info.seatNames[i] || t("a player")} (${t("guest")})` : t("free seat");
+        const own = mine && m === this.state.me && !tb.finished;  // a seat kept for me (a club tournament's), or mine already
         return h("li", { "data-seat": i }, label,
-          mine && !taken && !seated.includes(this.state.me) ? [" ", h("button.sit", { "data-seat": i, onclick: () => this.sit(tb.tableId, i) }, t("Sit here"))] : null);
+          own ? [" ", h("button.sit.own-seat", { "data-seat": i, onclick: () => this.sit(tb.tableId, i) }, t("Take your seat"))]
+            : mine && !taken && !seated.includes(this.state.me) ? [" ", h("button.sit", { "data-seat": i, onclick: () => this.sit(tb.tableId, i) }, t("Sit here"))] : null);
       })),
       h("a", { href: `/t/${tb.tableId}`, onclick: (e) => { e.preventDefault(); this.go(`/t/${tb.tableId}`); } }, t("watch")));
   }
