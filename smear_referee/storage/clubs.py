@@ -64,10 +64,21 @@ def add_member(cid: str, number: int, name: str, joined: float, token_hash: str)
             *Store.add_token(cid, token_hash, "member", number)]
 
 
-def leave(cid: str, number: int, at: float) -> Statements:
-    """The member leaves: their name is cleared from the store too, and their token no longer works."""
+def leave(cid: str, number: int, at: float, shown_as: str) -> Statements:
+    """The member leaves: their name is cleared from the store too (the seats they took at the club's tables
+    are named `shown_as`, their member id), and their token no longer works."""
     return [("UPDATE club_members SET name = '', left_at = ? WHERE club_id = ? AND member = ?", (at, cid, number)),
-            ("DELETE FROM tokens WHERE table_id = ? AND role = 'member' AND seat = ?", (cid, number))]
+            ("DELETE FROM tokens WHERE table_id = ? AND role = 'member' AND seat = ?", (cid, number)),
+            ("UPDATE tokens SET name = ? WHERE role = 'seat' AND EXISTS (SELECT 1 FROM club_seats s JOIN club_tables c "
+             "ON c.table_id = s.table_id WHERE c.club_id = ? AND s.member = ? AND s.table_id = tokens.table_id "
+             "AND s.seat = tokens.seat)", (shown_as, cid, number))]
+
+
+def seats_of(store: Store, cid: str, number: int) -> list[tuple[str, int]]:
+    """(table id, seat) of every seat a member took at the club's tables."""
+    return _reading(store, lambda conn: [tuple(r) for r in conn.execute(
+        "SELECT s.table_id, s.seat FROM club_seats s JOIN club_tables c ON c.table_id = s.table_id "
+        "WHERE c.club_id = ? AND s.member = ?", (cid, number)).fetchall()])
 
 
 def open_table(cid: str, table_id: str, at: float) -> Statements:

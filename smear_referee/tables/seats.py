@@ -219,6 +219,16 @@ async def take_back(tables: "Tables", t: Table, who: Identity) -> None:
     await _tell_watchers(t)
 
 
+async def renamed(tables: "Tables", table_id: str, seat: int, name: str) -> None:
+    """A seat's name changed in the store (a club member who left is shown by their member id): the table
+    this server holds in memory shows it too, and its watchers are told."""
+    t = tables.tables.get(table_id)
+    if t is not None and 0 <= seat < len(t.seat_names):
+        t.seat_names[seat] = name
+        t.seating += 1
+        await _tell_watchers(t)
+
+
 async def _tell_watchers(t: Table) -> None:
     """Wake the table's watch streams: the seats changed (they send the table's Seats)."""
     async with t.changed:

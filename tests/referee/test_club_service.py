@@ -78,7 +78,7 @@ def test_a_club_season_through_the_referee(db, tmp_path):
             _play(srv.target, opened.table_id, tokens)
             return opened.table_id
 
-        game([0, 1, 2, 3])
+        first_table = game([0, 1, 2, 3])
         first = _ladder(clubs, cid)
         assert sorted(r["member"] for r in first) == ["m0001", "m0002", "m0003", "m0004"]
         assert all(r["games"] == 1 and r["provisional"] for r in first)
@@ -118,6 +118,9 @@ def test_a_club_season_through_the_referee(db, tmp_path):
         after = clubs.GetClub(pb.GetClubRequest(club_id=cid))
         assert [m.member_id for m in after.members] == ["m0001", "m0002", "m0003", "m0005"]
         assert "Di" not in after.ladder_json and "m0004" in after.ladder_json  # the id stays, the name goes
+        seated = pb_grpc.RefereeStub(grpc.insecure_channel(srv.target)).GetTable(
+            pb.GetTableRequest(table_id=first_table)).seat_names  # the tables Di played at name her seat by her id
+        assert list(seated) == ["Ann", "Bo", "Cy", "m0004"]
         fails(lambda: clubs.ExportClub(pb.ExportClubRequest(club_id=cid), metadata=bearer(members[3].member_token)),
               grpc.StatusCode.UNAUTHENTICATED, "UNAUTHENTICATED")
 
