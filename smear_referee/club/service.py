@@ -151,7 +151,11 @@ class Clubs:
 
     def names(self, club: StoredClub) -> dict[str, str | None]:
         """Member id -> display name (None: the member left, and their name is no longer shown)."""
-        return {member_id(n): (name if left is None else None) for n, name, _joined, left in club.members}
+        return _named(club.members)
+
+    async def member_names(self, cid: str) -> dict[str, str | None]:
+        """`names` of the club `cid`, read without its games (a tournament's page asks every few seconds)."""
+        return _named(await self.store.off_loop(S.members_of, self.store, cid))
 
     def room_for(self, club: StoredClub, tables: int) -> None:
         """RESOURCE_EXHAUSTED if `tables` more club tables would pass the club's bound on those still playing."""
@@ -187,6 +191,10 @@ class Clubs:
         if caller.role == MEMBER and caller.seat is not None:
             return member_id(caller.seat), False
         return "", caller.role == DIRECTOR
+
+
+def _named(members: list[tuple[int, str, float, float | None]]) -> dict[str, str | None]:
+    return {member_id(n): (name if left is None else None) for n, name, _joined, left in members}
 
 
 def rule_file_named(club: StoredClub, name: str) -> dict[str, Any]:

@@ -74,6 +74,12 @@ def leave(cid: str, number: int, at: float, shown_as: str) -> Statements:
              "AND s.seat = tokens.seat)", (shown_as, cid, number))]
 
 
+def members_of(store: Store, cid: str) -> list[tuple[int, str, float, float | None]]:
+    """(number, name, joined, left) of the club's members: what a page naming them needs, without its games."""
+    return _reading(store, lambda conn: [tuple(r) for r in conn.execute(
+        "SELECT member, name, joined, left_at FROM club_members WHERE club_id = ? ORDER BY member", (cid,))])
+
+
 def seats_of(store: Store, cid: str, number: int) -> list[tuple[str, int]]:
     """(table id, seat) of every seat a member took at the club's tables."""
     return _reading(store, lambda conn: [tuple(r) for r in conn.execute(

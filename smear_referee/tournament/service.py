@@ -315,7 +315,7 @@ class TournamentService(pb_grpc.TournamentServicer):
         (their name is no longer shown anywhere; records keep the id)."""
         names = t.names()
         if "club" in t.config:
-            here = self.clubs.names(await self.clubs.load(t.config["club"]["id"]))
+            here = await self.clubs.member_names(t.config["club"]["id"])
             names = [m if m is not None and here.get(m) is None else n for n, m in zip(names, t.members())]
         return names
 
