@@ -144,6 +144,12 @@ class Tournaments:
         return t
 
 
+def _shown(t: Tourney, here: dict[str, str | None]) -> list[str]:
+    """The entrants' names as pages show them, `here` being the club's members (Clubs.names): a member who has
+    left shows as their member id (their name is no longer shown anywhere; records keep the id)."""
+    return [m if m is not None and here.get(m) is None else n for n, m in zip(t.names(), t.members())]
+
+
 def tourney_spec(c: dict[str, Any]) -> RuleSpec:
     """The rules every table of a tournament plays: its exact version, or its uploaded text with the
     parents it had at creation (a tournament from before versions: the versions names had then);
@@ -279,8 +285,7 @@ class TournamentService(pb_grpc.TournamentServicer):
         pairs = pair_round(c["pairing"], units, per_table, r, c["seed"], [u for u in order if u in units], met, held,
                            partners, sides)
         rs = round_seed(c["seed"], r)
-        numbers = await self._seated_members(t, len(pairs))
-        shown = await self._names(t)
+        numbers, shown = await self._seating(t, len(pairs))
         tables, out = [], []
         for i, placed in enumerate(pairs):
             seats = [placed[x % rules.n_sides] if c["teams"] else placed[x] for x in range(rules.players)]
@@ -311,24 +316,23 @@ class TournamentService(pb_grpc.TournamentServicer):
         return pb.StartRoundResponse(round=r, commitment=commitment(rs), tables=out)
 
     async def _names(self, t: Tourney) -> list[str]:
-        """The entrants' names as pages show them: a club's member who has left shows as their member id
-        (their name is no longer shown anywhere; records keep the id)."""
-        names = t.names()
-        if "club" in t.config:
-            here = await self.clubs.member_names(t.config["club"]["id"])
-            names = [m if m is not None and here.get(m) is None else n for n, m in zip(names, t.members())]
-        return names
+        """The entrants' names as pages show them (_shown)."""
+        if "club" not in t.config:
+            return t.names()
+        return _shown(t, await self.clubs.member_names(t.config["club"]["id"]))
 
-    async def _seated_members(self, t: Tourney, tables: int) -> list[int | None] | None:
-        """A club's tournament: each entrant's member number as the round seats them (None: a guest, or a member
-        who has left), once the club has room for the round's tables; None for a tournament of no club."""
+    async def _seating(self, t: Tourney, tables: int) -> tuple[list[int | None] | None, list[str]]:
+        """How a round seats the entrants: a club's tournament, each entrant's member number (None: a guest, or a
+        member who has left), once the club has room for the round's tables (None for a tournament of no club);
+        and the names the seats are taken under (_shown)."""
         c = t.config.get("club")
         if c is None:
-            return None
+            return None, t.names()
         club = await self.clubs.load(c["id"])
         self.clubs.room_for(club, tables)
         here = self.clubs.names(club)
-        return [member_number(m) if m is not None and here.get(m) is not None else None for m in t.members()]
+        numbers = [member_number(m) if m is not None and here.get(m) is not None else None for m in t.members()]
+        return numbers, _shown(t, here)
 
     @guard
     async def GetStandings(self, request, context):
@@ -369,8 +373,7 @@ class TournamentService(pb_grpc.TournamentServicer):
         elif kind == "replace":
             entry["name"] = clean_name(a.name, self.t.tables.limits.name_chars, "the new entrant's name", empty=False)
             if "club" in t.config:  # a club's member (by id) comes in as that member; anyone else as a guest
-                club = await self.clubs.load(t.config["club"]["id"])
-                here = self.clubs.names(club)
+                here = await self.clubs.member_names(t.config["club"]["id"])
                 if here.get(entry["name"]) is not None:
                     entry["member"], entry["name"] = entry["name"], here[entry["name"]]
         else:
