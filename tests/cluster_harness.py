@@ -137,6 +137,12 @@ class Replicas:
             out[i] = {shard for owner, shard in rows if ids and owner == ids[0]}
         return out
 
+    def spread(self, seconds: float = 30.0) -> None:
+        """Wait (up to `seconds`) until every live replica holds shards: they spread as replicas join."""
+        deadline = time.monotonic() + seconds
+        while len(self.owners()) < len(self.live) and time.monotonic() < deadline:
+            time.sleep(0.2)
+
     def owners(self) -> dict[str, list[tuple[int, int]]]:
         """address -> [(shard, epoch)] of the unexpired leases, by the database's clock."""
         import psycopg

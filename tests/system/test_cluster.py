@@ -59,9 +59,7 @@ def _line(info: pb.TableInfo) -> dict:
 def test_calls_go_to_the_owner_and_any_replica_lists_every_table(database, tmp_path):
     reps = Replicas(database, 3, 3.0, tmp_path)
     try:
-        deadline = time.monotonic() + 30
-        while len(reps.owners()) < 3 and time.monotonic() < deadline:  # the shards spread as replicas join
-            time.sleep(0.2)
+        reps.spread()  # the shards spread as replicas join
         makers = [Client(r.address) for r in reps.live]  # each makes its tables in shards of its own
         made = [makers[i % 3].create_table("four_point_ne_wisconsin", seed=f"s{i}", hand_limit=1) for i in range(12)]
         owners = {m.table_id: _lease(database, m.table_id)[0] for m in made}
@@ -253,9 +251,7 @@ def test_a_tournament_fails_over_with_its_shard_when_its_replica_is_killed_mid_r
     from smear_referee.tournament.archive import verify_archive
     reps = Replicas(database, 3, 1.5, tmp_path, limits=("bot_seconds=0.01",))
     try:
-        deadline = time.monotonic() + 30
-        while len(reps.owners()) < 3 and time.monotonic() < deadline:
-            time.sleep(0.2)
+        reps.spread()
         director = Client(reps.targets)
         made = director.tournament("CreateTournament", pb.CreateTournamentRequest(
             rules_name="cutthroat_canadian", players=3, entrants=[f"p{i}" for i in range(6)], pairing="swiss",
@@ -308,9 +304,7 @@ def test_a_club_counts_its_games_on_whichever_replica_holds_it_after_its_replica
     from smear_referee.club.export import verify_export
     reps = Replicas(database, 3, 1.5, tmp_path, limits=("bot_seconds=0.01",))
     try:
-        deadline = time.monotonic() + 30
-        while len(reps.owners()) < 3 and time.monotonic() < deadline:
-            time.sleep(0.2)
+        reps.spread()
         anyone = Client(reps.targets)
         made = anyone.club("CreateClub", pb.CreateClubRequest(name="Replicated", rule_files=[
             pb.ClubRuleFile(rules_name="four_point_ne_wisconsin")]), token=False, safe=False)
