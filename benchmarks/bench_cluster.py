@@ -113,9 +113,7 @@ def main() -> None:
             reps = Replicas(url, replicas, args.lease, Path(tmp))
             try:
                 if replicas > 1:
-                    deadline = time.monotonic() + 30
-                    while len(reps.owners()) < replicas and time.monotonic() < deadline:
-                        time.sleep(0.2)
+                    reps.spread()
                 out = asyncio.run(load(reps, args.tables, args.seconds, kills, args.lease))
             finally:
                 reps.close()
