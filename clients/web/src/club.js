@@ -6,8 +6,8 @@ import { createClient } from "@connectrpc/connect";
 import { auth, kept, referee, refusal, tokens, transport } from "./api.js";
 import { Club, Tournament } from "./gen/smear/referee/v1/referee_pb.js";
 import { t } from "./i18n.js";
-import { back } from "./tournament.js";
-import { h } from "./ui.js";
+import { back, roundFields } from "./tournament.js";
+import { h, refreshing } from "./ui.js";
 
 const club = createClient(Club, transport);
 const tournament = createClient(Tournament, transport);
@@ -68,8 +68,7 @@ export async function clubPage(root, id, go) {
   }
   const page = new ClubPage(root, id, go);
   await page.refresh();
-  const timer = setInterval(() => page.refresh().catch(() => {}), 3000);
-  return () => clearInterval(timer);
+  return refreshing(() => page.refresh());
 }
 
 class ClubPage {
@@ -120,14 +119,13 @@ class ClubPage {
   }
 
   /** A club tournament: the members ticked and the guests named enter; its page keeps the director's token. */
-  async openTournament(form) {
+  async openTournament(form, round) {
     const entrants = [...form.querySelectorAll("input[data-member]:checked")].map((x) => x.dataset.member)
       .concat(form.querySelector("#c-guests").value.split("\n").map((x) => x.trim()).filter(Boolean));
     try {
       const made = await tournament.createTournament({
         clubId: this.id, name: form.querySelector("#c-t-name").value, rulesName: form.querySelector("#c-t-rules").value,
-        entrants, pairing: form.querySelector("#c-t-pairing").value, rounds: Number(form.querySelector("#c-t-rounds").value),
-        duplicate: form.querySelector("#c-t-duplicate").checked, handsPerRound: Number(form.querySelector("#c-t-hands").value),
+        entrants, ...round.request(),
       }, auth(this.token));
       tournaments.set(made.tournamentId, { director: made.directorToken });
       this.go(`/tournament/${made.tournamentId}`);
@@ -206,19 +204,16 @@ class ClubPage {
 
   tournamentForm(s) {
     const rules = h("select#c-t-rules", {}, s.ruleFiles.map((f) => h("option", { value: f.name }, f.title)));
-    const pairing = h("select#c-t-pairing", {}, h("option", { value: "swiss" }, t("Swiss")), h("option", { value: "round_robin" }, t("round robin")));
+    const round = roundFields("c-t-");
     return h("details#c-tournament", {}, h("summary", {}, t("Open a club tournament")),
-      h("form", { onsubmit: (e) => { e.preventDefault(); this.openTournament(e.target); } },
+      h("form", { onsubmit: (e) => { e.preventDefault(); this.openTournament(e.target, round); } },
         h("label", {}, t("Name"), " ", h("input#c-t-name", { placeholder: t("Club night"), maxlength: 100 })), " ",
         h("label", {}, t("Rules"), " ", rules),
         h("fieldset", {}, h("legend", {}, t("Members who play")), s.members.map((m) => h("label.rule-choice", {},
           h("input", { type: "checkbox", checked: true, "data-member": m.memberId }), " ", m.name))),
         h("label", { for: "c-guests" }, t("Guests (one name per line; they play unrated)")),
         h("textarea#c-guests", { rows: 2 }),
-        h("div", {}, h("label", {}, t("Rounds"), " ", h("input#c-t-rounds", { type: "number", min: 1, max: 50, value: 3 })), " ",
-          h("label", {}, t("Pairing"), " ", pairing), " ",
-          h("label", {}, t("Hands per round (0: a whole game)"), " ", h("input#c-t-hands", { type: "number", min: 0, max: 100, value: 0 })), " ",
-          h("label", {}, h("input#c-t-duplicate", { type: "checkbox" }), " ", t("duplicate (every table of a round plays the same boards)"))),
+        h("div", {}, ...round.fields),
         h("button#c-t-create", { type: "submit" }, t("Create tournament"))));
   }
 

@@ -1,7 +1,7 @@
 // The lobby: open tables, a new table from a rule file of the server or from pasted house rules.
 import { once, referee, refusal, tokens } from "./api.js";
 import { langPicker, optionsText, t } from "./i18n.js";
-import { h } from "./ui.js";
+import { h, refreshing } from "./ui.js";
 
 export async function lobbyPage(root, go) {
   const [{ rules }, tables] = await Promise.all([referee.listRules({}), referee.listTables({ includeFinished: true })]);
@@ -18,8 +18,7 @@ export async function lobbyPage(root, go) {
     list.replaceChildren(rows.length ? tableList(rows, go) : h("p.muted", {}, t("No tables yet: open one.")));
   };
   list.replaceChildren(tableList(tables.tables, go));
-  const timer = setInterval(() => refresh().catch(() => {}), 3000);
-  return () => clearInterval(timer);
+  return refreshing(refresh);
 }
 
 function tableList(rows, go) {

@@ -5,7 +5,7 @@ import { auth, kept, once, referee, refusal, transport } from "./api.js";
 import { Tournament } from "./gen/smear/referee/v1/referee_pb.js";
 import { langPicker, t } from "./i18n.js";
 import { clockSelect, rulesPicker } from "./lobby.js";
-import { h } from "./ui.js";
+import { h, refreshing } from "./ui.js";
 
 const tournament = createClient(Tournament, transport);
 const saved = kept("smear:tournament:");
@@ -16,15 +16,27 @@ export function back(go) {
 }
 
 
+/** What every new tournament's form asks (rounds, pairing, hands per round, duplicate), its ids prefixed
+ * `prefix`: the elements, their labelled fields in order, and the values as CreateTournament takes them. */
+export function roundFields(prefix) {
+  const rounds = h(`input#${prefix}rounds`, { type: "number", min: 1, max: 50, value: 3 });
+  const pairing = h(`select#${prefix}pairing`, {}, h("option", { value: "swiss" }, t("Swiss")), h("option", { value: "round_robin" }, t("round robin")));
+  const hands = h(`input#${prefix}hands`, { type: "number", min: 0, max: 100, value: 0 });
+  const duplicate = h(`input#${prefix}duplicate`, { type: "checkbox" });
+  return {
+    fields: [h("label", {}, t("Rounds"), " ", rounds), " ", h("label", {}, t("Pairing"), " ", pairing), " ",
+      h("label", {}, t("Hands per round (0: a whole game)"), " ", hands), " ",
+      h("label", {}, duplicate, " ", t("duplicate (every table of a round plays the same boards)"))],
+    request: () => ({ rounds: Number(rounds.value), pairing: pairing.value, handsPerRound: Number(hands.value), duplicate: duplicate.checked }),
+  };
+}
+
 export async function newTournamentPage(root, go) {
   const { rules } = await referee.listRules({});
   const picker = rulesPicker(rules, "t-");  // a shipped rule file or the club's house rules, checked as typed
   const name = h("input#t-name", { placeholder: t("Club night"), maxlength: 100 });
   const entrants = h("textarea#t-entrants", { rows: 8, placeholder: t("one name per line") });
-  const rounds = h("input#t-rounds", { type: "number", min: 1, max: 50, value: 3 });
-  const pairing = h("select#t-pairing", {}, h("option", { value: "swiss" }, t("Swiss")), h("option", { value: "round_robin" }, t("round robin")));
-  const hands = h("input#t-hands", { type: "number", min: 0, max: 100, value: 0 });
-  const duplicate = h("input#t-duplicate", { type: "checkbox" });
+  const round = roundFields("t-");
   const teams = h("input#t-teams", { type: "checkbox" });
   const clock = clockSelect("t-clock");
   const errors = picker.errors;
@@ -37,9 +49,9 @@ export async function newTournamentPage(root, go) {
           if (!chosen) return;
           const made = await tournament.createTournament({
             name: name.value, rulesName: chosen.name ?? "house_rules", rulesText: chosen.text ?? "", options: picker.chosen(),
-            players: Number(picker.players.value), rounds: Number(rounds.value),
-            entrants: entrants.value.split("\n").map((x) => x.trim()).filter(Boolean), pairing: pairing.value,
-            duplicate: duplicate.checked, teams: teams.checked, handsPerRound: Number(hands.value), turnSeconds: Number(clock.value),
+            players: Number(picker.players.value), ...round.request(),
+            entrants: entrants.value.split("\n").map((x) => x.trim()).filter(Boolean),
+            teams: teams.checked, turnSeconds: Number(clock.value),
           });
           saved.set(made.tournamentId, { director: made.directorToken });
           go(`/tournament/${made.tournamentId}`);
@@ -50,9 +62,7 @@ export async function newTournamentPage(root, go) {
     }, h("label", {}, t("Name"), " ", name), " ", h("label", {}, t("Rules"), " ", picker.select), " ",
     h("label", {}, t("Players"), " ", picker.players), picker.options, picker.houseBox,
     h("label", { for: "t-entrants" }, t("Entrants")), entrants,
-    h("div", {}, h("label", {}, t("Rounds"), " ", rounds), " ", h("label", {}, t("Pairing"), " ", pairing), " ",
-      h("label", {}, t("Hands per round (0: a whole game)"), " ", hands), " ",
-      h("label", {}, duplicate, " ", t("duplicate (every table of a round plays the same boards)")), " ",
+    h("div", {}, ...round.fields, " ",
       h("label", {}, teams, " ", t("entrants are fixed teams")), " ",
       h("label", {}, t("Turn clock"), " ", clock)),
     errors, h("button#t-create", { type: "submit" }, t("Create tournament"))));
@@ -61,8 +71,7 @@ export async function newTournamentPage(root, go) {
 export async function tournamentPage(root, id, go) {
   const page = new TournamentPage(root, id, go);
   await page.refresh();
-  const timer = setInterval(() => page.refresh().catch(() => {}), 3000);
-  return () => clearInterval(timer);
+  return refreshing(() => page.refresh());
 }
 
 class TournamentPage {

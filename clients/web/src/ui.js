@@ -183,3 +183,9 @@ export function recordMoveTold(d) {
     play: d.card, choose: d.choice }[d.action];
   return moveTold({ action: { case: d.action, value } });
 }
+
+/** Run `refresh` every few seconds while a page is shown (one that fails waits for the next); returns what stops it. */
+export function refreshing(refresh, ms = 3000) {
+  const timer = setInterval(() => refresh().catch(() => {}), ms);
+  return () => clearInterval(timer);
+}
