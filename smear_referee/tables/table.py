@@ -400,14 +400,16 @@ class Table:
                               chat: int | None = None) -> bool:
         """Wait until there is an event after `after`, the seats have changed since `seating`, a line
         of chat was said after `chat`, or the table has left this server; False if `seconds` pass first."""
-        async with self.changed:
-            try:
-                await asyncio.wait_for(self.changed.wait_for(
+        # asyncio.timeout, not wait_for: wait_for wraps the wait in a task of its own, and every open
+        # stream waits here (a task, its context and frames per stream, and so more memory per stream).
+        try:
+            async with asyncio.timeout(seconds), self.changed:
+                await self.changed.wait_for(
                     lambda: self.last_seq > after or self.moved or (seating is not None and self.seating != seating)
-                    or (chat is not None and self.chat.said != chat)), seconds)
+                    or (chat is not None and self.chat.said != chat))
                 return True
-            except asyncio.TimeoutError:
-                return False
+        except TimeoutError:
+            return False
 
     def turn_due(self, seat: int, sent: int) -> bool:
         """Whether `seat` is owed a view newer than version `sent`: it must act now, or the game is over."""
