@@ -224,7 +224,6 @@ class PlayRules:
     # table); True when a count depends on the hand, so the engine must watch for the first empty hand.
     uneven_hands: bool
     deck: InitVar[DeckRules]
-    follow_wins: bool = True  # some follow rule reads `wins` or `can_win` (else the engine need not find them)
     # True when some lead rule can apply after the first trick (the engine skips them otherwise).
     lead_checks_later: bool = field(init=False)
     # [trump][card]: what leading that card fixes for the trick (led suit, cards of that suit, cards
@@ -318,6 +317,7 @@ class ScoringRules:
     cap_at: Fn | None
     # Names the scoring and end formulas read, of those scoring computes per hand or per side: it skips the others.
     reads: frozenset[str] = frozenset(SCORE_VARS)
+    points_only: bool = False  # `others: points`: a side not bidding scores its points and nothing else
     flags: tuple[bool, bool, bool, bool] = field(init=False)  # tricks, dealer, previous, delta: read or not
 
     def __post_init__(self) -> None:
@@ -334,6 +334,7 @@ class EndRules:
     # `tie_break: [count_out]`: the point indices in the order they are counted (None: not counted out here).
     count_plan: tuple[int, ...] | None = None
     count_as_won: bool = False  # count out in the order the points fell (count_plan orders those that fell together)
+    scores_only: bool = False  # win_if reads only `score` and `target`
 
 
 @dataclass(frozen=True, eq=False, repr=False)

@@ -15,7 +15,6 @@ from smear_dsl.compile.compiled import (N_TABLE, SCORE_VARS, BiddingRules, Compi
                                         ScoringRules)
 from smear_dsl.errors import Diagnostic, OptionError, RuleError, clip
 from smear_dsl.expr import ast as A
-from smear_dsl.expr.check import uses
 from smear_dsl.expr.emit import Tables, emit, trump_runs
 from smear_dsl.language.inherited import own_lines
 from smear_dsl.language.spec import ExprSpec, Loc, RuleSpec, phase_seats
@@ -122,7 +121,8 @@ class _Compiler:
                               any(st.kind == "discard" and st.credit != "nobody" for st in steps)),
             scoring=scoring,
             end=EndRules(target, self.fn(spec.end.win_if, tables), tie_break, count_plan,
-                         count_plan is not None and spec.end.count_as_won))
+                         count_plan is not None and spec.end.count_as_won,
+                         spec.end.win_if is not None and A.names_in(spec.end.win_if.ast) <= {"score", "target"}))
 
     def play_part(self, tables: Tables, steps: tuple[CompiledStep, ...], equal_last: bool, deck: DeckRules) -> PlayRules:
         """The phases and the tricks: leader, lead and follow rules, draws."""
@@ -133,8 +133,7 @@ class _Compiler:
                   for r in play.lead_rules),
             tuple(LeadCheck(emit(r.forbid.checked, tables), r.code, r.message,
                             forbid_cards=self.cards(r.forbid, tables)) for r in play.follow_rules),
-            equal_last, play.draw != "none", self.uneven, deck,
-            follow_wins=any(uses(r.forbid.ast, "wins") or uses(r.forbid.ast, "can_win") for r in play.follow_rules))
+            equal_last, play.draw != "none", self.uneven, deck)
 
     def scoring_part(self, tables: Tables) -> tuple[ScoringRules, tuple[tuple[int, str], ...]]:
         """The hand's scoring formulas, and (index, name) of the points they or the end read by name."""
@@ -144,7 +143,8 @@ class _Compiler:
         scoring = ScoringRules(
             self.fn(sc.made, tables), self.fn(sc.bidder, tables), self.fn(sc.others, tables),
             _unless_never(self.fn(sc.cap_when, tables)), self.fn(sc.cap_at, tables),
-            frozenset(v for v in SCORE_VARS if v in used))
+            frozenset(v for v in SCORE_VARS if v in used),
+            sc.others is not None and isinstance(sc.others.ast, A.Name) and sc.others.ast.name == "points")
         reads = tuple((i, p.name) for i, p in enumerate(spec.points) if p.name in spec.point_vars and p.name in used)
         return scoring, reads
 

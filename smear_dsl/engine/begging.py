@@ -7,7 +7,7 @@ from smear_dsl import cards as C
 from smear_dsl import moves as M
 from smear_dsl.errors import MoveError
 from smear_dsl.i18n import N_, Phrase
-from smear_dsl.engine.scoring import score_hand
+from smear_dsl.engine.scoring import may_win_before_play, score_hand
 from smear_dsl.engine.constants import BEG
 
 STAND, BEG_, GIVE, RUN = (M.CHOOSE_BASE + i for i in range(len(M.CHOICES)))
@@ -92,7 +92,7 @@ class Begging:
     def _won_before_play(self) -> bool:
         """Without bidding, points settled before the play (the gift, a turned-up card) count at once: a
         side they take to a win wins the game before a card is played (the hand ends there)."""
-        if not (self.rules.points.pre_points and self.rules.bidding.none):
+        if not (self.rules.points.pre_points and self.rules.bidding.none) or not may_win_before_play(self):
             return False
         result, winner = score_hand(self, early=True)
         if winner is None:

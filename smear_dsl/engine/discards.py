@@ -57,18 +57,25 @@ class Discards:
             lo, hi = self._discard_range(seat, env)
             masks = [kind(env) for kind in step.kinds]
             kinds = _split_by(allowed, masks) if masks else [allowed]
-            plans = self._valid_plans(seat, kinds, lo, hi)
+            if lo == hi == allowed.bit_count():  # every card that may go must go: one discard, if valid_if lets it
+                plans = self._valid_plans(seat, kinds, lo, hi, env, [tuple(k.bit_count() for k in kinds)])
+            else:
+                plans = self._valid_plans(seat, kinds, lo, hi, env)
         plan = (allowed, lo, hi, kinds, frozenset(plans), plans)
         self._plan_memo = (key, plan)
         return plan
 
-    def _valid_plans(self, seat: int, kinds: list[int], lo: int, hi: int) -> list[tuple[int, ...]]:
-        """The counts per kind in range whose discard passes valid_if (judged on one discard each)."""
+    def _valid_plans(self, seat: int, kinds: list[int], lo: int, hi: int, env: dict | None = None,
+                     candidates: list[tuple[int, ...]] | None = None) -> list[tuple[int, ...]]:
+        """The counts per kind in range (or of `candidates`) whose discard passes valid_if (judged on one
+        discard each)."""
         valid_if = self.rules.play.steps[self.step].valid_if
+        if candidates is None:
+            candidates = _counts(kinds, lo, hi)
         if valid_if is None:
-            return _counts(kinds, lo, hi)
-        env, hand, out = self.step_env(seat), self.hands[seat], []
-        for counts in _counts(kinds, lo, hi):
+            return candidates
+        env, hand, out = env if env is not None else self.step_env(seat), self.hands[seat], []
+        for counts in candidates:
             env["discard"] = mask = _lowest(kinds, counts)
             env["kept"] = hand & ~mask
             if valid_if(env):
@@ -124,7 +131,8 @@ class Discards:
                 weights = None
             if weights is None:
                 sizes = [k.bit_count() for k in kinds]
-                weights = [math.prod(math.comb(n, k) for n, k in zip(sizes, counts)) for counts in plans]
+                weights = [math.prod(math.comb(n, k) for n, k in zip(sizes, counts)) for counts in plans] \
+                    if len(plans) > 1 else ()
             counts = plans[0] if len(plans) == 1 else rng.choices(plans, weights)[0]
             mask = 0
             for kind, n, k in zip(kinds, sizes, counts):
@@ -219,6 +227,10 @@ def _lowest(kinds: list[int], counts: tuple[int, ...]) -> int:
 
 def _random_subset(mask: int, size: int, k: int, rng: random.Random) -> int:
     """A uniformly random k-card subset of `mask` (which has `size` cards)."""
+    if k == size:  # all of them (a discard the plan forces): the generator is still drawn from as below,
+        for _ in range(k):  # so that seeded games (a rule version's fingerprint) play as they always have
+            rng.random()
+        return mask
     out = 0
     for _ in range(k):
         m = mask

@@ -72,8 +72,11 @@ class Game(Bidding, Begging, Steps, Discards, Play, Snapshots):
     def __new__(cls, rules=None, *args, **kwargs):
         """A game under rules with follow rules or hands that may start the play uneven is an
         ExtrasGame (below), so the common case keeps its inlined play path bare."""
-        if cls is Game and rules is not None and (rules.play.follow_checks or rules.play.uneven_hands or rules.play.draw_in_play):
-            cls = ExtrasGame
+        if cls is Game and rules is not None:
+            if rules.play.uneven_hands or rules.play.draw_in_play:
+                cls = ExtrasGame
+            elif rules.play.follow_checks:
+                cls = FollowGame
         return super().__new__(cls)
 
     def __init__(self, rules: CompiledRules, seed: int | str | None = None, first_dealer: int | None = None,
@@ -445,26 +448,42 @@ class Game(Bidding, Begging, Steps, Discards, Play, Snapshots):
                           for dealer, hands, stock, moves in self.record_hands]}
 
 
-class ExtrasGame(Game):
-    """A game whose rules need more than the common play path: follow rules judge every follow,
-    players draw from the stock after each trick, and hands that may start the play uneven end the
-    hand when the first runs out. A class of its own, so games without these keep the inlined play
-    path untouched."""
+class FollowGame(Game):
+    """A game with follow rules (play.follow_rules): they judge every follow, on top of the following
+    rule. A class of its own, so games without them keep the inlined play path untouched."""
 
     def apply(self, seat: int, code: int) -> None:
         if self.phase != PLAY or seat != self.turn or not 0 <= code < 64:
             return Game.apply(self, seat, code)
-        play = self.rules.play
-        if self.trick and play.follow_checks:
+        if self.trick and self.rules.play.follow_checks:
             hand = self.hands[seat]
             # the following rule speaks first
             if (hand >> code) & 1 and not (hand & self.led_mask and not (1 << code) & self.follow_ok):
                 self._follow(seat, code, hand)
         self.play_legal(seat, code)
 
+    # Play a card taken from `_legal_play_mask`: the follow rules' check is skipped (a search's playouts
+    # play thousands of cards they already chose from the mask).
+    play_legal = Game.apply
+
+    def random_move(self, rng: random.Random) -> int:
+        if self.phase == PLAY and self.trick:
+            m = self._legal_play_mask(self.turn)
+            k = int(rng.random() * m.bit_count())
+            while k:
+                m &= m - 1
+                k -= 1
+            return (m & -m).bit_length() - 1
+        return Game.random_move(self, rng)
+
+
+class ExtrasGame(FollowGame):
+    """A game whose hands need watching in the play: players draw from the stock after each trick, or
+    hands that may start the play uneven end the hand when the first runs out (follow rules too, if any)."""
+
     def play_legal(self, seat: int, card: int) -> None:
-        """Play `card` for the seat to act, the caller having taken it from `_legal_play_mask`: the follow
-        rules' check is skipped (a search's playouts play thousands of cards it already chose from the mask)."""
+        """Play `card` for the seat to act, the caller having taken it from `_legal_play_mask` (the
+        follow rules' check is skipped), then draw or end the hand as the rules say."""
         tricks = len(self.tricks)
         Game.apply(self, seat, card)
         if len(self.tricks) > tricks and self.phase == PLAY:  # a trick ended and the hand goes on
@@ -485,13 +504,3 @@ class ExtrasGame(Game):
             bit = 1 << c
             self.hands[seat] |= bit
             self.held[seat] |= bit  # scoring reads `held` as the cards each seat played
-
-    def random_move(self, rng: random.Random) -> int:
-        if self.phase == PLAY and self.trick:
-            m = self._legal_play_mask(self.turn)
-            k = int(rng.random() * m.bit_count())
-            while k:
-                m &= m - 1
-                k -= 1
-            return (m & -m).bit_length() - 1
-        return super().random_move(rng)

@@ -99,23 +99,20 @@ class Play:
     # ---- follow rules (play.follow_rules): judged card by card, on top of the following rule
     def _follow_env(self, seat: int, base: int) -> tuple[dict[str, Any], Any]:
         """The names a follow rule sees (all but `play` and `wins`, set per card), and `beats(card)`:
-        whether a card would take the trick so far."""
+        whether a card would take the trick so far. The sets that cost a walk over cards (`wins` of
+        each card as a set, `can_win`, `trick_cards`) are found only if a rule reads them (_FollowEnv)."""
         key, trick = self.trick_key, self.trick
-        win = trick[0]
-        for c in trick[1:]:  # as a completed trick is judged: a higher key wins; equal keys by equal_last
-            if key(c) > key(win) or (self.rules.play.equal_last and key(c) == key(win)):
-                win = c
-        wk = key(win)
         last = self.rules.play.equal_last
-        beats = (lambda c: key(c) > wk or (last and key(c) == wk))
-        wins = 0  # the cards of `base` that would take the trick so far (`wins` of each, as a set)
-        if self.rules.play.follow_wins:  # only if a rule reads them
-            for c in C.bits(base):
-                if beats(c):
-                    wins |= 1 << c
-        env = {"lead": trick[0], "winning": win, "legal": base, "hand": self.hands[seat],
-                "trick_cards": sum(1 << c for c in trick), "trick": self.trick_no, "trump": self.trump,
-                "is_bidder": seat == self.bidder, "bid": self.high, "can_win": wins != 0, "wins_set": wins}
+        win = trick[0]
+        wk = key(win)
+        for c in trick[1:]:  # as a completed trick is judged: a higher key wins; equal keys by equal_last
+            k = key(c)
+            if k > wk or (last and k == wk):
+                win, wk = c, k
+        beats = (lambda c: key(c) >= wk) if last else (lambda c: key(c) > wk)
+        env = _FollowEnv(lead=trick[0], winning=win, legal=base, hand=self.hands[seat], trick=self.trick_no,
+                         trump=self.trump, is_bidder=seat == self.bidder, bid=self.high)
+        env.beats, env.cards = beats, trick
         return env, beats
 
     def _forbidding(self, env: dict[str, Any], beats, c: int):
@@ -126,10 +123,13 @@ class Play:
     def _follow_mask(self, seat: int, base: int) -> int:
         """The cards of `base` no follow rule forbids; if the rules would forbid them all, none applies
         (a player always has a card to play). The last answer is kept (random_move, a bot and apply ask alike)."""
-        key = (seat, self.hands[seat], base, tuple(self.trick), self.trump, self.trick_no, self.bidder, self.high)
+        # Within a hand the log of its moves fixes the trick, trump and bid: the answer is kept for this
+        # log at this length, this seat and hand (a world's redeal changes the hand, a copy the log).
+        moves, hand = self.hand_moves, self.hands[seat]
         memo = self._follow_memo
-        if memo is not None and memo[0] == key:
-            return memo[1]
+        if memo is not None and memo[0] is moves and memo[1] == len(moves) and memo[2] == seat and memo[3] == hand \
+                and memo[4] == base:
+            return memo[5]
         env, beats = self._follow_env(seat, base)
         checks = self.rules.play.follow_checks
         if all(chk.forbid_cards is not None for chk in checks):  # each rule as the set it forbids: one step
@@ -143,7 +143,7 @@ class Play:
                 if self._forbidding(env, beats, c) is None:
                     out |= 1 << c
         out = out or base
-        self._follow_memo = (key, out)
+        self._follow_memo = (moves, len(moves), seat, hand, base, out)
         return out
 
     def _follow(self, seat: int, c: int, hand: int) -> None:
@@ -201,3 +201,30 @@ class Play:
             for c in cards:
                 out[w] |= 1 << c
         return out
+
+
+class _FollowEnv(dict):
+    """A follow rule's names, where the sets that cost a walk over cards are worked out when first read:
+    `wins_set` (the cards of `legal` that would take the trick so far), `can_win`, `trick_cards`."""
+
+    beats: Any
+    cards: list[int]
+
+    def __missing__(self, name: str) -> Any:
+        if name == "wins_set" or name == "can_win":
+            beats, wins, m = self.beats, 0, self["legal"]
+            while m:
+                low = m & -m
+                if beats(low.bit_length() - 1):
+                    wins |= low
+                m ^= low
+            self["wins_set"], self["can_win"] = wins, wins != 0
+            return self[name]
+        if name == "trick_cards":
+            out = 0
+            for c in self.cards:
+                out |= 1 << c
+            self[name] = out
+            return out
+        raise KeyError(name)
+

@@ -123,6 +123,24 @@ def award(game: Game, taken: list[int], early: bool = False, log: list[tuple] | 
     return out, game_points
 
 
+def may_win_before_play(game: Game) -> bool:
+    """Whether the points settled before the play (a turned-up card, the gift) could end the game now.
+    Not when none fell, a side scores just its points (`others: points`, no bidder) and win_if reads only
+    the scores, which are then unchanged: only a side already at a win could win, and win_if says if one is."""
+    r = game.rules
+    if not (r.scoring.points_only and r.end.scores_only):
+        return True
+    for kind, card, extra, _to, _tie, _fn in r.points.plan:
+        if kind >= POINT_GIFT and _before_play(game, kind, card, extra) is not None:
+            return True
+    env = {"target": r.end.target}
+    for score in game.scores:
+        env["score"] = score
+        if r.end.win_if(env):
+            return True
+    return False
+
+
 def _card_values(game: Game, taken: list[int]) -> list[int]:
     """Each side's card value (deck.values) in the tricks it took and the discards credited to it."""
     r = game.rules

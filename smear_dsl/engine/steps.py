@@ -17,9 +17,12 @@ class Steps:
 
     # ---- phases between bidding and play
     def step_env(self, seat: int) -> dict[str, Any]:
-        """The names a step's expressions (count, allowed, valid_if) see for `seat`."""
-        return {"hand": self.hands[seat], "stock": C.mask_of(self.stock), "is_bidder": seat == self.bidder,
-                "is_dealer": seat == self.dealer, "bid": self.high, "trump": self.trump}
+        """The names a step's expressions (count, allowed, valid_if) see for `seat` (the stock as a set
+        only if one reads it: see _StepEnv)."""
+        env = _StepEnv(hand=self.hands[seat], is_bidder=seat == self.bidder, is_dealer=seat == self.dealer,
+                       bid=self.high, trump=self.trump)
+        env.stock_cards = self.stock
+        return env
 
     def _discard_range(self, seat: int, env: dict[str, Any] | None = None) -> tuple[int, int]:
         step = self.rules.play.steps[self.step]
@@ -198,3 +201,17 @@ class Steps:
             self.credit[self.rules.side_of[seat]] |= mask
         self.queue.pop(0)
         self._advance_steps()
+
+
+class _StepEnv(dict):
+    """A step's names, where `stock`, the stock as a set of cards, is made when first read (most steps'
+    expressions never read it, and a discard's plan asks for the names several times)."""
+
+    stock_cards: list[int]
+
+    def __missing__(self, name: str) -> Any:
+        if name != "stock":
+            raise KeyError(name)
+        self["stock"] = stock = C.mask_of(self.stock_cards)
+        return stock
+
