@@ -57,25 +57,18 @@ class Discards:
             lo, hi = self._discard_range(seat, env)
             masks = [kind(env) for kind in step.kinds]
             kinds = _split_by(allowed, masks) if masks else [allowed]
-            if lo == hi == allowed.bit_count():  # every card that may go must go: one discard, if valid_if lets it
-                plans = self._valid_plans(seat, kinds, lo, hi, env, [tuple(k.bit_count() for k in kinds)])
-            else:
-                plans = self._valid_plans(seat, kinds, lo, hi, env)
+            plans = self._valid_plans(seat, kinds, lo, hi, env)
         plan = (allowed, lo, hi, kinds, frozenset(plans), plans)
         self._plan_memo = (key, plan)
         return plan
 
-    def _valid_plans(self, seat: int, kinds: list[int], lo: int, hi: int, env: dict | None = None,
-                     candidates: list[tuple[int, ...]] | None = None) -> list[tuple[int, ...]]:
-        """The counts per kind in range (or of `candidates`) whose discard passes valid_if (judged on one
-        discard each)."""
+    def _valid_plans(self, seat: int, kinds: list[int], lo: int, hi: int, env: dict | None = None) -> list[tuple[int, ...]]:
+        """The counts per kind in range whose discard passes valid_if (judged on one discard each)."""
         valid_if = self.rules.play.steps[self.step].valid_if
-        if candidates is None:
-            candidates = _counts(kinds, lo, hi)
         if valid_if is None:
-            return candidates
+            return _counts(kinds, lo, hi)
         env, hand, out = env if env is not None else self.step_env(seat), self.hands[seat], []
-        for counts in candidates:
+        for counts in _counts(kinds, lo, hi):
             env["discard"] = mask = _lowest(kinds, counts)
             env["kept"] = hand & ~mask
             if valid_if(env):
@@ -209,6 +202,8 @@ def _n_plans(kinds: list[int], hi: int) -> int:
 def _counts(kinds: list[int], lo: int, hi: int):
     """Every count per kind (no more than the kind holds) adding up to lo..hi."""
     sizes = [k.bit_count() for k in kinds]
+    if lo == hi == sum(sizes):  # every card must go (a forced discard): one count, without the product
+        return [tuple(sizes)]
     if len(sizes) == 1:
         return [(k,) for k in range(lo, min(sizes[0], hi) + 1)]
     return [c for c in itertools.product(*(range(min(n, hi) + 1) for n in sizes)) if lo <= sum(c) <= hi]

@@ -70,8 +70,8 @@ class Game(Bidding, Begging, Steps, Discards, Play, Snapshots):
         return (self.drawn, self.shown) if self.public_hand == len(self.record_hands) else ((), ())
 
     def __new__(cls, rules=None, *args, **kwargs):
-        """A game under rules with follow rules or hands that may start the play uneven is an
-        ExtrasGame (below), so the common case keeps its inlined play path bare."""
+        """A game under rules whose hands draw in the play or may start it uneven is an ExtrasGame, one
+        with follow rules only a FollowGame (below), so the common case keeps its inlined play path bare."""
         if cls is Game and rules is not None:
             if rules.play.uneven_hands or rules.play.draw_in_play:
                 cls = ExtrasGame
