@@ -271,10 +271,9 @@ class PointRules:
                 pre_points=any(kind >= POINT_GIFT for kind, *_rest in plan),
                 multi=tuple(kind in (POINT_EACH, POINT_TRICKS) for kind, *_rest in plan))
         _derive(self, pegged=any(self.multi))
-        # Scoring's short path, for points that are each one card's, won by one side by a rule word:
-        # (kind, card closure, by_trump or scan runs, to winner, TIE_*); None when a point needs more.
-        plain = None if self.pegged or any(p[5] is not None for p in plan) else \
-            tuple((kind, card, extra, to == TO_WINNER, tie) for kind, card, extra, to, tie, _f in plan)
+        # Scoring's short path, for points that are each one card's, won by one side (by a rule word or
+        # a `to:` condition): the plan itself; None when a point is scored per card or per trick.
+        plain = None if self.pegged else plan
         _derive(self, plain_plan=plain)
 
 

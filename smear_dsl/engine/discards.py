@@ -17,6 +17,7 @@ SEARCH discards tried, so the cost stays bounded.
 """
 from __future__ import annotations
 
+import functools
 import itertools
 import math
 import random
@@ -38,6 +39,17 @@ class Discards:
     def _key(self, seat: int) -> tuple:
         """What a discard's plan reads: the hand, the step, the seat, its cards and the stock's size."""
         return len(self.record_hands), self.step, seat, self.hands[seat], len(self.stock)
+
+    def _legal_key(self, seat: int) -> tuple:
+        """What a discard's legality reads: the plan's key, what the seat discarded before (the lead
+        check) and how many seats are still to discard in this step (whether the lead check binds)."""
+        return self._key(seat), self.discarded[seat], len(self.queue)
+
+    def _known_legal(self, seat: int, mask: int) -> bool:
+        """Whether `mask` is the discard sample_discard last found legal for this seat as things stand
+        (random_move then apply look at the same discard: it is judged once)."""
+        sampled = self._sampled
+        return sampled is not None and sampled[1] == mask and sampled[0] == self._legal_key(seat)
 
     def _plan(self, seat: int) -> tuple[int, int, int, list[int], frozenset, list[tuple[int, ...]]]:
         """(cards `allowed` lets go, fewest, most, the kinds valid_if counts by, the plans as a set
@@ -117,20 +129,20 @@ class Discards:
         kinds, plans = self.discard_plans(seat)
         if not plans:
             return None
-        weights = None
+        cum = None
         for attempt in range(RETRIES):
             if attempt == QUICK and binds:
                 kinds, plans = self._lead_plans(seat)
-                weights = None
-            if weights is None:
-                sizes = [k.bit_count() for k in kinds]
-                weights = [math.prod(math.comb(n, k) for n, k in zip(sizes, counts)) for counts in plans] \
-                    if len(plans) > 1 else ()
-            counts = plans[0] if len(plans) == 1 else rng.choices(plans, weights)[0]
+                cum = None
+            if cum is None:
+                sizes = tuple(k.bit_count() for k in kinds)
+                cum = _cum_weights(sizes, tuple(plans)) if len(plans) > 1 else ()
+            counts = plans[0] if len(plans) == 1 else rng.choices(plans, cum_weights=cum)[0]
             mask = 0
             for kind, n, k in zip(kinds, sizes, counts):
                 mask |= _random_subset(kind, n, k, rng)
             if not binds or self.lead_error(seat, mask) is None:  # the plan saw to the rest
+                self._sampled = (self._legal_key(seat), mask)
                 return mask
         return self._first_legal(seat, kinds, plans, lambda c: 0, SEARCH)
 
@@ -176,6 +188,13 @@ class Discards:
         return None
 
 
+@functools.lru_cache(maxsize=4096)
+def _cum_weights(sizes: tuple[int, ...], plans: tuple[tuple[int, ...], ...]) -> list[int]:
+    """The running total of how many discards each plan stands for (the plans' weights for a uniform
+    draw; `random.choices` draws the same from them as from the weights)."""
+    return list(itertools.accumulate(math.prod(math.comb(n, k) for n, k in zip(sizes, counts)) for counts in plans))
+
+
 def _split(cards: int, kind_of) -> list[int]:
     """`cards` split by `kind_of(card)`, in order of first appearance."""
     out: dict = {}
@@ -191,6 +210,8 @@ def _split_by(cards: int, masks: list[int]) -> list[int]:
     groups = [cards] if cards else []
     for m in masks:
         groups = [part for g in groups for part in (g & m, g & ~m) if part]
+    if len(groups) < 3:  # the common case (one mask): at most a swap
+        return groups if len(groups) < 2 or groups[0] & -groups[0] < groups[1] & -groups[1] else groups[::-1]
     return sorted(groups, key=lambda g: g & -g)
 
 
@@ -213,6 +234,9 @@ def _lowest(kinds: list[int], counts: tuple[int, ...]) -> int:
     """A discard of `counts[i]` cards of `kinds[i]` each (their lowest cards: any stand for all)."""
     out = 0
     for kind, k in zip(kinds, counts):
+        if k == kind.bit_count():  # all of them (a forced discard)
+            out |= kind
+            continue
         for _ in range(k):
             low = kind & -kind
             out |= low

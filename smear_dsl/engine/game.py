@@ -17,7 +17,6 @@ from smear_dsl.errors import MoveError
 from smear_dsl.i18n import N_, CardWord, Phrase, SuitWord
 from smear_dsl.engine.scoring import HandResult, award, score_hand
 from smear_dsl.compile.shuffle import keyed_shuffle
-from smear_dsl.language.versions import record_rules
 from smear_dsl.engine.begging import Begging
 from smear_dsl.engine.bidding import Bidding
 from smear_dsl.engine.discards import Discards
@@ -71,12 +70,14 @@ class Game(Bidding, Begging, Steps, Discards, Play, Snapshots):
 
     def __new__(cls, rules=None, *args, **kwargs):
         """A game under rules whose hands draw in the play or may start it uneven is an ExtrasGame, one
-        with follow rules only a FollowGame (below), so the common case keeps its inlined play path bare."""
+        with follow rules a FollowGame, one with both an ExtrasFollowGame (below), so each rule file
+        pays only for its own features and the common case keeps its inlined play path bare."""
         if cls is Game and rules is not None:
-            if rules.play.uneven_hands or rules.play.draw_in_play:
+            extras = rules.play.uneven_hands or rules.play.draw_in_play
+            if rules.play.follow_checks:
+                cls = ExtrasFollowGame if extras else FollowGame
+            elif extras:
                 cls = ExtrasGame
-            elif rules.play.follow_checks:
-                cls = FollowGame
         return super().__new__(cls)
 
     def __init__(self, rules: CompiledRules, seed: int | str | None = None, first_dealer: int | None = None,
@@ -177,12 +178,13 @@ class Game(Bidding, Begging, Steps, Discards, Play, Snapshots):
     def forget_caches(self) -> None:
         """Drop what is kept only to answer again faster: the last lead mask found
         (((seat, hand, discarded, trick, trump), mask)), the last follow mask (the same for a follow),
-        and the last discard's plan and its plans by suit ((key, plan): random_move, a bot and apply each
-        look at the same discard)."""
+        the last discard's plan and its plans by suit ((key, plan): random_move, a bot and apply each
+        look at the same discard), and the last discard sampled as legal."""
         self._lead_memo: tuple | None = None
         self._follow_memo: tuple | None = None
         self._plan_memo: tuple | None = None
         self._lead_memo_plans: tuple | None = None
+        self._sampled: tuple | None = None
 
     def world_copy(self) -> "Game":
         """A copy to deal the unseen cards of anew (a search's world, engine/knowledge.py): it deals
@@ -436,17 +438,6 @@ class Game(Bidding, Begging, Steps, Discards, Play, Snapshots):
         from smear_dsl.engine.view import seat_view
         return seat_view(self, seat)
 
-    def to_record(self) -> dict[str, Any]:
-        """The game so far as a smear-record/1 document."""
-        r = self.rules
-        name = r.card_name
-        return {"format": "smear-record/1", **record_rules(r.spec), "players": self.n, "options": dict(r.options),
-                "first_dealer": self.first_dealer, **({"hand_limit": self.hand_limit} if self.hand_limit else {}),
-                "hands": [{"dealer": dealer,
-                           "deal": {"hands": [[name(c) for c in h] for h in hands], "stock": [name(c) for c in stock]},
-                           "moves": [M.to_dict(code, seat, name) for seat, code in moves]}
-                          for dealer, hands, stock, moves in self.record_hands]}
-
 
 class FollowGame(Game):
     """A game with follow rules (play.follow_rules): they judge every follow, on top of the following
@@ -455,16 +446,16 @@ class FollowGame(Game):
     def apply(self, seat: int, code: int) -> None:
         if self.phase != PLAY or seat != self.turn or not 0 <= code < 64:
             return Game.apply(self, seat, code)
-        if self.trick and self.rules.play.follow_checks:
+        if self.trick:
             hand = self.hands[seat]
             # the following rule speaks first
             if (hand >> code) & 1 and not (hand & self.led_mask and not (1 << code) & self.follow_ok):
                 self._follow(seat, code, hand)
         self.play_legal(seat, code)
 
-    # Play a card taken from `_legal_play_mask`: the follow rules' check is skipped (a search's playouts
-    # play thousands of cards they already chose from the mask).
-    play_legal = Game.apply
+    # play_legal (Game's, or ExtrasGame's in an ExtrasFollowGame) plays a card taken from
+    # `_legal_play_mask`: the follow rules' check is skipped (a search's playouts play thousands of
+    # cards they already chose from the mask).
 
     def random_move(self, rng: random.Random) -> int:
         if self.phase == PLAY and self.trick:
@@ -477,16 +468,22 @@ class FollowGame(Game):
         return Game.random_move(self, rng)
 
 
-class ExtrasGame(FollowGame):
+class ExtrasGame(Game):
     """A game whose hands need watching in the play: players draw from the stock after each trick, or
-    hands that may start the play uneven end the hand when the first runs out (follow rules too, if any)."""
+    hands that may start the play uneven end the hand when the first runs out."""
+
+    def apply(self, seat: int, code: int) -> None:
+        if self.phase != PLAY or seat != self.turn or not 0 <= code < 64:
+            return Game.apply(self, seat, code)
+        self.play_legal(seat, code)
 
     def play_legal(self, seat: int, card: int) -> None:
         """Play `card` for the seat to act, the caller having taken it from `_legal_play_mask` (the
         follow rules' check is skipped), then draw or end the hand as the rules say."""
         tricks = len(self.tricks)
         Game.apply(self, seat, card)
-        if len(self.tricks) > tricks and self.phase == PLAY:  # a trick ended and the hand goes on
+        if len(self.tricks) > tricks and self.phase == PLAY:  # a trick ended and the hand goes on (not a new
+            # hand dealt straight into its play, whose tricks start again from none)
             if self.rules.play.draw_in_play and self.stock:
                 self._draw_round()
             if not all(self.hands):
@@ -504,3 +501,7 @@ class ExtrasGame(FollowGame):
             bit = 1 << c
             self.hands[seat] |= bit
             self.held[seat] |= bit  # scoring reads `held` as the cards each seat played
+
+
+class ExtrasFollowGame(FollowGame, ExtrasGame):
+    """Both: follow rules judge each follow (FollowGame.apply), then the play is watched (ExtrasGame.play_legal)."""

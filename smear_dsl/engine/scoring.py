@@ -125,17 +125,22 @@ def award(game: Game, taken: list[int], early: bool = False, log: list[tuple] | 
 
 def may_win_before_play(game: Game) -> bool:
     """Whether the points settled before the play (a turned-up card, the gift) could end the game now.
-    Not when none fell, a side scores just its points (`others: points`, no bidder) and win_if reads only
-    the scores, which are then unchanged: only a side already at a win could win, and win_if says if one is."""
+    Where a side scores just its points (`others: points`, no bidder, no cap) and win_if reads only the
+    scores, each side's score after them is its score plus the points it took, and win_if on those says
+    (the full scoring, with its tie-break, runs only if some side would win)."""
     r = game.rules
-    if not (r.scoring.points_only and r.end.scores_only):
+    if not (r.scoring.points_only and r.end.scores_only) or r.scoring.cap_when is not None:
         return True
-    for kind, card, extra, _to, _tie, _fn in r.points.plan:
-        if kind >= POINT_GIFT and _before_play(game, kind, card, extra) is not None:
-            return True
+    pts = [0] * r.n_sides
+    values = r.points.values
+    for i, (kind, card, extra, _to, _tie, _fn) in enumerate(r.points.plan):
+        if kind >= POINT_GIFT:
+            side = _before_play(game, kind, card, extra)
+            if side is not None:
+                pts[side] += values[i]
     env = {"target": r.end.target}
-    for score in game.scores:
-        env["score"] = score
+    for s, score in enumerate(game.scores):
+        env["score"] = score + pts[s]
         if r.end.win_if(env):
             return True
     return False
@@ -164,7 +169,7 @@ def _plain(game: Game, taken: list[int], early: bool, game_points: list[int], ca
     held = sum(held_by)  # the seats' cards are disjoint, so their sum is their union
     trump = game.trump
     out: list[int | None] = []
-    for kind, card, extra, to_winner, tie in r.points.plain_plan:
+    for kind, card, extra, to, tie, to_fn in r.points.plain_plan:
         if kind >= POINT_GIFT:
             out.append(_before_play(game, kind, card, extra))
             cards.append(-1)
@@ -187,11 +192,14 @@ def _plain(game: Game, taken: list[int], early: bool, game_points: list[int], ca
             c = first_in(extra[trump], held if kind == POINT_SCAN_PLAYED else sum(game.dealt))
         got: int | None = None
         if c is not None and c >= 0 and (held >> c) & 1:
-            bit = 1 << c
-            for seat, m in enumerate(taken if to_winner else held_by):
-                if m & bit:
-                    got = side_of[seat]
-                    break
+            if to == TO_EXPR:
+                got = _chosen_in(game, to_fn, c)
+            else:
+                bit = 1 << c
+                for seat, m in enumerate(taken if to == TO_WINNER else held_by):
+                    if m & bit:
+                        got = side_of[seat]
+                        break
         out.append(got)
         cards.append(c if c is not None else -1)
     return out
@@ -216,7 +224,7 @@ class PlainAwards(tuple):
                     place[code] = (k // n) * 16 + k % n
                     k += 1
             values, log = rules.points.values, []
-            for i, (kind, _card, _extra, _to, _tie) in enumerate(rules.points.plain_plan):
+            for i, (kind, _card, _extra, _to, _tie, _fn) in enumerate(rules.points.plain_plan):
                 side = got[i]
                 if side is None:
                     continue
@@ -318,6 +326,16 @@ def _chosen(game: Game, to_fn, c: int, places: dict[int, tuple[int, int]]) -> in
         return None
     side = to_fn(_to_env(game, c, *places[c]))
     return side if side >= 0 else None
+
+
+def _chosen_in(game: Game, to_fn, c: int) -> int | None:
+    """_chosen without a map of every card's place: card `c`'s trick found by a scan (a `to:` point on
+    the short path looks for one card or two)."""
+    for ti, (_l, _w, cards) in enumerate(game.tricks):
+        if c in cards:
+            side = to_fn(_to_env(game, c, ti, cards.index(c)))
+            return side if side >= 0 else None
+    return None
 
 
 def _many(game: Game, i: int, kind: int, each, to: int, to_fn, per_side: list[int], log: list[tuple] | None) -> None:

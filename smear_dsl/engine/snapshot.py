@@ -1,4 +1,5 @@
-"""A game's state between hands, as plain JSON, and a game rebuilt from it without its history.
+"""A game's state between hands, as plain JSON, and a game rebuilt from it without its history; and
+the whole game as a smear-record/1 document (Snapshots.to_record).
 
 Between hands a game is only its scores, dealer, hand counts, the last hand's result and its
 shuffling generator's state; the next deal follows from these. A server saves this at each hand
@@ -11,8 +12,10 @@ import random
 import struct
 from typing import Any
 
+from smear_dsl import moves as M
 from smear_dsl.engine.constants import HAND_DONE
 from smear_dsl.engine.scoring import Awards, HandResult
+from smear_dsl.language.versions import record_rules
 
 _MT = struct.Struct("<625I")  # the Mersenne Twister's 624 words and its position
 
@@ -105,3 +108,14 @@ class Snapshots:
             self.results[k] = res._replace(game_points=None if res.game_points is None else tuple(res.game_points),
                                            delta=tuple(res.delta), scores=tuple(res.scores))
         self._compacted_results = len(self.results)
+
+    def to_record(self) -> dict[str, Any]:
+        """The game so far as a smear-record/1 document."""
+        r = self.rules
+        name = r.card_name
+        return {"format": "smear-record/1", **record_rules(r.spec), "players": self.n, "options": dict(r.options),
+                "first_dealer": self.first_dealer, **({"hand_limit": self.hand_limit} if self.hand_limit else {}),
+                "hands": [{"dealer": dealer,
+                           "deal": {"hands": [[name(c) for c in h] for h in hands], "stock": [name(c) for c in stock]},
+                           "moves": [M.to_dict(code, seat, name) for seat, code in moves]}
+                          for dealer, hands, stock, moves in self.record_hands]}

@@ -57,9 +57,8 @@ class Steps:
                 elif step.kind == "name_trump":
                     self.turn = seat
                     return
-                else:
-                    lo, hi = self._discard_range(seat)
-                    if hi > 0 and self.hands[seat]:
+                else:  # a discard: its plan now (the move's choice and check read it), or skip an empty one
+                    if self.hands[seat] and self._plan(seat)[2] > 0:
                         self.turn = seat
                         return
                 self.queue.pop(0)
@@ -95,6 +94,8 @@ class Steps:
     def _discard_error(self, seat: int, mask: int) -> Said | None:
         """Why a discard of `mask` is refused, or None if it is legal: the size, the cards in hand and
         `allowed` by masks, valid_if by the counts per kind it reads (discards.py's plan), then the lead."""
+        if self._known_legal(seat, mask):
+            return None
         step = self.rules.play.steps[self.step]
         if step.any_cards:  # e.g. a widow: no plan needed
             lo, hi = step.fixed_range

@@ -214,6 +214,10 @@ def call(fn: str, args: list[Maker]) -> Maker:
         fs = [m(t) for m in args]
         f0 = fs[0]
         if fn == "count":
+            fused = getattr(f0, "var_and", None)
+            if fused is not None:  # count(hand where ...): the filter and the count in one closure
+                n, v = fused
+                return lambda env: (env[n] & v(env)).bit_count()
             return lambda env: f0(env).bit_count()
         if fn == "any":
             fused = getattr(f0, "var_and", None)
