@@ -230,9 +230,14 @@ class PlayRules:
     # that follow, trick strength lookup), so a lead is one table read.
     lead_info: tuple[tuple[tuple[int, int, int, Any], ...], ...] = field(init=False, repr=False)
     trump_in_turn: bool = field(init=False)  # a name_trump phase where each names trump or passes in turn
+    # The follow rules as the sets of cards they forbid (each one's forbid_cards), when every rule has
+    # one (None: some rule is judged card by card).
+    follow_vectors: tuple[Fn, ...] | None = field(init=False, repr=False)
 
     def __post_init__(self, deck: DeckRules) -> None:
-        _derive(self, trump_in_turn=any(st.kind == "name_trump" and st.may_pass for st in self.steps))
+        _derive(self, trump_in_turn=any(st.kind == "name_trump" and st.may_pass for st in self.steps),
+                follow_vectors=tuple(chk.forbid_cards for chk in self.follow_checks)
+                if all(chk.forbid_cards is not None for chk in self.follow_checks) else None)
         info = []
         for t in range(4):
             row = []

@@ -448,9 +448,11 @@ class FollowGame(Game):
             return Game.apply(self, seat, code)
         if self.trick:
             hand = self.hands[seat]
-            # the following rule speaks first
-            if (hand >> code) & 1 and not (hand & self.led_mask and not (1 << code) & self.follow_ok):
-                self._follow(seat, code, hand)
+            base = hand & self.follow_ok if hand & self.led_mask else hand
+            # the following rule speaks first (a card it refuses, or one not held, is refused by play_legal);
+            # the follow rules, unless they would forbid every card the seat may play (then none applies)
+            if (base >> code) & 1 and not (self._follow_mask(seat, base) >> code) & 1:
+                self._refuse_follow(seat, code, base)
         self.play_legal(seat, code)
 
     # play_legal (Game's, or ExtrasGame's in an ExtrasFollowGame) plays a card taken from

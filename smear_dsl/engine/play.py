@@ -103,15 +103,17 @@ class Play:
         each card as a set, `can_win`, `trick_cards`) are found only if a rule reads them (_FollowEnv)."""
         key, trick = self.trick_key, self.trick
         last = self.rules.play.equal_last
-        win = trick[0]
+        win = lead = trick[0]
         wk = key(win)
-        for c in trick[1:]:  # as a completed trick is judged: a higher key wins; equal keys by equal_last
+        for i in range(1, len(trick)):  # as a completed trick is judged: a higher key wins; equal keys by equal_last
+            c = trick[i]
             k = key(c)
             if k > wk or (last and k == wk):
                 win, wk = c, k
         beats = (lambda c: key(c) >= wk) if last else (lambda c: key(c) > wk)
-        env = _FollowEnv(lead=trick[0], winning=win, legal=base, hand=self.hands[seat], trick=self.trick_no,
-                         trump=self.trump, is_bidder=seat == self.bidder, bid=self.high)
+        env = _FollowEnv({"lead": lead, "winning": win, "legal": base, "hand": self.hands[seat],
+                          "trick": self.trick_no, "trump": self.trump, "is_bidder": seat == self.bidder,
+                          "bid": self.high})
         env.beats, env.cards = beats, trick
         return env, beats
 
@@ -131,11 +133,11 @@ class Play:
                 and memo[4] == base:
             return memo[5]
         env, beats = self._follow_env(seat, base)
-        checks = self.rules.play.follow_checks
-        if all(chk.forbid_cards is not None for chk in checks):  # each rule as the set it forbids: one step
+        vectors = self.rules.play.follow_vectors
+        if vectors is not None:  # each rule as the set it forbids: one step
             forbidden = 0
-            for chk in checks:
-                forbidden |= chk.forbid_cards(env)
+            for forbid_cards in vectors:
+                forbidden |= forbid_cards(env)
             out = base & ~forbidden
         else:
             out = 0
@@ -146,12 +148,9 @@ class Play:
         self._follow_memo = (moves, len(moves), seat, hand, base, out)
         return out
 
-    def _follow(self, seat: int, c: int, hand: int) -> None:
-        """Refuse a follow that a follow rule forbids, with that rule's code and message (unless
-        the rules forbid every card the seat may play, when none applies)."""
-        base = hand & self.follow_ok if hand & self.led_mask else hand
-        if (self._follow_mask(seat, base) >> c) & 1:
-            return
+    def _refuse_follow(self, seat: int, c: int, base: int) -> None:
+        """Refuse a follow of `c` (one of `base`, the cards the following rule allows) that a follow
+        rule forbids, with that rule's code and message."""
         env, beats = self._follow_env(seat, base)
         refusal = self._forbidding(env, beats, c)
         raise MoveError(refusal.code, refusal.message)
@@ -207,8 +206,7 @@ class _FollowEnv(dict):
     """A follow rule's names, where the sets that cost a walk over cards are worked out when first read:
     `wins_set` (the cards of `legal` that would take the trick so far), `can_win`, `trick_cards`."""
 
-    beats: Any
-    cards: list[int]
+    __slots__ = ("beats", "cards")  # beats(card): whether it would take the trick; the trick's cards
 
     def __missing__(self, name: str) -> Any:
         if name == "wins_set" or name == "can_win":

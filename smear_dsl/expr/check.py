@@ -212,6 +212,8 @@ def vector(e: A.Expr, env: Env, subject: str = "card", masks: dict[str, str] | N
             return E.vec_bool(check(e, env, BOOL).make)  # the same for every card: all of them or none
         except ExprTypeError:
             return None
+    if isinstance(e, A.BoolOp) and e.op == "and":
+        return _vector_all(_conjuncts(e), env, subject, masks, free)
     if isinstance(e, A.BoolOp):
         a, b = vector(e.a, env, subject, masks), vector(e.b, env, subject, masks)
         if a is None or b is None:
@@ -244,6 +246,31 @@ def vector(e: A.Expr, env: Env, subject: str = "card", masks: dict[str, str] | N
         if isinstance(e.a, A.Name) and e.a.name == subject:
             return E.vec_in(check(e.b, env, CARDS).make, e.negate)
     return None
+
+
+def _conjuncts(e: A.Expr) -> list[A.Expr]:
+    """The parts of a chain of `and`s, in order (`a and b and c`: a, b, c)."""
+    if isinstance(e, A.BoolOp) and e.op == "and":
+        return _conjuncts(e.a) + _conjuncts(e.b)
+    return [e]
+
+
+def _vector_all(parts: list[A.Expr], env: Env, subject: str, masks: dict[str, str], free) -> Maker | None:
+    """`a and b and ...` as one closure: the parts that do not read the card first, as plain truths
+    (one false: no card), then the others' sets intersected until none is left."""
+    guards, sets = [], []
+    for x in parts:
+        if free(x):
+            try:
+                guards.append(check(x, env, BOOL).make)
+            except ExprTypeError:
+                return None
+        else:
+            v = vector(x, env, subject, masks)
+            if v is None:
+                return None
+            sets.append(v)
+    return E.vec_all(guards, sets)
 
 
 def _name(e: A.Name, env: Env) -> Checked:

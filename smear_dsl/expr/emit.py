@@ -413,6 +413,30 @@ def vec_and(a: Maker, b: Maker) -> Maker:
     return make
 
 
+def vec_all(guards: list[Maker], sets: list[Maker]) -> Maker:
+    """A chain of `and`s: the truths that do not read the card (all must hold, or no card does), then
+    the sets of the parts that do, intersected; each stops as soon as the answer is no card (as `and`
+    stops card by card)."""
+    def make(t):
+        gs, vs = tuple(g(t) for g in guards), tuple(v(t) for v in sets)
+        if len(gs) == 1 and len(vs) == 1:  # the common shape: one guard, one set
+            g0, v0 = gs[0], vs[0]
+            return lambda env: v0(env) if g0(env) else 0
+
+        def conj(env):
+            for g in gs:
+                if not g(env):
+                    return 0
+            m = ALL_CARDS
+            for v in vs:
+                m &= v(env)
+                if not m:
+                    return 0
+            return m
+        return conj
+    return make
+
+
 def vec_or(a: Maker, b: Maker) -> Maker:
     return lambda t: (lambda fa, fb: (lambda env: fa(env) | fb(env)))(a(t), b(t))
 
