@@ -51,9 +51,9 @@ class Discards:
         sampled = self._sampled
         return sampled is not None and sampled[1] == mask and sampled[0] == self._legal_key(seat)
 
-    def _plan(self, seat: int) -> tuple[int, int, int, list[int], frozenset, list[tuple[int, ...]]]:
-        """(cards `allowed` lets go, fewest, most, the kinds valid_if counts by, the plans as a set
-        and as a list) for the discard `seat` makes now, kept for its key."""
+    def _plan(self, seat: int) -> tuple[int, int, int, list[int], list[tuple[int, ...]]]:
+        """(cards `allowed` lets go, fewest, most, the kinds valid_if counts by, the plans) for the
+        discard `seat` makes now, kept for its key."""
         key = self._key(seat)
         memo = self._plan_memo
         if memo is not None and memo[0] == key:
@@ -70,7 +70,7 @@ class Discards:
             masks = [kind(env) for kind in step.kinds]
             kinds = _split_by(allowed, masks) if masks else [allowed]
             plans = self._valid_plans(seat, kinds, lo, hi, env)
-        plan = (allowed, lo, hi, kinds, frozenset(plans), plans)
+        plan = (allowed, lo, hi, kinds, plans)
         self._plan_memo = (key, plan)
         return plan
 
@@ -94,7 +94,7 @@ class Discards:
         memo = self._lead_memo_plans
         if memo is not None and memo[0] == key:
             return memo[1]
-        _allowed, lo, hi, kinds, _set, plans = self._plan(seat)
+        _allowed, lo, hi, kinds, plans = self._plan(seat)
         by_suit = [part for kind in kinds for part in _split(kind, C.suit_of)]
         found = (kinds, plans)
         if _n_plans(by_suit, hi) <= PLANS:
@@ -111,7 +111,7 @@ class Discards:
     def discard_plans(self, seat: int) -> tuple[list[int], list[tuple[int, ...]]]:
         """(the kinds of card `seat` may discard now, every count per kind in range that valid_if passes)."""
         plan = self._plan(seat)
-        return plan[3], plan[5]
+        return plan[3], plan[4]
 
     def sample_discard(self, seat: int, rng: random.Random) -> int | None:
         """A uniformly random legal discard of `seat` now (a card mask), or None if none is found: a
@@ -250,13 +250,8 @@ def _random_subset(mask: int, size: int, k: int, rng: random.Random) -> int:
         for _ in range(k):  # so that seeded games (a rule version's fingerprint) play as they always have
             rng.random()
         return mask
-    out = 0
-    for _ in range(k):
-        m = mask
-        for _ in range(int(rng.random() * size)):
-            m &= m - 1
-        low = m & -m
-        out |= low
-        mask ^= low
+    cards, out, rand = C.bit_list(mask), 0, rng.random
+    for _ in range(k):  # the i-th lowest card left, i drawn uniformly
+        out |= 1 << cards.pop(int(rand() * size))
         size -= 1
     return out

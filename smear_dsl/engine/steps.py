@@ -19,8 +19,8 @@ class Steps:
     def step_env(self, seat: int) -> dict[str, Any]:
         """The names a step's expressions (count, allowed, valid_if) see for `seat` (the stock as a set
         only if one reads it: see _StepEnv)."""
-        env = _StepEnv(hand=self.hands[seat], is_bidder=seat == self.bidder, is_dealer=seat == self.dealer,
-                       bid=self.high, trump=self.trump)
+        env = _StepEnv({"hand": self.hands[seat], "is_bidder": seat == self.bidder, "is_dealer": seat == self.dealer,
+                        "bid": self.high, "trump": self.trump})
         env.stock_cards = self.stock
         return env
 
@@ -50,7 +50,8 @@ class Steps:
                     self.hands[seat] |= sum(map(_BIT, self.stock[:k]))  # stock cards are distinct
                     del self.stock[:k]
                 elif step.kind == "refill":
-                    need = max(0, step.to(self.step_env(seat)) - self.hands[seat].bit_count())
+                    to = step.to
+                    need = max(0, (to.const if hasattr(to, "const") else to(self.step_env(seat))) - self.hands[seat].bit_count())
                     need = min(need, len(self.stock))
                     self.hands[seat] |= C.mask_of(self.stock[:need])
                     del self.stock[:need]
@@ -99,9 +100,9 @@ class Steps:
         step = self.rules.play.steps[self.step]
         if step.any_cards:  # e.g. a widow: no plan needed
             lo, hi = step.fixed_range
-            allowed, kinds, plan_set = self.hands[seat], (), None
+            allowed, kinds, plans = self.hands[seat], (), None
         else:
-            allowed, lo, hi, kinds, plan_set, _plans = self._plan(seat)
+            allowed, lo, hi, kinds, plans = self._plan(seat)
         k = mask.bit_count()
         if not lo <= k <= hi:
             one, many = NN_("discard {n} card", "discard {n} cards")
@@ -112,7 +113,7 @@ class Steps:
         if mask & ~allowed:
             card = next(C.bits(mask & ~allowed))
             return Said(N_("{card} may not be discarded"), (("card", CardWord(card, self.rules.card_name(card))),))
-        if step.valid_if is not None and tuple((mask & kind).bit_count() for kind in kinds) not in plan_set:
+        if step.valid_if is not None and tuple((mask & kind).bit_count() for kind in kinds) not in plans:
             return Said(N_("this discard breaks the discard rule"))
         return self.lead_error(seat, mask)
 
@@ -208,7 +209,7 @@ class _StepEnv(dict):
     """A step's names, where `stock`, the stock as a set of cards, is made when first read (most steps'
     expressions never read it, and a discard's plan asks for the names several times)."""
 
-    stock_cards: list[int]
+    __slots__ = ("stock_cards",)  # the stock as a list, made a set when `stock` is first read
 
     def __missing__(self, name: str) -> Any:
         if name != "stock":

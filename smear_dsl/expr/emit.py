@@ -218,6 +218,9 @@ def call(fn: str, args: list[Maker]) -> Maker:
             if fused is not None:  # count(hand where ...): the filter and the count in one closure
                 n, v = fused
                 return lambda env: (env[n] & v(env)).bit_count()
+            name = getattr(f0, "var", None)
+            if name is not None:  # count(hand): the name read directly
+                return lambda env: env[name].bit_count()
             return lambda env: f0(env).bit_count()
         if fn == "any":
             fused = getattr(f0, "var_and", None)
@@ -251,6 +254,12 @@ def call(fn: str, args: list[Maker]) -> Maker:
         if fn == "abs":
             return lambda env: abs(f0(env))
         f1 = fs[1]
+        for a, b in ((f0, f1), (f1, f0)):  # min(6, x): a bound and a value, compared inline
+            if hasattr(a, "const") and not hasattr(b, "const"):
+                k = a.const
+                if fn == "min":
+                    return lambda env: k if (x := b(env)) > k else x
+                return lambda env: k if (x := b(env)) < k else x
         if fn == "min":
             return lambda env: min(f0(env), f1(env))
         return lambda env: max(f0(env), f1(env))
