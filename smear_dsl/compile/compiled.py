@@ -233,11 +233,15 @@ class PlayRules:
     # The follow rules as the sets of cards they forbid (each one's forbid_cards), when every rule has
     # one (None: some rule is judged card by card).
     follow_vectors: tuple[Fn, ...] | None = field(init=False, repr=False)
+    # Hands may start the play uneven and nobody draws: the hand ends after the trick where the first runs
+    # out (Game.apply looks, trick by trick; with draws ExtrasGame looks after the draw).
+    watch_empty: bool = field(init=False)
 
     def __post_init__(self, deck: DeckRules) -> None:
         _derive(self, trump_in_turn=any(st.kind == "name_trump" and st.may_pass for st in self.steps),
                 follow_vectors=tuple(chk.forbid_cards for chk in self.follow_checks)
-                if all(chk.forbid_cards is not None for chk in self.follow_checks) else None)
+                if all(chk.forbid_cards is not None for chk in self.follow_checks) else None,
+                watch_empty=self.uneven_hands and not self.draw_in_play)
         info = []
         for t in range(4):
             row = []
@@ -268,6 +272,8 @@ class PointRules:
     plain_plan: tuple | None = field(init=False, repr=False)
     gift_value: int = field(init=False)  # the worth of the gift point (0 without begging)
     pre_points: bool = field(init=False)  # some point is settled before the play (a gift, a turned-up card)
+    # (kind, card closure, by_trump, value) of each point settled before the play, in rule order
+    pre_plan: tuple[tuple[int, Fn | None, Any, int], ...] = field(init=False, repr=False)
 
     def __post_init__(self) -> None:
         plan = tuple(_point_plan(p) for p in self.entries)
@@ -275,7 +281,9 @@ class PointRules:
                 plan=plan, gift_value=sum(p.value for p in self.entries if p.gift),
                 pre_points=any(kind >= POINT_GIFT for kind, *_rest in plan),
                 multi=tuple(kind in (POINT_EACH, POINT_TRICKS) for kind, *_rest in plan))
-        _derive(self, pegged=any(self.multi))
+        _derive(self, pegged=any(self.multi),
+                pre_plan=tuple((kind, card, extra, p.value) for (kind, card, extra, *_r), p in zip(plan, self.entries)
+                               if kind >= POINT_GIFT))
         # Scoring's short path, for points that are each one card's, won by one side (by a rule word or
         # a `to:` condition): the plan itself; None when a point is scored per card or per trick.
         plain = None if self.pegged else plan

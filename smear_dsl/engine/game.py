@@ -69,11 +69,12 @@ class Game(Bidding, Begging, Steps, Discards, Play, Snapshots):
         return (self.drawn, self.shown) if self.public_hand == len(self.record_hands) else ((), ())
 
     def __new__(cls, rules=None, *args, **kwargs):
-        """A game under rules whose hands draw in the play or may start it uneven is an ExtrasGame, one
-        with follow rules a FollowGame, one with both an ExtrasFollowGame (below), so each rule file
-        pays only for its own features and the common case keeps its inlined play path bare."""
+        """A game under rules whose hands draw in the play is an ExtrasGame (uneven hands without draws
+        are watched by Game.apply itself), one with follow rules a FollowGame, one with both an
+        ExtrasFollowGame (below), so each rule file pays only for its own features and the common
+        case keeps its inlined play path bare."""
         if cls is Game and rules is not None:
-            extras = rules.play.uneven_hands or rules.play.draw_in_play
+            extras = rules.play.draw_in_play
             if rules.play.follow_checks:
                 cls = ExtrasFollowGame if extras else FollowGame
             elif extras:
@@ -338,8 +339,11 @@ class Game(Bidding, Begging, Steps, Discards, Play, Snapshots):
                 self.trick = []
                 self.turn = winner
                 self.trick_no += 1
-                if not left and not (self.stock and self.rules.play.draw_in_play):  # hands are even here (ExtrasGame
-                    self._score_hand()  # watches uneven ones), so all are empty, unless ExtrasGame draws now
+                if not left:  # hands are even (or watched below), so all are empty, unless ExtrasGame draws now
+                    if not (self.stock and self.rules.play.draw_in_play):
+                        self._score_hand()
+                elif self.rules.play.watch_empty and not all(hands):  # uneven hands: the first ran out
+                    self._score_hand()
                 return
             if phase == BIDDING:
                 if code == _PASS:
@@ -461,7 +465,8 @@ class FollowGame(Game):
 
     def random_move(self, rng: random.Random) -> int:
         if self.phase == PLAY and self.trick:
-            m = self._legal_play_mask(self.turn)
+            hand = self.hands[self.turn]  # _legal_play_mask, inlined for a follow
+            m = self._follow_mask(self.turn, hand & self.follow_ok if hand & self.led_mask else hand)
             k = int(rng.random() * m.bit_count())
             while k:
                 m &= m - 1
@@ -471,8 +476,8 @@ class FollowGame(Game):
 
 
 class ExtrasGame(Game):
-    """A game whose hands need watching in the play: players draw from the stock after each trick, or
-    hands that may start the play uneven end the hand when the first runs out."""
+    """A game whose players draw from the stock after each trick; hands that may start the play uneven
+    end the hand when the first runs out, once the draw is done."""
 
     def apply(self, seat: int, code: int) -> None:
         if self.phase != PLAY or seat != self.turn or not 0 <= code < 64:

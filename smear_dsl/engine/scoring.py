@@ -132,12 +132,10 @@ def may_win_before_play(game: Game) -> bool:
     if not (r.scoring.points_only and r.end.scores_only) or r.scoring.cap_when is not None:
         return True
     pts = [0] * r.n_sides
-    values = r.points.values
-    for i, (kind, card, extra, _to, _tie, _fn) in enumerate(r.points.plan):
-        if kind >= POINT_GIFT:
-            side = _before_play(game, kind, card, extra)
-            if side is not None:
-                pts[side] += values[i]
+    for kind, card, extra, value in r.points.pre_plan:
+        side = _before_play(game, kind, card, extra)
+        if side is not None:
+            pts[side] += value
     env = {"target": r.end.target}
     for s, score in enumerate(game.scores):
         env["score"] = score + pts[s]

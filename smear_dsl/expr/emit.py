@@ -85,6 +85,8 @@ def attr(name: str, obj: Maker) -> Maker:
             return lambda env: C.rank_of(f(env))
         if name == "trump":
             tm = t.trump_mask
+            if v is not None:  # lead.trump: the name read directly
+                return lambda env: (tm[env["trump"] + 1] >> env[v]) & 1 != 0
             return lambda env: bool((tm[env["trump"] + 1] >> f(env)) & 1)
         if name == "joker":
             return lambda env: f(env) >= C.JOKER_BASE
