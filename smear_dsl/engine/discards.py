@@ -250,6 +250,8 @@ def _random_subset(mask: int, size: int, k: int, rng: random.Random) -> int:
         for _ in range(k):  # so that seeded games (a rule version's fingerprint) play as they always have
             rng.random()
         return mask
+    if not k:
+        return 0
     cards, out, rand = C.bit_list(mask), 0, rng.random
     for _ in range(k):  # the i-th lowest card left, i drawn uniformly
         out |= 1 << cards.pop(int(rand() * size))
