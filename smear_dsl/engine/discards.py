@@ -65,8 +65,15 @@ class Discards:
             plans = _counts(kinds, lo, hi)
         else:
             env = self.step_env(seat)
-            allowed = self._discardable(seat, env)
-            lo, hi = self._discard_range(seat, env)
+            # _discardable and _discard_range, inlined for their common cases (a plan per discard)
+            allowed = env["hand"] if step.allowed is None else env["hand"] & step.allowed_cards(env) \
+                if step.allowed_cards is not None else self._discardable(seat, env)
+            if step.fixed_range is not None:
+                lo, hi = step.fixed_range
+            elif step.count is not None:
+                lo = hi = step.count(env)
+            else:
+                lo, hi = self._discard_range(seat, env)
             masks = [kind(env) for kind in step.kinds]
             kinds = _split_by(allowed, masks) if masks else [allowed]
             plans = self._valid_plans(seat, kinds, lo, hi, env)

@@ -352,9 +352,16 @@ class Game(Bidding, Begging, Steps, Discards, Play, Snapshots):
                 if _BID_BASE <= code < _TRUMP_BASE:
                     self._bid(seat, code - _BID_BASE, False)
                     return
-            if phase == STEP and M.DISCARD_FLAG <= code < M.DISCARD_FLAG << 1 \
-                    and self.rules.play.steps[self.step].kind == "discard":
-                self._discard(seat, code ^ M.DISCARD_FLAG)
+            if phase == STEP:
+                kind = self.rules.play.steps[self.step].kind
+                if kind == "discard" and M.DISCARD_FLAG <= code < M.DISCARD_FLAG << 1:
+                    self._discard(seat, code ^ M.DISCARD_FLAG)
+                    return
+                if kind == "name_trump" and _TRUMP_BASE <= code < _TRUMP_BASE + 4:
+                    self._name_trump(seat, code - _TRUMP_BASE)
+                    return
+            if phase == BEG and M.CHOOSE_BASE <= code < M.CHOOSE_BASE + len(M.CHOICES):
+                self._choose(seat, code)  # which choices are open now, _choose checks
                 return
         self.check_turn(seat, M.action_of(code))
         if code == M.PASS and phase == STEP:  # naming trump in turn: check_turn let a pass through
