@@ -25,6 +25,7 @@ from smear_dsl.engine.constants import (_BID_BASE, _BIT, _PASS, _TRUMP_BASE, BEG
 from smear_dsl.engine.play import Play
 from smear_dsl.engine.snapshot import Snapshots, between_hands
 from smear_dsl.engine.steps import Steps
+from smear_dsl.engine.worlds import Worlds
 
 _SHALLOW = frozenset((list, dict))  # what a copy of a game copies (one level: the rest is never changed in place)
 
@@ -45,7 +46,7 @@ ACTIONS = {"bid": N_("a bid"), "pass": N_("a pass"), "discard": N_("a discard"),
            "play": N_("a play"), "choose": N_("a choice")}
 
 
-class Game(Bidding, Begging, Steps, Discards, Play, Snapshots):
+class Game(Bidding, Begging, Steps, Discards, Play, Snapshots, Worlds):
     """One game at one table. `Game(rules, seed=...)` deals itself; `auto_deal=False` waits for `start_hand(deal)`."""
 
     # (seat, card) drawn from the stock during the play, and (seat, cards) of face-up discards, in the
@@ -186,31 +187,6 @@ class Game(Bidding, Begging, Steps, Discards, Play, Snapshots):
         self._plan_memo: tuple | None = None
         self._lead_memo_plans: tuple | None = None
         self._sampled: tuple | None = None
-
-    def world_copy(self) -> "Game":
-        """A copy to deal the unseen cards of anew (a search's world, engine/knowledge.py): it deals
-        no further hand, holds no generator of this game's, keeps no boundary and starts with empty
-        caches (they are keyed on cards, not on the stock)."""
-        g = self.clone(deals=False)
-        g.deal_source, g.auto_deal, g.keep_boundary, g.boundary = None, False, False, None
-        g.forget_caches()
-        return g
-
-    def redeal(self, seat: int, hand: int, discarded: int, played: int) -> None:
-        """In a world: `seat` holds `hand` and has discarded `discarded`, having played `played`."""
-        self.hands[seat] = hand
-        self.discarded[seat] = discarded
-        self.held[seat] = hand | played if self.phase == PLAY else 0
-        self.dealt[seat] = hand | played | discarded
-
-    def restock(self, stock: list[int], hand_moves: list[tuple[int, int]]) -> None:
-        """In a world: the stock and this hand's moves (others' discards as the world dealt them),
-        and the hand's record as the world dealt it."""
-        self.stock = stock
-        self.hand_moves[:] = hand_moves
-        if self.record_hands:
-            self.record_hands[-1] = (self.record_hands[-1][0], [sorted(C.bits(d)) for d in self.dealt], list(stock),
-                                     self.hand_moves)
 
     def clone(self, deals: bool = True) -> "Game":
         """An independent copy (for search and perft): lists are copied, immutable parts shared;
@@ -455,9 +431,7 @@ class FollowGame(Game):
     rule. A class of its own, so games without them keep the inlined play path untouched."""
 
     def apply(self, seat: int, code: int) -> None:
-        if self.phase != PLAY or seat != self.turn or not 0 <= code < 64:
-            return Game.apply(self, seat, code)
-        if self.trick:
+        if self.trick and seat == self.turn and 0 <= code < 64:  # a follow (a trick is under way only in the play)
             hand = self.hands[seat]
             base = hand & self.follow_ok if hand & self.led_mask else hand
             # the following rule speaks first (a card it refuses, or one not held, is refused by play_legal);
@@ -471,7 +445,7 @@ class FollowGame(Game):
     # cards they already chose from the mask).
 
     def random_move(self, rng: random.Random) -> int:
-        if self.phase == PLAY and self.trick:
+        if self.trick:  # a follow (a trick is under way only in the play)
             hand = self.hands[self.turn]  # _legal_play_mask, inlined for a follow
             m = self._follow_mask(self.turn, hand & self.follow_ok if hand & self.led_mask else hand)
             k = int(rng.random() * m.bit_count())

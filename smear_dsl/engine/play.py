@@ -99,8 +99,13 @@ class Play:
     # ---- follow rules (play.follow_rules): judged card by card, on top of the following rule
     def _follow_env(self, seat: int, base: int) -> tuple[dict[str, Any], Any]:
         """The names a follow rule sees (all but `play` and `wins`, set per card), and `beats(card)`:
-        whether a card would take the trick so far. The sets that cost a walk over cards (`wins` of
-        each card as a set, `can_win`, `trick_cards`) are found only if a rule reads them (_FollowEnv)."""
+        whether a card would take the trick so far."""
+        env = self._follow_names(seat, base)
+        return env, env.beats
+
+    def _follow_names(self, seat: int, base: int) -> "_FollowEnv":
+        """The names a follow rule sees; the sets that cost a walk over cards (`wins` of each card as a
+        set, `can_win`, `trick_cards`) are found only if a rule reads them (_FollowEnv)."""
         key, trick = self.trick_key, self.trick
         last = self.rules.play.equal_last
         win = lead = trick[0]
@@ -111,12 +116,11 @@ class Play:
                 k = key(c)
                 if k > wk or (last and k == wk):
                     win, wk = c, k
-        beats = (lambda c: key(c) >= wk) if last else (lambda c: key(c) > wk)
         env = _FollowEnv({"lead": lead, "winning": win, "legal": base, "hand": self.hands[seat],
                           "trick": self.trick_no, "trump": self.trump, "is_bidder": seat == self.bidder,
                           "bid": self.high})
-        env.beats, env.cards = beats, trick
-        return env, beats
+        env.key, env.top, env.last, env.cards = key, wk, last, trick
+        return env
 
     def _forbidding(self, env: dict[str, Any], beats, c: int):
         """The first follow rule that forbids playing `c` (None: none does)."""
@@ -133,7 +137,7 @@ class Play:
         if memo is not None and memo[0] is moves and memo[1] == len(moves) and memo[2] == seat and memo[3] == hand \
                 and memo[4] == base:
             return memo[5]
-        env, beats = self._follow_env(seat, base)
+        env = self._follow_names(seat, base)
         vectors = self.rules.play.follow_vectors
         if vectors is not None:  # each rule as the set it forbids: one step
             forbidden = 0
@@ -143,7 +147,7 @@ class Play:
         else:
             out = 0
             for c in C.bits(base):
-                if self._forbidding(env, beats, c) is None:
+                if self._forbidding(env, env.beats, c) is None:
                     out |= 1 << c
         out = out or base
         self._follow_memo = (moves, len(moves), seat, hand, base, out)
@@ -207,7 +211,14 @@ class _FollowEnv(dict):
     """A follow rule's names, where the sets that cost a walk over cards are worked out when first read:
     `wins_set` (the cards of `legal` that would take the trick so far), `can_win`, `trick_cards`."""
 
-    __slots__ = ("beats", "cards")  # beats(card): whether it would take the trick; the trick's cards
+    # the trick's strength lookup (card -> key), the key winning it so far, whether equal keys go to the
+    # last played (equal_last), and the trick's cards
+    __slots__ = ("key", "top", "last", "cards")
+
+    def beats(self, c: int) -> bool:
+        """Whether card `c` would take the trick as it stands."""
+        k = self.key(c)
+        return k >= self.top if self.last else k > self.top
 
     def __missing__(self, name: str) -> Any:
         if name == "wins_set" or name == "can_win":
