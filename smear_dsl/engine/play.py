@@ -202,8 +202,10 @@ class Play:
         """Cards each seat has won in tricks this hand (a mask per seat)."""
         out = [0] * self.n
         for _l, w, cards in self.tricks:
+            m = 0
             for c in cards:
-                out[w] |= 1 << c
+                m |= 1 << c
+            out[w] |= m
         return out
 
 
