@@ -142,14 +142,15 @@ class Discards:
                 kinds, plans = self._lead_plans(seat)
                 cum = None
             if cum is None:
-                sizes = tuple(k.bit_count() for k in kinds)
+                sizes = tuple(map(int.bit_count, kinds))
                 cum = _cum_weights(sizes, tuple(plans)) if len(plans) > 1 else ()
             counts = plans[0] if len(plans) == 1 else rng.choices(plans, cum_weights=cum)[0]
             mask = 0
             for kind, n, k in zip(kinds, sizes, counts):
                 mask |= _random_subset(kind, n, k, rng)
             if not binds or self.lead_error(seat, mask) is None:  # the plan saw to the rest
-                self._sampled = (self._legal_key(seat), mask)
+                # _legal_key, its plan's key just found (discard_plans)
+                self._sampled = ((self._plan_memo[0], self.discarded[seat], len(self.queue)), mask)
                 return mask
         return self._first_legal(seat, kinds, plans, lambda c: 0, SEARCH)
 
@@ -234,6 +235,9 @@ def _counts(kinds: list[int], lo: int, hi: int):
         return [tuple(sizes)]
     if len(sizes) == 1:
         return [(k,) for k in range(lo, min(sizes[0], hi) + 1)]
+    if len(sizes) == 2:  # as the product below, in its order, without the counts out of range
+        n1, n2 = min(sizes[0], hi), min(sizes[1], hi)
+        return [(a, b) for a in range(n1 + 1) for b in range(max(0, lo - a), min(n2, hi - a) + 1)]
     return [c for c in itertools.product(*(range(min(n, hi) + 1) for n in sizes)) if lo <= sum(c) <= hi]
 
 

@@ -159,3 +159,32 @@ def test_the_bounded_fallback_finds_a_legal_discard_or_says_none_was_found(rules
                 seen += 1
             g.apply(g.turn, g.random_move(rng))
     assert seen
+
+
+def test_counts_and_random_subsets_match_their_plain_readings():
+    """The plan counts (shortcuts for one or two kinds and a forced discard) are the product's counts in
+    its order, and a random subset takes the cards the walk over the mask takes, with the same draws
+    (seeded games, and so the rule versions' fingerprints, depend on both)."""
+    from smear_dsl.engine.discards import _counts, _random_subset
+    r = random.Random(7)
+    for _ in range(3000):
+        sizes = [r.randint(0, 9) for _ in range(r.randint(1, 3))]
+        kinds = [((1 << n) - 1) << (13 * i) for i, n in enumerate(sizes)]
+        lo = r.randint(0, sum(sizes))
+        hi = r.randint(lo, sum(sizes) + 2)
+        product = [c for c in itertools.product(*(range(min(n, hi) + 1) for n in sizes)) if lo <= sum(c) <= hi]
+        assert _counts(kinds, lo, hi) == product, (sizes, lo, hi)
+    for _ in range(3000):
+        mask = r.getrandbits(54)
+        size, k, seed = mask.bit_count(), r.randint(0, mask.bit_count()), r.random()
+        walk_rng, out, m_left, left = random.Random(seed), 0, mask, size
+        for _ in range(k):  # the plain reading: drop i lowest cards of those left, take the next
+            m = m_left
+            for _ in range(int(walk_rng.random() * left)):
+                m &= m - 1
+            out |= m & -m
+            m_left ^= m & -m
+            left -= 1
+        rng = random.Random(seed)
+        assert _random_subset(mask, size, k, rng) == out
+        assert rng.random() == walk_rng.random()  # as many numbers drawn
