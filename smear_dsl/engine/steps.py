@@ -1,6 +1,7 @@
 """The phases between bidding and play: takes from the stock, discards, refills, naming trump."""
 from __future__ import annotations
 
+import functools
 import itertools
 from typing import Any
 
@@ -41,7 +42,7 @@ class Steps:
         while self.step < len(steps):
             step = steps[self.step]
             if self.queue is None:
-                self.queue = phase_seats(step.who, self.n, self.bidder, self.dealer)
+                self.queue = list(_seats(step.who, self.n, self.bidder, self.dealer))
             while self.queue:
                 seat = self.queue[0]
                 if step.kind == "take":
@@ -53,7 +54,7 @@ class Steps:
                     to = step.to
                     need = max(0, (to.const if hasattr(to, "const") else to(self.step_env(seat))) - self.hands[seat].bit_count())
                     need = min(need, len(self.stock))
-                    self.hands[seat] |= C.mask_of(self.stock[:need])
+                    self.hands[seat] |= sum(map(_BIT, self.stock[:need]))  # stock cards are distinct
                     del self.stock[:need]
                 elif step.kind == "name_trump":
                     self.turn = seat
@@ -203,6 +204,12 @@ class Steps:
             self.credit[self.rules.side_of[seat]] |= mask
         self.queue.pop(0)
         self._advance_steps()
+
+
+@functools.lru_cache(maxsize=1024)
+def _seats(who: str, n: int, bidder: int, dealer: int) -> tuple[int, ...]:
+    """phase_seats, kept: a hand asks it once per phase, and seats, bidder and dealer repeat."""
+    return tuple(phase_seats(who, n, bidder, dealer))
 
 
 class _StepEnv(dict):
