@@ -277,13 +277,13 @@ class PointRules:
 
     def __post_init__(self) -> None:
         plan = tuple(_point_plan(p) for p in self.entries)
+        pre_plan = tuple((kind, card, extra, p.value) for (kind, card, extra, *_r), p in zip(plan, self.entries)
+                         if kind >= POINT_GIFT)
         _derive(self, names=tuple(p.name for p in self.entries), values=tuple(p.value for p in self.entries),
                 plan=plan, gift_value=sum(p.value for p in self.entries if p.gift),
-                pre_points=any(kind >= POINT_GIFT for kind, *_rest in plan),
+                pre_plan=pre_plan, pre_points=bool(pre_plan),
                 multi=tuple(kind in (POINT_EACH, POINT_TRICKS) for kind, *_rest in plan))
-        _derive(self, pegged=any(self.multi),
-                pre_plan=tuple((kind, card, extra, p.value) for (kind, card, extra, *_r), p in zip(plan, self.entries)
-                               if kind >= POINT_GIFT))
+        _derive(self, pegged=any(self.multi))
         # Scoring's short path, for points that are each one card's, won by one side (by a rule word or
         # a `to:` condition): the plan itself; None when a point is scored per card or per trick.
         plain = None if self.pegged else plan

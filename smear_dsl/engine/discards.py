@@ -65,15 +65,8 @@ class Discards:
             plans = _counts(kinds, lo, hi)
         else:
             env = self.step_env(seat)
-            # _discardable and _discard_range, inlined for their common cases (a plan per discard)
-            allowed = env["hand"] if step.allowed is None else env["hand"] & step.allowed_cards(env) \
-                if step.allowed_cards is not None else self._discardable(seat, env)
-            if step.fixed_range is not None:
-                lo, hi = step.fixed_range
-            elif step.count is not None:
-                lo = hi = step.count(env)
-            else:
-                lo, hi = self._discard_range(seat, env)
+            allowed = self._discardable(seat, env)
+            lo, hi = self._discard_range(seat, env)
             masks = [kind(env) for kind in step.kinds]
             kinds = _split_by(allowed, masks) if masks else [allowed]
             plans = self._valid_plans(seat, kinds, lo, hi, env)
@@ -149,8 +142,7 @@ class Discards:
             for kind, n, k in zip(kinds, sizes, counts):
                 mask |= _random_subset(kind, n, k, rng)
             if not binds or self.lead_error(seat, mask) is None:  # the plan saw to the rest
-                # _legal_key, its plan's key just found (discard_plans)
-                self._sampled = ((self._plan_memo[0], self.discarded[seat], len(self.queue)), mask)
+                self._sampled = (self._legal_key(seat), mask)
                 return mask
         return self._first_legal(seat, kinds, plans, lambda c: 0, SEARCH)
 

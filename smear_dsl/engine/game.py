@@ -446,8 +446,7 @@ class FollowGame(Game):
 
     def random_move(self, rng: random.Random) -> int:
         if self.trick:  # a follow (a trick is under way only in the play)
-            hand = self.hands[self.turn]  # _legal_play_mask, inlined for a follow
-            m = self._follow_mask(self.turn, hand & self.follow_ok if hand & self.led_mask else hand)
+            m = self._legal_play_mask(self.turn)
             k = int(rng.random() * m.bit_count())
             while k:
                 m &= m - 1

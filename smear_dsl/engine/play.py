@@ -110,12 +110,11 @@ class Play:
         last = self.rules.play.equal_last
         win = lead = trick[0]
         wk = key(win)
-        if len(trick) > 1:
-            for i in range(1, len(trick)):  # as a completed trick is judged: a higher key wins; equal keys by equal_last
-                c = trick[i]
-                k = key(c)
-                if k > wk or (last and k == wk):
-                    win, wk = c, k
+        for i in range(1, len(trick)):  # as a completed trick is judged: a higher key wins; equal keys by equal_last
+            c = trick[i]
+            k = key(c)
+            if k > wk or (last and k == wk):
+                win, wk = c, k
         env = _FollowEnv({"lead": lead, "winning": win, "legal": base, "hand": self.hands[seat],
                           "trick": self.trick_no, "trump": self.trump, "is_bidder": seat == self.bidder,
                           "bid": self.high})

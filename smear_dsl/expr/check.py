@@ -218,7 +218,7 @@ def vector(e: A.Expr, env: Env, subject: str = "card", masks: dict[str, str] | N
         a, b = vector(e.a, env, subject, masks), vector(e.b, env, subject, masks)
         if a is None or b is None:
             return None
-        return E.vec_and(a, b) if e.op == "and" else E.vec_or(a, b)
+        return E.vec_or(a, b)  # an `and` chain was taken above
     if isinstance(e, A.Not):
         x = vector(e.x, env, subject, masks)
         return None if x is None else E.vec_not(x)

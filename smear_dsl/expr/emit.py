@@ -412,18 +412,6 @@ def vec_suit_in(suits: Maker, negated: bool) -> Maker:
     return make
 
 
-def vec_and(a: Maker, b: Maker) -> Maker:
-    """Both: the right side is not worked out when the left holds for no card (as `and` stops card by card)."""
-    def make(t):
-        fa, fb = a(t), b(t)
-
-        def both(env):
-            m = fa(env)
-            return m & fb(env) if m else 0
-        return both
-    return make
-
-
 def vec_all(guards: list[Maker], sets: list[Maker]) -> Maker:
     """A chain of `and`s: the truths that do not read the card (all must hold, or no card does), then
     the sets of the parts that do, intersected; each stops as soon as the answer is no card (as `and`
