@@ -126,12 +126,14 @@ def _deny(handler, status: str, reason: str, message: str):
 
 
 def _with_caller(handler, who: Identity):
-    """The handler with the caller set for the call (server streams and bidirectional ones alike)."""
+    """The handler with the caller set for the call (server streams and bidirectional ones alike). A stream's
+    wrapper sets it and hands back the inner generator rather than re-yielding each message: one async
+    generator less per open stream (its frame, its weak reference in the loop) and per message sent. gRPC
+    sees it only through ReadableRequests' generator, which is what it calls."""
     def streaming(inner):
-        async def wrapped(request_or_iterator, context):
+        def wrapped(request_or_iterator, context):
             CALLER.set(who)
-            async for item in inner(request_or_iterator, context):
-                yield item
+            return inner(request_or_iterator, context)
         return wrapped
 
     if handler.stream_stream:
