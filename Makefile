@@ -40,8 +40,12 @@ demo: $(STAMP)
 	$(BIN)/python -m smear_dsl demo --game four_point_ne_wisconsin:widow=2@4 --game cutthroat_canadian@3 --web 8080 \
 	  $$( [ -t 0 ] && [ -z "$$CI" ] && echo --serve )
 
+# Two workers (pytest-xdist; TEST_JOBS=1 for one): servers and browsers mostly wait, so the suite takes ~6 min
+# here, not ~10. A `serial` test (it restarts the shared PostgreSQL) runs alone afterwards.
+TEST_JOBS ?= 2
 test: $(STAMP) $(NODE_STAMP) $(WEB_STAMP) browser
-	$(BIN)/python -m pytest --durations=15
+	$(BIN)/python -m pytest -n $(TEST_JOBS) -m "not serial" --durations=15
+	$(BIN)/python -m pytest -m serial --durations=5
 
 # The fast loop for edits: the language, engine, records, sheets and simulations (tests/ but the
 # `system` tier, which starts servers, browsers and databases, and the `slow` sweeps: both run in

@@ -149,6 +149,7 @@ def _pg_restart_command() -> list[str] | None:
     return ["pg_ctlcluster", "--skip-systemctl-redirect", version, "main"]
 
 
+@pytest.mark.serial  # it kills and restarts the machine's PostgreSQL: no other test may use it meanwhile
 def test_chaos_kill_nine_stale_owner_and_a_database_restart_lose_no_acknowledged_move(database, tmp_path):
     """300 tables of bots on Play streams and a spectator each over three replicas; meanwhile
     replicas are killed (-9) 20 times, a second one while it takes over, one is stopped past its
