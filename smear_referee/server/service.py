@@ -126,14 +126,12 @@ def _deny(handler, status: str, reason: str, message: str):
 
 
 def _with_caller(handler, who: Identity):
-    """The handler with the caller set for the call (server streams and bidirectional ones alike). A stream's
-    wrapper sets it and hands back the inner generator rather than re-yielding each message: one async
-    generator less per open stream (its frame, its weak reference in the loop) and per message sent. gRPC
-    sees it only through ReadableRequests' generator, which is what it calls."""
+    """The handler with the caller set for the call (server streams and bidirectional ones alike)."""
     def streaming(inner):
-        def wrapped(request_or_iterator, context):
+        async def wrapped(request_or_iterator, context):
             CALLER.set(who)
-            return inner(request_or_iterator, context)
+            async for item in inner(request_or_iterator, context):
+                yield item
         return wrapped
 
     if handler.stream_stream:
