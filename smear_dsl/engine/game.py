@@ -28,6 +28,11 @@ from smear_dsl.engine.steps import Steps
 from smear_dsl.engine.worlds import Worlds
 
 _SHALLOW = frozenset((list, dict))  # what a copy of a game copies (one level: the rest is never changed in place)
+# The attributes that may hold a list or a dict (some only in some games, or only at times): a copy copies
+# these and shares the rest, which is replaced, never changed in place. tests/engine/test_clone.py holds
+# every attribute the engine assigns to this list or to _SHARED, and every copy to sharing no list.
+_COPIED = ("scores", "results", "record_hands", "hands", "dealt", "stock", "bids", "passed", "discarded", "credit",
+           "trick", "tricks", "hand_moves", "held", "queue", "turned_down", "drawn", "shown", "boundary")
 
 
 def _copied(rng: random.Random) -> random.Random:
@@ -192,7 +197,11 @@ class Game(Bidding, Begging, Steps, Discards, Play, Snapshots, Worlds):
         """An independent copy (for search and perft): lists are copied, immutable parts shared;
         `deals=False`: one that will never deal (a world), so its shuffling generator is not copied."""
         g = Game.__new__(type(self))
-        d = {k: v.copy() if v.__class__ in _SHALLOW else v for k, v in self.__dict__.items()}
+        d = self.__dict__.copy()
+        for k in _COPIED:  # a named list (the dict's copy of all would cost four times as much)
+            v = d.get(k)
+            if v.__class__ in _SHALLOW:
+                d[k] = v.copy()
         d["rng"] = _NO_DEALS if not deals else self.rng if isinstance(self.rng, secrets.SystemRandom) else _copied(self.rng)
         g.__dict__ = d
         if self.record_hands:  # the record's entry for this hand holds the copy's own list of moves

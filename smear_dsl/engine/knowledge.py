@@ -117,7 +117,7 @@ def _deal_unknown(kn: Knowledge, rng: random.Random) -> list:
     """The unknown cards split at random: per other seat (hand mask, hidden discard mask), then the
     stock's unseen cards as a list. Seats with the most excluded cards choose first; after TRIES
     failed shuffles the exclusions are dropped rather than fail (they only sharpen the guess)."""
-    pool = list(C.bits(kn.unknown))
+    pool = C.bit_list(kn.unknown)
     order = sorted((s for s in range(len(kn.slots)) if s != kn.seat), key=lambda s: -kn.slots[s][3].bit_count())
     for attempt in range(TRIES + 1):
         rng.shuffle(pool)
@@ -128,12 +128,12 @@ def _deal_unknown(kn: Knowledge, rng: random.Random) -> list:
             size, _d, known, void = kn.slots[s]
             need = size - known.bit_count()
             avoid = void if attempt < TRIES else 0
-            take = [c for c in left if not (avoid >> c) & 1][:need]
+            take = [c for c in left if not (avoid >> c) & 1][:need] if avoid else left[:need]
             if len(take) < need:
                 ok = False
                 break
             taken = C.mask_of(take)
-            left = [c for c in left if not (taken >> c) & 1]
+            left = [c for c in left if not (taken >> c) & 1] if avoid else left[need:]  # nothing skipped: the rest in order
             out[s] = (taken, 0)
         if not ok:
             continue

@@ -30,5 +30,5 @@ class Worlds:
         self.stock = stock
         self.hand_moves[:] = hand_moves
         if self.record_hands:
-            self.record_hands[-1] = (self.record_hands[-1][0], [sorted(C.bits(d)) for d in self.dealt], list(stock),
+            self.record_hands[-1] = (self.record_hands[-1][0], [C.bit_list(d) for d in self.dealt], list(stock),
                                      self.hand_moves)

@@ -160,7 +160,7 @@ class HeuristicBot:
         if t < 0:  # the first card fixes trump: lead the top of the suit worth most
             s = self.worth(game, seat).trump
             key = r.rank_order(s)
-            legal = C.bit_list(legal_mask)
+            legal = C.bit_tuple(legal_mask)
             in_suit = [c for c in legal if r.suit_of(s, c) == s]
             return max(in_suit or legal, key=key.__getitem__)
         o = self._orders
@@ -177,7 +177,7 @@ class HeuristicBot:
                             if (legal_mask >> top) & 1 and o.leads_top[top]:
                                 return top
                             break
-            return min(C.bit_list(legal_mask), key=o.throw_lead.__getitem__)
+            return min(C.bit_tuple(legal_mask), key=o.throw_lead.__getitem__)
         f = o.by_led[game.led]
         wk, worth = f.strength, o.worth
         best, win_i = -1, 0
@@ -192,7 +192,7 @@ class HeuristicBot:
                     top_left = wk[c]
                     break
         top_out = -1 if last else top_left  # ... that can still come to this trick
-        legal = C.bit_list(legal_mask)
+        legal = C.bit_tuple(legal_mask)
         if r.side_of[(game.trick_leader + win_i) % game.n] == r.side_of[seat]:  # the partner holds it
             if best > top_out:  # nobody left can take it: feed it the points
                 key, boss = o.key, max(top_left, 0)

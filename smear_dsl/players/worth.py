@@ -234,8 +234,10 @@ def _suit_tops(rules: CompiledRules, trump: int) -> int:
     return tops
 
 
+@lru_cache(maxsize=1 << 12)
 def best_trump(rules: CompiledRules, hand: int, seen: int = 0, bidder: bool = True) -> Worth:
-    """The trump the hand is worth most under."""
+    """The trump the hand is worth most under; remembered like hand_worth (a search's playouts bid
+    the same hands in many worlds)."""
     held = [s for s in range(4) if hand & rules.trumps(s)]
     suits = held if held and outlook(rules).draws != "refill" else range(4)  # no trump is named from a void but to draw to it
     return max((hand_worth(rules, hand, s, seen, bidder) for s in suits), key=lambda w: w.points)
