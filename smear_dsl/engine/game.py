@@ -196,7 +196,7 @@ class Game(Bidding, Begging, Steps, Discards, Play, Snapshots, Worlds):
     def clone(self, deals: bool = True) -> "Game":
         """An independent copy (for search and perft): lists are copied, immutable parts shared;
         `deals=False`: one that will never deal (a world), so its shuffling generator is not copied."""
-        g = Game.__new__(type(self))
+        g = object.__new__(self.__class__)  # the class is already chosen: Game.__new__'s choice is not asked again
         d = self.__dict__.copy()
         for k in _COPIED:  # a named list (the dict's copy of all would cost four times as much)
             v = d.get(k)
@@ -204,7 +204,8 @@ class Game(Bidding, Begging, Steps, Discards, Play, Snapshots, Worlds):
                 d[k] = v.copy()
         d["rng"] = _NO_DEALS if not deals else self.rng if isinstance(self.rng, secrets.SystemRandom) else _copied(self.rng)
         g.__dict__ = d
-        if self.record_hands:  # the record's entry for this hand holds the copy's own list of moves
+        if self.record_hands and self.record_hands[-1] is not None:  # the record's entry for this hand holds
+            # the copy's own list of moves (a world keeps no record)
             dealer, hands, stock, _moves = self.record_hands[-1]
             g.record_hands[-1] = (dealer, hands, stock, g.hand_moves)
         return g

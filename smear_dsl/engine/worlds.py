@@ -11,9 +11,11 @@ class Worlds:
     def world_copy(self) -> "Game":
         """A copy to deal the unseen cards of anew (a search's world, engine/knowledge.py): it deals
         no further hand, holds no generator of this game's, keeps no boundary and starts with empty
-        caches (they are keyed on cards, not on the stock)."""
+        caches (they are keyed on cards, not on the stock); nor a record of its hands (placeholders
+        keep their count, as forget_history's do): nobody records a world, and its copies skip the work."""
         g = self.clone(deals=False)
         g.deal_source, g.auto_deal, g.keep_boundary, g.boundary = None, False, False, None
+        g.record_hands = [None] * len(self.record_hands)
         g.forget_caches()
         return g
 
@@ -29,6 +31,6 @@ class Worlds:
         and the hand's record as the world dealt it."""
         self.stock = stock
         self.hand_moves[:] = hand_moves
-        if self.record_hands:
+        if self.record_hands and self.record_hands[-1] is not None:
             self.record_hands[-1] = (self.record_hands[-1][0], [C.bit_list(d) for d in self.dealt], list(stock),
                                      self.hand_moves)

@@ -50,11 +50,11 @@ class SearchBot:
         values: list[list[float | None]] = [[] for _ in cands]  # per candidate, its outcome in each world
         deadline = time.perf_counter() + self.budget.ms / 1000 if self.budget.ms is not None else None
         limit = self.budget.playouts or 1
-        played = 0
+        played, last = 0, len(cands) - 1
         while True:
             w = world(game, kn, self.rng)
-            for i, code in enumerate(cands):
-                values[i].append(self._playout(w, seat, code, side))
+            for i, code in enumerate(cands):  # each from its own copy of the world; the last plays the world itself
+                values[i].append(self._playout(w.clone() if i < last else w, seat, code, side))
             played += len(cands)
             worlds = len(values[0])
             if deadline is not None and time.perf_counter() >= deadline or deadline is None and played >= limit:
@@ -97,10 +97,9 @@ class SearchBot:
         rest = [c for c in legal if not (M.BID_BASE <= c < M.TRUMP_BASE)]  # the pass, where there is one
         return rest + near if rest else sorted(set(near) | {min(bids)})
 
-    def _playout(self, w: Game, seat: int, code: int, side: int) -> float | None:
-        """The outcome for `side` of playing `code` in world `w` and the hand out; None if the move
-        is not legal there (a discard whose condition reads the unseen stock)."""
-        g = w.clone()
+    def _playout(self, g: Game, seat: int, code: int, side: int) -> float | None:
+        """The outcome for `side` of playing `code` in world `g` (which it plays on) and the hand out;
+        None if the move is not legal there (a discard whose condition reads the unseen stock)."""
         try:
             g.apply(seat, code)
         except MoveError:
