@@ -166,7 +166,7 @@ class HeuristicBot:
         o = self._orders
         if o is None or o.trump != t or o.rules is not r:
             o = self._orders = _orders(r, t)
-        out = o.deck & ~game.played & ~game.hands[seat]  # cards someone else may still play
+        out = o.deck & ~(game.played | game.hands[seat])  # cards someone else may still play
         trick = game.trick
         if not trick:  # lead the highest trump while it is the best left (it draws the others' trumps);
             live = legal_mask | out  # else a side suit's best card; else the card worth least
@@ -180,10 +180,11 @@ class HeuristicBot:
             return min(C.bit_tuple(legal_mask), key=o.throw_lead.__getitem__)
         f = o.by_led[game.led]
         wk, worth = f.strength, o.worth
-        best, win_i = -1, 0
-        for i, c in enumerate(trick):  # the first of equal strengths holds the trick
-            if wk[c] > best:
-                best, win_i = wk[c], i
+        best, win_i = wk[trick[0]], 0
+        for i in range(1, len(trick)):  # the first of equal strengths holds the trick
+            k = wk[trick[i]]
+            if k > best:
+                best, win_i = k, i
         last = len(trick) == game.n - 1
         top_left = -1  # the best card left out
         if out & f.takers:

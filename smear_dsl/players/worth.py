@@ -91,7 +91,8 @@ def hand_worth(rules: CompiledRules, hand: int, trump: int, seen: int = 0, bidde
     bots and a search's playouts ask of the same hands again and again."""
     if parts is not None:
         return _worth(rules, hand, trump, seen, bidder, parts)
-    return _remembered(rules, hand, trump, seen, bidder)
+    return _remembered(rules, trump, hand & rules.trumps(trump), (hand & rules.deck.mask & ~seen).bit_count(),
+                       (hand & _suit_tops(rules, trump)).bit_count(), seen, bidder)
 
 
 def _worth(rules: CompiledRules, hand: int, trump: int, seen: int = 0, bidder: bool = True,
@@ -99,11 +100,19 @@ def _worth(rules: CompiledRules, hand: int, trump: int, seen: int = 0, bidder: b
     """What `hand` (a card mask) is worth to its side if `trump` is trump, `seen` being cards known to
     be out of play (discarded, turned down); `bidder`: the seat would take up and draw as the bidder;
     `parts`, if given, gets each point's expected share (in the rules' order: what calibration reads)."""
+    return _held_worth(rules, trump, hand & rules.trumps(trump), (hand & rules.deck.mask & ~seen).bit_count(),
+                       (hand & _suit_tops(rules, trump)).bit_count(), seen, bidder, parts)
+
+
+def _held_worth(rules: CompiledRules, trump: int, mine: int, held_n: int, tops_n: int, seen: int, bidder: bool,
+                parts: list[float] | None = None) -> Worth:
+    """_worth from all it reads of the hand: its trumps `mine`, how many of its cards are in play
+    (`held_n`) and how many side suits' tops it holds (`tops_n`). Hands alike in these are worth the
+    same, so a search's many random hands share the remembered answers."""
     o = outlook(rules)
     order, key = _trump_table(rules, trump)
     deck = rules.deck.mask & ~seen
-    unseen_n = max(1, (deck & ~hand).bit_count())
-    mine = hand & rules.trumps(trump)
+    unseen_n = max(1, deck.bit_count() - held_n)
     # Where an unseen card will be: drawn by this seat, with a partner, with an opponent, or out of play.
     draw = 0.0
     if o.draws == "refill":
@@ -128,7 +137,7 @@ def _worth(rules: CompiledRules, hand: int, trump: int, seen: int = 0, bidder: b
     for c in order:
         if not (deck >> c) & 1:
             continue
-        if (hand >> c) & 1:
+        if (mine >> c) & 1:
             w = q ** max(0.0, u - 0.5 * m)
             trump_tricks += w
             # My higher trumps draw the others' first, as they would take it from a partner: a card of
@@ -139,7 +148,7 @@ def _worth(rules: CompiledRules, hand: int, trump: int, seen: int = 0, bidder: b
             mine_over[c] = m
             u += 1
     # Tricks: my trumps that win, a side suit's top cards, a partner's fair share.
-    my_tricks = trump_tricks + (hand & _suit_tops(rules, trump)).bit_count() * 0.6 * (1.0 - p_opp * 0.5) + \
+    my_tricks = trump_tricks + tops_n * 0.6 * (1.0 - p_opp * 0.5) + \
         draw * u * 0.5
     side_tricks = min(o.tricks, my_tricks + o.partners * o.tricks / o.players)
     share = side_tricks / o.tricks if o.tricks else 0.0
@@ -219,7 +228,7 @@ def _scan_point(run, deck: int, to: int, kept: dict, mine_over: dict, took: tupl
     return p
 
 
-_remembered = lru_cache(maxsize=1 << 14)(_worth)
+_remembered = lru_cache(maxsize=1 << 14)(_held_worth)
 
 
 @lru_cache(maxsize=256)
