@@ -117,7 +117,7 @@ def _deal_unknown(kn: Knowledge, rng: random.Random) -> list:
     """The unknown cards split at random: per other seat (hand mask, hidden discard mask), then the
     stock's unseen cards as a list. Seats with the most excluded cards choose first; after TRIES
     failed shuffles the exclusions are dropped rather than fail (they only sharpen the guess)."""
-    pool = C.bit_list(kn.unknown)
+    pool = list(C.bit_tuple(kn.unknown))  # the same mask in each of a decision's worlds
     order = sorted((s for s in range(len(kn.slots)) if s != kn.seat), key=lambda s: -kn.slots[s][3].bit_count())
     for attempt in range(TRIES + 1):
         rng.shuffle(pool)

@@ -200,6 +200,10 @@ class Play:
     def taken(self) -> list[int]:
         """Cards each seat has won in tricks this hand (a mask per seat)."""
         out = [0] * self.n
+        if self.n == 4:  # every trick holds a card a seat (apply ends it at n): unpacked, a third faster
+            for _l, w, (a, b, c, d) in self.tricks:
+                out[w] |= (1 << a) | (1 << b) | (1 << c) | (1 << d)
+            return out
         for _l, w, cards in self.tricks:
             m = 0
             for c in cards:
