@@ -167,12 +167,14 @@ class Running:
             await asyncio.to_thread(self.health.stop)
         if self.metrics is not None:
             await asyncio.to_thread(self.metrics.stop)
+        if self.bots is not None:  # first, so no bot's move begins while the rest stops
+            await self.bots.aclose()
         if self.web:
             await self.web.stop()
         await self.server.stop(grace)
+        if self.tables.submitting:  # moves applied but not yet durable: the store closes after them
+            await asyncio.wait(list(self.tables.submitting), timeout=grace)
         await self.sandbox.aclose()
-        if self.bots is not None:
-            await self.bots.aclose()
         self.store.close()
 
 

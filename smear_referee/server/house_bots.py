@@ -44,6 +44,7 @@ class HouseBots:
         self.thinkers = Sandbox(max(1, lim.bot_searches), max(1, lim.bot_searches), lim.bot_search_memory_bytes)
         self.fallbacks = 0  # searches that failed or overran, replaced by the heuristic bot's move
         self.waiting = 0  # search bots whose turn it is, waiting for a worker (the metrics' queue)
+        self.closed = False  # the server is stopping: no bot starts a move
         tables.woken.append(self.watch)  # a parked table read back: its bots play on
         tables.parked.append(self.let_go)
 
@@ -78,7 +79,7 @@ class HouseBots:
         if t.game.finished:
             self._forget(t, seat)
             return
-        if t.game.turn == seat and key not in self.pending:
+        if t.game.turn == seat and key not in self.pending and not self.closed:
             self.pending[key] = asyncio.get_running_loop().create_task(self._move(t, seat))
 
     async def _move(self, t: Table, seat: int) -> None:
@@ -135,6 +136,13 @@ class HouseBots:
         return HeuristicBot(bot.rng).choose(t.game)
 
     async def aclose(self) -> None:
+        """Stop: no bot starts a move now (one already submitted is made durable all the same: the
+        server waits for Tables.submitting), and the search workers end."""
+        self.closed = True
+        pending = list(self.pending.values())
+        for task in pending:
+            task.cancel()
+        await asyncio.gather(*pending, return_exceptions=True)
         await self.thinkers.aclose()
 
     def let_go(self, t: Table) -> None:

@@ -13,10 +13,9 @@ import time
 from collections import OrderedDict, defaultdict
 from typing import Any, Callable
 
-from smear_dsl.errors import MoveError, Said, clip
-from smear_dsl.i18n import N_
+from smear_dsl.errors import clip
 
-from smear_referee.tables import history, idem, restore, seats, upkeep
+from smear_referee.tables import history, idem, moves, restore, seats, upkeep
 from smear_referee.api import referee_pb2 as pb
 from smear_referee.storage.cluster import Fenced, Solo
 from smear_referee.limits import Limits
@@ -25,9 +24,7 @@ from smear_referee.storage.store import Store, StoredTable, StoreDamaged
 from smear_referee.tables.restore import Damaged
 from smear_referee.tables.table import Event, Identity, Table
 from smear_referee.errors import RefereeError, damaged
-from smear_referee.tables.tokens import move_digest, token_hash
-
-SERVER_KEYS = ("bot:", "clock:")  # the idempotency keys of the moves the server makes for a seat (record annotations)
+from smear_referee.tables.tokens import token_hash
 
 __all__ = ["Identity", "Table", "Tables"]
 
@@ -63,6 +60,7 @@ class Tables:
         self.parked: list[Callable[[Table], None]] = []  # called with each table let go from memory
         self.history_slots = asyncio.Semaphore(2)  # records and old events remade from the store at once
         self.metrics = Metrics()  # what an operator watches (smear_referee/metrics.py)
+        self.submitting: set[asyncio.Task] = set()  # moves being made durable: a server stopping waits for them
         self.metrics.watch_tables(self)
 
     # ---- start-up and reading back (restore.py)
@@ -329,81 +327,8 @@ class Tables:
 
     async def submit(self, t: Table, who: Identity, move: pb.Move, expected_version: int, key: str,
                      by_server: bool = False) -> tuple[bool, int]:
-        """Apply, persist, publish. Returns (replayed, version): replayed when `key` had already been
-        used for this move (nothing applied), and the version the move made (then or now). Once a move is applied, its write, its key, its events and the next
-        seat's wake-up all happen, even if the caller's call is dropped meanwhile (a shielded task)."""
-        began = time.perf_counter()
-        try:
-            _admit_move(self, t, who, key, by_server)
-        except RefereeError as e:
-            self.metrics.refused(e.reason, time.perf_counter() - began)
-            raise
-        task = asyncio.ensure_future(self._submit(t, who.seat, move, expected_version, key))
-        task.add_done_callback(lambda done: _count(self.metrics, done, key, began))
-        return await asyncio.shield(task)
-
-    async def _submit(self, t: Table, seat: int, move: pb.Move, expected_version: int, key: str) -> tuple[bool, int]:
-        digest = move_digest(move) if key else None
-        async with t.lock:
-            if t.moved:
-                raise self.gone(t)
-            if key and (made := await self._used(t, seat, key, digest, expected_version)) is not None:
-                return True, made
-            if t.game.finished:
-                raise RefereeError("FAILED_PRECONDITION", "GAME_OVER", Said(N_("the game is over")))
-            if expected_version != t.version:
-                raise RefereeError("ABORTED", "STALE_VERSION",
-                                   Said(N_("the table is at version {version}, not {sent}: get the view again"),
-                                        (("version", t.version), ("sent", expected_version))))
-            if key.startswith("bot:") and seat not in t.bots or key.startswith("clock:") and seat in t.bots:
-                # a house bot's move queued behind its player taking the seat back (or the clock's behind a bot
-                # standing in): the seat is no longer the server's to play
-                raise RefereeError("ABORTED", "STALE_VERSION", "the seat changed hands meanwhile")
-            try:
-                code, before = t.check_and_apply(seat, move)
-            except MoveError as e:
-                raise RefereeError("INVALID_ARGUMENT" if e.code in ("BAD_RECORD", "BAD_DEAL") else "FAILED_PRECONDITION",
-                                   e.code, e.said, spec=t.rules.spec) from None
-            by = mover(key)
-            events = t.news(before, seat, code, by)
-            now = time.time()
-            try:
-                await self.commit(t, Store.add_move(t.id, t.version, seat, code, key or None, digest, now, t.chain),
-                                  events, t.reached(before, len(events)), t.log.pop, "a move", keyed=bool(key),
-                                  touched=now)
-            except seats.KeyConflict:  # the key was used in an earlier hand (its move is stored)
-                if (made := await self._used(t, seat, key, digest, -1)) is not None:
-                    return True, made
-                raise RefereeError("UNAVAILABLE", "STORE_FAILED", "the database did not take the change; try again") \
-                    from None
-            made = t.version
-            if by != "bot":  # turns in a row the seat's time ran out (a bot standing in counts none)
-                t.misses[seat] = t.misses[seat] + 1 if by == "clock" else 0
-            if key:
-                t.idem[key] = (seat, digest, t.version)
-        async with t.changed:
-            t.changed.notify_all()
-        return False, made
-
-    async def _used(self, t: Table, seat: int, key: str, digest: str | None, expected_version: int) -> int | None:
-        """The version of the move `key` was used for already, by this seat for the same move
-        (IDEMPOTENCY_KEY_REUSED if for another); None if it is new. Keys of the last two hands are in memory; an older one is looked up in the store
-        only when the move could not be new (the game is over or the version is not current): a new
-        move's key is held unique by the store itself."""
-        hit = t.idem.get(key)
-        if hit is None and (t.game.finished or expected_version != t.version):
-            row = await self.store.off_loop(self.store.find_key, t.id, key)
-            hit = None if row is None else (row[1], row[2], row[0])
-        if hit is None:
-            return None
-        owner, stored, version = hit
-        if owner != seat:
-            raise RefereeError("INVALID_ARGUMENT", "IDEMPOTENCY_KEY_REUSED", "this idempotency key was used by another seat")
-        if stored is not None and stored != digest:
-            raise RefereeError("INVALID_ARGUMENT", "IDEMPOTENCY_KEY_REUSED",
-                               "this idempotency key was used for a different move")
-        return version
-
+        """Apply, persist, publish (moves.py): (replayed, version)."""
+        return await moves.submit(self, t, who, move, expected_version, key, by_server)
 
     # ---- what has left memory (history.py) and upkeep (upkeep.py)
     async def finished_record(self, table_id: str) -> dict[str, Any]:
@@ -438,36 +363,3 @@ class Tables:
 async def _notify(t: Table) -> None:
     async with t.changed:
         t.changed.notify_all()
-
-
-def mover(key: str) -> str:
-    """Who made a move, from its idempotency key: "bot" or "clock" for the server's own, "" for a seat's player."""
-    return key.partition(":")[0] if key.startswith(SERVER_KEYS) else ""
-
-
-def _admit_move(tables: "Tables", t: Table, who: Identity, key: str, by_server: bool) -> None:
-    """What a move is refused for before it is tried at the table: the caller, the key, the shard."""
-    if who.role != "seat" or who.seat is None:
-        raise RefereeError("PERMISSION_DENIED", "NOT_A_SEAT", "only a seat token can play moves")
-    if len(key) > tables.limits.key_chars:
-        raise RefereeError("INVALID_ARGUMENT", "BAD_RECORD",
-                           f"the idempotency key is longer than {tables.limits.key_chars} characters")
-    if key.startswith(SERVER_KEYS) and not by_server:  # they mark the server's moves in the record
-        raise RefereeError("INVALID_ARGUMENT", "BAD_RECORD",
-                           f"an idempotency key may not start with {' or '.join(SERVER_KEYS)}: the server's own moves do")
-    if t.moved or not tables.shards.owns(t.id):
-        raise tables.gone(t)
-
-
-def _count(metrics: Metrics, task: asyncio.Task, key: str, began: float) -> None:
-    """A submitted move's outcome in the metrics: accepted (a replay is not a new move) or refused.
-    Reading it also marks it read when the caller is gone (no 'exception never retrieved')."""
-    if task.cancelled():
-        return
-    seconds = time.perf_counter() - began
-    e = task.exception()
-    if e is None:
-        if not task.result()[0]:
-            metrics.moved(mover(key) or "player", seconds)
-    elif isinstance(e, RefereeError):
-        metrics.refused(e.reason, seconds)
