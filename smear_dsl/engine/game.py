@@ -30,7 +30,8 @@ from smear_dsl.engine.worlds import Worlds
 _SHALLOW = frozenset((list, dict))  # what a copy of a game copies (one level: the rest is never changed in place)
 # The attributes that may hold a list or a dict (some only in some games, or only at times): a copy copies
 # these and shares the rest, which is replaced, never changed in place. tests/engine/test_clone.py holds
-# every attribute the engine assigns to this list or to _SHARED, and every copy to sharing no list.
+# every attribute the engine assigns to this list or to its known-shared set, and every copy to
+# sharing no list.
 _COPIED = ("scores", "results", "record_hands", "hands", "dealt", "stock", "bids", "passed", "discarded", "credit",
            "trick", "tricks", "hand_moves", "held", "queue", "turned_down", "drawn", "shown", "boundary")
 

@@ -106,17 +106,12 @@ class SearchBot:
             return None
         bot = self.rollout
         choose, play, apply, play_legal = bot.choose, bot._play, g.apply, g.play_legal
-        hands, checks, legal_of = len(g.results), g.rules.play.follow_checks, g._legal_play_mask
+        hands, legal_of = len(g.results), g._legal_play_mask
         for _ in range(ROLLOUT_CAP):
             phase = g.phase
             if phase == PLAY:  # bot.choose's card play, without its call: most of a playout's moves
                 turn = g.turn
-                if g.trick and not checks:  # a follow under no follow rule: _legal_play_mask's own reading
-                    legal = g.hands[turn]
-                    if legal & g.led_mask:
-                        legal &= g.follow_ok
-                else:
-                    legal = legal_of(turn)
+                legal = legal_of(turn)
                 play_legal(turn, legal.bit_length() - 1 if not legal & (legal - 1) else play(g, legal))
             elif phase == HAND_DONE:
                 break

@@ -91,8 +91,13 @@ def hand_worth(rules: CompiledRules, hand: int, trump: int, seen: int = 0, bidde
     bots and a search's playouts ask of the same hands again and again."""
     if parts is not None:
         return _worth(rules, hand, trump, seen, bidder, parts)
-    return _remembered(rules, trump, hand & rules.trumps(trump), (hand & rules.deck.mask & ~seen).bit_count(),
-                       (hand & _suit_tops(rules, trump)).bit_count(), seen, bidder)
+    return _remembered(rules, trump, *_read(rules, hand, trump, seen), seen, bidder)
+
+
+def _read(rules: CompiledRules, hand: int, trump: int, seen: int) -> tuple[int, int, int]:
+    """All _held_worth reads of `hand`: its trumps, how many of its cards are in play, how many side tops it holds."""
+    return hand & rules.trumps(trump), (hand & rules.deck.mask & ~seen).bit_count(), \
+        (hand & _suit_tops(rules, trump)).bit_count()
 
 
 def _worth(rules: CompiledRules, hand: int, trump: int, seen: int = 0, bidder: bool = True,
@@ -100,8 +105,7 @@ def _worth(rules: CompiledRules, hand: int, trump: int, seen: int = 0, bidder: b
     """What `hand` (a card mask) is worth to its side if `trump` is trump, `seen` being cards known to
     be out of play (discarded, turned down); `bidder`: the seat would take up and draw as the bidder;
     `parts`, if given, gets each point's expected share (in the rules' order: what calibration reads)."""
-    return _held_worth(rules, trump, hand & rules.trumps(trump), (hand & rules.deck.mask & ~seen).bit_count(),
-                       (hand & _suit_tops(rules, trump)).bit_count(), seen, bidder, parts)
+    return _held_worth(rules, trump, *_read(rules, hand, trump, seen), seen, bidder, parts)
 
 
 def _held_worth(rules: CompiledRules, trump: int, mine: int, held_n: int, tops_n: int, seen: int, bidder: bool,
