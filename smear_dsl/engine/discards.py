@@ -156,10 +156,12 @@ class Discards:
         """The legal discard whose cards' `weakness` adds up to the least (the weakest cards of each
         kind under each plan), or None if none is found."""
         kinds, plans = self.discard_plans(seat)
-        if not self._lead_binds(seat):
-            return self._first_legal(seat, kinds, plans, weakness, 0)
-        return self._first_legal(seat, kinds, plans, weakness, 0) or \
-            self._first_legal(seat, *self._lead_plans(seat), weakness, SEARCH)
+        mask = self._first_legal(seat, kinds, plans, weakness, 0)
+        if not mask and self._lead_binds(seat):  # none (or an empty one): the plans by suit too
+            mask = self._first_legal(seat, *self._lead_plans(seat), weakness, SEARCH)
+        if mask is not None:  # legal by its plan and the lead check: the move that plays it is not judged again
+            self._sampled = (self._legal_key(seat), mask)
+        return mask
 
     def _first_legal(self, seat: int, kinds: list[int], plans: list[tuple[int, ...]], weakness,
                      search: int) -> int | None:
@@ -171,7 +173,7 @@ class Discards:
             mask = 0
             for cards, k in zip(ordered, counts):
                 mask |= C.mask_of(cards[:k])
-            weakest.append((sum(weakness(c) for c in C.bits(mask)), mask, counts))
+            weakest.append((sum(map(weakness, C.bits(mask))), mask, counts))
         weakest.sort()
         for _score, mask, _counts in weakest:
             if self.lead_error(seat, mask) is None:

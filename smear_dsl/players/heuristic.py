@@ -50,6 +50,14 @@ def card_worth(rules: CompiledRules, trump: int) -> tuple[float, ...]:
     return tuple(worth)
 
 
+@lru_cache(maxsize=256)
+def _discard_weakness(rules: CompiledRules, trump: int) -> tuple[float, ...]:
+    """card -> how little the heuristic minds discarding it under `trump`: side cards before trumps,
+    cards worth no points before those that are, low before high (worked out once per trump)."""
+    key, trumps, worth = rules.rank_order(trump), rules.trumps(trump), card_worth(rules, trump)
+    return tuple(((trumps >> c) & 1) * 1000 + worth[c] * 40 + key[c] for c in range(min(len(key), len(worth))))
+
+
 @lru_cache(maxsize=64)
 def _penalties(rules: CompiledRules) -> tuple[tuple[float, float], ...]:
     return tuple(set_penalty(rules, b) for b in range(rules.bidding.max + 1))
@@ -146,9 +154,7 @@ class HeuristicBot:
         points before those that are, low before high, found by the engine's discard plans."""
         seat = game.turn
         trump = game.trump if game.trump >= 0 else self.worth(game, seat).trump
-        r = game.rules
-        key, trumps, worth = r.rank_order(trump), r.trumps(trump), card_worth(r, trump)
-        m = game.weakest_discard(seat, lambda c: ((trumps >> c) & 1) * 1000 + worth[c] * 40 + key[c])
+        m = game.weakest_discard(seat, _discard_weakness(game.rules, trump).__getitem__)
         return None if m is None else M.DISCARD_FLAG | m
 
     # ---- the play

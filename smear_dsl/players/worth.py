@@ -114,26 +114,12 @@ def _held_worth(rules: CompiledRules, trump: int, mine: int, held_n: int, tops_n
     (`held_n`) and how many side suits' tops it holds (`tops_n`). Hands alike in these are worth the
     same, so a search's many random hands share the remembered answers."""
     o = outlook(rules)
-    order, key = _trump_table(rules, trump)
+    order, _key = _trump_table(rules, trump)
     deck = rules.deck.mask & ~seen
-    unseen_n = max(1, deck.bit_count() - held_n)
-    # Where an unseen card will be: drawn by this seat, with a partner, with an opponent, or out of play.
-    draw = 0.0
-    if o.draws == "refill":
-        draw = max(0, o.refill_to - (mine).bit_count()) / unseen_n
-    elif o.draws == "take" and bidder:
-        draw = o.take / unseen_n
-    in_play = min(1.0, (o.players - 1) * o.hand_size / unseen_n)
-    trump_in_play = 1.0 if o.draws == "refill" else in_play  # trumps are kept and drawn to when hands are filled
-    rest = 1.0 - draw
-    p_partner = rest * trump_in_play * o.partners / (o.players - 1)
-    p_opp = rest * trump_in_play * o.opponents / (o.players - 1)
-    save = SAVE_PARTNER if o.partners else SAVE_ALONE
-    # Each of my trumps: how likely it takes a trick (no opponent holds a trump over it, my higher ones
-    # drawing theirs out as I lead them) and how likely my side keeps it (taken, or saved on a
-    # partner's trick). Each unseen trump: how many of mine outrank it.
-    q = 1.0 - p_opp
-    took = _took(len(order), draw, p_partner, p_opp, save)
+    draw, p_partner, p_opp, took, stride, w_of, kept_of = _placement(
+        rules, len(order), deck.bit_count(), held_n, mine.bit_count() if o.draws == "refill" else 0, bidder)
+    # Each of my trumps: how likely it takes a trick and my side keeps it (_placement's tables, by how
+    # many unseen trumps rank over it and how many of mine). Each unseen trump: how many of mine outrank it.
     kept: dict[int, float] = {}
     mine_over: dict[int, int] = {}
     u = m = 0
@@ -142,11 +128,9 @@ def _held_worth(rules: CompiledRules, trump: int, mine: int, held_n: int, tops_n
         if not (deck >> c) & 1:
             continue
         if (mine >> c) & 1:
-            w = q ** max(0.0, u - 0.5 * m)
-            trump_tricks += w
-            # My higher trumps draw the others' first, as they would take it from a partner: a card of
-            # mine is kept at least as surely as one a partner or an opponent holds.
-            kept[c] = max(w + (1.0 - w) * min(0.9, save + 0.08 * m), took[m])
+            i = u * stride + m
+            trump_tricks += w_of[i]
+            kept[c] = kept_of[i]
             m += 1
         else:
             mine_over[c] = m
@@ -156,8 +140,46 @@ def _held_worth(rules: CompiledRules, trump: int, mine: int, held_n: int, tops_n
         draw * u * 0.5
     side_tricks = min(o.tricks, my_tricks + o.partners * o.tricks / o.players)
     share = side_tricks / o.tricks if o.tricks else 0.0
-    points, var = _points(rules, trump, deck, kept, mine_over, took, draw, p_partner, p_opp, share, side_tricks, parts)
+    points, var = _points(o, rules.n_sides, trump, deck, kept, mine_over, took, draw, p_partner, p_opp, share,
+                          side_tricks, parts)
     return Worth(trump, points, math.sqrt(var + (MODEL_SD * o.total) ** 2), side_tricks)
+
+
+@lru_cache(maxsize=1024)
+def _placement(rules: CompiledRules, n_trumps: int, live_n: int, held_n: int, mine_n: int, bidder: bool) -> tuple:
+    """Where an unseen card will be, and what it makes of a trump of mine, for a hand of `held_n` cards in
+    play (its `mine_n` trumps read only where hands are refilled), `live_n` cards not known out of play:
+    (draw, p_partner, p_opp, took, stride, w_of, kept_of). w_of[u * stride + m]: how likely a trump of mine
+    that u unseen trumps and m of mine outrank takes a trick; kept_of[...]: how likely my side keeps it. A
+    few placements serve every hand, so each is worked out once."""
+    o = outlook(rules)
+    unseen_n = max(1, live_n - held_n)
+    # Where an unseen card will be: drawn by this seat, with a partner, with an opponent, or out of play.
+    draw = 0.0
+    if o.draws == "refill":
+        draw = max(0, o.refill_to - mine_n) / unseen_n
+    elif o.draws == "take" and bidder:
+        draw = o.take / unseen_n
+    in_play = min(1.0, (o.players - 1) * o.hand_size / unseen_n)
+    trump_in_play = 1.0 if o.draws == "refill" else in_play  # trumps are kept and drawn to when hands are filled
+    rest = 1.0 - draw
+    p_partner = rest * trump_in_play * o.partners / (o.players - 1)
+    p_opp = rest * trump_in_play * o.opponents / (o.players - 1)
+    save = SAVE_PARTNER if o.partners else SAVE_ALONE
+    q = 1.0 - p_opp
+    took = _took(n_trumps, draw, p_partner, p_opp, save)
+    stride = n_trumps + 1
+    w_of: list[float] = []
+    kept_of: list[float] = []
+    for u in range(stride):
+        for m in range(stride):
+            # Takes a trick: no opponent holds an unseen trump over it, my higher ones drawing theirs out.
+            w = q ** max(0.0, u - 0.5 * m)
+            w_of.append(w)
+            # My higher trumps draw the others' first, as they would take it from a partner: a card of
+            # mine is kept at least as surely as one a partner or an opponent holds.
+            kept_of.append(max(w + (1.0 - w) * min(0.9, save + 0.08 * m), took[m]))
+    return draw, p_partner, p_opp, took, stride, tuple(w_of), tuple(kept_of)
 
 
 @lru_cache(maxsize=4096)
@@ -168,15 +190,24 @@ def _took(n: int, draw: float, p_partner: float, p_opp: float, save: float) -> t
     return tuple(draw * 0.8 + p_partner * min(0.9, save + 0.08 * k) + p_opp * (min(0.8, 1.0 - 0.7 ** k) if k else 0.05)
                  for k in range(n + 1))
 
-def _points(rules: CompiledRules, trump: int, deck: int, kept: dict, mine_over: dict, took: tuple, draw: float,
+def _points(o: Outlook, n_sides: int, trump: int, deck: int, kept: dict, mine_over: dict, took: tuple, draw: float,
             p_partner: float, p_opp: float, share: float, side_tricks: float,
             parts: list[float] | None) -> tuple[float, float]:
     """The expected points of the rules' point list and their variance, from the card model above."""
-    o = outlook(rules)
-    n_sides = rules.n_sides
     points = var = 0.0
     for kind, value, to, extra in o.plan:
-        if kind >= POINT_GIFT or kind == POINT_TURNED:
+        if kind == POINT_BY_TRUMP:  # the commonest kind: _card_point, inline
+            c = extra[trump]
+            if c is None or c < 0 or not (deck >> c) & 1:
+                p = 0.0
+            elif c in kept:
+                p = kept[c] if to == TO_WINNER else 1.0
+            elif c in mine_over:
+                p = took[mine_over[c]] if to == TO_WINNER else p_partner
+            else:
+                p = 0.5 if to == TO_WINNER else p_partner
+            ev, v = value * p, value * value * p * (1.0 - p)
+        elif kind >= POINT_GIFT or kind == POINT_TURNED:
             ev = v = 0.0  # the dealer's gift, a kick: settled before the play, not won by bidding
         elif kind == POINT_TRICKS:
             ev, v = value * side_tricks, value * value * side_tricks * (1 - share)
@@ -187,8 +218,6 @@ def _points(rules: CompiledRules, trump: int, deck: int, kept: dict, mine_over: 
         else:
             if kind == POINT_MOST:
                 p = min(0.95, max(0.05, 1.0 / n_sides + GAME_SLOPE * (share - 1.0 / n_sides)))
-            elif kind == POINT_BY_TRUMP:
-                p = _card_point(extra[trump], deck, to, kept, mine_over, took, p_partner)
             elif kind in (POINT_SCAN_PLAYED, POINT_SCAN_DEALT):
                 p = _scan_point(extra[trump], deck, to, kept, mine_over, took, draw, p_partner, p_opp)
             else:  # POINT_EXPR: a condition the count cannot read: an even share
@@ -250,10 +279,23 @@ def _suit_tops(rules: CompiledRules, trump: int) -> int:
 @lru_cache(maxsize=1 << 12)
 def best_trump(rules: CompiledRules, hand: int, seen: int = 0, bidder: bool = True) -> Worth:
     """The trump the hand is worth most under; remembered like hand_worth (a search's playouts bid
-    the same hands in many worlds)."""
-    held = [s for s in range(4) if hand & rules.trumps(s)]
-    suits = held if held and outlook(rules).draws != "refill" else range(4)  # no trump is named from a void but to draw to it
-    return max((hand_worth(rules, hand, s, seen, bidder) for s in suits), key=lambda w: w.points)
+    the same hands in many worlds). Reads the hand as hand_worth does (_read), suit by suit."""
+    suits, refill = _suit_reads(rules)
+    held = [read for read in suits if hand & read[1]]
+    held_n = (hand & rules.deck.mask & ~seen).bit_count()
+    best: Worth | None = None
+    for s, trumps, tops in held if held and not refill else suits:  # no trump is named from a void but to draw to it
+        w = _remembered(rules, s, hand & trumps, held_n, (hand & tops).bit_count(), seen, bidder)
+        if best is None or w.points > best.points:  # the first of equals, as max() takes
+            best = w
+    return best
+
+
+@lru_cache(maxsize=64)
+def _suit_reads(rules: CompiledRules) -> tuple[tuple[tuple[int, int, int], ...], bool]:
+    """((suit, its trumps' mask, its side tops' mask) for each suit, whether hands are refilled): what
+    best_trump reads of a hand under each trump."""
+    return tuple((s, rules.trumps(s), _suit_tops(rules, s)) for s in range(4)), outlook(rules).draws == "refill"
 
 
 def set_penalty(rules: CompiledRules, bid: int) -> tuple[float, float]:
