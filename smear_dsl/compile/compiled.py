@@ -110,6 +110,10 @@ class LeadCheck:
     # suit nothing was discarded from.
     needs_discard_of_lead_suit: bool = False
     forbid_cards: Fn | None = None  # a follow rule: the cards it forbids, as a set (ExprSpec.cards), if it has one
+    # A follow rule's parts that read only the trick (ExprSpec.guard), and which of the trick's names
+    # they read: while the guard is false the rule forbids nothing.
+    guard: Fn | None = None
+    guard_reads: tuple[str, ...] = ()
 
 
 @lru_cache(maxsize=64)
@@ -233,6 +237,10 @@ class PlayRules:
     # The follow rules as the sets of cards they forbid (each one's forbid_cards), when every rule has
     # one (None: some rule is judged card by card).
     follow_vectors: tuple[Fn, ...] | None = field(init=False, repr=False)
+    # When every follow rule is a set and has a guard: (the guards, whether they read `trick`, `is_bidder`,
+    # `bid`, and the answers so far by what they read): a follow whose guards are all false is the
+    # following rule's cards, found without building the rules' names (Play._follow_mask).
+    follow_guard: tuple[tuple[Fn, ...], bool, bool, bool, dict] | None = field(init=False, repr=False)
     # Hands may start the play uneven and nobody draws: the hand ends after the trick where the first runs
     # out (Game.apply looks, trick by trick; with draws ExtrasGame looks after the draw).
     watch_empty: bool = field(init=False)
@@ -242,6 +250,11 @@ class PlayRules:
                 follow_vectors=tuple(chk.forbid_cards for chk in self.follow_checks)
                 if all(chk.forbid_cards is not None for chk in self.follow_checks) else None,
                 watch_empty=self.uneven_hands and not self.draw_in_play)
+        guarded = self.follow_checks and self.follow_vectors is not None and \
+            all(chk.guard is not None for chk in self.follow_checks)
+        reads = {name for chk in self.follow_checks for name in chk.guard_reads}
+        _derive(self, follow_guard=(tuple(chk.guard for chk in self.follow_checks), "trick" in reads,
+                                    "is_bidder" in reads, "bid" in reads, {}) if guarded else None)
         info = []
         for t in range(4):
             row = []

@@ -132,7 +132,9 @@ class _Compiler:
             tuple(LeadCheck(emit(r.forbid.checked, tables), r.code, r.message, *_guards(r.forbid.ast))
                   for r in play.lead_rules),
             tuple(LeadCheck(emit(r.forbid.checked, tables), r.code, r.message,
-                            forbid_cards=self.cards(r.forbid, tables)) for r in play.follow_rules),
+                            forbid_cards=self.cards(r.forbid, tables),
+                            guard=emit(r.forbid.guard[0], tables) if r.forbid.guard else None,
+                            guard_reads=r.forbid.guard[1] if r.forbid.guard else ()) for r in play.follow_rules),
             equal_last, play.draw != "none", self.uneven, deck)
 
     def scoring_part(self, tables: Tables) -> tuple[ScoringRules, tuple[tuple[int, str], ...]]:

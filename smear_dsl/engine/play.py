@@ -8,6 +8,8 @@ from smear_dsl.errors import MoveError
 from smear_dsl.i18n import N_
 from smear_dsl.engine.constants import PLAY
 
+GUARD_ANSWERS = 1 << 14  # follow guards' answers kept per rule set (by lead, winner, trump and what else they read)
+
 
 class Play:
     """A part of Game, the play of the cards: legal leads and follows, the first leader, tricks and who took what; its methods read and set the game's state."""
@@ -106,20 +108,44 @@ class Play:
     def _follow_names(self, seat: int, base: int) -> "_FollowEnv":
         """The names a follow rule sees; the sets that cost a walk over cards (`wins` of each card as a
         set, `can_win`, `trick_cards`) are found only if a rule reads them (_FollowEnv)."""
-        key, trick = self.trick_key, self.trick
-        last = self.rules.play.equal_last
-        win = lead = trick[0]
-        wk = key(win)
-        for i in range(1, len(trick)):  # as a completed trick is judged: a higher key wins; equal keys by equal_last
-            c = trick[i]
-            k = key(c)
-            if k > wk or (last and k == wk):
-                win, wk = c, k
-        env = _FollowEnv({"lead": lead, "winning": win, "legal": base, "hand": self.hands[seat],
+        key, trick, last = self.trick_key, self.trick, self.rules.play.equal_last
+        win, wk = self._winning()
+        env = _FollowEnv({"lead": trick[0], "winning": win, "legal": base, "hand": self.hands[seat],
                           "trick": self.trick_no, "trump": self.trump, "is_bidder": seat == self.bidder,
                           "bid": self.high})
         env.key, env.top, env.last, env.cards = key, wk, last, trick
         return env
+
+    def _winning(self) -> tuple[int, Any]:
+        """The card winning the trick so far and its key: as a completed trick is judged, a higher key
+        wins and equal keys go by equal_last."""
+        key, trick = self.trick_key, self.trick
+        win = trick[0]
+        wk = key(win)
+        if len(trick) > 1:  # (a two-seat game's every follow has the lead alone)
+            last = self.rules.play.equal_last
+            for c in trick[1:]:
+                k = key(c)
+                if k > wk or (last and k == wk):
+                    win, wk = c, k
+        return win, wk
+
+    def _guards_off(self, seat: int, guard: tuple) -> bool:
+        """Whether every follow rule's guard (the parts that read only the trick) is false now, so none
+        forbids a card; answers are kept by what the guards read (at most GUARD_ANSWERS of them)."""
+        fns, reads_trick, reads_bidder, reads_bid, known = guard
+        win = self._winning()[0]
+        key = (self.trick[0], win, self.trump, self.trick_no if reads_trick else 0,
+               seat == self.bidder if reads_bidder else False, self.high if reads_bid else 0)
+        off = known.get(key)
+        if off is None:
+            env = {"lead": key[0], "winning": win, "trump": self.trump, "trick": self.trick_no,
+                   "is_bidder": seat == self.bidder, "bid": self.high}
+            off = not any(fn(env) for fn in fns)
+            if len(known) >= GUARD_ANSWERS:
+                known.clear()
+            known[key] = off
+        return off
 
     def _forbidding(self, env: dict[str, Any], beats, c: int):
         """The first follow rule that forbids playing `c` (None: none does)."""
@@ -136,6 +162,10 @@ class Play:
         if memo is not None and memo[0] is moves and memo[1] == len(moves) and memo[2] == seat and memo[3] == hand \
                 and memo[4] == base:
             return memo[5]
+        guard = self.rules.play.follow_guard
+        if guard is not None and self._guards_off(seat, guard):  # no rule applies to this trick: the hand unread
+            self._follow_memo = (moves, len(moves), seat, hand, base, base)
+            return base
         env = self._follow_names(seat, base)
         vectors = self.rules.play.follow_vectors
         if vectors is not None:  # each rule as the set it forbids: one step

@@ -248,6 +248,22 @@ def vector(e: A.Expr, env: Env, subject: str = "card", masks: dict[str, str] | N
     return None
 
 
+def guard_of(e: A.Expr, env: Env, never: frozenset[str]) -> tuple[Checked, frozenset[str]] | None:
+    """The parts of `e`'s top-level `and`s that read none of `never`, joined by `and` and checked as a
+    truth, and the names they read (None: no such part): where it is false so is `e`, whatever `never`
+    holds, so an engine may skip working those out (a follow rule's parts that read only the trick)."""
+    parts = [x for x in _conjuncts(e) if not A.names_in(x) & never]
+    if not parts:
+        return None
+    joined = parts[0]
+    for x in parts[1:]:
+        joined = A.BoolOp(x.pos, "and", joined, x)
+    try:
+        return check(joined, env, BOOL), A.names_in(joined)
+    except ExprTypeError:
+        return None
+
+
 def _conjuncts(e: A.Expr) -> list[A.Expr]:
     """The parts of a chain of `and`s, in order (`a and b and c`: a, b, c)."""
     if isinstance(e, A.BoolOp) and e.op == "and":

@@ -16,7 +16,7 @@ from smear_dsl.errors import Diagnostic, RuleError
 from smear_dsl.language.contexts import CONTEXTS
 from smear_dsl.expr import ast as A
 from smear_dsl.expr.check import (BOOL, CARD, CARDS, FUNCTIONS, INT, KEYWORDS, RANK_CONSTS, STR, SUIT_CONSTS, Env,
-    ExprTypeError, check, vector)
+    ExprTypeError, check, guard_of, vector)
 from smear_dsl.expr.counted import MAX_KINDS, NotCounted, counted_conditions
 from smear_dsl.expr.parse import ExprSyntaxError, parse_expr
 from smear_dsl.language.paths import file_version, rule_file, rule_names, split_ref
@@ -39,6 +39,10 @@ RESERVED = (LANGUAGE_WORDS
 
 # Contexts whose expression tests one card: (the card's name, the per-card truths the engine gives as sets).
 CARD_TESTS = {"discard_card": ("card", {}), "follow": ("play", {"wins": "wins_set"})}
+# What a follow rule reads of the trick alone (the rest of its names read the card played or the hand):
+# its parts that read only these, and options, are its guard (check.guard_of).
+TRICK_NAMES = frozenset({"lead", "winning", "trick", "trump", "is_bidder", "bid"})
+NOT_TRICK = frozenset(CONTEXTS["follow"][0]) - TRICK_NAMES
 
 
 def resolve_rules_path(name_or_path: str, relative_to: str | None = None) -> Path | None:
@@ -252,8 +256,10 @@ class _Semantics(CrossChecks, PointChecks):
             self.err(src, "this setting cannot depend on cards")
         subject = CARD_TESTS.get(context)
         cards = vector(ast, self.envs[context], *subject) if subject is not None else None
+        guard = guard_of(ast, self.envs[context], NOT_TRICK) if context == "follow" else None
         return ExprSpec(src.text, Loc(src.path, src.line, src.col, self.ctx.sources.line(src.path, src.line)), ast,
-                        checked, written if written is not ast else None, cards)
+                        checked, written if written is not ast else None, cards,
+                        None if guard is None else (guard[0], tuple(sorted(guard[1] & TRICK_NAMES))))
 
     def definitions(self, raw: dict, known: set[str]) -> dict[str, tuple[Src, A.Expr]]:
         """`define:`: each name's parsed expression (checked where it is used: its names depend on where)."""

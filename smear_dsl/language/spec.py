@@ -42,6 +42,9 @@ class ExprSpec:
     # A test of one card (a discard's `allowed`, a follow rule's `forbid`) as the set of cards it holds
     # for (check.vector), where it can be: the engine then tests a hand in one step, not card by card.
     cards: Maker | None = None
+    # A follow rule's `and`s that read only the trick (check.guard_of) and the trick's names they read:
+    # while they are false the rule forbids nothing, and the engine need not look at the hand.
+    guard: tuple[Checked, tuple[str, ...]] | None = None
 
     @property
     def source(self) -> ExprAst:

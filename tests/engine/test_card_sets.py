@@ -92,3 +92,38 @@ def test_the_family_files_that_test_cards_do_it_as_sets():
         for st in rules.play.steps:
             if st.kind == "discard" and st.allowed is not None:
                 assert st.allowed_cards is not None, path.stem
+
+
+@pytest.mark.parametrize("path", [shipped_dir() / "all_fours_trinidad.yaml", ROOT / "tests" / "rules_extra" / "trick_guards.yaml"],
+                         ids=lambda p: p.stem)
+def test_a_follow_skips_the_hand_only_when_no_rule_can_forbid(path: Path):
+    """Where every follow rule has parts that read only the trick (check.guard_of), the engine decides a
+    follow from those when they are all false; then each rule, run in full on the trick and the hand,
+    forbids nothing. Both answers come up, and a remembered answer is the one worked out afresh."""
+    spec = load_spec(str(path))
+    rng = random.Random(5)
+    seen = {True: 0, False: 0}
+    for players in spec.players:
+        rules = compile_rules(spec, players, {})
+        guard = rules.play.follow_guard
+        assert guard is not None
+        for seed in range(8):
+            game = Game(rules, seed=seed, hand_limit=10)
+            while not game.finished:
+                if game.phase == PLAY and game.trick:
+                    seat = game.turn
+                    hand = game.hands[seat]
+                    base = hand & game.follow_ok if hand & game.led_mask else hand
+                    off = game._guards_off(seat, guard)
+                    guard[4].clear()
+                    assert game._guards_off(seat, guard) == off  # worked out afresh
+                    env, beats = game._follow_env(seat, base)
+                    if off:
+                        for chk in rules.play.follow_checks:
+                            assert chk.forbid_cards(env) == 0, chk.message
+                            for c in C.bits(base):
+                                env["play"], env["wins"] = c, beats(c)
+                                assert not chk.forbid(env)
+                    seen[off] += 1
+                game.apply(game.turn, game.random_move(rng))
+    assert seen[True] > 20 and seen[False] > 20, seen
