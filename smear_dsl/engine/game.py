@@ -456,10 +456,8 @@ class FollowGame(Game):
     # cards they already chose from the mask).
 
     def random_move(self, rng: random.Random) -> int:
-        if self.trick:  # a follow (a trick is under way only in the play): _legal_play_mask's follow, inlined
-            seat = self.turn
-            hand = self.hands[seat]
-            m = self._follow_mask(seat, hand & self.follow_ok if hand & self.led_mask else hand)
+        if self.trick:  # a follow (a trick is under way only in the play)
+            m = self._legal_play_mask(self.turn)
             k = int(rng.random() * m.bit_count())
             while k:
                 m &= m - 1

@@ -64,11 +64,10 @@ def outlook(rules: CompiledRules) -> Outlook:
 
 
 @lru_cache(maxsize=256)
-def _trump_table(rules: CompiledRules, trump: int) -> tuple[tuple[int, ...], tuple[int, ...]]:
-    """(trumps from the highest, rank key) under `trump`."""
+def _trump_order(rules: CompiledRules, trump: int) -> tuple[int, ...]:
+    """The trumps under `trump`, from the highest."""
     key = rules.rank_order(trump)
-    mask = rules.trumps(trump)
-    return tuple(sorted(C.bits(mask), key=key.__getitem__, reverse=True)), key
+    return tuple(sorted(C.bits(rules.trumps(trump)), key=key.__getitem__, reverse=True))
 
 
 @dataclass(frozen=True)
@@ -114,7 +113,7 @@ def _held_worth(rules: CompiledRules, trump: int, mine: int, held_n: int, tops_n
     (`held_n`) and how many side suits' tops it holds (`tops_n`). Hands alike in these are worth the
     same, so a search's many random hands share the remembered answers."""
     o = outlook(rules)
-    order, _key = _trump_table(rules, trump)
+    order = _trump_order(rules, trump)
     deck = rules.deck.mask & ~seen
     draw, p_partner, p_opp, took, stride, w_of, kept_of = _placement(
         rules, len(order), deck.bit_count(), held_n, mine.bit_count() if o.draws == "refill" else 0, bidder)
@@ -182,11 +181,10 @@ def _placement(rules: CompiledRules, n_trumps: int, live_n: int, held_n: int, mi
     return draw, p_partner, p_opp, took, stride, tuple(w_of), tuple(kept_of)
 
 
-@lru_cache(maxsize=4096)
 def _took(n: int, draw: float, p_partner: float, p_opp: float, save: float) -> tuple[float, ...]:
     """How likely my side takes an unseen trump over which k of mine rank, for k = 0..n (see _worth):
-    drawn or a partner's (kept as mine are), or an opponent's that my higher trumps force out. The
-    same few placements recur from hand to hand, so they are worked out once."""
+    drawn or a partner's (kept as mine are), or an opponent's that my higher trumps force out (a part
+    of _placement, which is remembered)."""
     return tuple(draw * 0.8 + p_partner * min(0.9, save + 0.08 * k) + p_opp * (min(0.8, 1.0 - 0.7 ** k) if k else 0.05)
                  for k in range(n + 1))
 
@@ -196,18 +194,7 @@ def _points(o: Outlook, n_sides: int, trump: int, deck: int, kept: dict, mine_ov
     """The expected points of the rules' point list and their variance, from the card model above."""
     points = var = 0.0
     for kind, value, to, extra in o.plan:
-        if kind == POINT_BY_TRUMP:  # the commonest kind: _card_point, inline
-            c = extra[trump]
-            if c is None or c < 0 or not (deck >> c) & 1:
-                p = 0.0
-            elif c in kept:
-                p = kept[c] if to == TO_WINNER else 1.0
-            elif c in mine_over:
-                p = took[mine_over[c]] if to == TO_WINNER else p_partner
-            else:
-                p = 0.5 if to == TO_WINNER else p_partner
-            ev, v = value * p, value * value * p * (1.0 - p)
-        elif kind >= POINT_GIFT or kind == POINT_TURNED:
+        if kind >= POINT_GIFT or kind == POINT_TURNED:
             ev = v = 0.0  # the dealer's gift, a kick: settled before the play, not won by bidding
         elif kind == POINT_TRICKS:
             ev, v = value * side_tricks, value * value * side_tricks * (1 - share)
@@ -218,6 +205,8 @@ def _points(o: Outlook, n_sides: int, trump: int, deck: int, kept: dict, mine_ov
         else:
             if kind == POINT_MOST:
                 p = min(0.95, max(0.05, 1.0 / n_sides + GAME_SLOPE * (share - 1.0 / n_sides)))
+            elif kind == POINT_BY_TRUMP:
+                p = _card_point(extra[trump], deck, to, kept, mine_over, took, p_partner)
             elif kind in (POINT_SCAN_PLAYED, POINT_SCAN_DEALT):
                 p = _scan_point(extra[trump], deck, to, kept, mine_over, took, draw, p_partner, p_opp)
             else:  # POINT_EXPR: a condition the count cannot read: an even share
