@@ -41,7 +41,7 @@ async def settle(pid: int, seconds: float = EVERY_SECONDS + 3.0) -> float:
     return rss_mb(pid)
 
 
-async def run(target: str, pid: int, streams: int, rounds: int, n_tables: int, wait: float) -> None:
+async def run(target: str, pid: int, streams: int, rounds: int, n_tables: int, wait: float, warmup: int) -> None:
     async with grpc.aio.insecure_channel(target, options=[("grpc.max_concurrent_streams", 0)]) as ch:
         stub = rpc.RefereeStub(ch)
         table_ids = []
@@ -49,7 +49,7 @@ async def run(target: str, pid: int, streams: int, rounds: int, n_tables: int, w
             made = await stub.CreateTable(pb.CreateTableRequest(rules_name="four_point_ne_wisconsin", seed=f"streams-{i}"))
             seen = await stub.JoinTable(pb.JoinTableRequest(table_id=made.table_id, spectator=True))
             table_ids.append((made.table_id, [("authorization", f"Bearer {seen.token}")]))
-        for call in await open_streams(stub, table_ids, 20):  # warm-up: the code paths and messages a stream uses
+        for call in await open_streams(stub, table_ids, warmup):  # warm-up: the code paths and messages a stream uses
             call.cancel()
         before = await settle(pid)
         print(f"{streams} WatchTable streams on {n_tables} tables; RSS before: {before:.1f} MB")
@@ -71,13 +71,14 @@ def main() -> None:
     ap.add_argument("--streams", type=int, default=500)
     ap.add_argument("--rounds", type=int, default=3)
     ap.add_argument("--tables", type=int, default=10)
+    ap.add_argument("--warmup", type=int, default=20)
     ap.add_argument("--settle", type=float, default=EVERY_SECONDS + 3.0,
                     help="seconds given to the server after the streams close, before its RSS is read")
     args = ap.parse_args()
     with tempfile.TemporaryDirectory() as tmp:
         proc, target = start_server(str(Path(tmp) / "streams.db"))
         try:
-            asyncio.run(run(target, proc.pid, args.streams, args.rounds, args.tables, args.settle))
+            asyncio.run(run(target, proc.pid, args.streams, args.rounds, args.tables, args.settle, args.warmup))
         finally:
             proc.terminate()
             proc.wait(timeout=10)
