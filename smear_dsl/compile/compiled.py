@@ -57,6 +57,11 @@ class CompiledStep:
     may_pass: bool = False  # name_trump: each in turn names or passes
     all_pass: str = "forced"  # name_trump: when all the others passed, the last must name ('forced') or the hand is dealt again
     allowed_cards: Fn | None = None  # discard: `allowed` as the set of cards it lets go (ExprSpec.cards), if it has one
+    # discard: the names valid_if reads besides hand, discard and kept when it reads those only by the
+    # counts per kind (expr/counted.py's plan_reads), else None; with them, plans_memo keeps which plans
+    # pass by those names and counts, as hands that differ card by card share them (discards.py).
+    plan_reads: tuple[str, ...] | None = None
+    plans_memo: dict = field(default_factory=dict, compare=False, repr=False)
 
     @property
     def any_cards(self) -> bool:

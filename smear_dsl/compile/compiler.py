@@ -15,6 +15,7 @@ from smear_dsl.compile.compiled import (N_TABLE, SCORE_VARS, BiddingRules, Compi
                                         ScoringRules)
 from smear_dsl.errors import Diagnostic, OptionError, RuleError, clip
 from smear_dsl.expr import ast as A
+from smear_dsl.expr.counted import plan_reads
 from smear_dsl.expr.emit import Tables, emit, trump_runs
 from smear_dsl.language.inherited import own_lines
 from smear_dsl.language.spec import ExprSpec, Loc, RuleSpec, phase_seats
@@ -288,7 +289,8 @@ class _Compiler:
             steps.append(CompiledStep(p.kind, p.who, count, lo, hi, self.fn(p.allowed, tables), self.fn(p.valid_if, tables),
                                       p.credit, self.fn(p.to, tables), fixed, p.face_up,
                                       tuple(self.fn(k, tables) for k in p.kinds), p.may_pass, p.all_pass,
-                                      self.cards(p.allowed, tables)))
+                                      self.cards(p.allowed, tables),
+                                      plan_reads(p.valid_if.ast) if p.valid_if is not None else None))
             # A take whose count is fixed for the table must fit in the stock.
             if p.kind == "take" and p.count is not None and stock_size >= 0 and not _uses_runtime(p.count):
                 k = self.static_int(p.count, tables)

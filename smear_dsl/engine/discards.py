@@ -29,6 +29,7 @@ RETRIES = 64  # random discards tried when the lead check refuses some (rare: it
 QUICK = 8  # of them, drawn from the plain plans before those split by suit
 SEARCH = 5000  # then discards checked one by one, at most, plan by plan from the weakest
 PLANS = 20000  # the most plans looked at: kinds are split by suit only while they stay under this
+PLANS_MEMO = 4096  # valid_if's answers a step keeps (CompiledStep.plans_memo), forgotten all at once when full
 
 
 class Discards:
@@ -69,22 +70,48 @@ class Discards:
             lo, hi = self._discard_range(seat, env)
             masks = [kind(env) for kind in step.kinds]
             kinds = _split_by(allowed, masks) if masks else [allowed]
-            plans = self._valid_plans(seat, kinds, lo, hi, env)
+            plans = self._valid_plans(seat, kinds, lo, hi, env, masks)
         plan = (allowed, lo, hi, kinds, plans)
         self._plan_memo = (key, plan)
         return plan
 
-    def _valid_plans(self, seat: int, kinds: list[int], lo: int, hi: int, env: dict | None = None) -> list[tuple[int, ...]]:
-        """The counts per kind in range whose discard passes valid_if (judged on one discard each)."""
-        valid_if = self.rules.play.steps[self.step].valid_if
+    def _valid_plans(self, seat: int, kinds: list[int], lo: int, hi: int, env: dict | None = None,
+                     masks: list[int] | None = None) -> list[tuple[int, ...]]:
+        """The counts per kind in range whose discard passes valid_if (judged on one discard each). Given
+        the masks of the kinds valid_if counts by, and a valid_if that reads the hand only by them
+        (CompiledStep.plan_reads), the answer is remembered by what it depends on: the hand's count of
+        each kind, which of them each group of `kinds` belongs to and its size, and the other names."""
+        step = self.rules.play.steps[self.step]
+        valid_if = step.valid_if
         if valid_if is None:
             return _counts(kinds, lo, hi)
-        env, hand, out = env if env is not None else self.step_env(seat), self.hands[seat], []
+        env, hand = env if env is not None else self.step_env(seat), self.hands[seat]
+        key = None
+        if masks is not None and step.plan_reads is not None:
+            sig = [lo, hi, hand.bit_count(), len(masks)]  # flat: this runs for every discard
+            for m in masks:
+                sig.append(m.bit_count())
+            for g in kinds:
+                sig.append(g.bit_count())
+                for m in masks:
+                    sig.append(g & m != 0)
+            for n in step.plan_reads:
+                sig.append(env[n] if n == "stock" else env.get(n))
+            key = tuple(sig)
+            found = step.plans_memo.get(key)
+            if found is not None:
+                return found
+        out = []
         for counts in _counts(kinds, lo, hi):
             env["discard"] = mask = _lowest(kinds, counts)
             env["kept"] = hand & ~mask
             if valid_if(env):
                 out.append(counts)
+        if key is not None:
+            memo = step.plans_memo
+            if len(memo) >= PLANS_MEMO:
+                memo.clear()
+            memo[key] = out
         return out
 
     def _lead_plans(self, seat: int) -> tuple[list[int], list[tuple[int, ...]]]:

@@ -67,3 +67,35 @@ def _over_hand(e: A.Expr) -> A.Expr:
 def _strip_pos(e: A.Expr) -> A.Expr:
     """The expression with every position 0, to compare conditions written in different places."""
     return A._rebuilt(e, _strip_pos, pos=0)
+
+
+def plan_reads(e: A.Expr) -> tuple[str, ...] | None:
+    """The names `valid_if` reads besides the hand, the discard and the kept cards, when it reads those
+    three only by counting them whole or by the kinds it counts the discard by (`count(hand where
+    card.trump)` beside `count(kept where card.trump)`): then whether a plan passes depends on those
+    names and the counts alone, and the engine remembers its answers by them. None if it reads the
+    hand another way (`count(hand where card.rank == A)` with no such count of the discard)."""
+    try:
+        kinds = {repr(_strip_pos(c)) for c in counted_conditions(e)}
+    except NotCounted:
+        return None
+    names: set[str] = set()
+    if not _reads(e, kinds, names):
+        return None
+    return tuple(sorted(names))
+
+
+def _reads(e: A.Expr, kinds: set[str], names: set[str]) -> bool:
+    if isinstance(e, A.Call) and e.fn in ("count", "any") and len(e.args) == 1:
+        base, arg = e.args[0], e.args[0]
+        while isinstance(base, A.Where):
+            base = base.cards
+        if isinstance(base, A.Name) and base.name in (*SETS, "hand"):
+            return arg is base or repr(_strip_pos(_over_hand(arg))) in kinds
+    if isinstance(e, A.Name):
+        if e.name == "hand":
+            return False
+        if e.name not in SETS:
+            names.add(e.name)
+        return True
+    return all(_reads(x, kinds, names) for x in A.children(e))

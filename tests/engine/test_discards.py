@@ -23,7 +23,8 @@ SETUPS = [("cinch", 4, {}), ("st_paul_schmier", 6, {}), ("ten_point_jack_jick_jo
           ("four_point_ne_wisconsin", 4, {"widow": 3}), ("pedro@1", 4, {}),
           (str(ROOT / "tests" / "rules_extra" / "no_lead_left.yaml"), 6, {}),
           (str(ROOT / "tests" / "rules_extra" / "named_definitions.yaml"), 4, {"widow": 2}),
-          ("all_fours", 4, {"discard_after_run": True})]
+          ("all_fours", 4, {"discard_after_run": True}),
+          (str(ROOT / "tests" / "rules_extra" / "trumps_from_length.yaml"), 4, {})]
 
 
 def direct_error(game: Game, seat: int, mask: int) -> bool:
@@ -188,3 +189,45 @@ def test_counts_and_random_subsets_match_their_plain_readings():
         rng = random.Random(seed)
         assert _random_subset(mask, size, k, rng) == out
         assert rng.random() == walk_rng.random()  # as many numbers drawn
+
+
+@pytest.mark.parametrize("name,players,options", SETUPS, ids=[s[0].rsplit("/", 1)[-1] for s in SETUPS])
+def test_remembered_plans_are_the_plans_judged_afresh(name, players, options):
+    """A step whose valid_if reads the hand only by the kinds it counts keeps its answers by those
+    counts (CompiledStep.plans_memo): at every discard of many random games, the plans it gives are
+    the ones valid_if passes when judged again without the memo, and the memo is read (it holds fewer
+    answers than there were discards)."""
+    r = compile_rules(load_spec(name), players, options)
+    memo_steps = [s for s in r.play.steps if s.plan_reads is not None]
+    discards = 0
+    for seed in range(40):
+        g = Game(r, seed=seed, hand_limit=3)
+        rng = random.Random(seed)
+        while not g.finished:
+            step = r.play.steps[g.step] if g.phase == STEP else None
+            if step is not None and g.expected_action() == "discard" and step.plan_reads is not None:
+                seat = g.turn
+                _allowed, lo, hi, kinds, plans = g._plan(seat)
+                assert plans == g._valid_plans(seat, kinds, lo, hi), (seed, kinds)
+                discards += 1
+            g.apply(g.turn, g.random_move(rng))
+    if not memo_steps:
+        assert discards == 0
+        return
+    assert discards >= 40
+    assert sum(len(s.plans_memo) for s in memo_steps) < discards
+
+
+@pytest.mark.parametrize("valid_if,reads", [
+    ("count(kept where card.trump) == min(6, count(hand where card.trump))", ()),
+    ("count(kept where card.trump) >= 6 and bid > 3", ("bid",)),
+    ("any(kept where card.trump and card.rank == J) or is_bidder", ("is_bidder",)),
+    ("count(discard) <= count(hand) - 2", ()),
+    ("count(kept where card.trump where card.rank == J) == count(hand where card.trump where card.rank == J)", ()),
+    ("count(kept where card.trump) >= count(hand where card.rank == A)", None),  # the hand by another kind
+    ("count(kept where card.trump) >= 2 and hand != 0", None),  # the hand read whole
+])
+def test_valid_if_is_remembered_by_counts_only_when_it_reads_the_hand_by_them(valid_if, reads):
+    from smear_dsl.expr.counted import plan_reads
+    from smear_dsl.expr.parse import parse_expr
+    assert plan_reads(parse_expr(valid_if)) == reads
