@@ -272,12 +272,52 @@ def best_trump(rules: CompiledRules, hand: int, seen: int = 0, bidder: bool = Tr
     suits, refill = _suit_reads(rules)
     held = [read for read in suits if hand & read[1]]
     held_n = (hand & rules.deck.mask & ~seen).bit_count()
+    alike = None if seen else _alike_suits(rules)
     best: Worth | None = None
     for s, trumps, tops in held if held and not refill else suits:  # no trump is named from a void but to draw to it
-        w = _remembered(rules, s, hand & trumps, held_n, (hand & tops).bit_count(), seen, bidder)
+        mine = hand & trumps
+        if alike is None or not s:
+            w = _remembered(rules, s, mine, held_n, (hand & tops).bit_count(), seen, bidder)
+        else:  # the same trumps by place under the first suit: the same worth, to the float
+            place, first = alike[s], alike[0]
+            as_first = 0
+            for c in C.bits(mine):
+                as_first |= 1 << first[place[c]]
+            w = _remembered(rules, 0, as_first, held_n, (hand & tops).bit_count(), 0, bidder)
+            w = Worth(s, w.points, w.sd, w.tricks)
         if best is None or w.points > best.points:  # the first of equals, as max() takes
             best = w
     return best
+
+
+@lru_cache(maxsize=64)
+def _alike_suits(rules: CompiledRules) -> tuple | None:
+    """When every suit reads alike to _held_worth with nothing seen (as many trumps; each point's card,
+    cards or scan at the same places of the trump order, met in the same order): the first suit's trump
+    at each place, then for each other suit each trump's place (best_trump then asks one worth for
+    hands alike by place, with the same sums in the same order: the same floats). Else None.
+    Ten-card hands rarely repeat their trumps card for card; by place, four times as often."""
+    deck = rules.deck.mask
+    sigs, places, orders = [], [], []
+    for s in range(4):
+        whole = _trump_order(rules, s)
+        order = [c for c in whole if (deck >> c) & 1]
+        place = {c: i for i, c in enumerate(order)}
+        sig: list = [len(whole), len(order)]
+        for kind, _value, _to, extra in outlook(rules).plan:
+            if kind == POINT_BY_TRUMP:
+                c = extra[s]
+                sig.append(None if c is None or c < 0 or not (deck >> c) & 1 else place.get(c, "side"))
+            elif kind == POINT_EACH:
+                sig.append(tuple(place.get(c, "side") for c in C.bits(extra[s] & deck)))
+            elif kind in (POINT_SCAN_PLAYED, POINT_SCAN_DEALT):
+                sig.append(tuple(place.get(c, "out") for _bit, c in extra[s]))
+        sigs.append(tuple(sig))
+        places.append(place)
+        orders.append(order)
+    if any(sig != sigs[0] for sig in sigs):
+        return None
+    return orders[0], places[1], places[2], places[3]  # [0]: the first suit's trump at each place; [s]: suit s's places
 
 
 @lru_cache(maxsize=64)

@@ -121,3 +121,51 @@ def test_simulate_counts_the_games_that_did_not_finish():
     assert s["unfinished_games"] == unfinished > 0
     h = simulate(r, 12, seed=5, bot="heuristic", max_hands=60)
     assert h["unfinished_games"] == 0
+
+
+def _best_by_each_suit(r, hand: int, bidder: bool):
+    """best_trump's answer worked out suit by suit from the hand's own cards (no worth shared by place)."""
+    from smear_dsl.players.worth import _held_worth, _suit_reads
+    suits, refill = _suit_reads(r)
+    held = [read for read in suits if hand & read[1]]
+    best = None
+    for s, trumps, tops in held if held and not refill else suits:
+        w = _held_worth(r, s, hand & trumps, (hand & r.deck.mask).bit_count(), (hand & tops).bit_count(), 0, bidder)
+        if best is None or w.points > best.points:
+            best = w
+    return best
+
+
+@pytest.mark.parametrize("name,players", [("ten_point_jack_jick_joker", 4), ("cinch", 4), ("five_point_jick", 3),
+                                          ("pedro", 5), ("four_point_ne_wisconsin", 4), ("shasta_sam", 2)])
+def test_hands_alike_by_place_under_their_trumps_share_a_worth_to_the_float(name, players):
+    """best_trump asks one worth for hands whose trumps sit at the same places of their suits' orders
+    (worth._alike_suits): every answer is the one worked out from the hand's own cards, bit for bit."""
+    from smear_dsl.players.worth import _alike_suits
+    r = rules(name, players)
+    assert _alike_suits(r) is not None
+    rng = random.Random(3)
+    cards = list(C.bits(r.deck.mask))
+    for _ in range(300):
+        hand = C.mask_of(rng.sample(cards, r.deal.hand_size))
+        for bidder in (True, False):
+            assert best_trump.__wrapped__(r, hand, 0, bidder) == _best_by_each_suit(r, hand, bidder)
+
+
+def test_a_point_on_one_card_of_one_suit_keeps_suits_apart(tmp_path):
+    """A point on the queen of spades whatever trump is (a house rule) reads spades unlike the other
+    suits: no worth is shared by place, and best_trump still gives each hand's own answer."""
+    from smear_dsl.compile.compiler import compile_rules
+    from smear_dsl.language.load import load_spec
+    from smear_dsl.players.worth import _alike_suits
+    f = tmp_path / "lady.yaml"
+    f.write_text("extends: four_point_ne_wisconsin@1\nname: Four Point with the Lady\n"
+                 "description: Four Point with a point for the queen of spades.\n"
+                 "points:\n  lady: {card: Q of S, to: winner}\n")
+    r = compile_rules(load_spec(str(f)), 4, {})
+    assert _alike_suits(r) is None
+    rng = random.Random(4)
+    cards = list(C.bits(r.deck.mask))
+    for _ in range(100):
+        hand = C.mask_of(rng.sample(cards, r.deal.hand_size))
+        assert best_trump.__wrapped__(r, hand, 0, True) == _best_by_each_suit(r, hand, True)
