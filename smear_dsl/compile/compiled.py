@@ -62,12 +62,13 @@ class CompiledStep:
     # pass by those names and counts, as hands that differ card by card share them (discards.py).
     plan_reads: tuple[str, ...] | None = None
     plans_memo: dict = field(default_factory=dict, compare=False, repr=False)
+    # A discard of any cards of the hand, as many as a range fixed for the table (a widow): no rule on
+    # the cards, so nothing to evaluate per card or per set. Set once (every discard asks).
+    any_cards: bool = field(init=False, compare=False, repr=False)
 
-    @property
-    def any_cards(self) -> bool:
-        """A discard of any cards of the hand, as many as a range fixed for the table (a widow): no
-        rule on the cards, so nothing to evaluate per card or per set."""
-        return self.fixed_range is not None and self.allowed is None and self.valid_if is None
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "any_cards", self.fixed_range is not None and self.allowed is None
+                           and self.valid_if is None)
 
     @property
     def exact(self) -> int | None:

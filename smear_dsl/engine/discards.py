@@ -17,6 +17,7 @@ SEARCH discards tried, so the cost stays bounded.
 """
 from __future__ import annotations
 
+import bisect
 import functools
 import itertools
 import math
@@ -153,7 +154,7 @@ class Discards:
                 mask = _random_subset(hand, n, k, rng) if k <= n else None
                 if mask is None or not binds or self.lead_error(seat, mask) is None:
                     return mask
-        kinds, plans = self.discard_plans(seat)
+        _allowed, _lo, _hi, kinds, plans = self._plan(seat)
         if not plans:
             return None
         cum = None
@@ -164,7 +165,9 @@ class Discards:
             if cum is None:
                 sizes = tuple(map(int.bit_count, kinds))
                 cum = _cum_weights(sizes, tuple(plans)) if len(plans) > 1 else ()
-            counts = plans[0] if len(plans) == 1 else rng.choices(plans, cum_weights=cum)[0]
+            # random.choices(plans, cum_weights=cum)[0], the same draw without its checks and list
+            counts = plans[0] if len(plans) == 1 else \
+                plans[bisect.bisect(cum, rng.random() * (cum[-1] + 0.0), 0, len(plans) - 1)]
             mask = 0
             for kind, n, k in zip(kinds, sizes, counts):
                 mask |= _random_subset(kind, n, k, rng)

@@ -86,6 +86,8 @@ def plan_reads(e: A.Expr) -> tuple[str, ...] | None:
 
 
 def _reads(e: A.Expr, kinds: set[str], names: set[str]) -> bool:
+    """Whether `e` reads the hand, the discard and the kept cards only whole or by `kinds` (a count's
+    own `where` conditions are the kinds' masks: not walked); every other name it reads joins `names`."""
     if isinstance(e, A.Call) and e.fn in ("count", "any") and len(e.args) == 1:
         base, arg = e.args[0], e.args[0]
         while isinstance(base, A.Where):
