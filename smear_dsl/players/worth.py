@@ -296,7 +296,7 @@ def _alike_suits(rules: CompiledRules) -> tuple | None:
     cards or scan at the same places of the trump order, met in the same order): the first suit's trump
     at each place, then for each other suit each trump's place (best_trump then asks one worth for
     hands alike by place, with the same sums in the same order: the same floats). Else None.
-    Ten-card hands rarely repeat their trumps card for card; by place, four times as often."""
+    Ten-card hands rarely repeat their trumps card for card; by place, up to four times as often."""
     deck = rules.deck.mask
     sigs, places, orders = [], [], []
     for s in range(4):
