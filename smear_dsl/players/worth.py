@@ -275,15 +275,15 @@ def best_trump(rules: CompiledRules, hand: int, seen: int = 0, bidder: bool = Tr
     alike = None if seen else _alike_suits(rules)
     best: Worth | None = None
     for s, trumps, tops in held if held and not refill else suits:  # no trump is named from a void but to draw to it
-        mine = hand & trumps
+        mine, tops_n = hand & trumps, (hand & tops).bit_count()
         if alike is None or not s:
-            w = _remembered(rules, s, mine, held_n, (hand & tops).bit_count(), seen, bidder)
+            w = _remembered(rules, s, mine, held_n, tops_n, seen, bidder)
         else:  # the same trumps by place under the first suit: the same worth, to the float
             place, first = alike[s], alike[0]
             as_first = 0
             for c in C.bits(mine):
                 as_first |= 1 << first[place[c]]
-            w = _remembered(rules, 0, as_first, held_n, (hand & tops).bit_count(), 0, bidder)
+            w = _remembered(rules, 0, as_first, held_n, tops_n, 0, bidder)
             w = Worth(s, w.points, w.sd, w.tricks)
         if best is None or w.points > best.points:  # the first of equals, as max() takes
             best = w
