@@ -3,14 +3,16 @@ closed within 2 MB of before.)
 
 Starts `smear-dsl serve` on a fresh SQLite file, opens a few tables, warms up with one small round, then
 `--rounds` times: opens `--streams` WatchTable streams spread over the tables (each reads its first events),
-samples the server's RSS, closes them all, waits for the server to see them go, samples again. Prints RSS
-before, with the streams open (and per stream), and after each round.
-Usage: python benchmarks/bench_streams.py [--streams 500] [--rounds 3] [--tables 10]
+samples the server's RSS, closes them all, waits for the server to see them go (and trim), samples again.
+Prints RSS before, with the streams open (and per stream), and after each round. `--malloc` runs the server
+under PYTHONMALLOC=malloc (docs/referee.md: what an operator trades for it).
+Usage: python benchmarks/bench_streams.py [--streams 500] [--rounds 3] [--tables 10] [--malloc]
 """
 from __future__ import annotations
 
 import argparse
 import asyncio
+import os
 import sys
 import tempfile
 import time
@@ -34,9 +36,9 @@ async def open_streams(stub, tables: list[tuple[str, list]], n: int) -> list:
     return calls
 
 
-async def settle(pid: int, seconds: float = EVERY_SECONDS + 3.0) -> float:
-    """The server's RSS once it has had `seconds` to finish closing what was closed (and to trim its heaps:
-    smear_referee.server.memory does every EVERY_SECONDS after many streams close)."""
+async def settle(pid: int, seconds: float = 2 * EVERY_SECONDS + 2.0) -> float:
+    """The server's RSS once it has had `seconds` to finish closing what was closed and to trim its heaps
+    (smear_referee.server.memory: at its next tick after many streams close, and once more for their tail)."""
     await asyncio.sleep(seconds)
     return rss_mb(pid)
 
@@ -52,7 +54,8 @@ async def run(target: str, pid: int, streams: int, rounds: int, n_tables: int, w
         for call in await open_streams(stub, table_ids, warmup):  # warm-up: the code paths and messages a stream uses
             call.cancel()
         before = await settle(pid)
-        print(f"{streams} WatchTable streams on {n_tables} tables; RSS before: {before:.1f} MB")
+        allocator = os.environ.get("PYTHONMALLOC", "pymalloc (Python's default)")
+        print(f"{streams} WatchTable streams on {n_tables} tables, server under {allocator}; RSS before: {before:.1f} MB")
         for r in range(rounds):
             t0 = time.perf_counter()
             calls = await open_streams(stub, table_ids, streams)
@@ -72,9 +75,12 @@ def main() -> None:
     ap.add_argument("--rounds", type=int, default=3)
     ap.add_argument("--tables", type=int, default=10)
     ap.add_argument("--warmup", type=int, default=20)
-    ap.add_argument("--settle", type=float, default=EVERY_SECONDS + 3.0,
+    ap.add_argument("--settle", type=float, default=2 * EVERY_SECONDS + 2.0,
                     help="seconds given to the server after the streams close, before its RSS is read")
+    ap.add_argument("--malloc", action="store_true", help="run the server under PYTHONMALLOC=malloc")
     args = ap.parse_args()
+    if args.malloc:
+        os.environ["PYTHONMALLOC"] = "malloc"  # the server's, started below (this process keeps its own)
     with tempfile.TemporaryDirectory() as tmp:
         proc, target = start_server(str(Path(tmp) / "streams.db"))
         try:
