@@ -138,9 +138,16 @@ class Replicas:
         return out
 
     def spread(self, seconds: float = 30.0) -> None:
-        """Wait (up to `seconds`) until every live replica holds shards: they spread as replicas join."""
+        """Wait (up to `seconds`) until the shards have settled: every shard held, every live replica holding
+        some, none more than its share and one (past that a replica hands shards back, and a shard handed back
+        has no owner until another replica's next round takes it)."""
+        from smear_referee.storage.cluster import SHARDS
         deadline = time.monotonic() + seconds
-        while len(self.owners()) < len(self.live) and time.monotonic() < deadline:
+        while time.monotonic() < deadline:
+            held = [len(shards) for shards in self.owners().values()]
+            share = -(-SHARDS // max(1, len(self.live)))
+            if len(held) >= len(self.live) and sum(held) == SHARDS and max(held) <= share + 1:
+                return
             time.sleep(0.2)
 
     def owners(self) -> dict[str, list[tuple[int, int]]]:
