@@ -53,18 +53,23 @@ def test_memory_freed_by_closed_streams_goes_back_after_enough_of_them_close():
     assert trimmed < untouched - 20, (start, untouched, trimmed)
 
 
-def test_what_start_up_freed_goes_back_once_without_any_stream():
+def _around_first_trim() -> tuple[float, float]:
+    """This process's RSS before a new give_back starts and after its first trim (made with no stream)."""
     async def run() -> tuple[float, float]:
-        keep = _freed_heap()  # as a server's start-up leaves behind (about 7 MB of it)
         start = rss_mb()
         task = asyncio.ensure_future(give_back(Metrics(), every=0.05, after=100))
         await asyncio.sleep(0.5)
         trimmed = rss_mb()
         task.cancel()
-        del keep
         return start, trimmed
 
-    start, trimmed = asyncio.run(run())
+    return asyncio.run(run())
+
+
+def test_what_start_up_freed_goes_back_once_without_any_stream():
+    keep = _freed_heap()  # as a server's start-up leaves behind (about 7 MB of it)
+    start, trimmed = _around_first_trim()
+    del keep
     assert trimmed < start - 20, (start, trimmed)
 
 
@@ -107,26 +112,18 @@ def test_the_tail_of_a_burst_is_trimmed_at_the_next_tick_and_only_once():
 def test_each_trim_collects_first_so_what_only_cycles_held_goes_back():
     """A stream's coroutines, tasks and callbacks hold one another; the blocks they kept alive are freed only
     by a collection, and the trim gives them back only if it comes after that collection."""
-    async def run() -> tuple[float, float]:
-        gc.disable()
-        try:
-            cycles = []
-            for _ in range(20_000):  # 40 MB of 2 KB blocks, each held only by a list that holds itself
-                c = [bytes(2048)]
-                c.append(c)
-                cycles.append(c)
-            cycles.append([bytes(2048)])  # a live block after them: the heap's top stays
-            keep = cycles.pop()
-            del cycles, c
-            start = rss_mb()
-            task = asyncio.ensure_future(give_back(Metrics(), every=0.05, after=100))
-            await asyncio.sleep(0.5)
-            trimmed = rss_mb()
-            task.cancel()
-            del keep
-            return start, trimmed
-        finally:
-            gc.enable()
-
-    start, trimmed = asyncio.run(run())
+    gc.disable()
+    try:
+        cycles = []
+        for _ in range(20_000):  # 40 MB of 2 KB blocks, each held only by a list that holds itself
+            c = [bytes(2048)]
+            c.append(c)
+            cycles.append(c)
+        cycles.append([bytes(2048)])  # a live block after them: the heap's top stays
+        keep = cycles.pop()
+        del cycles, c
+        start, trimmed = _around_first_trim()
+        del keep
+    finally:
+        gc.enable()
     assert trimmed < start - 20, (start, trimmed)
