@@ -98,6 +98,33 @@ def _stream(fn, needs_token: bool, tables: Tables):
     return call
 
 
+async def _until_gone(app: Any, scope: dict, receive: Any, send: Any) -> None:
+    """A Connect call, ended as soon as its browser goes away. A server stream's client that closes is heard
+    (connectrpc watches for it) but only acted on at the stream's next message, a heartbeat up to ten seconds
+    later; until then the stream and all it holds stay. So the call is cancelled when the disconnect comes."""
+    me = asyncio.current_task()
+    gone = False
+
+    async def heard():
+        nonlocal gone
+        message = await receive()
+        if message["type"] == "http.disconnect" and not gone:
+            gone = True
+            me.cancel()
+        return message
+
+    try:
+        return await app(scope, heard, send)
+    except ConnectError as e:  # a stream cut by the server's shutdown: nothing to report
+        if e.code != Code.CANCELED:
+            raise
+        return None
+    except asyncio.CancelledError:
+        if not gone or me.uncancel() > 0:  # cancelled for another reason too (the server stopping): go on
+            raise
+        return None
+
+
 class _App:
     """Connect calls by path; everything else is the web client's files."""
 
@@ -127,12 +154,7 @@ class _App:
             path = scope["path"]
             for prefix, app in self.routes.items():
                 if path.startswith(prefix):
-                    try:
-                        return await app(scope, receive, send)
-                    except ConnectError as e:  # a stream cut by the server's shutdown: nothing to report
-                        if e.code != Code.CANCELED:
-                            raise
-                        return None
+                    return await _until_gone(app, scope, receive, send)
             if path.startswith(("/t/", "/replay", "/tournament", "/club")):  # the client's own routes: its page
                 scope = dict(scope, path="/")
         try:

@@ -3,6 +3,7 @@ server's bots: a real server on 127.0.0.1 with its web port, called over real HT
 from __future__ import annotations
 
 import json
+import logging
 import random
 import subprocess
 import sys
@@ -14,6 +15,7 @@ import pytest
 from smear_dsl.records.verify import verify
 from smear_referee.api import referee_pb2 as pb
 from smear_referee.limits import Limits
+from smear_referee.server.service import HEARTBEAT_SECONDS
 
 from conftest import ROOT
 from referee_harness import ServerThread, connect_call, connect_stream, fails, play_against_bots, wait_for
@@ -162,6 +164,24 @@ def test_a_spectator_stream_over_connect_holds_no_hidden_card(web):
                           stop=lambda m: "handStarted" in m)
     assert mine[-1]["handStarted"]["yourCards"]
     assert view.version >= 30
+
+
+def test_a_browser_that_leaves_a_stream_frees_it_when_it_goes_not_at_the_next_heartbeat(web, caplog):
+    """A closed tab's WatchTable ends on the server when its connection closes: the stream's next message, a
+    heartbeat, would come only HEARTBEAT_SECONDS later, and until then the stream held all it holds and
+    counted as open. Its going is not an error either."""
+    made = web.client().create_table("four_point_ne_wisconsin", seed="leaves")
+    watcher = web.client().join(made.table_id, None)
+    streams = web.running.tables.metrics.streams
+    for _ in range(3):
+        events = connect_stream(base(web), "WatchTable", {"tableId": made.table_id}, watcher.token,
+                                stop=lambda m: True)  # the first event read, then the connection closed
+        assert events[0]["snapshot"]["tableId"] == made.table_id
+        wait_for(lambda: streams["watch_table"] == 0, HEARTBEAT_SECONDS / 2)
+    assert web.running.tables.metrics.streams_closed >= 3
+    assert not [r for r in caplog.records if r.levelno >= logging.WARNING], caplog.text
+    # The table and the API go on as before for the next caller.
+    assert connect_call(base(web), "GetView", {"tableId": made.table_id}, watcher.token)[0] == 200
 
 
 def test_the_generated_code_is_current():
