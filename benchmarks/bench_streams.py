@@ -5,14 +5,18 @@ Starts `smear-dsl serve` on a fresh SQLite file, opens a few tables, warms up wi
 `--rounds` times: opens `--streams` WatchTable streams spread over the tables (each reads its first events),
 samples the server's RSS, closes them all, waits for the server to see them go (and trim), samples again.
 Prints RSS before, with the streams open (and per stream), and after each round. `--malloc` runs the server
-under PYTHONMALLOC=malloc (docs/referee.md: what an operator trades for it).
-Usage: python benchmarks/bench_streams.py [--streams 500] [--rounds 3] [--tables 10] [--malloc]
+under PYTHONMALLOC=malloc (docs/referee.md: what an operator trades for it); `--web` opens the streams as
+browsers do, over the web port (Connect over HTTP/1.1, a connection each).
+Usage: python benchmarks/bench_streams.py [--streams 500] [--rounds 3] [--tables 10] [--malloc] [--web]
 """
 from __future__ import annotations
 
 import argparse
 import asyncio
+import json
 import os
+import struct
+import subprocess
 import sys
 import tempfile
 import time
@@ -22,7 +26,7 @@ import grpc
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
-from bench_referee import start_server  # noqa: E402
+from bench_referee import ROOT, start_server  # noqa: E402
 from bench_soak import rss_mb  # noqa: E402
 from smear_referee.api import referee_pb2 as pb, referee_pb2_grpc as rpc  # noqa: E402
 from smear_referee.server.memory import EVERY_SECONDS  # noqa: E402
@@ -36,6 +40,35 @@ async def open_streams(stub, tables: list[tuple[str, list]], n: int) -> list:
     return calls
 
 
+async def _web_stream(port: int, table_id: str, headers: list) -> asyncio.StreamWriter:
+    """A browser's WatchTable: its own HTTP/1.1 connection, a Connect envelope, the response's first chunk read."""
+    reader, writer = await asyncio.open_connection("127.0.0.1", port)
+    payload = json.dumps({"tableId": table_id}).encode()
+    body = struct.pack(">BI", 0, len(payload)) + payload
+    writer.write(f"POST /smear.referee.v1.Referee/WatchTable HTTP/1.1\r\nHost: 127.0.0.1\r\n"
+                 f"content-type: application/connect+json\r\nconnect-protocol-version: 1\r\n"
+                 f"authorization: {headers[0][1]}\r\ncontent-length: {len(body)}\r\n\r\n".encode() + body)
+    head = await reader.readuntil(b"\r\n\r\n")
+    if not head.startswith(b"HTTP/1.1 200"):
+        raise SystemExit(f"the web port refused a stream: {head[:200]!r}")
+    await reader.readexactly(int(await reader.readline(), 16))
+    return writer
+
+
+class WebCall:
+    """A browser's stream as the rounds below handle a gRPC call: cancel() closes its connection."""
+
+    def __init__(self, writer: asyncio.StreamWriter):
+        self.writer = writer
+
+    def cancel(self) -> None:
+        self.writer.close()
+
+
+async def open_web_streams(port: int, tables: list[tuple[str, list]], n: int) -> list[WebCall]:
+    return [WebCall(w) for w in await asyncio.gather(*(_web_stream(port, *tables[i % len(tables)]) for i in range(n)))]
+
+
 async def settle(pid: int, seconds: float = 2 * EVERY_SECONDS + 2.0) -> float:
     """The server's RSS once it has had `seconds` to finish closing what was closed and to trim its heaps
     (smear_referee.server.memory: at its next tick after many streams close, and once more for their tail)."""
@@ -43,7 +76,8 @@ async def settle(pid: int, seconds: float = 2 * EVERY_SECONDS + 2.0) -> float:
     return rss_mb(pid)
 
 
-async def run(target: str, pid: int, streams: int, rounds: int, n_tables: int, wait: float, warmup: int) -> None:
+async def run(target: str, pid: int, streams: int, rounds: int, n_tables: int, wait: float, warmup: int,
+              web: int | None) -> None:
     async with grpc.aio.insecure_channel(target, options=[("grpc.max_concurrent_streams", 0)]) as ch:
         stub = rpc.RefereeStub(ch)
         table_ids = []
@@ -51,14 +85,19 @@ async def run(target: str, pid: int, streams: int, rounds: int, n_tables: int, w
             made = await stub.CreateTable(pb.CreateTableRequest(rules_name="four_point_ne_wisconsin", seed=f"streams-{i}"))
             seen = await stub.JoinTable(pb.JoinTableRequest(table_id=made.table_id, spectator=True))
             table_ids.append((made.table_id, [("authorization", f"Bearer {seen.token}")]))
-        for call in await open_streams(stub, table_ids, warmup):  # warm-up: the code paths and messages a stream uses
+
+        def opening(n: int):
+            return open_web_streams(web, table_ids, n) if web is not None else open_streams(stub, table_ids, n)
+        for call in await opening(warmup):  # warm-up: the code paths and messages a stream uses
             call.cancel()
         before = await settle(pid)
         allocator = os.environ.get("PYTHONMALLOC", "pymalloc (Python's default)")
-        print(f"{streams} WatchTable streams on {n_tables} tables, server under {allocator}; RSS before: {before:.1f} MB")
+        how = "browsers' (the web port, a connection each)" if web is not None else "gRPC (one connection)"
+        print(f"{streams} WatchTable streams, {how}, on {n_tables} tables, server under {allocator}; "
+              f"RSS before: {before:.1f} MB")
         for r in range(rounds):
             t0 = time.perf_counter()
-            calls = await open_streams(stub, table_ids, streams)
+            calls = await opening(streams)
             opened = time.perf_counter() - t0
             held = rss_mb(pid)
             for call in calls:
@@ -67,6 +106,15 @@ async def run(target: str, pid: int, streams: int, rounds: int, n_tables: int, w
             after = await settle(pid, wait)
             print(f"  round {r + 1}: open {held:.1f} MB ({(held - before) * 1024 / streams:.1f} KB per stream, "
                   f"opened in {opened:.2f} s); closed {after:.1f} MB: {after - before:+.2f} MB from before")
+
+
+def start_web_server(db: str, connections: int) -> tuple[subprocess.Popen, str]:
+    """`serve` with its web port, letting this one address open `connections` at once."""
+    proc = subprocess.Popen([sys.executable, "-m", "smear_dsl", "serve", "--port", "0", "--db", db, "--web", "0",
+                             "--limit", f"web_connections_per_address={connections + 10}"], cwd=ROOT,
+                            stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True,
+                            env=dict(os.environ, PYTHONUNBUFFERED="1"))
+    return proc, proc.stdout.readline().strip().rsplit(" ", 1)[-1]
 
 
 def main() -> None:
@@ -78,13 +126,16 @@ def main() -> None:
     ap.add_argument("--settle", type=float, default=2 * EVERY_SECONDS + 2.0,
                     help="seconds given to the server after the streams close, before its RSS is read")
     ap.add_argument("--malloc", action="store_true", help="run the server under PYTHONMALLOC=malloc")
+    ap.add_argument("--web", action="store_true", help="open the streams as browsers do, through the web port")
     args = ap.parse_args()
     if args.malloc:
         os.environ["PYTHONMALLOC"] = "malloc"  # the server's, started below (this process keeps its own)
     with tempfile.TemporaryDirectory() as tmp:
-        proc, target = start_server(str(Path(tmp) / "streams.db"))
+        db = str(Path(tmp) / "streams.db")
+        proc, target = start_web_server(db, args.streams + args.warmup) if args.web else start_server(db)
+        web = int(proc.stdout.readline().strip().rstrip("/").rsplit(":", 1)[1]) if args.web else None
         try:
-            asyncio.run(run(target, proc.pid, args.streams, args.rounds, args.tables, args.settle, args.warmup))
+            asyncio.run(run(target, proc.pid, args.streams, args.rounds, args.tables, args.settle, args.warmup, web))
         finally:
             proc.terminate()
             proc.wait(timeout=10)
