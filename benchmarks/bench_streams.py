@@ -95,6 +95,7 @@ async def run(target: str, pid: int, streams: int, rounds: int, n_tables: int, w
         how = "browsers' (the web port, a connection each)" if web is not None else "gRPC (one connection)"
         print(f"{streams} WatchTable streams, {how}, on {n_tables} tables, server under {allocator}; "
               f"RSS before: {before:.1f} MB")
+        start = before
         for r in range(rounds):
             t0 = time.perf_counter()
             calls = await opening(streams)
@@ -105,7 +106,9 @@ async def run(target: str, pid: int, streams: int, rounds: int, n_tables: int, w
             del calls
             after = await settle(pid, wait)
             print(f"  round {r + 1}: open {held:.1f} MB ({(held - before) * 1024 / streams:.1f} KB per stream, "
-                  f"opened in {opened:.2f} s); closed {after:.1f} MB: {after - before:+.2f} MB from before")
+                  f"opened in {opened:.2f} s); closed {after:.1f} MB: {after - before:+.2f} MB from before "
+                  f"({after - start:+.2f} from the round's start)")
+            start = after
 
 
 def start_web_server(db: str, connections: int) -> tuple[subprocess.Popen, str]:
