@@ -178,7 +178,7 @@ class AsyncRoute:
         pool = self._pool.get(self.current)
         if pool is None:
             pool = self._pool[self.current] = [grpc.aio.insecure_channel(
-                self.current, options=[("grpc.use_local_subchannel_pool", 1), *RECONNECT])
+                self.current, options=list(RECONNECT))  # RECONNECT: its own connections
                 for _ in range(self.CHANNELS)]
         return pb_grpc.RefereeStub(pool[self.slot])
 

@@ -55,7 +55,11 @@ FOLLOW_SECONDS = 30.0  # how long a call keeps following owners and trying repli
 # gRPC waits up to 120 s, growing, before it dials an address that failed again: a replica that
 # restarts (or the replica a shard moved to) is dialled again within a second instead.
 RECONNECT = (("grpc.initial_reconnect_backoff_ms", 100), ("grpc.min_reconnect_backoff_ms", 100),
-             ("grpc.max_reconnect_backoff_ms", 1000))
+             ("grpc.max_reconnect_backoff_ms", 1000),
+             # A channel's connections are its own. In gRPC's shared pool a new channel takes over another's
+             # connection to the same address; if that one failed (a referee restarted on the same port), the
+             # new Client's first call failed at once with UNAVAILABLE.
+             ("grpc.use_local_subchannel_pool", 1))
 
 
 def bearer(token: str) -> list[tuple[str, str]]:

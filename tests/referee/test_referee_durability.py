@@ -1,4 +1,4 @@
-"""kill -9 of the referee process mid-hand: nothing acknowledged is lost, and the game finishes."""
+"""Restarts of the referee: kill -9 mid-hand loses nothing acknowledged and the game finishes; clients reach it again."""
 from __future__ import annotations
 
 import random
@@ -7,10 +7,11 @@ import time
 import uuid
 
 import grpc
+import pytest
 
-from smear_referee.clients.client import choose, play_seat
+from smear_referee.clients.client import Client, choose, play_seat
 
-from referee_harness import ServerProcess
+from referee_harness import ServerProcess, ServerThread
 
 
 def _moves(record):
@@ -91,3 +92,23 @@ def test_sigterm_stops_gracefully_and_keeps_the_tables(tmp_path):
         assert not complete and record["rules"] == "setback@2"
     finally:
         srv.stop()
+
+
+def test_a_new_client_reaches_a_referee_restarted_on_the_same_port_while_an_old_one_is_open(tmp_path):
+    """A process that keeps an old Client (a lobby, a watcher) and makes a new one after the referee came back
+    on its port: the new Client's first call is answered. In gRPC's shared pool of connections the new
+    channel took over the old one's failed connection and its first call failed at once with UNAVAILABLE."""
+    for i in range(3):
+        first = ServerThread(str(tmp_path / f"r{i}.db"))
+        old = Client(first.target)
+        old.create_table("four_point_ne_wisconsin", seed=f"old-{i}")
+        first.stop()
+        with pytest.raises(grpc.RpcError):
+            old.create_table("four_point_ne_wisconsin", seed=f"gone-{i}")  # the old Client saw it go
+        again = ServerThread(str(tmp_path / f"r{i}.db"), port=first.port)
+        try:
+            made = Client(again.target).create_table("four_point_ne_wisconsin", seed=f"new-{i}")
+            assert made.table_id
+        finally:
+            old.close()
+            again.stop()
