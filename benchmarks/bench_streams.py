@@ -13,13 +13,12 @@ from __future__ import annotations
 
 import argparse
 import asyncio
-import json
 import os
-import struct
 import subprocess
 import sys
 import tempfile
 import time
+from collections.abc import AsyncGenerator
 from pathlib import Path
 
 import grpc
@@ -28,11 +27,12 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 from bench_referee import ROOT, start_server  # noqa: E402
 from bench_soak import rss_mb  # noqa: E402
+from connect_client import stream  # noqa: E402
 from smear_referee.api import referee_pb2 as pb, referee_pb2_grpc as rpc  # noqa: E402
 from smear_referee.server.memory import EVERY_SECONDS  # noqa: E402
 
 
-async def open_streams(stub, tables: list[tuple[str, list]], n: int) -> list:
+async def open_streams(stub, tables: list[tuple[str, list, str]], n: int) -> list:
     """`n` WatchTable calls of spectators, each having read its table's first event (so the server holds it)."""
     calls = [stub.WatchTable(pb.WatchTableRequest(table_id=tables[i % len(tables)][0]), metadata=tables[i % len(tables)][1])
              for i in range(n)]
@@ -40,33 +40,25 @@ async def open_streams(stub, tables: list[tuple[str, list]], n: int) -> list:
     return calls
 
 
-async def _web_stream(port: int, table_id: str, headers: list) -> asyncio.StreamWriter:
-    """A browser's WatchTable: its own HTTP/1.1 connection, a Connect envelope, the response's first chunk read."""
-    reader, writer = await asyncio.open_connection("127.0.0.1", port)
-    payload = json.dumps({"tableId": table_id}).encode()
-    body = struct.pack(">BI", 0, len(payload)) + payload
-    writer.write(f"POST /smear.referee.v1.Referee/WatchTable HTTP/1.1\r\nHost: 127.0.0.1\r\n"
-                 f"content-type: application/connect+json\r\nconnect-protocol-version: 1\r\n"
-                 f"authorization: {headers[0][1]}\r\ncontent-length: {len(body)}\r\n\r\n".encode() + body)
-    head = await reader.readuntil(b"\r\n\r\n")
-    if not head.startswith(b"HTTP/1.1 200"):
-        raise SystemExit(f"the web port refused a stream: {head[:200]!r}")
-    await reader.readexactly(int(await reader.readline(), 16))
-    return writer
+async def open_web_streams(port: int, tables: list[tuple[str, list, str]], n: int) -> list[AsyncGenerator]:
+    """`n` browsers' WatchTable streams (connect_client.stream: a connection each), each having read its
+    table's first event."""
+    calls = [stream("127.0.0.1", port, "WatchTable", {"tableId": tables[i % len(tables)][0]}, tables[i % len(tables)][2])
+             for i in range(n)]
+    try:
+        await asyncio.gather(*(anext(call) for call in calls))
+    except (ValueError, ConnectionError, StopAsyncIteration) as e:  # an answer that is not a stream of events
+        raise SystemExit(f"the web port refused a stream: {e!r}") from None
+    return calls
 
 
-class WebCall:
-    """A browser's stream as the rounds below handle a gRPC call: cancel() closes its connection."""
-
-    def __init__(self, writer: asyncio.StreamWriter):
-        self.writer = writer
-
-    def cancel(self) -> None:
-        self.writer.close()
-
-
-async def open_web_streams(port: int, tables: list[tuple[str, list]], n: int) -> list[WebCall]:
-    return [WebCall(w) for w in await asyncio.gather(*(_web_stream(port, *tables[i % len(tables)]) for i in range(n)))]
+async def close(calls: list) -> None:
+    """Every stream closed: a gRPC call cancelled, a browser's connection closed (its generator's end)."""
+    for call in calls:
+        if isinstance(call, AsyncGenerator):
+            await call.aclose()
+        else:
+            call.cancel()
 
 
 async def settle(pid: int, seconds: float = 2 * EVERY_SECONDS + 2.0) -> float:
@@ -84,12 +76,11 @@ async def run(target: str, pid: int, streams: int, rounds: int, n_tables: int, w
         for i in range(n_tables):
             made = await stub.CreateTable(pb.CreateTableRequest(rules_name="four_point_ne_wisconsin", seed=f"streams-{i}"))
             seen = await stub.JoinTable(pb.JoinTableRequest(table_id=made.table_id, spectator=True))
-            table_ids.append((made.table_id, [("authorization", f"Bearer {seen.token}")]))
+            table_ids.append((made.table_id, [("authorization", f"Bearer {seen.token}")], seen.token))
 
         def opening(n: int):
             return open_web_streams(web, table_ids, n) if web is not None else open_streams(stub, table_ids, n)
-        for call in await opening(warmup):  # warm-up: the code paths and messages a stream uses
-            call.cancel()
+        await close(await opening(warmup))  # warm-up: the code paths and messages a stream uses
         before = await settle(pid)
         allocator = os.environ.get("PYTHONMALLOC", "pymalloc (Python's default)")
         how = "browsers' (the web port, a connection each)" if web is not None else "gRPC (one connection)"
@@ -101,8 +92,7 @@ async def run(target: str, pid: int, streams: int, rounds: int, n_tables: int, w
             calls = await opening(streams)
             opened = time.perf_counter() - t0
             held = rss_mb(pid)
-            for call in calls:
-                call.cancel()
+            await close(calls)
             del calls
             after = await settle(pid, wait)
             print(f"  round {r + 1}: open {held:.1f} MB ({(held - before) * 1024 / streams:.1f} KB per stream, "

@@ -5,8 +5,6 @@ from __future__ import annotations
 
 import asyncio
 import gc
-import json
-import struct
 import sys
 import time
 from collections import Counter
@@ -16,7 +14,11 @@ import grpc
 from smear_referee.api import referee_pb2 as pb, referee_pb2_grpc as rpc
 from smear_referee.limits import Limits
 
+from conftest import ROOT
 from referee_harness import ServerThread
+
+sys.path.insert(0, str(ROOT / "benchmarks"))
+from connect_client import stream  # noqa: E402  (the benchmarks' browser-like Connect client)
 
 STREAMS = 300  # of each kind per burst
 BURSTS = 6  # measured, after one that warms up
@@ -33,27 +35,15 @@ async def _grpc_streams(target: str, spectators: list[tuple[str, str]]) -> None:
             call.cancel()
 
 
-async def _web_stream(port: int, table_id: str, token: str) -> asyncio.StreamWriter:
-    """A browser's WatchTable over HTTP/1.1 (Connect, JSON envelopes), its first envelope read."""
-    reader, writer = await asyncio.open_connection("127.0.0.1", port)
-    payload = json.dumps({"tableId": table_id}).encode()
-    body = struct.pack(">BI", 0, len(payload)) + payload
-    writer.write(f"POST /smear.referee.v1.Referee/WatchTable HTTP/1.1\r\nHost: 127.0.0.1\r\n"
-                 f"content-type: application/connect+json\r\nconnect-protocol-version: 1\r\n"
-                 f"authorization: Bearer {token}\r\ncontent-length: {len(body)}\r\n\r\n".encode() + body)
-    head = await reader.readuntil(b"\r\n\r\n")
-    assert head.startswith(b"HTTP/1.1 200") and b"transfer-encoding: chunked" in head.lower(), head
-    chunk = await reader.readexactly(int(await reader.readline(), 16))  # the first envelope, in a chunk
-    flags, n = struct.unpack(">BI", chunk[:5])
-    assert flags == 0 and json.loads(chunk[5:5 + n])["snapshot"]["tableId"] == table_id, chunk  # not the end
-    return writer
-
-
 async def _web_streams(port: int, spectators: list[tuple[str, str]]) -> None:
-    writers = await asyncio.gather(*(_web_stream(port, *spectators[i % len(spectators)]) for i in range(STREAMS)))
-    for w in writers:
-        w.close()
-    await asyncio.gather(*(w.wait_closed() for w in writers), return_exceptions=True)
+    """STREAMS browsers' WatchTable streams (Connect over HTTP/1.1, a connection each), each having read its
+    table's snapshot, then all their connections closed."""
+    calls = [stream("127.0.0.1", port, "WatchTable", {"tableId": t}, tok)
+             for t, tok in (spectators[i % len(spectators)] for i in range(STREAMS))]
+    firsts = await asyncio.gather(*(anext(call) for call in calls))
+    assert [m["snapshot"]["tableId"] for m in firsts] == [spectators[i % len(spectators)][0] for i in range(STREAMS)]
+    for call in calls:
+        await call.aclose()
 
 
 def _burst(srv: ServerThread, runner: asyncio.Runner, spectators: list[tuple[str, str]]) -> None:
