@@ -16,6 +16,7 @@ import time
 
 import pytest
 
+from smear_referee.clients.client import source_rules
 from smear_referee.limits import Limits
 
 from conftest import ROOT
@@ -284,21 +285,19 @@ class Received:
         return out
 
 
-CARD = re.compile(r"^(?:[2-9TJQKA][SHDC]|[A-Z]{1,3}J\w*)$")
-
-
-def cards_in(value) -> set[str]:
-    """Every card name anywhere in a message (detail_json parsed too)."""
+def cards_in(value, names: frozenset[str]) -> set[str]:
+    """Every card of the deck (`names`) named anywhere in a message (detail_json parsed too). Exact names,
+    not a pattern: a token or an id may begin like a joker's name ('BJ...')."""
     found: set[str] = set()
     if isinstance(value, dict):
         for k, v in value.items():
             if k == "detailJson":
                 v = json.loads(v)
-            found |= cards_in(v)
+            found |= cards_in(v, names)
     elif isinstance(value, list):
         for v in value:
-            found |= cards_in(v)
-    elif isinstance(value, str) and CARD.match(value):
+            found |= cards_in(v, names)
+    elif isinstance(value, str) and value in names:
         found.add(value)
     return found
 
@@ -352,6 +351,7 @@ def test_four_people_play_while_a_spectator_sees_only_public_cards(browser, serv
             played_by.append(played_by[-1] | ({m["card"]} if m["action"] == "play" else set()))
     public = played_by[-1]
     messages = received.messages()
+    deck = frozenset(source_rules("four_point_ne_wisconsin", 4, (("widow", "2"),)).deck.name_of.values())
     assert len(messages) > 50  # the stream's events and the views fetched after them
     assert any("snapshot" in m for m in messages) and sum("move" in m for m in messages) >= 40  # the stream itself
     assert sum("chat" in m for m in messages) >= 5 and any("seats" in m for m in messages)  # talk and seats too
@@ -359,7 +359,8 @@ def test_four_people_play_while_a_spectator_sees_only_public_cards(browser, serv
         view = m.get("snapshot") or (m if "detailJson" in m else None)
         version = int(view.get("version", 0)) if view else int(m["move"]["version"]) if "move" in m else None
         known = played_by[version] if version is not None else public
-        assert cards_in(m) <= known, f"the spectator received {sorted(cards_in(m) - known)} before they were played"
+        assert cards_in(m, deck) <= known, \
+            f"the spectator received {sorted(cards_in(m, deck) - known)} before they were played"
         detail = json.loads(view["detailJson"]) if view else {}
         assert "hand" not in detail and "discarded" not in detail and "legal" not in detail
         assert not m.get("hand") and not m.get("handStarted", {}).get("yourCards")
