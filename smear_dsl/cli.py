@@ -73,10 +73,20 @@ def _verdict_line(path: str, v: dict[str, Any], status: int) -> str:
                                                                                                     "finished")
         state = (f"{how}: side {v['winner'] + 1} won {scores}" if v["winner"] is not None else f"{how}: no winner, {scores}") \
             if v["finished"] else f"in progress at {scores}"
-        return f"{path}: valid ({v['rules']}), {state} ({hands})"
+        return f"{path}: valid ({v['rules']}), {state} ({hands})" + _other_readings(v)
     hand, move = err.get("hand"), err.get("move")
     where = (f"hand {hand + 1}" if isinstance(hand, int) else "the record") + (f" move {move + 1}" if isinstance(move, int) else "")
     return f"{path}: INVALID ({v['rules']}) at {where}: {err['code']}: {err['message']} (scores {scores} after {hands})"
+
+
+def _other_readings(v: dict[str, Any]) -> str:
+    """For a record naming its rules bare from before versions, the earlier versions the name also meant
+    under which the game reads otherwise (verify.py _earlier_readings)."""
+    other = [r for r in v.get("also_read_as", ()) if r["valid"]]
+    return "".join(f"; the record names no version, and under {r['rules']} (what the name meant before it) it "
+                   + (f"is finished: side {r['winner'] + 1} won {score_list(r['scores'])}" if r["winner"] is not None
+                      else f"stands at {score_list(r['scores'])}" + (", finished" if r["finished"] else ""))
+                   for r in other)
 
 
 def score_list(scores: list[int]) -> str:

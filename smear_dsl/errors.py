@@ -30,6 +30,9 @@ class Diagnostic:
     severity: str = "error"  # or "warning": worth a look, but the file still plays
     # Where in a parent file the problem shows, when the author's own line (this one) causes it there.
     inherited: "Diagnostic | None" = None
+    # The language version from which this refuses a file (smear_dsl/language/langversion.py): a file read
+    # under an earlier one gets it as a warning, so what was accepted stays accepted.
+    since: int = 1
 
     def format(self) -> str:
         """`path:line:col: message`, then the offending line, a caret and the hint (and, for a problem

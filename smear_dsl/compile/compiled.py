@@ -15,6 +15,7 @@ from typing import Any, Callable
 from smear_dsl import cards as C
 from smear_dsl import moves as M
 from smear_dsl.compile.shuffle import ShufflePlan, shuffle_plan
+from smear_dsl.errors import Diagnostic
 from smear_dsl.expr.emit import Tables
 from smear_dsl.language.spec import RuleSpec
 
@@ -385,6 +386,8 @@ class CompiledRules:
     points: PointRules
     scoring: ScoringRules
     end: EndRules
+    # What a later language version than the file's refuses in this setup: warnings here (langversion.py).
+    later: tuple[Diagnostic, ...] = ()
 
     def __repr__(self) -> str:
         return f"CompiledRules({self.ref}, {self.players} players, options={self.options!r})"

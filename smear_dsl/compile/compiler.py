@@ -7,6 +7,7 @@ scoring formulas), so play never walks YAML or syntax trees.
 """
 from __future__ import annotations
 
+import dataclasses
 from typing import Any
 
 from smear_dsl import cards as C
@@ -18,6 +19,7 @@ from smear_dsl.expr import ast as A
 from smear_dsl.expr.counted import plan_reads
 from smear_dsl.expr.emit import Tables, emit, trump_runs
 from smear_dsl.language.inherited import own_lines
+from smear_dsl.language.langversion import as_warning
 from smear_dsl.language.spec import ExprSpec, Loc, RuleSpec, phase_seats
 
 
@@ -62,11 +64,17 @@ class _Compiler:
     def __init__(self, spec: RuleSpec, players: int, opts: dict[str, Any], static: dict[str, Any]):
         self.spec, self.players, self.opts, self.static = spec, players, opts, static
         self.diags: list[Diagnostic] = []
+        self.later: list[Diagnostic] = []
         self.uneven = False  # set by steps(): whether hands may start the play with different sizes
         self.stock_at_play: set[int] = set()  # set by card_counts: the stock's size when play begins, per bidder
 
-    def fail(self, loc: Loc, message: str, hint: str | None = None) -> None:
-        self.diags.append(loc.diag(message, hint))
+    def fail(self, loc: Loc, message: str, hint: str | None = None, since: int = 1) -> None:
+        """An impossible setting; one that only a later language version than the file's refuses
+        (`since`) is kept as a warning, and the file compiles as it did under its own version."""
+        if since > self.spec.language:
+            self.later.append(as_warning(dataclasses.replace(loc.diag(message, hint), since=since), self.spec.language))
+        else:
+            self.diags.append(loc.diag(message, hint))
 
     def static_int(self, e: ExprSpec | None, tables: Tables, default: int | None = None) -> int | None:
         if e is None:
@@ -123,7 +131,8 @@ class _Compiler:
             scoring=scoring,
             end=EndRules(target, self.fn(spec.end.win_if, tables), tie_break, count_plan,
                          count_plan is not None and spec.end.count_as_won,
-                         spec.end.win_if is not None and A.names_in(spec.end.win_if.ast) <= {"score", "target"}))
+                         spec.end.win_if is not None and A.names_in(spec.end.win_if.ast) <= {"score", "target"}),
+            later=tuple(own_lines(self.later, spec.path, spec.text or "")))
 
     def play_part(self, tables: Tables, steps: tuple[CompiledStep, ...], equal_last: bool, deck: DeckRules) -> PlayRules:
         """The phases and the tricks: leader, lead and follow rules, draws."""
@@ -401,7 +410,7 @@ class _Compiler:
                         return self.fail(p.loc, f"the refill can run short: with {n} players the stock may hold only "
                                          f"{stock} cards when up to {need} are needed (seat {bidder} bidding)",
                                          "say what happens then with `short: play_short` (the last players draw "
-                                         "what is left), or discard fewer cards before it")
+                                         "what is left), or discard fewer cards before it", since=2)
                     stock = max(0, stock - need)
                     for s in seats:
                         low[s] = max(low[s], to) if p.short is None else low[s]

@@ -18,6 +18,7 @@ from smear_dsl.compile.compiled import CompiledRules
 from smear_dsl.compile.compiler import compile_rules
 from smear_dsl.errors import Diagnostic, RuleError
 from smear_dsl.language.inherited import own_lines
+from smear_dsl.language.langversion import split
 from smear_dsl.language.paths import shipped_dir
 from smear_dsl.language.spec import RuleSpec
 
@@ -92,14 +93,20 @@ def compile_checked(spec: RuleSpec, players: int | None, options: dict[str, Any]
     no hand can make, a point whose card is not in the deck, a game no side can win): simulate, play,
     verify and the referee accept and refuse the same files as check."""
     r = compile_rules(spec, players, options)
-    problems = setup_problems(spec, r)
+    problems = split(setup_problems(spec, r), spec.language)[0]
     if problems:
         raise RuleError(problems)
     return r
 
 
 def setup_problems(spec: RuleSpec, r: CompiledRules) -> list[Diagnostic]:
-    """The errors of one table setup (a seat count and option values)."""
+    """The errors of one table setup (a seat count and option values), each refusing files from
+    language 2 on (langversion.py: an older file gets them as warnings and plays as before)."""
+    out = [dataclasses.replace(d, since=2) for d in _setup_problems(spec, r)]
+    return out
+
+
+def _setup_problems(spec: RuleSpec, r: CompiledRules) -> list[Diagnostic]:
     out = []
     for p, cp in zip(spec.points, r.points.entries):
         if cp.by_trump is not None and not any(c is not None and c >= 0 and (r.deck.mask >> c) & 1 for c in cp.by_trump):
@@ -148,9 +155,10 @@ def check_all_setups(spec: RuleSpec, limit: int = 64, warnings: list[Diagnostic]
         for combo in combos:
             try:
                 r = compile_rules(spec, players, dict(combo))
-                problems = setup_problems(spec, r)
+                problems, later = split(setup_problems(spec, r), spec.language)
                 if warnings is not None:
-                    warnings += [w for w in likely_mistakes(spec, r) if w not in warnings]
+                    warnings += [w for w in [*spec.later, *r.later, *later, *likely_mistakes(spec, r)]
+                                 if w not in warnings]
                 if problems:
                     raise RuleError(problems)
             except RuleError as e:

@@ -26,6 +26,7 @@ from smear_dsl.language.schema import MISSING, Ctx, Src, did_you_mean
 from smear_dsl.language.crosschecks import NO_NAMER, CrossChecks
 from smear_dsl.language.pointdefs import PointChecks
 from smear_dsl.language.inherited import own_lines
+from smear_dsl.language.langversion import FIRST, as_warning
 from smear_dsl.choices import LANGUAGES
 from smear_dsl.language.spec import (BiddingSpec, DealSpec, DeckSpec, EndSpec, ExprSpec, LangText, LeadRule, Loc,
     OptionSpec, PhaseSpec, PlaySpec, PointSpec, RuleSpec, ScoringSpec, TrumpRef)
@@ -108,11 +109,14 @@ def spec_from_text(text: str, path: str, known_parents_only: bool = False,
     if raw is MISSING:
         raise RuleError(ctx.diags or [sources.diag(path, 1, 1, "invalid rule file")])
     structural = len(ctx.diags)
+    language = raw.get("language") or FIRST
     try:
-        spec = _Semantics(ctx, path).build(raw)
+        sem = _Semantics(ctx, path, language)
+        spec = sem.build(raw)
         if spec is not None:
-            spec = dataclasses.replace(spec, extends=tuple(lineage), version=raw.get("version"),
-                                       text=text, unpinned=tuple(unpinned))
+            spec = dataclasses.replace(spec, extends=tuple(lineage), version=raw.get("version"), language=language,
+                                       later=tuple(own_lines(sem.later, path, text)), text=text,
+                                       unpinned=tuple(unpinned))
     except (TypeError, KeyError, AttributeError, ValueError):
         # Only reachable after structural errors left holes; those errors are already reported.
         if not structural:
@@ -173,8 +177,9 @@ def _load_merged(text: str, path: str, sources: SourceCache, chain: list[str],
         return None, [sources.diag(path, ext.line, ext.col, f"the parent rule file `{ext.value}` has errors (below)"), *pdiags]
     merged = _merge(parent, node)
     merged.value.pop("extends", None)
-    if "version" not in node.value:  # a version is the file's own: a child does not inherit its parent's
-        merged.value.pop("version", None)
+    for own in ("version", "language"):  # the file's own: a child does not inherit its parent's
+        if own not in node.value:
+            merged.value.pop(own, None)
     if "description" not in node.value:  # the parent's would describe the parent (its target, its deck...)
         merged.value.pop("description", None)
     _own_titles(merged, node)
@@ -215,12 +220,23 @@ def _merge(base: Node, over: Node) -> Node:
 class _Semantics(CrossChecks, PointChecks):
     """Second pass: names, types, card orders and expressions."""
 
-    def __init__(self, ctx: Ctx, path: str):
-        self.ctx, self.path = ctx, path
+    def __init__(self, ctx: Ctx, path: str, language: int = FIRST):
+        self.ctx, self.path, self.language = ctx, path, language
         self.envs: dict[str, Env] = {}
+        self.later: list[Diagnostic] = []  # what a later language refuses: warnings for this file
 
     # -- helpers --
-    def err(self, node_or_src: Any, message: str, hint: str | None = None, offset: int = 0) -> None:
+    def err(self, node_or_src: Any, message: str, hint: str | None = None, offset: int = 0, since: int = 1) -> None:
+        """Report a problem; one a later language version than the file's refuses (`since`) is kept
+        as a warning instead, so the file loads as it did under its own version."""
+        if since > self.language:
+            mine, self.ctx.diags = self.ctx.diags, []
+            try:
+                self.err(node_or_src, message, hint, offset)
+            finally:
+                found, self.ctx.diags = self.ctx.diags, mine
+            self.later += [as_warning(dataclasses.replace(d, since=since), self.language) for d in found]
+            return
         if isinstance(node_or_src, Src):
             s = node_or_src
             col = s.col + (1 if s.quoted else 0) + offset
@@ -574,7 +590,7 @@ class _Semantics(CrossChecks, PointChecks):
         tie_break = tuple(raw["tie_break"] or ())
         if co and "count_out" not in tie_break:
             self.err(node.value["count_out"], "`count_out` says how to count out, but `tie_break` does not use it",
-                     "add count_out to tie_break, e.g. `tie_break: [bidder, count_out]`")
+                     "add count_out to tie_break, e.g. `tie_break: [bidder, count_out]`", since=2)
         return EndSpec(self.expr(raw["target"]), self.expr(raw["win_if"]), tie_break,
                        order, self.expr(co.get("when")), as_won)
 

@@ -3,6 +3,7 @@ validator and for the JSON Schema editors use."""
 from __future__ import annotations
 
 from smear_dsl.errors import ERROR_CODES
+from smear_dsl.language.langversion import LATEST
 from smear_dsl.language.schema import Any_, Bool, Dict, Enum, Expr, F, Int, ListOf, Map, OneOf, Str, Tagged
 
 WHO = Enum("bidder", "dealer", "each", "non_dealers", "non_bidders",
@@ -167,6 +168,9 @@ LANG_TEXT = Map({
 RULES = Map({
     "version": F(Int(lo=1, hi=1_000_000), doc="this file's version: a change to how it plays makes a new one "
                  "(the shipped family keeps every version: `extends: NAME@1`)"),
+    "language": F(Int(lo=1, hi=LATEST, doc=f"this smear-dsl reads language versions 1 to {LATEST}; a newer one "
+                      "reads later ones"), doc="the version of the rule language this file is written in (1 when "
+                  "not given): a check added later refuses only files of its version or newer"),
     "extends": F(Str(), doc="a rule name in rules/ (`NAME`: its latest version; `NAME@1`: that version) or a "
                  "path: this file overrides its keys"),
     "name": F(Str(), required=True, doc="the variant's name"),

@@ -295,6 +295,9 @@ class RuleSpec:
     beg: BegSpec | None = None
     translations: tuple[tuple[str, LangText], ...] = ()  # (language, its words), as `translations:` gives them
     version: int | None = None  # the file's `version:` (its own, never its parent's)
+    language: int = 1  # the file's `language:` (its own, never its parent's; 1 when it names none)
+    # What a later language refuses in this file, told as warnings (language.as_warning).
+    later: tuple[Diagnostic, ...] = field(default=(), repr=False)
     text: str = field(default="", repr=False)  # the file's own text (a record of a house rule carries it)
     unpinned: tuple[tuple[str, str], ...] = ()  # `extends:` names given without a version, and what they resolved to
 

@@ -104,8 +104,9 @@ def is_shipped(spec: "RuleSpec") -> bool:
 def record_rules(spec: "RuleSpec") -> dict[str, Any]:
     """The fields of a record (RECORD_FORMAT.md) naming the rules its game was played under: a
     released version by its exact name and its text's hash; any other rule file (a house rule, a
-    club's, a shipped file edited locally) also with its whole text and its parents' exact versions."""
-    out: dict[str, Any] = {"rules": spec.ref, "rules_sha256": spec.sha256}
+    club's, a shipped file edited locally) also with its whole text and its parents' exact versions; and
+    the version of the rule language the file is written in, which judges it (langversion.py)."""
+    out: dict[str, Any] = {"rules": spec.ref, "rules_sha256": spec.sha256, "language": spec.language}
     if not is_shipped(spec):
         out["rules_text"] = spec.text
         if spec.extends:

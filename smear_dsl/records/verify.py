@@ -11,6 +11,7 @@ from smear_dsl.compile.lint import compile_checked
 from smear_dsl.engine import Game
 from smear_dsl.errors import MoveError, OptionError, RecordError, RuleError, clip
 from smear_dsl.i18n import N_
+from smear_dsl.language.langversion import FIRST, LATEST
 from smear_dsl.language.load import load_spec, spec_from_text
 from smear_dsl.language.paths import rule_names, split_ref
 from smear_dsl.language.schema import did_you_mean
@@ -66,6 +67,7 @@ def rules_for(record: dict[str, Any], allow_paths: bool = True) -> CompiledRules
     if digest is not None and not (isinstance(digest, str) and len(digest) == 64
                                    and all(c in "0123456789abcdef" for c in digest)):
         raise RecordError("`rules_sha256` must be a SHA-256 in hex (64 lowercase digits)")
+    language = _language(record)
     text = record.get("rules_text")
     pins_json = None
     if text is not None:
@@ -84,7 +86,7 @@ def rules_for(record: dict[str, Any], allow_paths: bool = True) -> CompiledRules
         source = _named_version(name, digest, allow_paths)
         label = clip(source)
     try:
-        return _compiled(source, pins_json, players, json.dumps(options, sort_keys=True), name if text else "")
+        rules = _compiled(source, pins_json, players, json.dumps(options, sort_keys=True), name if text else "")
     except RuleError as e:
         first = e.diagnostics[0] if e.diagnostics else None
         where = f" (line {first.line})" if first and text is not None else ""
@@ -92,6 +94,22 @@ def rules_for(record: dict[str, Any], allow_paths: bool = True) -> CompiledRules
         raise RecordError(f"rules {label}{where}: {first.message if first else 'cannot be loaded'}{hint}") from None
     except OptionError as e:
         raise RecordError(str(e)) from None
+    if language is not None and language != rules.spec.language:
+        raise RecordError(f"the record says its rules are in language {language}, but they are written in "
+                          f"language {rules.spec.language}")
+    return rules
+
+
+def _language(record: dict[str, Any]) -> int | None:
+    """The rule language version a record names (None: it names none, as records before them did);
+    RecordError for one that is not a version, or one newer than this installation reads."""
+    language = record.get("language")
+    if language is not None and (not isinstance(language, int) or isinstance(language, bool) or language < FIRST):
+        raise RecordError("`language` must be a version of the rule language (a whole number from 1)")
+    if language is not None and language > LATEST:
+        raise RecordError(f"the record's rules are in language {language}; this installation reads languages "
+                          f"{FIRST} to {LATEST} (a newer smear-dsl reads it)")
+    return language
 
 
 def _named_version(name: str, digest: str | None, allow_paths: bool) -> str:
@@ -189,6 +207,49 @@ def verify(record: Any, allow_paths: bool = True, observe: Observer | None = Non
     """The verdict for a parsed record; RecordError if it cannot be read at all (see `rules_for`).
     `observe(game, hand, move)` (if given) sees the game after each deal (move None) and each move."""
     rules = rules_for(record, allow_paths)
+    verdict = _judge(record, rules, observe)
+    readings = _earlier_readings(record, rules, verdict)
+    if readings and not verdict["valid"] and readings[0]["valid"]:
+        # Valid only under an earlier version the bare name also meant then: that is the game it was.
+        verdict, readings = _judge(record, _compiled_ref(record, readings[0]["rules"]), observe), readings[1:]
+    if readings:
+        verdict["also_read_as"] = readings
+    return verdict
+
+
+def _outcome(verdict: dict[str, Any]) -> tuple:
+    return verdict["valid"], verdict["finished"], verdict["winner"], verdict["scores"], verdict["hands"]
+
+
+def _compiled_ref(record: dict[str, Any], ref: str) -> CompiledRules:
+    return _compiled(ref, None, record["players"], json.dumps(record.get("options") or {}, sort_keys=True))
+
+
+def _earlier_readings(record: dict[str, Any], rules: CompiledRules, verdict: dict[str, Any]) -> list[dict[str, Any]]:
+    """A record written before rule files had versions names a shipped file bare, with no text and no
+    hash: the name meant each of its versions up to its legacy one in turn (a file changed as it was
+    corrected, before a change made a new version). The verdicts of the earlier versions, newest first,
+    that differ from `verdict` (valid ones first): the verdict says so rather than pick one silently."""
+    name = record.get("rules")
+    if record.get("rules_text") is not None or record.get("rules_sha256") is not None or "@" in name \
+            or name not in rule_names() or rules.spec.ref != legacy_ref(name):
+        return []
+    out = []
+    for v in reversed(versions_of(name)):
+        ref = f"{name}@{v}"
+        if v >= (split_ref(rules.spec.ref)[1] or 0):
+            continue
+        try:
+            other = _judge(record, _compiled_ref(record, ref), None)
+        except (RuleError, OptionError, RecordError):
+            continue
+        if _outcome(other) != _outcome(verdict):
+            out.append({"rules": ref, **{k: other[k] for k in ("valid", "finished", "winner", "scores", "hands", "error")}})
+    return sorted(out, key=lambda r: not r["valid"])
+
+
+def _judge(record: dict[str, Any], rules: CompiledRules, observe: Observer | None) -> dict[str, Any]:
+    """The verdict of `record` under `rules`."""
     first = record.get("first_dealer")
     if not isinstance(first, int) or isinstance(first, bool) or not 0 <= first < rules.players:
         raise RecordError(f"`first_dealer` must be a seat 0..{rules.players - 1}")

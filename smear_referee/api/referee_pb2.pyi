@@ -63,20 +63,22 @@ class CheckRulesRequest(_message.Message):
     def __init__(self, text: _Optional[str] = ..., file_name: _Optional[str] = ...) -> None: ...
 
 class Diagnostic(_message.Message):
-    __slots__ = ("path", "line", "column", "message", "hint", "source_line")
+    __slots__ = ("path", "line", "column", "message", "hint", "source_line", "severity")
     PATH_FIELD_NUMBER: _ClassVar[int]
     LINE_FIELD_NUMBER: _ClassVar[int]
     COLUMN_FIELD_NUMBER: _ClassVar[int]
     MESSAGE_FIELD_NUMBER: _ClassVar[int]
     HINT_FIELD_NUMBER: _ClassVar[int]
     SOURCE_LINE_FIELD_NUMBER: _ClassVar[int]
+    SEVERITY_FIELD_NUMBER: _ClassVar[int]
     path: str
     line: int
     column: int
     message: str
     hint: str
     source_line: str
-    def __init__(self, path: _Optional[str] = ..., line: _Optional[int] = ..., column: _Optional[int] = ..., message: _Optional[str] = ..., hint: _Optional[str] = ..., source_line: _Optional[str] = ...) -> None: ...
+    severity: str
+    def __init__(self, path: _Optional[str] = ..., line: _Optional[int] = ..., column: _Optional[int] = ..., message: _Optional[str] = ..., hint: _Optional[str] = ..., source_line: _Optional[str] = ..., severity: _Optional[str] = ...) -> None: ...
 
 class CheckRulesResponse(_message.Message):
     __slots__ = ("ok", "diagnostics", "rules")

@@ -13,9 +13,9 @@ from typing import Any
 from smear_dsl.errors import Diagnostic, RecordError, RuleError
 
 
-def _diagnostics(e: RuleError) -> list[tuple]:
-    """Diagnostics as plain tuples; a parent file of rules/ is named `rules/NAME.yaml`, not by the
-    server's own path."""
+def _diagnostics(e: RuleError | list[Diagnostic]) -> list[tuple]:
+    """Diagnostics (a RuleError's, or warnings) as plain tuples; a parent file of rules/ is named
+    `rules/NAME.yaml`, not by the server's own path."""
     from pathlib import Path
 
     from smear_dsl.language.paths import rule_dirs
@@ -28,31 +28,35 @@ def _diagnostics(e: RuleError) -> list[tuple]:
             return d.hint
         where = f"it shows in the parent's rules at {shown(d.inherited.path)}:{d.inherited.line}:{d.inherited.col}"
         return f"{d.hint}; {where}" if d.hint else where
-    return [(shown(d.path), d.line, d.col, d.message, hint(d), d.source_line) for d in e.diagnostics]
+    diags = e.diagnostics if isinstance(e, RuleError) else e
+    return [(shown(d.path), d.line, d.col, d.message, hint(d), d.source_line, d.severity) for d in diags]
 
 
-def _checked(text: str, name: str):
-    """The spec of an uploaded rule file, compiled for every setup it allows (RuleError otherwise)."""
+def _checked(text: str, name: str, warnings: list[Diagnostic] | None = None):
+    """The spec of an uploaded rule file, compiled for every setup it allows (RuleError otherwise);
+    what only warns (a later language's findings, likely slips) goes into `warnings` if given."""
     from smear_dsl.compile.lint import check_all_setups
     from smear_dsl.language.load import spec_from_text
     spec = spec_from_text(text, name, known_parents_only=True)
-    problems = check_all_setups(spec)
+    problems = check_all_setups(spec, warnings=warnings)
     if problems:
         raise RuleError(problems)
     return spec
 
 
 def check_rules(text: str, name: str) -> dict[str, Any]:
-    """{"info": RuleInfo bytes, "seconds"} or {"diagnostics": [...]} or {"error": message}."""
+    """{"info": RuleInfo bytes, "warnings": [...], "seconds"} or {"diagnostics": [...]} or {"error": message}."""
     from smear_referee.tables.convert import rule_info
     t0 = time.perf_counter()
+    warnings: list[Diagnostic] = []
     try:
-        spec = _checked(text, name)
+        spec = _checked(text, name, warnings)
     except RuleError as e:
         return {"diagnostics": _diagnostics(e), "seconds": time.perf_counter() - t0}
     except RecursionError:
         return {"error": "the rule file nests too deeply"}
-    return {"info": rule_info(spec).SerializeToString(), "seconds": time.perf_counter() - t0}
+    return {"info": rule_info(spec).SerializeToString(), "warnings": _diagnostics(warnings),
+            "seconds": time.perf_counter() - t0}
 
 
 def explain_rules(text: str, fmt: str, lang: str = "en") -> dict[str, Any]:

@@ -175,7 +175,7 @@ def _short(d: Diagnostic) -> Diagnostic:
     line = d.source_line
     if line is not None and len(line) > 200:
         line = line[:200] + "..."
-    return Diagnostic(d.path[:200], d.line, d.col, d.message[:500], (d.hint or "")[:300] or None, line)
+    return Diagnostic(d.path[:200], d.line, d.col, d.message[:500], (d.hint or "")[:300] or None, line, d.severity)
 
 
 def caller_language(context) -> str:
@@ -283,7 +283,7 @@ class Referee(pb_grpc.RefereeServicer):
         for row in rows[:self.limits.diagnostics]:
             d = _short(diagnostic(row))
             out.append(pb.Diagnostic(path=d.path, line=d.line, column=d.col, message=d.message, hint=d.hint or "",
-                                     source_line=d.source_line or ""))
+                                     source_line=d.source_line or "", severity=d.severity))
         if len(rows) > self.limits.diagnostics:
             out.append(pb.Diagnostic(path=out[-1].path, line=out[-1].line, column=1,
                                      message=f"... and {len(rows) - self.limits.diagnostics} more problems"))
@@ -317,7 +317,8 @@ class Referee(pb_grpc.RefereeServicer):
         done = await self.checked(context, request.text, request.file_name or "upload.yaml")
         if "diagnostics" in done:
             return pb.CheckRulesResponse(ok=False, diagnostics=self.diagnostics(done["diagnostics"]))
-        return pb.CheckRulesResponse(ok=True, rules=pb.RuleInfo.FromString(done["info"]))
+        return pb.CheckRulesResponse(ok=True, rules=pb.RuleInfo.FromString(done["info"]),
+                                     diagnostics=self.diagnostics(done.get("warnings", [])))
 
     @guard
     async def ExplainRules(self, request, context):

@@ -12,7 +12,7 @@ from typing import Any
 from smear_dsl.compile.compiled import CompiledRules
 from smear_dsl.compile.duplicate import boards, commitment, first_dealer, table_seed
 from smear_dsl.engine import Game
-from smear_dsl.errors import MoveError
+from smear_dsl.errors import MoveError, RecordError
 from smear_dsl.records.verify import FORMAT as RECORD_FORMAT
 from smear_dsl import moves as M
 from smear_dsl.records.verify import apply_parsed, rules_for, verify
@@ -60,8 +60,7 @@ def verify_archive(archive: Any) -> list[str]:
                                 f"not the one derived from the round's seed")
             problems += _check_deals(rules, record, seed, rnd["duplicate"], where, per_round)
             verdict = verify(record)
-            if verdict["rules"] != rules.spec.ref or record.get("rules_text", archive.get("rules_text")) != \
-                    archive.get("rules_text"):
+            if not _same_rules(record, verdict, archive, rules):
                 problems.append(f"{where}: played under {verdict['rules']}, not the tournament's {rules.spec.ref}")
             if not verdict["valid"]:
                 err = verdict["error"]
@@ -85,6 +84,21 @@ def verify_archive(archive: Any) -> list[str]:
     if len(archive.get("standings", [])) != len(recomputed):
         problems.append(f"standings: {len(archive.get('standings', []))} rows, but there are {len(recomputed)} entrants")
     return problems
+
+
+def _same_rules(record: dict[str, Any], verdict: dict[str, Any], archive: dict[str, Any], rules: CompiledRules) -> bool:
+    """Whether a table's game was played under the tournament's rules: the same released version, or
+    the same carried text with the same parents. A carried text's name is only a label (the referee
+    called every upload `upload` until the tournament's own name was kept), so it is not compared."""
+    text = archive.get("rules_text")
+    if record.get("rules_text", text) != text:
+        return False
+    if text is None:
+        return bool(verdict["rules"] == rules.spec.ref)
+    try:
+        return rules_for(record, allow_paths=False).spec.extends == rules.spec.extends
+    except RecordError:
+        return False
 
 
 def archive_rules(archive: dict[str, Any]) -> CompiledRules:

@@ -104,7 +104,8 @@ def test_a_hint_never_leads_back_to_the_error_it_fixes(tmp_path):
         assert run_check(str(fixed)).returncode == 0, (way_out, run_check(str(fixed)).stderr)
 
 
-KEEPS = """extends: cinch@2
+KEEPS = """language: 2
+extends: cinch@2
 name: Cinch keeping {keeps}
 phases:
   - name_trump: {{who: bidder}}
@@ -169,7 +170,7 @@ def test_simulate_refuses_what_check_refuses():
     sim = subprocess.run([sys.executable, "-m", "smear_dsl", "simulate", path, "--games", "2"], capture_output=True,
                          text=True, cwd=ROOT)
     assert sim.returncode != 0 and "Traceback" not in sim.stderr
-    assert f"{path}:5:8: error: a bid of 5 or 6 can never be made" in sim.stderr
+    assert f"{path}:6:8: error: a bid of 5 or 6 can never be made" in sim.stderr
     assert run_check(path).returncode == 1
     ok = subprocess.run([sys.executable, "-m", "smear_dsl", "simulate", "cinch", "--games", "2"], capture_output=True,
                         text=True, cwd=ROOT)

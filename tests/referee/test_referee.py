@@ -98,6 +98,23 @@ def test_complete_bot_game_of_every_rule_file(srv, name):
     assert verdict["valid"] and verdict["finished"] and verdict["scores"] == list(finals[0].scores)
 
 
+def test_a_file_of_language_1_checks_with_warnings_and_seats_a_table_and_language_2_refuses_it(srv):
+    """Bids a hand can never make: a house file naming no language is accepted (ok, a warning saying which
+    version refuses it) and seats a table whose record says language 1; with `language: 2` it is refused."""
+    c = srv.client()
+    text = (ROOT / "tests" / "history" / "houses" / "big_bids.yaml").read_text()
+    ok = c.check_rules(text, "big.yaml")
+    assert ok.ok and [(d.severity, d.line) for d in ok.diagnostics] == [("warning", 7)]
+    assert "can never be made" in ok.diagnostics[0].message and "language 2 refuses" in ok.diagnostics[0].hint
+    t = c.create_table(rules_text=text, players=4, seed="big")
+    record, _complete = srv.client(c.join(t.table_id, 1).token).record(t.table_id)
+    assert record["language"] == 1
+    strict = c.check_rules("language: 2\n" + text, "big.yaml")
+    assert not strict.ok and [(d.severity, d.line) for d in strict.diagnostics] == [("error", 8)]
+    fails(lambda: c.create_table(rules_text="language: 2\n" + text, players=4), grpc.StatusCode.INVALID_ARGUMENT,
+          "BAD_RULES")
+
+
 def test_live_error_codes_come_back_with_their_status(srv):
     t, cl = seated(srv, "four_point_ne_wisconsin", options={"widow": 2}, seed="errors")
     tid = t.table_id

@@ -79,7 +79,9 @@ export function rulesPicker(rules, prefix = "") {
       show(null);
       return false;
     }
-    errors.replaceChildren(h("p.ok", {}, `✓ ${checked.rules.title}: ${t("{n} players", { n: checked.rules.players.join("/") })}`));
+    // Warnings (a later language's findings, likely slips): the file plays, but its author should look.
+    errors.replaceChildren(h("p.ok", {}, `✓ ${checked.rules.title}: ${t("{n} players", { n: checked.rules.players.join("/") })}`),
+      ...checked.diagnostics.map(diagnosticEl));
     show(checked.rules);
     return true;
   };
@@ -158,8 +160,8 @@ export function optionInput(o) {
 
 /** A located diagnostic as the compiler prints it: file:line:col, the line, a caret, the hint. */
 export function diagnosticEl(d) {
-  return h("div.diagnostic", {},
-    h("div", {}, h("b", {}, `${d.path}:${d.line}:${d.column}`), `: ${d.message}`),
+  return h(d.severity === "warning" ? "div.diagnostic.warning" : "div.diagnostic", {},
+    h("div", {}, h("b", {}, `${d.path}:${d.line}:${d.column}`), d.severity === "warning" ? `: ${t("warning")}: ${d.message}` : `: ${d.message}`),
     d.sourceLine ? h("pre", {}, `${d.sourceLine}\n${" ".repeat(Math.max(0, d.column - 1))}^`) : null,
     d.hint ? h("div.hint", {}, `hint: ${d.hint}`) : null);
 }

@@ -1,0 +1,53 @@
+"""A store written by an earlier commit (tests/history/stores, made by tests/history/tools/make_store.py
+at 20f13a3, before `check` refused rules that cannot work as meant): today's referee restores every
+table in it, house-rule tables whose rules language 2 refuses included, the people play on with their
+old tokens, and each finished game's record verifies by VerifyRecord and by `smear-dsl verify`."""
+from __future__ import annotations
+
+import json
+import random
+import shutil
+import subprocess
+import sys
+
+from conftest import ROOT
+from referee_harness import ServerProcess
+from smear_referee.clients.client import choose
+
+STORE = ROOT / "tests" / "history" / "stores" / "20f13a3.sqlite3"
+
+
+def test_an_old_store_restores_plays_on_and_hands_out_records_that_verify(tmp_path):
+    db = tmp_path / "old.sqlite3"
+    shutil.copy(STORE, db)
+    tables = json.loads(STORE.with_suffix(".tables.json").read_text())
+    server = ServerProcess(str(db), log=str(tmp_path / "server.log"))
+    try:
+        client = server.client()
+        rng = random.Random(59)
+        paths = []
+        for name, table in tables.items():
+            tid = table["table_id"]
+            seats = [client.with_token(token) for token in table["tokens"]]
+            assert seats[0].view(tid).version == table["moves"], name  # restored where it stood
+            for i in range(3000):
+                view = seats[0].view(tid)
+                if view.finished:
+                    break
+                me = seats[view.turn]
+                view = me.view(tid)
+                me.submit(tid, choose(view, rng, "heuristic"), view.version, key=f"on{i}")
+            assert seats[0].view(tid).finished, f"{name}: the game did not end in 3,000 moves"
+            record, complete = seats[0].record(tid)
+            assert complete and not record.get("redacted"), name
+            verdict = client.verify(record)
+            assert verdict["valid"] and verdict["finished"], (name, verdict["error"])
+            paths.append(tmp_path / f"{name}.json")
+            paths[-1].write_text(json.dumps(record))
+    finally:
+        server.stop()
+    assert "refuses" not in (tmp_path / "server.log").read_text()
+    proc = subprocess.run([sys.executable, "-m", "smear_dsl", "verify", *map(str, paths)], capture_output=True,
+                          text=True, cwd=ROOT)
+    assert proc.returncode == 0, proc.stderr
+    assert all(json.loads(line)["valid"] for line in proc.stdout.splitlines())
