@@ -276,7 +276,7 @@ async def _integrity(store: Store) -> None:
         return
     scope = "" if report.complete else f" (the {report.tables:,} most recent; `smear-dsl store check` checks all)"
     log.info("integrity: %s%s", report.summary(), scope)
-    for tid, version, what in report.damaged[:20]:
+    for tid, version, what, *_kind in report.damaged[:20]:
         log.error("integrity: table %s damaged at version %d: %s", tid, version, what)
 
 

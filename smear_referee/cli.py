@@ -157,8 +157,8 @@ def cmd_store(args: argparse.Namespace) -> int:
     except T.StoreToolError as e:
         print(f"smear-dsl store {args.op}: {e}", file=sys.stderr)
         return 2
-    for tid, version, what in report.damaged:
-        print(f"damaged: table {shown(tid)} at version {version}: {what}")
+    for tid, version, what, *kind in report.damaged:
+        print(f"damaged: club {shown(tid)}: {what}" if kind else f"damaged: table {shown(tid)} at version {version}: {what}")
     print(f"{args.db if args.op == 'check' else args.dest if args.op == 'backup' else args.backup}: {report.summary()}")
     return 1 if report.damaged else 0
 

@@ -2,8 +2,10 @@
 server runs, and put a backup back (`smear-dsl store check|backup|restore`).
 
 `check` proves each table with its hashes (integrity.py): its settings against its root, every
-move against the chain, its snapshot, outcome and kept record against their digests; `--deep`
-also replays every game through the engine (a rule file changed under a stored game shows there).
+move against the chain, its snapshot, outcome and kept record against their digests; and each club
+by its rows' proofs, counts and chain (club/storecheck.py); `--deep` also replays every game
+through the engine (a rule file changed under a stored game shows there) and re-referees every
+club game's record.
 """
 from __future__ import annotations
 
@@ -30,13 +32,16 @@ class Report:
 
     tables: int = 0
     moves: int = 0
+    clubs: int = 0
+    club_games: int = 0
     unchained: int = 0  # tables from before integrity hashes (a server opening the store hashes them)
-    damaged: list[tuple[str, int, str]] = field(default_factory=list)
+    damaged: list[tuple] = field(default_factory=list)  # (id, version, what[, "club"])
     seconds: float = 0.0
     complete: bool = True  # False: a limit stopped it before the last table
 
     def summary(self) -> str:
-        what = f"{self.tables:,} tables, {self.moves:,} moves checked in {self.seconds:.2f} s"
+        what = f"{self.tables:,} tables, {self.moves:,} moves" + (
+            f", {self.clubs:,} clubs ({self.club_games:,} games)" if self.clubs else "") + f" checked in {self.seconds:.2f} s"
         if self.unchained:
             what += f" ({self.unchained:,} from before integrity hashes, not yet hashed)"
         return what + (": all intact" if not self.damaged else f": {len(self.damaged)} damaged")
@@ -161,6 +166,14 @@ def scan(conn, deep: bool = False, limit: int | None = None, seconds: float | No
             report.damaged.append((tid, *problem))
         if each is not None:
             each(tid, problem)
+    if limit is None and seconds is None and each is None:  # the whole store: its clubs too
+        from smear_referee.club.storecheck import check_club, club_ids
+        for cid in club_ids(conn):
+            games, what = check_club(conn, cid, deep)
+            report.clubs += 1
+            report.club_games += games
+            if what is not None:
+                report.damaged.append((cid, 0, what, "club"))
     report.seconds = time.monotonic() - t0
     return report
 

@@ -36,7 +36,6 @@ from smear_referee.storage.store import StoreDamaged
 from smear_referee.tables.registry import Identity, Tables
 from smear_referee.tables.rulesets import rules_spec, upload_spec
 from smear_referee.tables import seats
-from smear_referee.tables.seats import TABLE_ID
 from smear_referee.tables.tokens import new_token, token_hash
 
 DIRECTOR, MEMBER = "club_director", "member"
@@ -129,7 +128,7 @@ class Clubs:
             return seats, result
         seats, result = await asyncio.to_thread(judge)
         g = ClubGame(season, n, table_id, seats, result, chain_next(prev, n, seats, record))
-        await self.tables.write(None, club.id, S.add_game(club.id, g, record))
+        await self.tables.write(None, club.id, S.add_game(club, g, record))
         club.games.append(g)
         club.tables = [t for t in club.tables if t[0] != table_id]
 
@@ -294,7 +293,7 @@ class ClubService(pb_grpc.ClubServicer):
         async with self.c.locks[club.id]:
             club = await self.c.load(club.id)
             number = len(club.members) + 1
-            await self.tables.write(None, club.id, S.add_member(club.id, number, name, time.time(), token_hash(token)))
+            await self.tables.write(None, club.id, S.add_member(club, number, name, time.time(), token_hash(token)))
         return pb.AddMemberResponse(member_id=member_id(number), member_token=token)
 
     @guard
@@ -359,7 +358,7 @@ class ClubService(pb_grpc.ClubServicer):
         table, host = await self.tables.create(
             f["rules"], f.get("text"), options, request.players, request.seed or None,
             hand_limit=max(0, request.hand_limit), address=address_of(context.peer()),
-            turn_seconds=request.turn_seconds, also=S.open_table(club.id, TABLE_ID, time.time()))
+            turn_seconds=request.turn_seconds, also=lambda tid: S.open_table(club.id, tid, time.time()))
         self.referee.clock.arm(table)
         return pb.OpenClubTableResponse(table_id=table.id, host_token=host)
 
@@ -395,7 +394,7 @@ class ClubService(pb_grpc.ClubServicer):
             club = await self.c.load(club.id)
             season = club.seasons[-1][0]
             head = _head(club, season)
-            await self.tables.write(None, club.id, S.close_season(club.id, season, head, time.time()))
+            await self.tables.write(None, club.id, S.close_season(club, season, head, time.time()))
         return pb.CloseSeasonResponse(closed=season, head=head, opened=season + 1)
 
     @guard
@@ -403,7 +402,7 @@ class ClubService(pb_grpc.ClubServicer):
         club = await self.c.load(request.club_id)
         caller = _must(club.id, await optional_caller(self.tables, context), director=False, member=True)
         mid = member_id(caller.seat)
-        await self.tables.write(None, club.id, S.leave(club.id, caller.seat, time.time(), mid))
+        await self.tables.write(None, club.id, S.leave(club, caller.seat, time.time(), mid))
         for table_id, seat in await self.tables.store.off_loop(S.seats_of, self.tables.store, club.id, caller.seat):
             await seats.renamed(self.tables, table_id, seat, mid)  # the tables this server holds show it at once
         return pb.LeaveClubResponse()

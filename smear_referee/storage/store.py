@@ -448,9 +448,28 @@ class Store:
                 _chain_one(conn, self.backend, tid)
             if ids:
                 log.info("%s: %d tables from before integrity hashes were hashed", self.path, len(ids))
+            self._prove_legacy_clubs(conn)
             return len(ids)
         finally:
             _close(conn)
+
+    def _prove_legacy_clubs(self, conn) -> None:
+        """Give the club rows stored before their proofs (clubproof.py) counts and proofs, once, in one transaction."""
+        from smear_referee.storage import clubproof
+        conn.execute(self.backend.BEGIN)
+        try:
+            counts = clubproof.legacy(conn)
+            for sql, params in counts:
+                conn.execute(sql, params)
+            sums = clubproof.legacy_sums(conn)
+            for sql, params in sums:
+                conn.execute(sql, params)
+            conn.execute("COMMIT")
+        except BaseException:
+            conn.execute("ROLLBACK")
+            raise
+        if sums:
+            log.info("%s: %d club rows from before their proofs were proven", self.path, len(sums))
 
 
 def _reading(store: Store, fn: Callable[[Any], T]) -> T:

@@ -274,13 +274,14 @@ class Tables:
     async def create(self, rules_name: str | None, rules_text: str | None, options: dict[str, str], players: int,
                      seed: str | None, duplicate: bool = False, hand_limit: int = 0, seal: str | None = None,
                      address: str | None = "local", key: "idem.Keyed | None" = None,
-                     turn_seconds: int = 0, also: list[tuple[str, tuple]] | None = None) -> tuple[Table, str]:
+                     turn_seconds: int = 0,
+                     also: "Callable[[str], list[tuple[str, tuple]]] | None" = None) -> tuple[Table, str]:
         """A new table and its host token (seats.create). `address` is the creator's, whose budget it
         counts against; None for the tables a tournament opens (bounded by its entrants instead). A
         game has at most Limits.hands_per_game hands (fewer if `hand_limit` asks). With `key`, a
         retry gets the table the first call made, and the same host token. `turn_seconds`: its
-        turn clock (0: none; else within the limits, BAD_CLOCK otherwise). `also`: statements committed
-        with it (seats.create)."""
+        turn clock (0: none; else within the limits, BAD_CLOCK otherwise). `also`: the statements committed
+        with it, made from its id (seats.create)."""
         return await seats.create(self, rules_name, rules_text, options, players, seed, duplicate, hand_limit, seal,
                                   address, key, turn_seconds, also)
 

@@ -8,7 +8,7 @@ import asyncio
 import hashlib
 import secrets
 import time
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Callable
 
 from smear_dsl.players.botspec import check_bot as parse_bot
 from smear_dsl.players.botspec import parse_budget
@@ -29,9 +29,6 @@ if TYPE_CHECKING:
     from smear_referee.tables.registry import Tables
 
 
-TABLE_ID = object()  # in `also` statements of create: the new table's id
-
-
 class KeyConflict(Exception):
     """The store already holds this idempotency key (another call with it committed first)."""
 
@@ -46,9 +43,9 @@ async def prior(tables: "Tables", k: idem.Keyed | None) -> tuple[str, dict] | No
 async def create(tables: "Tables", rules_name: str | None, rules_text: str | None, options: dict[str, str],
                  players: int, seed: str | None, duplicate: bool, hand_limit: int, seal: str | None,
                  address: str | None, k: idem.Keyed | None = None, turn_seconds: int = 0,
-                 also: list[tuple[str, tuple]] | None = None) -> tuple[Table, str]:
-    """A new table and its host token (Tables.create says what each argument means); `also`: statements
-    committed with it (a club's row for its table), each with the new table's id in place of TABLE_ID."""
+                 also: Callable[[str], list[tuple[str, tuple]]] | None = None) -> tuple[Table, str]:
+    """A new table and its host token (Tables.create says what each argument means); `also`: the statements
+    committed with it (a club's row for its table), made from the new table's id."""
     if (done := await prior(tables, k)) is not None:
         return await tables.table_for(done[1]["table_id"], None), k.token(done[0], "host")
     check_clock(tables.limits, turn_seconds)
@@ -75,7 +72,7 @@ async def create(tables: "Tables", rules_name: str | None, rules_text: str | Non
                          [(token_hash(host), "host", None, "")], [], duplicate, hand_limit, seal,
                          turn_seconds=turn_seconds)
     rows = Store.create_table(stored) + (idem.statements(k, salt, {"table_id": table_id}, t.created) if k else [])
-    rows += [(sql, tuple(table_id if p is TABLE_ID else p for p in params)) for sql, params in also or ()]
+    rows += also(table_id) if also is not None else []
     try:
         await tables.write(None, table_id, rows, keyed=k is not None)
     except KeyConflict:  # the same key, committed meanwhile by a concurrent call: its answer is ours

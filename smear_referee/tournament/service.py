@@ -34,7 +34,7 @@ from smear_referee.storage.store import Store
 from smear_referee.tables.rulesets import rules_spec, upload_spec
 from smear_referee.errors import RefereeError
 from smear_referee.tables.registry import Identity, Tables
-from smear_referee.tables.seats import TABLE_ID, check_clock
+from smear_referee.tables.seats import check_clock
 from smear_referee.tables.tokens import new_token, token_hash
 from smear_referee.tournament import standings as S
 from smear_referee.tournament.archive import FORMAT, outcome
@@ -299,7 +299,7 @@ class TournamentService(pb_grpc.TournamentServicer):
                                                       seal=f"{t.id}/{r}" if c["duplicate"] else None, address=None,
                                                       turn_seconds=c.get("turn_seconds", 0),
                                                       also=None if numbers is None else
-                                                      club_store.open_table(c["club"]["id"], TABLE_ID, time.time()))
+                                                      (lambda tid: club_store.open_table(c["club"]["id"], tid, time.time())))
             # Each seat under its entrant's name, so every page of the table shows who sits where; a club's
             # member seated as that member (committed with the seat), so the club counts the game.
             names = [shown[seats[x]][:self.t.tables.limits.player_name_chars] for x in range(rules.players)]

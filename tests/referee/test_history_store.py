@@ -51,3 +51,42 @@ def test_an_old_store_restores_plays_on_and_hands_out_records_that_verify(tmp_pa
                           text=True, cwd=ROOT)
     assert proc.returncode == 0, proc.stderr
     assert all(json.loads(line)["valid"] for line in proc.stdout.splitlines())
+
+
+CLUB_STORE = ROOT / "tests" / "history" / "stores" / "04b0a3e-club.sqlite3"
+
+
+def test_an_old_club_store_is_proven_once_and_serves_the_same_club(tmp_path):
+    """A store with a club made at 04b0a3e, before club rows had proofs: today's referee proves its rows once
+    as it opens it, then serves the same ladder and heads, `store check` finds it whole, its export verifies
+    against the heads published then, and a row edited after that is refused as damaged."""
+    import grpc
+
+    from referee_harness import bearer, fails
+    from smear_referee.api import referee_pb2 as pb
+    from smear_referee.api import referee_pb2_grpc as pb_grpc
+    from smear_referee.club.export import verify_export
+
+    db = tmp_path / "club.sqlite3"
+    shutil.copy(CLUB_STORE, db)
+    then = json.loads(CLUB_STORE.with_suffix(".club.json").read_text())
+    cid = then["club_id"]
+    server = ServerProcess(str(db))
+    try:
+        clubs = pb_grpc.ClubStub(grpc.insecure_channel(server.target))
+        got = clubs.GetClub(pb.GetClubRequest(club_id=cid))
+        assert json.loads(got.ladder_json) == json.loads(then["ladder_json"])
+        assert {str(s.season): s.head for s in got.seasons if s.closed} == then["heads"]
+        lines = [json.loads(x) for x in clubs.ExportClub(pb.ExportClubRequest(club_id=cid), metadata=bearer(
+            then["director_token"])).export_jsonl.splitlines()]
+        assert verify_export(lines, {int(k): v for k, v in then["heads"].items()}) == []
+        checked = subprocess.run([sys.executable, "-m", "smear_dsl", "store", "check", str(db)], capture_output=True,
+                                 text=True)
+        assert checked.returncode == 0 and "1 clubs" in checked.stdout, checked.stdout
+        import sqlite3
+        conn = sqlite3.connect(db, isolation_level=None)
+        conn.execute("UPDATE club_members SET name = 'Mallory' WHERE club_id = ? AND member = 2", (cid,))
+        conn.close()
+        fails(lambda: clubs.GetClub(pb.GetClubRequest(club_id=cid)), grpc.StatusCode.DATA_LOSS, "CLUB_DAMAGED")
+    finally:
+        server.stop()
