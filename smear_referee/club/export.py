@@ -41,6 +41,36 @@ def chain_next(prev: str, game: int, seats: list, record: dict) -> str:
     return hashlib.sha256(prev.encode() + canonical({"game": game, "seats": seats, "record": record})).hexdigest()
 
 
+HEAD_FORMAT = "smear-club-head/2"
+
+
+def export_files(rule_files: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """A club's rule files (as its settings keep them) as its export lists them, and its sealed heads cover them."""
+    return [{"rules": f["rules"], "rules_sha256": f["rules_sha256"], "name": f["name"], "house_rules": f["house_rules"]}
+            for f in rule_files]
+
+
+def name_hash(club: str, member: str, name: str | None) -> str | None:
+    """What a season's head covers of a member's name (None: no name, a member who left): the name
+    itself stays out of a closed season's roster, so it can be cleared when the member leaves."""
+    if not name:
+        return None
+    return hashlib.sha256(canonical({"club": club, "member": member, "name": name})).hexdigest()[:32]
+
+
+def roster(club: str, names: dict[str, str | None]) -> list[list[Any]]:
+    """Who the club's members are as a season closes: [member id, name_hash] each, in id order."""
+    return [[mid, name_hash(club, mid, n)] for mid, n in sorted(names.items())]
+
+
+def seal(club: str, name: Any, season: int, tip: str, settings: Any, rule_files: Any, members: Any) -> str:
+    """A season's head (smear-club-head/2): where its chain of games ends (`tip`), and the club's name, rating
+    model and parameters, rule files and roster it was played under, so changing any of them shows against
+    the head the club published."""
+    return hashlib.sha256(canonical({"format": HEAD_FORMAT, "club": club, "name": name, "season": season, "tip": tip,
+                                     "settings": settings, "rule_files": rule_files, "roster": members})).hexdigest()
+
+
 @dataclass(frozen=True)
 class ClubFiles:
     """The club's rule files as its config or an export's header lists them: what a game may be played under,
@@ -97,7 +127,9 @@ def build_export(club: str, settings: RatingSettings, rule_files: list[dict], me
             if rg is not None:
                 rated.append(rg)
         after = rate(settings, rated, season_start(settings, before))
-        lines.append(summary_line(s["season"], bool(s.get("closed")), len(s["games"]), prev, after))
+        members_now = roster(club, {m["id"]: m.get("name") for m in members})
+        head = seal(club, None, s["season"], prev, lines[0]["settings"], rule_files, members_now)
+        lines.append(summary_line(s["season"], bool(s.get("closed")), len(s["games"]), head, after, prev, members_now))
         before = after
     return lines
 
@@ -115,9 +147,12 @@ def game_line(season: int, game: int, seats: list, record: dict, result: dict, d
             "result": {"scores": result["scores"], "winner": result["winner"]}, "digest": digest}
 
 
-def summary_line(season: int, closed: bool, games: int, head: str, ratings: Ratings) -> dict[str, Any]:
-    """A season's line after its games: whether it is closed, its game count, head digest and ratings."""
-    return {"season": season, "closed": closed, "games": games, "head": head, "ratings": ratings_json(ratings)}
+def summary_line(season: int, closed: bool, games: int, head: str, ratings: Ratings, tip: str | None = None,
+                 members: list | None = None) -> dict[str, Any]:
+    """A season's line after its games: whether it is closed, its game count, head digest and ratings; with a
+    sealed head (`seal`), also where its chain ends (`tip`) and the roster the head covers."""
+    sealed = {} if tip is None else {"tip": tip, "roster": members}
+    return {"season": season, "closed": closed, "games": games, "head": head, **sealed, "ratings": ratings_json(ratings)}
 
 
 def _library() -> str:
@@ -195,7 +230,9 @@ def verify_export(lines: Iterable[Any], heads: dict[int, str] | None = None,
             _verify_game(settings, season, line, names, pinned, problems)
             continue
         where_s = f"season {season.number}"
-        if line["head"] != season.prev:
+        if "tip" in line:  # a sealed head: the chain's end, and what the season was played under
+            problems += _check_seal(header, season, line, names)
+        elif line["head"] != season.prev:
             problems.append(f"{where_s}: its head digest is not its last game's: games were dropped from its end or added")
         if line.get("games") != season.games:
             problems.append(f"{where_s}: its summary counts {line.get('games')} games; the export holds {season.games}")
@@ -214,6 +251,26 @@ def verify_export(lines: Iterable[Any], heads: dict[int, str] | None = None,
         for n in sorted(h for h in heads if h > done):
             problems.append(f"season {n}: the club published its head, but the export does not hold it")
     return problems
+
+
+def _check_seal(header: dict, season: "_Season", line: dict, names: dict) -> list[str]:
+    """A sealed head: the chain ends where the games do, every named member's name is the one the roster
+    covers, and the head is the seal of the export's club name, settings, rule files and that roster."""
+    where, out = f"season {season.number}", []
+    if line["tip"] != season.prev:
+        out.append(f"{where}: its chain does not end at its last game: games were dropped from its end or added")
+    members = line.get("roster")
+    if not isinstance(members, list) or not all(isinstance(m, list) and len(m) == 2 for m in members):
+        return out + [f"{where}: its roster must list [member id, name hash] pairs"]
+    for mid, covered in members:
+        if names.get(mid) and name_hash(header["club"], mid, names[mid]) != covered:
+            out.append(f"{where}: member {mid}'s name in the export ({str(names[mid])[:40]!r}) is not the one the "
+                       "season's head covers")
+    if line["head"] != seal(header["club"], header.get("name"), season.number, line["tip"], header.get("settings"),
+                            header.get("rule_files"), members):
+        out.append(f"{where}: its head does not cover the export's club name, rating settings, rule files and roster: "
+                   "one of them was changed")
+    return out
 
 
 def _verify_game(settings: RatingSettings, season: _Season, g: dict, names: dict, pinned: ClubFiles,

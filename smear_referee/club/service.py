@@ -24,7 +24,7 @@ from smear_referee.api import referee_pb2 as pb
 from smear_referee.api import referee_pb2_grpc as pb_grpc
 from smear_referee.club import ratings as R
 from smear_referee.club.export import (FORMAT, ClubFiles, chain_next, chain_start, game_line, header_line, rated_game,
-                                       summary_line)
+                                       export_files, roster, seal, summary_line)
 from smear_referee.club.ladder import ladder
 from smear_referee.errors import RefereeError
 from smear_referee.limits import address_of
@@ -211,6 +211,17 @@ def _head(club: StoredClub, season: int) -> str:
     return games[-1].digest if games else chain_start(club.id, season)
 
 
+def _sealed(club: StoredClub, season: int, names: dict[str, str | None]) -> tuple[str, list]:
+    """(head, roster) of a season as it stands now (export.seal): a closed season's as stored when it closed
+    (one closed before heads were sealed: its chain's end, with no roster)."""
+    closed, head = next((c, h) for n, _o, c, h in club.seasons if n == season)
+    if closed is not None:
+        return head or _head(club, season), club.rosters.get(season)
+    members = roster(club.id, names)
+    return seal(club.id, club.name, season, _head(club, season), club.config["settings"], export_files(club.config["rule_files"]),
+                members), members
+
+
 def _rated(g: ClubGame) -> R.RatedGame:
     r = g.result
     return R.RatedGame(r["key"], tuple(g.seats), tuple(r["side_of"]), r["winner"], tuple(r["scores"]))
@@ -309,9 +320,9 @@ class ClubService(pb_grpc.ClubServicer):
                                       for f in club.config["rule_files"]})
         board = {k: [_rung(r) for r in ladder(current, settings, names, k, lang)] for k in keys}
         seasons = []
-        for season, _opened, closed, head in club.seasons:
+        for season, _opened, closed, _head_stored in club.seasons:
             seasons.append(pb.ClubSeason(season=season, closed=closed is not None, games=len(club.games_of(season)),
-                                         head=head or _head(club, season)))
+                                         head=_sealed(club, season, names)[0]))
         tables = []
         for table_id, _opened, seated in club.tables:
             try:  # the table as the lobby shows it: its seats, and the names given at them
@@ -393,8 +404,8 @@ class ClubService(pb_grpc.ClubServicer):
         async with self.c.locks[club.id]:
             club = await self.c.load(club.id)
             season = club.seasons[-1][0]
-            head = _head(club, season)
-            await self.tables.write(None, club.id, S.close_season(club, season, head, time.time()))
+            head, members = _sealed(club, season, self.c.names(club))
+            await self.tables.write(None, club.id, S.close_season(club, season, head, time.time(), members))
         return pb.CloseSeasonResponse(closed=season, head=head, opened=season + 1)
 
     @guard
@@ -413,11 +424,10 @@ class ClubService(pb_grpc.ClubServicer):
         _must(club.id, await optional_caller(self.tables, context), member=True)
         records = await self.tables.store.off_loop(S.records_of, self.tables.store, club.id)
         done = self.c.computed(club)
+        names = self.c.names(club)
         lines: list[dict[str, Any]] = [header_line(
-            club.id, club.config["settings"],
-            [{"rules": f["rules"], "rules_sha256": f["rules_sha256"], "name": f["name"], "house_rules": f["house_rules"]}
-             for f in club.config["rule_files"]],
-            [{"id": m, **({"name": n} if n is not None else {})} for m, n in self.c.names(club).items()], name=club.name)]
+            club.id, club.config["settings"], export_files(club.config["rule_files"]),
+            [{"id": m, **({"name": n} if n is not None else {})} for m, n in names.items()], name=club.name)]
         by_game = {(s, n): r for s, n, r in records}
         for (season, _opened, closed, _head), after in zip(club.seasons, done.seasons):
             games = club.games_of(season)
@@ -429,7 +439,9 @@ class ClubService(pb_grpc.ClubServicer):
                     raise StoreDamaged(club.id, f"season {season} game {g.game}: its stored record does not give "
                                        "its digest (changed in the store)", "club")
                 lines.append(game_line(season, g.game, g.seats, record, g.result, g.digest))
-            lines.append(summary_line(season, closed is not None, len(games), prev, after))
+            head, members = _sealed(club, season, names)
+            lines.append(summary_line(season, closed is not None, len(games), head, after,
+                                      *((prev, members) if members is not None else ())))
         text = "".join(json.dumps(line, ensure_ascii=False, separators=(",", ":")) + "\n" for line in lines)
         return pb.ExportClubResponse(export_jsonl=text)
 

@@ -4,7 +4,7 @@ chain of digests (export.py), each closed season's head; `deep` also re-referees
 the stored result with its verdict."""
 from __future__ import annotations
 
-from smear_referee.club.export import chain_next, chain_start
+from smear_referee.club.export import chain_next, chain_start, export_files, seal
 from smear_referee.storage import clubproof as P
 from smear_referee.storage import clubs as S
 from smear_referee.storage.store import StoreDamaged
@@ -35,8 +35,12 @@ def check_club(conn, cid: str, deep: bool = False) -> tuple[int, str | None]:
             if digest != g.digest:
                 return len(club.games), f"season {season} game {g.game}: its record or seating is not what its " \
                                         "digest chains"
-        if closed is not None and head != digest:
-            return len(club.games), f"season {season}: its published head is not where its games' chain ends"
+        members = club.rosters.get(season)
+        sealed = digest if members is None else seal(cid, club.name, season, digest, club.config["settings"],
+                                                     export_files(club.config["rule_files"]), members)
+        if closed is not None and head != sealed:
+            return len(club.games), f"season {season}: its published head is not the seal of its games' chain, " \
+                                    "settings and roster"
     if deep:
         problem = _rereferee(club, by_game)
         if problem is not None:

@@ -66,7 +66,7 @@ ADDED_COLUMNS = (("tables", "seal", "TEXT"), ("moves", "digest", "TEXT"), ("toke
                  # What proves each club row (clubproof.py), and the counts that show a row deleted.
                  ("clubs", "members", "INTEGER NOT NULL DEFAULT 0"), ("clubs", "proof", "TEXT"),
                  ("club_members", "proof", "TEXT"), ("club_seasons", "games", "INTEGER NOT NULL DEFAULT 0"),
-                 ("club_seasons", "last", "TEXT"), ("club_seasons", "proof", "TEXT"), ("club_tables", "proof", "TEXT"),
+                 ("club_seasons", "last", "TEXT"), ("club_seasons", "roster", "TEXT"), ("club_seasons", "proof", "TEXT"), ("club_tables", "proof", "TEXT"),
                  ("club_seats", "proof", "TEXT"), ("club_tournaments", "proof", "TEXT"),
                  ("club_games", "record_sha", "TEXT"), ("club_games", "proof", "TEXT"))
 ADDED_INDEXES = ("CREATE INDEX IF NOT EXISTS tables_open ON tables (finished, created)",

@@ -32,8 +32,8 @@ def member(cid: str, number: int, name: str, joined: float, left: float | None) 
 
 
 def season(cid: str, number: int, opened: float, closed: float | None, head: str | None, games: int,
-           last: str | None) -> str:
-    return _sum("season", cid, number, opened, closed, head, games, last)
+           last: str | None, roster: str | None) -> str:
+    return _sum("season", cid, number, opened, closed, head, games, last, roster)
 
 
 def table(table_id: str, cid: str, opened: float, counted: int) -> str:
@@ -63,7 +63,7 @@ ROWS: dict[str, tuple[str, tuple[str, ...], tuple[str, ...], Any]] = {
     "club": ("clubs", ("id",), ("id", "name", "config_json", "created", "members"), club),
     "member": ("club_members", ("club_id", "member"), ("club_id", "member", "name", "joined", "left_at"), member),
     "season": ("club_seasons", ("club_id", "season"),
-               ("club_id", "season", "opened", "closed", "head", "games", "last"), season),
+               ("club_id", "season", "opened", "closed", "head", "games", "last", "roster"), season),
     "table": ("club_tables", ("table_id",), ("table_id", "club_id", "opened", "counted"), table),
     "seat": ("club_seats", ("table_id", "seat"), ("table_id", "seat", "member"), seat),
     "tournament": ("club_tournaments", ("tournament_id",), ("tournament_id", "club_id", "name", "created"), tournament),

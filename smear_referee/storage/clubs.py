@@ -43,6 +43,7 @@ class StoredClub:
     tables: list[tuple[str, float, dict[int, int]]] = field(default_factory=list)  # uncounted: (table id, opened, seat -> member)
     tournaments: list[tuple[str, str, float]] = field(default_factory=list)  # (tournament id, name, created), newest first
     config_json: str = ""  # the settings as stored (the club row's proof covers this text)
+    rosters: dict[int, list] = field(default_factory=dict)  # season -> the roster its sealed head covers (closed since)
 
     def games_of(self, season: int) -> list[ClubGame]:
         """The season's games in order."""
@@ -56,12 +57,14 @@ def row_hash(digest: str, seats: list, result: dict) -> str:
 
 
 def _season_row(cid: str, season: int, opened: float, closed: float | None, head: str | None, games: int,
-                last: str | None) -> tuple[str, tuple]:
-    """A season's row as it is now (an upsert: its games, last digest, close and head change)."""
-    return ("INSERT INTO club_seasons (club_id, season, opened, closed, head, games, last, proof) VALUES "
-            "(?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT (club_id, season) DO UPDATE SET closed = excluded.closed, "
-            "head = excluded.head, games = excluded.games, last = excluded.last, proof = excluded.proof",
-            (cid, season, opened, closed, head, games, last, P.season(cid, season, opened, closed, head, games, last)))
+                last: str | None, roster: str | None = None) -> tuple[str, tuple]:
+    """A season's row as it is now (an upsert: its games, last digest, close, head and roster change)."""
+    return ("INSERT INTO club_seasons (club_id, season, opened, closed, head, games, last, roster, proof) VALUES "
+            "(?, ?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT (club_id, season) DO UPDATE SET closed = excluded.closed, "
+            "head = excluded.head, games = excluded.games, last = excluded.last, roster = excluded.roster, "
+            "proof = excluded.proof",
+            (cid, season, opened, closed, head, games, last, roster,
+             P.season(cid, season, opened, closed, head, games, last, roster)))
 
 
 def _club_row(club: StoredClub, members: int) -> tuple[str, tuple]:
@@ -144,10 +147,12 @@ def add_game(club: StoredClub, g: ClubGame, record: dict[str, Any]) -> Statement
              (P.table(g.table_id, cid, table_opened, 1), g.table_id))]
 
 
-def close_season(club: StoredClub, season: int, head: str, at: float) -> Statements:
+def close_season(club: StoredClub, season: int, head: str, at: float, roster: list) -> Statements:
+    """The season closed with its sealed head and the roster the head covers; the next one opened."""
     games = club.games_of(season)
     opened = next(o for s, o, _c, _h in club.seasons if s == season)
-    return [_season_row(club.id, season, opened, at, head, len(games), games[-1].digest if games else None),
+    return [_season_row(club.id, season, opened, at, head, len(games), games[-1].digest if games else None,
+                        json.dumps(roster)),
             _season_row(club.id, season + 1, at, None, None, 0, None)]
 
 
@@ -214,13 +219,18 @@ def _load(conn, cid: str) -> StoredClub | None:
     if [m[0] for m in club.members] != list(range(1, members + 1)):
         raise damaged(f"it has {members} members, but the store holds members {[m[0] for m in club.members]}")
     tips: dict[int, tuple[int, str | None]] = {}
-    for number, opened, closed, head, games, last, proof in conn.execute(
-            "SELECT season, opened, closed, head, games, last, proof FROM club_seasons WHERE club_id = ? "
+    for number, opened, closed, head, games, last, roster, proof in conn.execute(
+            "SELECT season, opened, closed, head, games, last, roster, proof FROM club_seasons WHERE club_id = ? "
             "ORDER BY season", (cid,)):
-        if proof != P.season(cid, number, opened, closed, head, games, last):
-            raise damaged(f"season {number}'s stored dates, head or game count were changed")
+        if proof != P.season(cid, number, opened, closed, head, games, last, roster):
+            raise damaged(f"season {number}'s stored dates, head, roster or game count were changed")
         club.seasons.append((number, opened, closed, head))
         tips[number] = (games, last)
+        if roster is not None:
+            try:
+                club.rosters[number] = json.loads(roster)
+            except ValueError:
+                raise damaged(f"season {number}'s stored roster does not read") from None
     if [x[0] for x in club.seasons] != list(range(1, len(club.seasons) + 1)) or not club.seasons or \
             any(x[2] is None for x in club.seasons[:-1]) or club.seasons[-1][2] is not None:
         raise damaged("its seasons are not 1, 2, ... with only the last one open")

@@ -72,6 +72,40 @@ def _problems(lines: list[dict], **kw) -> str:
     return "\n".join(found)
 
 
+def test_the_published_head_covers_the_rating_model_the_name_and_who_the_members_are():
+    """An export whose summaries an attacker rewrote to match (ratings recomputed) still fails against the head
+    the club published: doubling the rating model's beta, renaming the club, swapping two members' names, or
+    dropping the roster to pass the chain's end off as the head."""
+    from smear_referee.club.ratings import ratings_json
+    lines = season(games=12)
+    heads = {1: lines[-1]["head"]}
+    assert verify_export(lines, heads) == []
+
+    def rewritten(changed: list[dict]) -> list[dict]:
+        ratings: list = []
+        verify_export(changed, ratings_out=ratings)
+        changed[-1]["ratings"] = ratings_json(ratings[0])  # the attacker's summary agrees with the changed header
+        return changed
+
+    doubled = copy.deepcopy(lines)
+    doubled[0]["settings"]["beta"] = 2 * RatingSettings.from_json(lines[0]["settings"]).beta
+    doubled = rewritten(doubled)
+    assert "does not cover the export's club name, rating settings" in _problems(doubled, heads=heads)
+    renamed = copy.deepcopy(lines)
+    renamed[0]["name"] = "Another club"
+    assert "does not cover" in _problems(renamed, heads=heads)
+    swapped = copy.deepcopy(lines)
+    a, b = swapped[0]["members"][0], swapped[0]["members"][1]
+    a["name"], b["name"] = b["name"], a["name"]
+    found = _problems(swapped, heads=heads)
+    assert f"member {a['id']}'s name in the export" in found and f"member {b['id']}'s name" in found
+    unsealed = copy.deepcopy(lines)
+    summary = unsealed[-1]
+    summary["head"] = summary.pop("tip")
+    summary.pop("roster")
+    assert "is not the one the club published" in _problems(rewritten(unsealed), heads=heads)
+
+
 def test_a_changed_record_is_caught():
     lines = season()
     g = lines[5]
@@ -152,10 +186,11 @@ def test_bad_settings_and_bad_lines_are_named_not_raised():
 
 def test_the_commands_verify_and_show_the_ladder_with_names_as_data(tmp_path):
     whole = season()
-    lines = build_export("[red]Thursday[/] club", RatingSettings(), whole[0]["rule_files"], whole[0]["members"],
+    members = whole[0]["members"]
+    members[0]["name"] = "[bold red]Ann[/] \x1b[31m"  # data, never markup or a terminal escape
+    members[1]["name"] = None  # left the club: the ladder stops showing the name
+    lines = build_export("[red]Thursday[/] club", RatingSettings(), whole[0]["rule_files"], members,
                          [{"season": 1, "games": [{"seats": g["seats"], "record": g["record"]} for g in whole[1:-1]]}])
-    lines[0]["members"][0]["name"] = "[bold red]Ann[/] \x1b[31m"  # data, never markup or a terminal escape
-    lines[0]["members"][1]["name"] = None  # left the club: the ladder stops showing the name
     path = tmp_path / "club.jsonl"
     write_export(str(path), lines)
     assert [json.dumps(x, sort_keys=True) for x in read_export(str(path))] == [json.dumps(x, sort_keys=True) for x in lines]
