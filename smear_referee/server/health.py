@@ -20,6 +20,8 @@ from grpc_health.v1 import health, health_pb2, health_pb2_grpc
 HEARTBEAT = 0.5
 STALL = 10.0
 SWITCH_INTERVAL = 0.001
+HANDSHAKE = 5.0  # seconds a new connection has to speak gRPC
+IDLE = 60.0  # seconds a connection with no call in progress is kept
 
 
 class SideHealth:
@@ -29,8 +31,11 @@ class SideHealth:
                  credentials: grpc.ServerCredentials | None = None):
         self.services = ("", *services)
         self.servicer = health.HealthServicer()
+        # A connection that never speaks gRPC is closed after HANDSHAKE seconds, one idle after IDLE.
         self.server = grpc.server(futures.ThreadPoolExecutor(max_workers=2, thread_name_prefix="smear-health"),
-                                  options=[("grpc.so_reuseport", 0)])
+                                  options=[("grpc.so_reuseport", 0),
+                                           ("grpc.server_handshake_timeout_ms", int(HANDSHAKE * 1000)),
+                                           ("grpc.max_connection_idle_ms", int(IDLE * 1000))])
         health_pb2_grpc.add_HealthServicer_to_server(self.servicer, self.server)
         address = f"{host}:{port}"
         self.port = self.server.add_insecure_port(address) if credentials is None else \

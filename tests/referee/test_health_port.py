@@ -35,6 +35,40 @@ def test_serve_answers_health_on_its_own_port(tmp_path):
         srv.stop()
 
 
+def test_watchers_and_idle_connections_never_hold_back_a_check(tmp_path):
+    """Four health Watch streams held open and eight TCP connections that never speak: a Check is still
+    answered, and the silent connections are closed by the server (the handshake's deadline)."""
+    import socket
+    srv = ServerProcess(str(tmp_path / "db.sqlite3"), "--health-port", "0")
+    channels = []
+    idle = []
+    try:
+        port = int(srv.proc.stdout.readline().strip().rsplit(":", 1)[1])
+        watches = []
+        for _ in range(4):
+            ch = grpc.insecure_channel(f"127.0.0.1:{port}", options=[("grpc.use_local_subchannel_pool", 1)])
+            channels.append(ch)
+            stream = health_pb2_grpc.HealthStub(ch).Watch(health_pb2.HealthCheckRequest(service=""))
+            assert next(stream).status == health_pb2.HealthCheckResponse.SERVING  # being served: it holds a thread
+            watches.append(stream)
+        idle = [socket.create_connection(("127.0.0.1", port)) for _ in range(8)]
+        assert _check(port) == health_pb2.HealthCheckResponse.SERVING
+        assert all(w.is_active() for w in watches)
+        for s in idle:  # and a connection that never speaks gRPC is closed at the handshake's deadline
+            s.settimeout(60)
+            try:
+                while s.recv(4096):  # the server's own greeting (its HTTP/2 settings), then the end
+                    pass
+            except ConnectionResetError:
+                pass
+    finally:
+        for s in idle:
+            s.close()
+        for ch in channels:
+            ch.close()
+        srv.stop()
+
+
 def _until(port: int, status: int, seconds: float = 5.0) -> bool:
     """Whether the health port reports `status` within `seconds` (asked every 50 ms)."""
     end = time.monotonic() + seconds

@@ -142,6 +142,54 @@ def test_the_metrics_port_answers_only_metrics(tmp_path):
         srv.stop()
 
 
+def _open(sock) -> bool:
+    """Whether the server still holds this connection open (nothing to read yet, no end of stream)."""
+    import socket
+    try:
+        return sock.recv(1, socket.MSG_PEEK | socket.MSG_DONTWAIT) != b""
+    except BlockingIOError:
+        return True
+    except OSError:
+        return False
+
+
+def test_idle_connections_never_hold_back_a_scrape_and_are_closed_at_their_deadline(tmp_path):
+    """Eight connections that say nothing, and one fed a byte at a time: an honest scrape is answered while the
+    server still holds all of them open (so it did not wait for them), and each is then closed by the
+    server at its deadline, the slow one too, however long it would go on."""
+    import socket
+    srv = ServerProcess(str(tmp_path / "db.sqlite3"), "--metrics-port", "0")
+    try:
+        url = _metrics_url(srv)
+        host, port = url.split("/")[2].split(":")
+        idle = [socket.create_connection((host, int(port))) for _ in range(8)]
+        slow = socket.create_connection((host, int(port)))
+        slow.sendall(b"GET /metrics HTTP/1.1\r\n")
+        try:
+            assert ("smear_tables_open", ()) in scrape(url)
+            assert all(_open(s) for s in idle + [slow])
+            cut = False
+            for _ in range(600):  # a header byte every 0.1 s for up to 60 s: the deadline ends it first
+                try:
+                    slow.sendall(b"X")
+                except OSError:
+                    cut = True
+                    break
+                if not _open(slow):
+                    cut = True
+                    break
+                time.sleep(0.1)
+            assert cut, "a connection fed a byte at a time was never closed"
+            for s in idle:
+                s.settimeout(30)
+                assert s.recv(1) == b""  # closed by the server
+        finally:
+            for s in idle + [slow]:
+                s.close()
+    finally:
+        srv.stop()
+
+
 @pytest.mark.skipif(pg_reachable() is not None, reason="PostgreSQL is not reachable at 127.0.0.1:5432")
 def test_a_replicas_metrics_show_its_shards_and_moves(tmp_path):
     url_db = new_database("metrics")
