@@ -47,6 +47,7 @@ class Limits:
     turn_seconds_min: int = 5             # the shortest turn clock a table may set (CreateTable's turn_seconds)
     turn_seconds_max: int = 600           # the longest
     clock_misses: int = 3                 # turns in a row a seat's time runs out before a bot stands in for it
+    present_seconds: float = 60.0         # a seat whose player acted (or sat down) this recently is present: nobody else benches it
     list_tables: int = 200                # tables one ListTables answer lists
     bot_seconds: float = 0.6              # a bot the server plays waits this long before each move, so people can follow
     bot_search_ms: float = 1_000.0        # the most a search bot the server plays may think per move (`search:MS`)

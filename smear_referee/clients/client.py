@@ -233,8 +233,9 @@ class Client:
     def add_bots(self, table_id: str, kind: str = "heuristic", key: str | None = None,
                  seat: int | None = None) -> pb.AddBotsResponse:
         """Fill the free seats with bots the server plays (with the host's token), or hand this seat
-        to one (with the seat's token: a bot stands in), or hand `seat` to one (the host; another seat
-        when its player is away). `kind`: heuristic, random or search[:BUDGET]. Idempotent like create_table."""
+        to one (with the seat's token: a bot stands in), or hand `seat` to one (the host or another seat,
+        only when its player is away: docs/security.md). `kind`: heuristic, random or search[:BUDGET].
+        Idempotent like create_table."""
         req = pb.AddBotsRequest(table_id=table_id, kind=kind, idempotency_key=key or uuid.uuid4().hex)
         if seat is not None:
             req.seat = seat

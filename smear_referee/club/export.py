@@ -104,8 +104,26 @@ def rated_game(settings: RatingSettings, seats: list, record: dict, verdict: dic
     """The game as rating reads it; None if it is not rated (not finished, or ended by the referee)."""
     if not verdict["valid"] or not verdict["finished"] or verdict["end"] == "abandoned":
         return None
+    if settings.members_only and (None in seats or stood_in(record, len(seats))):
+        return None
     return RatedGame(files.key(settings, verdict, record), tuple(seats), tuple(rules.side_of), verdict["winner"],
                      tuple(verdict["scores"]))
+
+
+def stood_in(record: dict, seats: int) -> list[int]:
+    """The seats the server played for most of their moves (the record's annotations: a bot standing in, or the
+    turn clock's house bot): a member who played so little of the game is not rated by it."""
+    made = [0] * seats
+    for hand in record.get("hands") or ():
+        for m in hand.get("moves") or () if isinstance(hand, dict) else ():
+            if isinstance(m, dict) and isinstance(m.get("seat"), int) and 0 <= m["seat"] < seats:
+                made[m["seat"]] += 1
+    by_server = [0] * seats
+    for a in record.get("annotations") or ():
+        if isinstance(a, dict) and a.get("by") in ("bot", "clock") and isinstance(a.get("seat"), int) \
+                and 0 <= a["seat"] < seats:
+            by_server[a["seat"]] += 1
+    return [s for s in range(seats) if made[s] and 2 * by_server[s] > made[s]]
 
 
 def build_export(club: str, settings: RatingSettings, rule_files: list[dict], members: list[dict],

@@ -28,6 +28,10 @@ class RatingSettings:
     provisional_games: int = 10
     rate_by: str = "rule_file"
     season_start: str = "carry"
+    # A game moves ratings only when every seat is a member who played it themselves (no guest, bot or
+    # stand-in playing a seat for most of its moves). A new club sets it; a club (or export) from before it
+    # was kept has none, and rates as it did then: its ratings recompute as published.
+    members_only: bool = False
 
     @classmethod
     def from_json(cls, data: Any) -> "RatingSettings":
@@ -42,6 +46,8 @@ class RatingSettings:
             v = getattr(s, name)
             if isinstance(v, bool) or not isinstance(v, (int, float)) or not 0 <= v < 1e6 or (v == 0 and name != "tau"):
                 raise RefereeError("INVALID_ARGUMENT", "BAD_SETTINGS", f"`{name}` must be a number above 0 (tau: 0 or more)")
+        if not isinstance(s.members_only, bool):
+            raise RefereeError("INVALID_ARGUMENT", "BAD_SETTINGS", "`members_only` must be true or false")
         if isinstance(s.provisional_games, bool) or not isinstance(s.provisional_games, int) or not 0 <= s.provisional_games <= 1000:
             raise RefereeError("INVALID_ARGUMENT", "BAD_SETTINGS", "`provisional_games` must be a whole number 0..1000")
         for name, allowed in (("model", MODELS), ("rate_by", RATE_BY), ("season_start", START)):
@@ -50,7 +56,12 @@ class RatingSettings:
         return s
 
     def to_json(self) -> dict[str, Any]:
-        return asdict(self)
+        """As stored and exported: `members_only` only when set, so a club's settings from before it read back
+        exactly as they were (what its published heads cover)."""
+        out = asdict(self)
+        if not self.members_only:
+            out.pop("members_only")
+        return out
 
     def make_model(self):
         """The openskill model these settings name, with their parameters."""

@@ -260,7 +260,9 @@ class ClubService(pb_grpc.ClubServicer):
         if not 1 <= len(request.rule_files) <= lim.club_rule_files:
             raise RefereeError("INVALID_ARGUMENT", "BAD_CLUB", f"a club plays 1 to {lim.club_rule_files} rule files")
         try:
-            settings = R.RatingSettings.from_json(json.loads(request.settings_json) if request.settings_json else {})
+            asked = json.loads(request.settings_json) if request.settings_json else {}
+            # A new club rates members' own games against members (ratings.py members_only), unless it says not.
+            settings = R.RatingSettings.from_json({"members_only": True, **asked} if isinstance(asked, dict) else asked)
         except (ValueError, RecursionError):
             raise RefereeError("INVALID_ARGUMENT", "BAD_SETTINGS", "settings_json is not JSON") from None
         files = []

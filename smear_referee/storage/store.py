@@ -353,6 +353,10 @@ class Store:
             "SELECT version, idem FROM moves WHERE table_id = ? AND (idem LIKE ? OR idem LIKE ?)",
             (table_id, "bot:%", "clock:%"))})
 
+    def tokens_of(self, table_id: str) -> list[tuple[str, str, int | None, str]]:
+        """(hash, role, seat, name) of every token of a table."""
+        return self._read("SELECT hash, role, seat, name FROM tokens WHERE table_id = ?", (table_id,))
+
     def find_token(self, token_hash: str) -> tuple[str, str, int | None] | None:
         """(table id, role, seat) of a token by its hash, if the store knows it."""
         return _one(self._read("SELECT table_id, role, seat FROM tokens WHERE hash = ?", (token_hash,)))

@@ -83,6 +83,8 @@ async def _submit(tables: "Tables", t: Table, seat: int, move: pb.Move, expected
         made = t.version
         if by != "bot":  # turns in a row the seat's time ran out (a bot standing in counts none)
             t.misses[seat] = t.misses[seat] + 1 if by == "clock" else 0
+        if not by:
+            t.acted[seat] = time.monotonic()  # its player is present (seats.py _may_hand_over)
         if key:
             t.idem[key] = (seat, digest, t.version)
     async with t.changed:

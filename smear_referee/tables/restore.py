@@ -104,6 +104,8 @@ def rebuild(st: StoredTable) -> tuple[Table, bool]:
               touched=st.updated or st.created)
     for h, role, seat, name in st.tokens:
         t.take_seat(role, seat, name, h)
+        if role == "seat" and seat is not None:
+            t.acted[seat] = time.monotonic()  # read back: its player counts as present for a while, as on sitting down
     try:
         if st.snapshot is not None:
             t.resume(st.snapshot)

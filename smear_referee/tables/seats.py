@@ -121,6 +121,8 @@ async def join(tables: "Tables", table_id: str, seat: int | None, name: str = ""
             rows += idem.statements(k, salt, {"seat": seat}, time.time())
         await tables.write(t, table_id, rows + list(also or ()))
         t.take_seat(role, seat, name)
+        if role == "seat" and seat is not None:
+            t.acted[seat] = time.monotonic()  # sitting down is being present
         tables.hold_token(t, token_hash(token), Identity(table_id, role, seat))
     await _tell_watchers(t)
     return t, token
@@ -169,7 +171,9 @@ async def add_bots(tables: "Tables", t: Table, kind: str, seat: int | None = Non
         if t.game.finished:
             raise RefereeError("FAILED_PRECONDITION", "GAME_OVER", "the game is over")
         if seat is not None and by is not None:
-            _may_hand_over(t, seat, by)
+            _may_hand_over(t, seat, by, tables.limits.present_seconds)
+            if not (by.role == "seat" and by.seat == seat) and await _rated(tables, t):
+                _away_at_a_rated_table(t, seat, kind)
         free = [s for s, taken in enumerate(t.seats_taken) if not taken] if seat is None else \
             [] if seat in t.bots else [seat]
         tokens = [(token_hash(_token()), s) for s in free]
@@ -184,19 +188,41 @@ async def add_bots(tables: "Tables", t: Table, kind: str, seat: int | None = Non
     return free
 
 
-def _may_hand_over(t: Table, seat: int, by: Identity) -> None:
-    """Who may hand a taken seat to a bot: its own token; the host, any; another seat, one whose
-    player is away (no stream of that seat open)."""
+def _may_hand_over(t: Table, seat: int, by: Identity, present_seconds: float) -> None:
+    """Who may hand a taken seat to a bot: its own token, always; the host or another seat, only a seat whose
+    player is away: no stream of that seat open and, for a player who plays by calls alone (never a stream),
+    no move of theirs (nor their sitting down) in the last `present_seconds`. A present player is never
+    benched by someone else, the host included."""
     _check_index(t, seat)
     if not t.seats_taken[seat]:
         raise RefereeError("FAILED_PRECONDITION", "SEAT_FREE", f"seat {seat + 1} is free: the host fills free seats")
-    if by.role == "host" or by.seat == seat:
+    if by.role == "seat" and by.seat == seat:
         return
-    if by.role != "seat":
+    if by.role not in ("host", "seat"):
         raise RefereeError("PERMISSION_DENIED", "NOT_THE_HOST", "a spectator does not hand seats to bots")
-    if t.here[seat] > 0:
-        raise RefereeError("FAILED_PRECONDITION", "PLAYER_HERE", f"seat {seat + 1}'s player is at the table: only "
-                           "the host hands a present player's seat to a bot")
+    if t.people[seat] and (t.here[seat] > 0 or not t.streamed[seat] and time.monotonic() - t.acted[seat] < present_seconds):
+        raise RefereeError("FAILED_PRECONDITION", "PLAYER_HERE", f"seat {seat + 1}'s player is at the table: nobody "
+                           "else hands a present player's seat to a bot (they may, with their own token)")
+
+
+async def _rated(tables: "Tables", t: Table) -> bool:
+    """Whether `t` is a club's table, whose games may move its members' ratings."""
+    from smear_referee.storage.clubs import club_of_table
+    return await tables.store.off_loop(club_of_table, tables.store, t.id) is not None
+
+
+HOUSE_BOT = "heuristic"  # what plays an away member's seat at a rated table (the turn clock's own bot)
+
+
+def _away_at_a_rated_table(t: Table, seat: int, kind: str) -> None:
+    """At a club's table someone else hands a member's seat to a bot only once the turn clock has found them
+    away (their time ran out), and only to the house bot: never a weaker one the caller picks."""
+    if t.people[seat] and t.misses[seat] < 1:
+        raise RefereeError("FAILED_PRECONDITION", "PLAYER_HERE", f"seat {seat + 1} is a member's at a rated table: "
+                           "someone else hands it to a bot only once its turn clock has run out")
+    if kind != HOUSE_BOT:
+        raise RefereeError("INVALID_ARGUMENT", "BAD_BOT", f"at a rated table an away member's seat is played by the "
+                           f"house bot ({HOUSE_BOT}), not {clip(kind)}")
 
 
 async def take_back(tables: "Tables", t: Table, who: Identity) -> None:
@@ -259,19 +285,34 @@ async def next_table(tables: "Tables", old: Table) -> str | None:
 
 async def rematch(tables: "Tables", old: Table, who: Identity, address: str | None) -> tuple[Table, str]:
     """Play again: the table after `old` (made by the first seat to ask: the same rules, options, seat
-    count and hand limit, a new seed; the server's bots seated again), and the caller's seat there."""
+    count and hand limit, a new seed), and the caller's seat there. Every seat a person held at `old` is
+    kept for that person (nobody else can take it) and claimed with their old token: each seat's token at
+    the new table is derived from its token at the old one, so a retried Rematch, or the seat's player on
+    another device, gets the same token; the old table's own bots are seated again (a bot that stood in for
+    a person is not: the person's seat waits for them)."""
     if who.role != "seat" or who.seat is None:
         raise RefereeError("PERMISSION_DENIED", "NOT_A_SEAT", "a player of the table asks to play again, with their seat's token")
     if not old.game.finished:
         raise RefereeError("FAILED_PRECONDITION", "GAME_NOT_OVER", "the game is not over yet")
     if old.seal is not None or old.duplicate:
         raise RefereeError("FAILED_PRECONDITION", "TOURNAMENT_TABLE", "a tournament's table: its director starts the next round")
+    if not old.people[who.seat]:
+        raise RefereeError("PERMISSION_DENIED", "NOT_A_SEAT", "a player of the table asks to play again, with their seat's token")
     async with old.lock:  # one rematch per table, whoever asks first
+        roots = await tables.store.off_loop(_seat_roots, tables.store, old.id)
         nid = await next_table(tables, old)
         if nid is None:
             opts = {k: option_text(v) for k, v in old.options.items()}
+            kept = [(s, old.seat_names[s]) for s in range(old.rules.players) if old.people[s] and s in roots]
             new, _host = await create(tables, old.rules_name, old.rules_text, opts, old.rules.players, None, False,
-                                      old.hand_limit, None, address, turn_seconds=old.turn_seconds)
+                                      old.hand_limit, None, address, turn_seconds=old.turn_seconds,
+                                      also=lambda tid: [row for s, name in kept for row in Store.add_token(
+                                          tid, token_hash(_next_token(roots[s], tid)), "seat", s, name)])
+            for s, name in kept:
+                h = token_hash(_next_token(roots[s], new.id))
+                new.take_seat("seat", s, name, h)
+                new.acted[s] = time.monotonic()
+                tables.hold_token(new, h, Identity(new.id, "seat", s))
             k = _rematch_key(old.id)
             try:
                 await tables.write(None, old.id, idem.statements(k, idem.new_salt(), {"table_id": new.id}, time.time()),
@@ -281,6 +322,23 @@ async def rematch(tables: "Tables", old: Table, who: Identity, address: str | No
                 new = await tables.table_for(done[1]["table_id"], None)
             old.next_id = nid = new.id
             for seat, kind in sorted(old.bots.items()):
-                if not new.seats_taken[seat]:
+                if not old.people[seat] and not new.seats_taken[seat]:
                     await add_bots(tables, new, kind, seat)
-    return await join(tables, nid, who.seat, old.seat_names[who.seat])
+    if who.seat not in roots:
+        raise RefereeError("PERMISSION_DENIED", "NOT_A_SEAT", "this seat's token is not one the table knows")
+    return await tables.table_for(nid, None), _next_token(roots[who.seat], nid)
+
+
+def _seat_roots(store: Store, table_id: str) -> dict[int, str]:
+    """Each person's seat of a table -> the first of its tokens' hashes (what its next table's token comes from)."""
+    out: dict[int, str] = {}
+    for h, role, seat, _name in store.tokens_of(table_id):
+        if role == "seat" and seat is not None and (seat not in out or h < out[seat]):
+            out[seat] = h
+    return out
+
+
+def _next_token(root: str, next_id: str) -> str:
+    """A seat's token at the rematch `next_id`, from the hash of its token at the old table: the server keeps
+    that hash and never shows it, so only the server (asked with the old token) can make the new one."""
+    return hashlib.sha256(f"smear-rematch/1\x1f{root}\x1f{next_id}".encode()).hexdigest()[:32]

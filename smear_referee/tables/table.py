@@ -118,6 +118,8 @@ class Table:
     here: list[int] = field(default_factory=list)  # streams open per seat: its player is at the table
     deadline: float = 0.0  # wall time the seat to act runs out of time (0: no clock running)
     misses: list[int] = field(default_factory=list)  # turns in a row each seat's time ran out
+    acted: list[float] = field(default_factory=list)  # monotonic time each seat's person last sat down or moved
+    streamed: list[bool] = field(default_factory=list)  # whether each seat's player has watched by a stream here
     next_id: str | None = None  # the table a rematch opened after this one (seats.rematch)
     chat: Chat = field(default_factory=Chat)  # in memory only: not part of the game (chat.py)
     token_hashes: list[str] = field(default_factory=list)  # its tokens, forgotten with it when it leaves memory
@@ -138,6 +140,8 @@ class Table:
         self.people = [False] * self.rules.players
         self.here = [0] * self.rules.players
         self.misses = [0] * self.rules.players
+        self.acted = [0.0] * self.rules.players
+        self.streamed = [False] * self.rules.players
         self.turn_waiters = [set() for _ in range(self.rules.players)]
         self.touched = self.touched or self.created
         if not self.genesis:
@@ -377,6 +381,7 @@ class Table:
         """A seat's stream opened or closed: watchers are told when its player arrives or leaves."""
         was = self.here[seat] > 0
         self.here[seat] += change
+        self.streamed[seat] = True
         if (self.here[seat] > 0) != was:
             self.seating += 1
             task = asyncio.get_running_loop().create_task(self._tell())

@@ -12,7 +12,7 @@ from smear_referee.api import referee_pb2 as pb
 from smear_referee.clients.client import error_reason, play_seat
 
 from conftest import ROOT, RULE_FILES
-from referee_harness import ServerThread, fails
+from referee_harness import ServerThread, wait_for, fails
 
 
 @pytest.fixture(scope="module")
@@ -338,11 +338,43 @@ def test_a_rematch_is_one_table_for_everyone_and_survives_a_restart(tmp_path):
         info = lobby.table(first.table_id)
         assert list(info.seat_names) == ["P1", "P2", "bot:random", "bot:random"] and dict(info.options)["widow"] == "2"
         assert srv.client(second.token).view(first.table_id).seat == 0 and srv.client(first.token).view(first.table_id).seat == 1
-        fails(lambda: seats[0].rematch(made.table_id), grpc.StatusCode.ALREADY_EXISTS, "SEAT_TAKEN")  # already seated there
+        assert seats[0].rematch(made.table_id).token == second.token  # a retry (its answer lost) gets the first answer
     finally:
         srv.stop()
     again = ServerThread(db)
     try:
         assert again.client().table(made.table_id).next_table_id == first.table_id
+        assert again.client(seats[1].token).rematch(made.table_id).token == first.token  # after a restart too
     finally:
         again.stop()
+
+
+def test_a_rematchs_seats_are_kept_for_the_old_tables_players(tmp_path):
+    """A stranger who reads `next_table_id` finds every person's seat kept: they may watch, not sit; the players
+    claim their seats with their old tokens whenever they come, and a bot that stood in for a person is not
+    copied into the person's seat (only the table's own bots are)."""
+    srv = ServerThread(str(tmp_path / "referee.sqlite3"))
+    try:
+        lobby = srv.client()
+        made = lobby.create_table("four_point_ne_wisconsin", {}, 4, seed="kept", hand_limit=1)
+        seats = [srv.client(lobby.join(made.table_id, s, name=f"P{s + 1}").token) for s in range(3)]
+        srv.client(made.host_token).add_bots(made.table_id, "random")  # seat 4: the table's own bot
+        seats[2].add_bots(made.table_id, "random")  # P3 lets a bot stand in for them
+        threads = [threading.Thread(target=play_seat, args=(seats[s], made.table_id, "random", s)) for s in range(2)]
+        for th in threads:
+            th.start()
+        for th in threads:
+            th.join(120)
+        wait_for(lambda: lobby.table(made.table_id).finished)
+        nid = seats[0].rematch(made.table_id).table_id
+        assert lobby.table(made.table_id).next_table_id == nid
+        info = lobby.table(nid)
+        assert list(info.seat_taken) == [True] * 4 and list(info.seat_names) == ["P1", "P2", "P3", "bot:random"]
+        assert list(info.seat_bots) == ["", "", "", "random"]
+        for s in range(4):
+            fails(lambda: lobby.join(nid, s, name="Stranger"), grpc.StatusCode.ALREADY_EXISTS, "SEAT_TAKEN")
+        assert lobby.join(nid).token  # a spectator, as anyone may be
+        p3 = seats[2].rematch(made.table_id)
+        assert srv.client(p3.token).view(nid).seat == 2
+    finally:
+        srv.stop()

@@ -3,6 +3,8 @@ the house bot moves when a seat's time runs out, a bot stands in after repeated 
 token takes it back, and the record says which moves the server made."""
 from __future__ import annotations
 
+import time
+
 import grpc
 import pytest
 
@@ -16,10 +18,13 @@ pytestmark = pytest.mark.system
 CLOCK = 2
 
 
+PRESENT = 1.0  # seconds a seat's player counts as present after sitting down or moving
+
+
 @pytest.fixture()
 def srv(tmp_path):
     s = ServerThread(str(tmp_path / "referee.sqlite3"),
-                     limits=Limits(turn_seconds_min=1, clock_misses=2, bot_seconds=0.02))
+                     limits=Limits(turn_seconds_min=1, clock_misses=2, bot_seconds=0.02, present_seconds=PRESENT))
     yield s
     s.stop()
 
@@ -66,8 +71,11 @@ def test_the_clock_moves_for_a_silent_seat_then_a_bot_stands_in_until_taken_back
                 return False
             raise
     assert wait_for(her_move)
-    # The host hands her seat to a bot again; the bots finish the game, whose record verifies.
-    srv.client(made.host_token).add_bots(made.table_id, seat=0)
+    # She has just moved: the host may not bench her; she hands her own seat to a bot, and the bots finish
+    # the game, whose record verifies.
+    fails(lambda: srv.client(made.host_token).add_bots(made.table_id, seat=0), grpc.StatusCode.FAILED_PRECONDITION,
+          "PLAYER_HERE")
+    ann.add_bots(made.table_id)
     wait_for(lambda: lobby.table(made.table_id).finished)
     rec, complete = ann.record(made.table_id)
     assert complete and len([a for a in rec["annotations"] if a["by"] == "clock"]) >= 2
@@ -87,8 +95,12 @@ def test_who_may_hand_a_seat_to_a_bot(srv):
     fails(lambda: p1.add_bots(made.table_id, seat=1), grpc.StatusCode.FAILED_PRECONDITION, "PLAYER_HERE")
     stream.cancel()  # ... and leaves
     wait_for(lambda: not lobby.table(made.table_id).seat_here[1])
+    # Nobody benches a present player, the host included: seat 4 sat down just now.
+    fails(lambda: srv.client(made.host_token).add_bots(made.table_id, seat=3), grpc.StatusCode.FAILED_PRECONDITION,
+          "PLAYER_HERE")
+    time.sleep(PRESENT)  # nobody has moved or watched since: seats 2 and 4 are away now
     assert list(p1.add_bots(made.table_id, seat=1).seats) == [1]
-    assert srv.client(made.host_token).add_bots(made.table_id, seat=3).seats == [3]  # the host: any seat
+    assert srv.client(made.host_token).add_bots(made.table_id, seat=3).seats == [3]  # the host: an away seat
     fails(lambda: p3.take_back(made.table_id), grpc.StatusCode.FAILED_PRECONDITION, "NO_BOT")
     info = srv.client(tokens[3]).take_back(made.table_id).table
     assert list(info.seat_bots) == ["", "heuristic", "", ""] and list(info.seat_names) == ["P1", "P2", "P3", "P4"]

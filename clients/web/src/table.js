@@ -282,7 +282,7 @@ class TablePage {
     const me = hostToken ?? (mine !== undefined ? this.token : null);
     if (me) {
       for (let s = 0; s < info.players; s++) {
-        if (s === mine || info.seatBots[s] || !info.seatTaken[s] || (!hostToken && info.seatHere?.[s])) continue;
+        if (s === mine || info.seatBots[s] || !info.seatTaken[s] || info.seatHere?.[s]) continue;  // a present player is never benched
         items.push(" ", h("button.hand-seat", { "data-hand-seat": s,
           onclick: () => this.seatCall(() => once((q, o) => referee.addBots(q, o), { tableId: this.tableId, kind: "heuristic", seat: s }, auth(me))) },
         t("Let a bot play for {who}", { who: this.seatName(s, false) })));
