@@ -158,7 +158,7 @@ def cmd_store(args: argparse.Namespace) -> int:
         print(f"smear-dsl store {args.op}: {e}", file=sys.stderr)
         return 2
     for tid, version, what, *kind in report.damaged:
-        print(f"damaged: club {shown(tid)}: {what}" if kind else f"damaged: table {shown(tid)} at version {version}: {what}")
+        print(f"damaged: {kind[0]} {shown(tid)}: {what}" if kind else f"damaged: table {shown(tid)} at version {version}: {what}")
     print(f"{args.db if args.op == 'check' else args.dest if args.op == 'backup' else args.backup}: {report.summary()}")
     return 1 if report.damaged else 0
 

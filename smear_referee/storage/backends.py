@@ -35,6 +35,9 @@ CREATE TABLE IF NOT EXISTS audit (
 CREATE TABLE IF NOT EXISTS requests (
     scope TEXT NOT NULL, key_hash TEXT NOT NULL, digest TEXT NOT NULL, salt TEXT NOT NULL, answer_json TEXT NOT NULL,
     created REAL NOT NULL, PRIMARY KEY (scope, key_hash));
+CREATE TABLE IF NOT EXISTS tournament_tips (
+    tournament_id TEXT NOT NULL, kind TEXT NOT NULL, n INTEGER NOT NULL, proof TEXT NOT NULL,
+    PRIMARY KEY (tournament_id, kind));
 CREATE TABLE IF NOT EXISTS clubs (id TEXT PRIMARY KEY, name TEXT NOT NULL, config_json TEXT NOT NULL, created REAL NOT NULL);
 CREATE TABLE IF NOT EXISTS club_members (
     club_id TEXT NOT NULL, member INTEGER NOT NULL, name TEXT NOT NULL, joined REAL NOT NULL, left_at REAL,
@@ -68,7 +71,9 @@ ADDED_COLUMNS = (("tables", "seal", "TEXT"), ("moves", "digest", "TEXT"), ("toke
                  ("club_members", "proof", "TEXT"), ("club_seasons", "games", "INTEGER NOT NULL DEFAULT 0"),
                  ("club_seasons", "last", "TEXT"), ("club_seasons", "roster", "TEXT"), ("club_seasons", "proof", "TEXT"), ("club_tables", "proof", "TEXT"),
                  ("club_seats", "proof", "TEXT"), ("club_tournaments", "proof", "TEXT"),
-                 ("club_games", "record_sha", "TEXT"), ("club_games", "proof", "TEXT"))
+                 ("club_games", "record_sha", "TEXT"), ("club_games", "proof", "TEXT"),
+                 # What proves each tournament row (integrity.py), and (tournament_tips) how many there are.
+                 ("tournaments", "proof", "TEXT"), ("rounds", "proof", "TEXT"), ("audit", "proof", "TEXT"))
 ADDED_INDEXES = ("CREATE INDEX IF NOT EXISTS tables_open ON tables (finished, created)",
                  "CREATE INDEX IF NOT EXISTS tables_seal ON tables (seal) WHERE seal IS NOT NULL",
                  "CREATE INDEX IF NOT EXISTS tokens_table ON tokens (table_id)",

@@ -72,3 +72,24 @@ def walk(root: str, moves: list[tuple[int, int, str, str | None]], start: int = 
 def options_json(options: dict[str, Any]) -> str:
     """Options as the store writes them (the text the root hashes)."""
     return json.dumps(options)
+
+
+def tournament_proof(tid: str, config_json: str, created: float) -> str:
+    """What proves a tournament's row: its id, its settings as stored and when it was made."""
+    return _h("tournament", tid, config_json, repr(created))
+
+
+def round_proof(tid: str, number: int, seed: str, tables_json: str) -> str:
+    """What proves a round's row: the round, its revealed seed and its tables as stored."""
+    return _h("round", tid, str(number), seed, tables_json)
+
+
+def audit_proof(tid: str, seq: int, entry_json: str) -> str:
+    """What proves one of a director's audited acts as stored."""
+    return _h("audit", tid, str(seq), entry_json)
+
+
+def tip_proof(tid: str, kind: str, n: int) -> str:
+    """What proves how many rounds (or audited acts) a tournament has: a deleted one shows."""
+    return _h("tip", tid, kind, str(n))
+

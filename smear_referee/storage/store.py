@@ -298,25 +298,38 @@ class Store:
 
     @staticmethod
     def create_tournament(tid: str, config: dict[str, Any], created: float, director_hash: str) -> list[tuple[str, tuple]]:
-        return [("INSERT INTO tournaments VALUES (?, ?, ?)", (tid, json.dumps(config), created)),
+        text = json.dumps(config)
+        return [("INSERT INTO tournaments (id, config_json, created, proof) VALUES (?, ?, ?, ?)",
+                 (tid, text, created, I.tournament_proof(tid, text, created))),
+                _tip(tid, "rounds", 0), _tip(tid, "audit", 0),
                 *Store.add_token(tid, director_hash, "director", None)]
 
     @staticmethod
     def add_round(tid: str, r: int, seed: str, tables: list[dict[str, Any]]) -> list[tuple[str, tuple]]:
-        return [("INSERT INTO rounds VALUES (?, ?, ?, ?)", (tid, r, seed, json.dumps(tables)))]
+        text = json.dumps(tables)
+        return [("INSERT INTO rounds (tournament_id, round, seed, tables_json, proof) VALUES (?, ?, ?, ?, ?)",
+                 (tid, r, seed, text, I.round_proof(tid, r, seed, text))), _tip(tid, "rounds", r + 1)]
 
     @staticmethod
     def add_audit(tid: str, entry: dict[str, Any]) -> list[tuple[str, tuple]]:
-        return [("INSERT INTO audit VALUES (?, ?, ?)", (tid, entry["seq"], json.dumps(entry)))]
+        text = json.dumps(entry)
+        return [("INSERT INTO audit (tournament_id, seq, entry_json, proof) VALUES (?, ?, ?, ?)",
+                 (tid, entry["seq"], text, I.audit_proof(tid, entry["seq"], text))), _tip(tid, "audit", entry["seq"])]
 
     def load_tournaments(self) -> list[tuple[str, dict, list[tuple[int, str, list]], list[dict], list[str]]]:
         """(id, config, [(round, seed, tables)], audit entries, director token hashes) of every tournament."""
         return _reading(self, self._load_tournaments)
 
     def _load_tournaments(self, conn) -> list:
+        """Every tournament that its proofs prove; one that they do not is left out (and logged): a call for
+        it reads it from the store, and is refused as damaged."""
         out = []
         for (tid,) in conn.execute("SELECT id FROM tournaments ORDER BY created").fetchall():
-            config, rounds, audit = _tournament(conn, tid)
+            try:
+                config, rounds, audit = _tournament(conn, tid)
+            except StoreDamaged as e:
+                log.error("%s: %s (calls for it answer DATA_LOSS)", self.path, e)
+                continue
             tokens = [h for (h,) in conn.execute(
                 "SELECT hash FROM tokens WHERE table_id = ? AND role = 'director'", (tid,))]
             out.append((tid, config, rounds, audit, tokens))
@@ -452,28 +465,32 @@ class Store:
                 _chain_one(conn, self.backend, tid)
             if ids:
                 log.info("%s: %d tables from before integrity hashes were hashed", self.path, len(ids))
-            self._prove_legacy_clubs(conn)
+            _prove_legacy_rows(conn, self.backend, self.path)
             return len(ids)
         finally:
             _close(conn)
 
-    def _prove_legacy_clubs(self, conn) -> None:
-        """Give the club rows stored before their proofs (clubproof.py) counts and proofs, once, in one transaction."""
-        from smear_referee.storage import clubproof
-        conn.execute(self.backend.BEGIN)
-        try:
-            counts = clubproof.legacy(conn)
-            for sql, params in counts:
-                conn.execute(sql, params)
-            sums = clubproof.legacy_sums(conn)
-            for sql, params in sums:
-                conn.execute(sql, params)
-            conn.execute("COMMIT")
-        except BaseException:
-            conn.execute("ROLLBACK")
-            raise
-        if sums:
-            log.info("%s: %d club rows from before their proofs were proven", self.path, len(sums))
+
+
+def _prove_legacy_rows(conn, backend, path: str) -> None:
+    """Give the club and tournament rows stored before their proofs (clubproof.py, integrity.py) counts and
+    proofs, once, in one transaction."""
+    from smear_referee.storage import clubproof
+    conn.execute(backend.BEGIN)
+    try:
+        counts = clubproof.legacy(conn) + prove_legacy_tournaments(conn)
+        for sql, params in counts:
+            conn.execute(sql, params)
+        sums = clubproof.legacy_sums(conn)
+        for sql, params in sums:
+            conn.execute(sql, params)
+        conn.execute("COMMIT")
+    except BaseException:
+        conn.execute("ROLLBACK")
+        raise
+    if counts or sums:
+        log.info("%s: club and tournament rows from before their proofs were proven (%d changes)", path,
+                 len(counts) + len(sums))
 
 
 def _reading(store: Store, fn: Callable[[Any], T]) -> T:
@@ -497,15 +514,63 @@ def _reading(store: Store, fn: Callable[[Any], T]) -> T:
             from None
 
 
+def _tip(tid: str, kind: str, n: int) -> tuple[str, tuple]:
+    """How many rounds (or audited acts) a tournament has, proven (a deleted one shows)."""
+    return ("INSERT INTO tournament_tips (tournament_id, kind, n, proof) VALUES (?, ?, ?, ?) ON CONFLICT "
+            "(tournament_id, kind) DO UPDATE SET n = excluded.n, proof = excluded.proof",
+            (tid, kind, n, I.tip_proof(tid, kind, n)))
+
+
 def _tournament(conn, tid: str) -> tuple[dict, list[tuple[int, str, list]], list[dict]] | None:
-    row = conn.execute("SELECT config_json FROM tournaments WHERE id = ?", (tid,)).fetchone()
+    """A tournament as stored, every row proven (integrity.py): StoreDamaged naming the first that does not hold."""
+    row = conn.execute("SELECT config_json, created, proof FROM tournaments WHERE id = ?", (tid,)).fetchone()
     if row is None:
         return None
-    rounds = [(r, seed, json.loads(tables)) for r, seed, tables in conn.execute(
-        "SELECT round, seed, tables_json FROM rounds WHERE tournament_id = ? ORDER BY round", (tid,)).fetchall()]
-    audit = [json.loads(e) for (e,) in conn.execute(
-        "SELECT entry_json FROM audit WHERE tournament_id = ? ORDER BY seq", (tid,)).fetchall()]
-    return json.loads(row[0]), rounds, audit
+
+    def damaged(why: str) -> StoreDamaged:
+        return StoreDamaged(tid, why, "tournament")
+    if row[2] != I.tournament_proof(tid, row[0], row[1]):
+        raise damaged("its stored settings were changed")
+    tips = {kind: (n, proof) for kind, n, proof in conn.execute(
+        "SELECT kind, n, proof FROM tournament_tips WHERE tournament_id = ?", (tid,)).fetchall()}
+    if any(proof != I.tip_proof(tid, kind, n) for kind, (n, proof) in tips.items()) or set(tips) != {"rounds", "audit"}:
+        raise damaged("its stored counts of rounds and acts were changed")
+    try:
+        rounds, audit = [], []
+        for r, seed, tables, proof in conn.execute("SELECT round, seed, tables_json, proof FROM rounds WHERE "
+                                                   "tournament_id = ? ORDER BY round", (tid,)).fetchall():
+            if proof != I.round_proof(tid, r, seed, tables):
+                raise damaged(f"round {r + 1} was changed in the store")
+            rounds.append((r, seed, json.loads(tables)))
+        for seq, entry, proof in conn.execute("SELECT seq, entry_json, proof FROM audit WHERE tournament_id = ? "
+                                              "ORDER BY seq", (tid,)).fetchall():
+            if proof != I.audit_proof(tid, seq, entry):
+                raise damaged(f"the director's act {seq} was changed in the store")
+            audit.append(json.loads(entry))
+        config = json.loads(row[0])
+    except ValueError:
+        raise damaged("a stored row does not read") from None
+    if [r for r, _s, _t in rounds] != list(range(tips["rounds"][0])) or \
+            [e.get("seq") for e in audit] != list(range(1, tips["audit"][0] + 1)):
+        raise damaged("a round or an act was deleted from the store (its count does not hold)")
+    return config, rounds, audit
+
+
+def prove_legacy_tournaments(conn) -> list[tuple[str, tuple]]:
+    """Statements giving the tournament rows stored before their proofs (an older server's) proofs and counts,
+    once: they become as provable as new ones (what they held then is trusted)."""
+    out: list[tuple[str, tuple]] = []
+    for tid, text, created in conn.execute("SELECT id, config_json, created FROM tournaments WHERE proof IS NULL"):
+        out.append(("UPDATE tournaments SET proof = ? WHERE id = ?", (I.tournament_proof(tid, text, created), tid)))
+        rounds = conn.execute("SELECT COALESCE(MAX(round) + 1, 0) FROM rounds WHERE tournament_id = ?", (tid,)).fetchone()[0]
+        acts = conn.execute("SELECT COALESCE(MAX(seq), 0) FROM audit WHERE tournament_id = ?", (tid,)).fetchone()[0]
+        out += [_tip(tid, "rounds", rounds), _tip(tid, "audit", acts)]
+    for tid, r, seed, text in conn.execute("SELECT tournament_id, round, seed, tables_json FROM rounds WHERE proof IS NULL"):
+        out.append(("UPDATE rounds SET proof = ? WHERE tournament_id = ? AND round = ?",
+                    (I.round_proof(tid, r, seed, text), tid, r)))
+    for tid, seq, text in conn.execute("SELECT tournament_id, seq, entry_json FROM audit WHERE proof IS NULL"):
+        out.append(("UPDATE audit SET proof = ? WHERE tournament_id = ? AND seq = ?", (I.audit_proof(tid, seq, text), tid, seq)))
+    return out
 
 
 def _load_one(conn, tid: str) -> StoredTable | None:

@@ -90,3 +90,31 @@ def test_an_old_club_store_is_proven_once_and_serves_the_same_club(tmp_path):
         fails(lambda: clubs.GetClub(pb.GetClubRequest(club_id=cid)), grpc.StatusCode.DATA_LOSS, "CLUB_DAMAGED")
     finally:
         server.stop()
+
+
+def test_an_old_tournament_store_is_proven_once_and_serves_the_same_tournament(tmp_path):
+    """A store from `tournament run` at 04b0a3e, before tournament rows had proofs: `store check` says they are
+    not yet proven (no traceback: the columns are not there); a server opening it proves them once and serves
+    the tournament; `store check` then proves them intact."""
+    import grpc
+
+    from smear_referee.api import referee_pb2 as pb
+    from smear_referee.api import referee_pb2_grpc as pb_grpc
+
+    db = tmp_path / "tournament.sqlite3"
+    shutil.copy(ROOT / "tests" / "history" / "stores" / "04b0a3e-tournament.sqlite3", db)
+    archive = json.loads((ROOT / "tests" / "history" / "tournaments" / "04b0a3e-store.json").read_text())
+    store = [sys.executable, "-m", "smear_dsl", "store", "check", str(db)]
+    before = subprocess.run(store, capture_output=True, text=True)
+    assert before.returncode == 0 and "from before their proofs, not yet proven" in before.stdout, before.stdout
+    server = ServerProcess(str(db))
+    try:
+        import sqlite3
+        tid = sqlite3.connect(f"file:{db}?mode=ro", uri=True).execute("SELECT id FROM tournaments").fetchone()[0]
+        got = pb_grpc.TournamentStub(grpc.insecure_channel(server.target)).GetStandings(
+            pb.GetStandingsRequest(tournament_id=tid))
+        assert got.name == archive["name"] and json.loads(got.standings_json) == archive["standings"]
+    finally:
+        server.stop()
+    after = subprocess.run(store, capture_output=True, text=True)
+    assert after.returncode == 0 and "1 tournaments checked" in after.stdout and "not yet" not in after.stdout
