@@ -1,7 +1,7 @@
 """A store written by an earlier commit (tests/history/stores, made by tests/history/tools/make_store.py
 at 20f13a3, before `check` refused rules that cannot work as meant): today's referee restores every
 table in it, house-rule tables whose rules language 2 refuses included, the people play on with their
-old tokens, and each finished game's record verifies by VerifyRecord and by `smear-dsl verify`."""
+old tokens, and the finished games' records (those two files') verify by VerifyRecord and by `smear-dsl verify`."""
 from __future__ import annotations
 
 import json
@@ -30,6 +30,10 @@ def test_an_old_store_restores_plays_on_and_hands_out_records_that_verify(tmp_pa
             tid = table["table_id"]
             seats = [client.with_token(token) for token in table["tokens"]]
             assert seats[0].view(tid).version == table["moves"], name  # restored where it stood
+            if name not in ("big_bids", "pitch_highest"):  # the two whose rules language 2 refuses play to the end
+                view = seats[seats[0].view(tid).turn].view(tid)
+                seats[view.turn].submit(tid, choose(view, rng, "heuristic"), view.version, key="on")
+                continue
             for i in range(3000):
                 view = seats[0].view(tid)
                 if view.finished:
