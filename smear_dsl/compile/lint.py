@@ -102,8 +102,7 @@ def compile_checked(spec: RuleSpec, players: int | None, options: dict[str, Any]
 def setup_problems(spec: RuleSpec, r: CompiledRules) -> list[Diagnostic]:
     """The errors of one table setup (a seat count and option values), each refusing files from
     language 2 on (langversion.py: an older file gets them as warnings and plays as before)."""
-    out = [dataclasses.replace(d, since=2) for d in _setup_problems(spec, r)]
-    return out
+    return [dataclasses.replace(d, since=2) for d in _setup_problems(spec, r)]
 
 
 def _setup_problems(spec: RuleSpec, r: CompiledRules) -> list[Diagnostic]:

@@ -19,6 +19,7 @@ from smear_referee.errors import RefereeError
 from smear_referee.server.house_bots import HouseBots
 from smear_referee.tables.convert import move_to_proto
 from smear_referee.tables.registry import Identity, Table, Tables
+from smear_referee.tables.seats import HOUSE_BOT
 
 log = logging.getLogger("smear_dsl.referee")
 
@@ -75,7 +76,7 @@ class TurnClock:
             return
         if t.misses[seat] >= self.tables.limits.clock_misses and seat not in t.bots and not g.finished:
             try:
-                await self.tables.add_bots(t, "heuristic", seat)  # its player is gone: a bot stands in
+                await self.tables.add_bots(t, HOUSE_BOT, seat)  # its player is gone: a bot stands in
             except RefereeError as e:
                 log.debug("clock at %s seat %d: no stand-in: %s", t.id, seat, e.message)
             else:

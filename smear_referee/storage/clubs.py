@@ -268,19 +268,18 @@ def _load_games(conn, club: StoredClub, tips: dict[int, tuple[int, str | None]],
         raise damaged("the store holds games of a season the club does not have")
 
 
-def _load_tables(conn, club: StoredClub, damaged, counted_too: bool = False) -> None:
-    """The club's tables not yet counted, with the members seated at them, each row against its proof
-    (`counted_too`: the counted ones' rows are proven as well, as `store check` does)."""
+def _load_tables(conn, club: StoredClub, damaged) -> None:
+    """The club's tables not yet counted, with the members seated at them, each row against its proof (the
+    counted ones' rows are proven by `store check`: club/storecheck.py)."""
     cid = club.id
     seated: dict[str, dict[int, int]] = {}
     for table_id, opened, counted, proof in conn.execute(
-            "SELECT table_id, opened, counted, proof FROM club_tables WHERE club_id = ? "
-            + ("" if counted_too else "AND counted = 0 ") + "ORDER BY opened, table_id", (cid,)).fetchall():
+            "SELECT table_id, opened, counted, proof FROM club_tables WHERE club_id = ? AND counted = 0 "
+            "ORDER BY opened, table_id", (cid,)).fetchall():
         if proof != P.table(table_id, cid, opened, counted):
             raise damaged(f"its table {table_id}'s stored row was changed")
-        if not counted:
-            seated[table_id] = {}
-            club.tables.append((table_id, opened, seated[table_id]))
+        seated[table_id] = {}
+        club.tables.append((table_id, opened, seated[table_id]))
     if seated:
         marks = ", ".join("?" * len(seated))
         for table_id, seat, member, proof in conn.execute(

@@ -290,14 +290,12 @@ async def rematch(tables: "Tables", old: Table, who: Identity, address: str | No
     the new table is derived from its token at the old one, so a retried Rematch, or the seat's player on
     another device, gets the same token; the old table's own bots are seated again (a bot that stood in for
     a person is not: the person's seat waits for them)."""
-    if who.role != "seat" or who.seat is None:
+    if who.role != "seat" or who.seat is None or not old.people[who.seat]:
         raise RefereeError("PERMISSION_DENIED", "NOT_A_SEAT", "a player of the table asks to play again, with their seat's token")
     if not old.game.finished:
         raise RefereeError("FAILED_PRECONDITION", "GAME_NOT_OVER", "the game is not over yet")
     if old.seal is not None or old.duplicate:
         raise RefereeError("FAILED_PRECONDITION", "TOURNAMENT_TABLE", "a tournament's table: its director starts the next round")
-    if not old.people[who.seat]:
-        raise RefereeError("PERMISSION_DENIED", "NOT_A_SEAT", "a player of the table asks to play again, with their seat's token")
     async with old.lock:  # one rematch per table, whoever asks first
         roots = await tables.store.off_loop(_seat_roots, tables.store, old.id)
         nid = await next_table(tables, old)
