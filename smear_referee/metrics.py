@@ -11,14 +11,20 @@ from __future__ import annotations
 import contextlib
 import time
 from collections.abc import Callable, Iterable, Iterator
-from typing import TYPE_CHECKING, Any
+from typing import Any, Protocol
 
 from prometheus_client import CollectorRegistry, Counter, Histogram, ProcessCollector, disable_created_metrics
 from prometheus_client.core import CounterMetricFamily, GaugeMetricFamily
 from prometheus_client.registry import Collector
 
-if TYPE_CHECKING:
-    from smear_referee.tables.registry import Tables
+
+
+class HeldTables(Protocol):
+    """What the table gauges read of a server's tables (tables/index.py's TableIndex has it)."""
+
+    tables: dict[str, Any]  # in memory, by id
+    open_ids: set[str]  # unfinished, in memory or parked
+    damaged: dict[str, Any]  # could not be rebuilt
 
 disable_created_metrics()  # no *_created series: a scrape's size is the metrics themselves
 
@@ -89,8 +95,8 @@ class Metrics:
         """Add gauges read at scrape time (the server's parts register theirs as they start)."""
         self._readings.append(read)
 
-    def watch_tables(self, tables: "Tables") -> None:
-        """The gauges of a server's tables and, on a replica, of its shards."""
+    def watch_tables(self, tables: HeldTables, shards: Any) -> None:
+        """The gauges of a server's tables (its index) and, on a replica, of its shards."""
         def read() -> Iterator[GaugeMetricFamily]:
             in_memory = set(tables.tables)
             open_ids = set(tables.open_ids)
@@ -102,7 +108,6 @@ class Metrics:
                          len(in_memory))
             yield _gauge("smear_tables_damaged", "Stored tables that could not be rebuilt (see the log)",
                          len(tables.damaged))
-            shards = tables.shards
             if shards.clustered:
                 now = time.monotonic()
                 held = sum(1 for _e, until in dict(shards.held).values() if now < until)

@@ -75,9 +75,10 @@ GENERATED = ("_standalone.py", "_pb2.py", "_pb2_grpc.py", "_pb2.pyi", "referee_c
 
 
 def import_graph(package: str) -> dict[str, set[str]]:
-    """Module -> the package's modules it imports, anywhere in its code (inside functions too: a
-    lazy import is still a dependency), `if TYPE_CHECKING:` blocks aside. Generated code is left
-    out as an importer (lark's standalone parser carries imports of its own package that never run)."""
+    """Module -> the package's modules it imports, anywhere in its code: inside functions too (a lazy
+    import is still a dependency) and `if TYPE_CHECKING:` blocks too (a type-only import is still a
+    dependency a reader follows). Generated code is left out as an importer (lark's standalone parser
+    carries imports of its own package that never run)."""
     root = ROOT / package
     modules = {}
     for path in root.rglob("*.py"):
@@ -89,12 +90,8 @@ def import_graph(package: str) -> dict[str, set[str]]:
         if path.name.endswith(GENERATED):
             continue
         tree = ast.parse(path.read_text(), str(path))
-        skipped = {id(n) for block in ast.walk(tree) if isinstance(block, ast.If) and "TYPE_CHECKING" in
-                   ast.unparse(block.test) for n in ast.walk(block)}
         here = name if path.name == "__init__.py" else name.rsplit(".", 1)[0]
         for node in ast.walk(tree):
-            if id(node) in skipped:
-                continue
             if isinstance(node, ast.Import):
                 targets = [a.name for a in node.names]
             elif isinstance(node, ast.ImportFrom):
@@ -203,3 +200,58 @@ def test_compiled_rules_are_frozen_parts_one_per_stage():
             continue
         raise AssertionError(f"{type(obj).__name__}.{field} could be assigned")
     assert rules.bidding.min <= rules.bidding.max and len(rules.deck.cards) == 52 and rules.end.target == 11
+
+
+OWN_NAMES = ("t", "table", "old", "new", "game", "g", "world", "w")  # what the code calls a Table or a Game
+
+
+def state_writes(path, fields: set[str]) -> list[str]:
+    """Writes to `fields` of an object the code calls by one of OWN_NAMES: an assignment (plain,
+    augmented, into an item) or a mutating call on the field (append, pop, ...)."""
+    mutators = {"append", "pop", "clear", "update", "add", "discard", "extend", "remove", "setdefault", "popitem",
+                "move_to_end", "insert", "sort"}
+    out = []
+    for node in ast.walk(ast.parse(path.read_text(), str(path))):
+        if isinstance(node, ast.Assign):
+            targets = node.targets
+        elif isinstance(node, (ast.AugAssign, ast.AnnAssign)):
+            targets = [node.target]
+        elif isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) and node.func.attr in mutators:
+            targets = [node.func.value]
+        else:
+            continue
+        for target in targets:
+            for x in target.elts if isinstance(target, ast.Tuple) else [target]:
+                while isinstance(x, ast.Subscript):
+                    x = x.value
+                if isinstance(x, ast.Attribute) and x.attr in fields and ast.unparse(x.value).split(".")[-1] in OWN_NAMES:
+                    out.append(f"{path.relative_to(ROOT)}:{node.lineno}: {ast.unparse(x)}")
+    return out
+
+
+def test_a_table_and_a_game_are_written_only_by_their_own_class(tmp_path):
+    """One owner per piece of state: a Table's fields change only in Table's methods (tables/table.py),
+    a Game's only in the engine (Game.abandon, Game.start_scores, ... rather than `game.winner = None`)."""
+    import dataclasses
+
+    from smear_dsl import Game, compile_rules, load_spec
+    from smear_referee.tables.table import Table
+
+    table_fields = {f.name for f in dataclasses.fields(Table)}
+    game_fields = set(vars(Game(compile_rules(load_spec("cutthroat_canadian"), 3), seed=1))) | {"keep_boundary"}
+    found = []
+    for package in ("smear_dsl", "smear_referee"):
+        for path in sorted((ROOT / package).rglob("*.py")):
+            if path.name.endswith(GENERATED):
+                continue
+            if path.name != "table.py":
+                found += state_writes(path, table_fields)
+            if "engine" not in path.parts:
+                found += state_writes(path, game_fields)
+    assert not found, found
+    planted = ROOT / "tests" / "_planted_write.py"  # the scan finds such a write where one is
+    try:
+        planted.write_text("def f(t, game):\n    t.seat_names[0] = 'x'\n    game.winner = None\n    t.acted.append(1)\n")
+        assert len(state_writes(planted, table_fields | game_fields)) == 3
+    finally:
+        planted.unlink()

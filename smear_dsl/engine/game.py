@@ -27,24 +27,6 @@ from smear_dsl.engine.snapshot import Snapshots, between_hands
 from smear_dsl.engine.steps import Steps
 from smear_dsl.engine.worlds import Worlds
 
-_SHALLOW = frozenset((list, dict))  # what a copy of a game copies (one level: the rest is never changed in place)
-# The attributes that may hold a list or a dict (some only in some games, or only at times): a copy copies
-# these and shares the rest, which is replaced, never changed in place. tests/engine/test_clone.py holds
-# every attribute the engine assigns to this list or to its known-shared set, and every copy to
-# sharing no list.
-_COPIED = ("scores", "results", "record_hands", "hands", "dealt", "stock", "bids", "passed", "discarded", "credit",
-           "trick", "tricks", "hand_moves", "held", "queue", "turned_down", "drawn", "shown", "boundary")
-
-
-def _copied(rng: random.Random) -> random.Random:
-    """A seeded generator's copy: it deals what the original would."""
-    copy = random.Random()
-    copy.setstate(rng.getstate())
-    return copy
-
-
-_NO_DEALS = secrets.SystemRandom()  # what a world has for a dealing generator: shared, never seeded, never read
-
 # What the hand waits for, and what was sent instead, for WRONG_PHASE (said in the player's language).
 NEEDS = {"bid": N_("a bid or a pass"), "discard": N_("a discard"), "trump": N_("naming trump"),
          "play": N_("playing a card"), "choose": N_("a choice (stand or beg; give or run)")}
@@ -89,10 +71,12 @@ class Game(Bidding, Begging, Steps, Discards, Play, Snapshots, Worlds):
         return super().__new__(cls)
 
     def __init__(self, rules: CompiledRules, seed: int | str | None = None, first_dealer: int | None = None,
-                 auto_deal: bool = True, deal_source=None, hand_limit: int | None = None):
+                 auto_deal: bool = True, deal_source=None, hand_limit: int | None = None,
+                 keep_boundary: bool = False):
         """`deal_source(k)`, if given, supplies hand k's deal (duplicate boards) instead of the shuffle;
         with `hand_limit` (a tournament played by hands) the game ends after that many hands,
-        won by the unique highest score (a tie: no winner)."""
+        won by the unique highest score (a tie: no winner); `keep_boundary`: a server's game, which
+        notes its state between hands (engine/snapshot.py)."""
         self.rules = rules
         self.deal_source = deal_source
         self.hand_limit = hand_limit
@@ -104,10 +88,12 @@ class Game(Bidding, Begging, Steps, Discards, Play, Snapshots, Worlds):
         self.scores = [0] * rules.n_sides
         self.finished = False
         self.winner: int | None = None
-        self.ended_by: str | None = None  # once finished: "rules" (a side won) or "hand_limit"
+        self.ended_by: str | None = None  # once finished: "rules" (a side won), "hand_limit" or "abandoned"
         self.results: list[HandResult] = []
         self.record_hands: list[dict[str, Any]] = []
         self.auto_deal = auto_deal
+        if keep_boundary:
+            self.keep_boundary = True
         self._new_hand([0] * self.n, [])
         self._compacted = self._compacted_results = 0  # hands and results compact_history has frozen
         # Set before each use (a lead, the phases, the start of play), so a new hand need not reset them.
@@ -194,23 +180,6 @@ class Game(Bidding, Begging, Steps, Discards, Play, Snapshots, Worlds):
         self._lead_memo_plans: tuple | None = None
         self._sampled: tuple | None = None
 
-    def clone(self, deals: bool = True) -> "Game":
-        """An independent copy (for search and perft): lists are copied, immutable parts shared;
-        `deals=False`: one that will never deal (a world), so its shuffling generator is not copied."""
-        g = object.__new__(self.__class__)  # the class is already chosen: Game.__new__'s choice is not asked again
-        d = self.__dict__.copy()
-        for k in _COPIED:  # a named list (the dict's copy of all would cost four times as much)
-            v = d.get(k)
-            if v.__class__ in _SHALLOW:
-                d[k] = v.copy()
-        d["rng"] = _NO_DEALS if not deals else self.rng if isinstance(self.rng, secrets.SystemRandom) else _copied(self.rng)
-        g.__dict__ = d
-        if self.record_hands and self.record_hands[-1] is not None:  # the record's entry for this hand holds
-            # the copy's own list of moves (a world keeps no record)
-            dealer, hands, stock, _moves = self.record_hands[-1]
-            g.record_hands[-1] = (dealer, hands, stock, g.hand_moves)
-        return g
-
     # ------------------------------------------------------------------ queries
     @property
     def hand_over(self) -> bool:
@@ -251,32 +220,6 @@ class Game(Bidding, Begging, Steps, Discards, Play, Snapshots, Worlds):
         if self.phase == BEG:
             return self._legal_choices()
         return []
-
-    def random_move(self, rng: random.Random) -> int:
-        """A uniformly random legal move (plays sampled straight from the bitset)."""
-        phase = self.phase
-        if phase == PLAY:
-            # _legal_play_mask, inlined: this is the benchmark's hot path (a test checks they agree).
-            m = self.hands[self.turn]
-            if not self.trick:
-                if not self.lead_free:
-                    m = self._lead_mask(self.turn, m, self.discarded[self.turn], self.trick_no) or self._any_lead(m)
-            elif m & self.led_mask:
-                m &= self.follow_ok
-            k = int(rng.random() * m.bit_count())  # drop the k lowest cards, take the next
-            while k:
-                m &= m - 1
-                k -= 1
-            return (m & -m).bit_length() - 1
-        if phase == BIDDING:
-            bids = self._legal_bids()
-            return bids[int(rng.random() * len(bids))]
-        if phase == STEP and self.rules.play.steps[self.step].kind == "discard":
-            mask = self.sample_discard(self.turn, rng)  # by plans (discards.py), never every combination
-            if mask is None:  # none found by the plans' bounded search: the first legal one, also bounded
-                mask = self.any_discard(self.turn)
-            return M.DISCARD_FLAG | mask
-        return rng.choice(self.legal_moves())
 
     # ------------------------------------------------------------------ applying
     def apply(self, seat: int, code: int) -> None:
@@ -367,6 +310,31 @@ class Game(Bidding, Begging, Steps, Discards, Play, Snapshots, Worlds):
     # Play a card taken from `_legal_play_mask`: the same as apply here (ExtrasGame skips its follow check).
     play_legal = apply
 
+    def apply_action(self, seat: int, action: str, payload: Any) -> None:
+        """Apply a move given by name (moves.from_dict's action and payload: a record's move or a
+        client's), with every check of `apply` and those only a name can fail (a bid past the move
+        codes, a card not of this deck); MoveError with the record's code, the game unchanged."""
+        if action == "discard":
+            self.discard_cards(seat, payload)
+            return
+        self.check_turn(seat, action)
+        if action == "pass":
+            self.apply(seat, M.PASS)
+        elif action == "bid":
+            if payload < 0 or payload >= M.TRUMP_BASE - M.BID_BASE:
+                r = self.rules
+                raise MoveError("BID_OUT_OF_RANGE", N_("bids are {lo} to {hi}, not {value}"), lo=r.bidding.min,
+                                hi=r.bidding.max, value=payload)
+            self.apply(seat, M.BID_BASE + payload)
+        elif action == "trump":
+            self.apply(seat, M.TRUMP_BASE + payload)
+        elif action == "choose":
+            self.apply(seat, M.CHOOSE_BASE + payload)
+        else:
+            if payload not in self.rules.deck.name_of:
+                raise MoveError("CARD_NOT_IN_HAND", N_("that card is not in this deck"))
+            self.apply(seat, payload)
+
     def check_turn(self, seat: int, action: str) -> None:
         """GAME_OVER / HAND_OVER / WRONG_TURN / WRONG_PHASE, in that order."""
         if self.finished and self.phase == HAND_DONE:
@@ -393,6 +361,21 @@ class Game(Bidding, Begging, Steps, Discards, Play, Snapshots, Worlds):
     # ------------------------------------------------------------------ scoring
     def _end_void(self, same_dealer: bool) -> None:
         self._finish_void([0] * self.rules.n_sides, same_dealer)
+
+    def start_scores(self, scores: list[int]) -> None:
+        """Play on from these scores, one a side (a study of play near the target: sim/fingerprint.py);
+        only before the first move, so every record of the game still starts at 0 to 0."""
+        if self.moves_played or len(scores) != self.rules.n_sides:
+            raise ValueError("scores are set before the first move, one a side")
+        self.scores = list(scores)
+
+    def abandon(self) -> None:
+        """End the game where it stands (a referee's table left idle too long): no winner, the hand in
+        progress not scored; a record of it says `ended`."""
+        self.finished, self.ended_by = True, "abandoned"
+        self.winner = None
+        self.phase = HAND_DONE
+        self.turn = -1
 
     def _finish_void(self, delta: list[int], same_dealer: bool) -> None:
         self.scores = [s + d for s, d in zip(self.scores, delta)]

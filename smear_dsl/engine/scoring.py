@@ -3,7 +3,7 @@ whether a side has won the game by it. Everything comes from the compiled rules 
 scoring formulas, tie-breaks); the engine calls `score_hand` when a hand's last trick is taken."""
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any, NamedTuple
+from typing import TYPE_CHECKING, Any, NamedTuple, Protocol
 
 from smear_dsl import cards as C
 from smear_dsl.compile.compiled import (POINT_BY_TRUMP, POINT_EACH, POINT_EXPR, POINT_GIFT, POINT_MOST,
@@ -11,8 +11,29 @@ from smear_dsl.compile.compiled import (POINT_BY_TRUMP, POINT_EACH, POINT_EXPR, 
                                         TO_EXPR, TO_WINNER)
 from smear_dsl.expr.emit import first_in
 
-if TYPE_CHECKING:  # the engine imports this module
-    from smear_dsl.engine import Game
+if TYPE_CHECKING:
+    from smear_dsl.compile.compiled import CompiledRules
+
+
+class Game(Protocol):
+    """What scoring reads of a game (engine.Game has it all): the hand as played, never changed here."""
+
+    rules: CompiledRules
+    n: int
+    dealer: int
+    bidder: int
+    trump: int
+    turn_card: int
+    gift_side: int
+    scores: list[int]
+    credit: list[int]
+    dealt: list[int]
+    held: list[int]
+    high: int
+    tricks: list[tuple[int, int, list[int]]]
+    hand_moves: list[tuple[int, int]]
+
+    def taken(self) -> list[int]: ...
 
 
 class HandResult(NamedTuple):

@@ -13,7 +13,7 @@ from typing import Any, Callable
 from smear_dsl import cards as C
 from smear_dsl.expr import ast as A
 from smear_dsl.expr import emit as E
-from smear_dsl.expr.emit import Maker
+from smear_dsl.expr.emit import Checked, Maker
 
 INT, BOOL, RANK, SUIT, CARD, OPTCARD, CARDS, STR = "int", "bool", "rank", "suit", "card", "card?", "cards", "str"
 SIDE = "side"  # a side of the table, or nobody (-1): what a point's `to` names
@@ -63,14 +63,6 @@ class Env:
 
     def names(self) -> list[str]:
         return sorted(set(self.vars) | set(self.consts) | set(self.statics) | set(RANK_CONSTS) | set(SUIT_CONSTS) | {"jick"})
-
-
-@dataclass(frozen=True)
-class Checked:
-    """An expression's type and the maker that emit.py runs to get its closure."""
-
-    type: str
-    make: Maker
 
 
 def _close(word: str, options) -> str | None:

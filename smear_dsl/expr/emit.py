@@ -10,14 +10,19 @@ from __future__ import annotations
 
 import operator
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any, Callable
+from typing import Any, Callable
 
 from smear_dsl import cards as C
 
-if TYPE_CHECKING:  # check.py builds what emit runs
-    from smear_dsl.expr.check import Checked
-
 Maker = Callable[[Any], Callable[[dict], Any]]
+
+
+@dataclass(frozen=True)
+class Checked:
+    """An expression's type and the maker that emit runs to get its closure (check.py builds it)."""
+
+    type: str
+    make: Maker
 
 
 @dataclass(frozen=True)

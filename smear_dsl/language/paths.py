@@ -73,3 +73,9 @@ def _version_of(path: str, _mtime: float) -> int | None:
 def rule_names() -> list[str]:
     """Every rule name known: the stems of the .yaml files of rule_dirs()."""
     return sorted({p.stem for d in rule_dirs() for p in d.glob("*.yaml")})
+
+
+def text_sha256(text: str) -> str:
+    """A rule file's `rules_sha256`: the SHA-256 of its text in UTF-8, in hex."""
+    import hashlib  # only a pinned or recorded file needs it: not every `check`
+    return hashlib.sha256(text.encode("utf-8", "surrogatepass")).hexdigest()

@@ -305,7 +305,7 @@ class RuleSpec:
     def sha256(self) -> str:
         """Of the file's own text: with its parents pinned, this names what it plays. Worked out when first
         asked (a record, a table, a pin), not on every `check`: hashlib is 3 ms of a cold start."""
-        from smear_dsl.language.versions import text_sha256
+        from smear_dsl.language.paths import text_sha256
         return text_sha256(self.text)
 
     @property

@@ -13,7 +13,7 @@ import functools
 import json
 from typing import TYPE_CHECKING, Any
 
-from smear_dsl.language.paths import file_version, rule_file, rule_names, shipped_dir, split_ref
+from smear_dsl.language.paths import file_version, rule_file, rule_names, shipped_dir, split_ref, text_sha256
 
 if TYPE_CHECKING:
     from smear_dsl.language.spec import RuleSpec
@@ -88,12 +88,6 @@ def pins_of(lineage: Any) -> dict[str, str] | None:
     if not isinstance(lineage, list) or not all(isinstance(r, str) and split_ref(r)[1] is not None for r in lineage):
         return None
     return {split_ref(r)[0]: r for r in reversed(lineage)}
-
-
-def text_sha256(text: str) -> str:
-    """A rule file's `rules_sha256`: the SHA-256 of its text in UTF-8, in hex."""
-    import hashlib  # only a pinned or recorded file needs it: not every `check`
-    return hashlib.sha256(text.encode("utf-8", "surrogatepass")).hexdigest()
 
 
 def is_shipped(spec: "RuleSpec") -> bool:

@@ -10,7 +10,6 @@ from smear_dsl.compile.compiled import CompiledRules
 from smear_dsl.compile.lint import compile_checked
 from smear_dsl.engine import Game
 from smear_dsl.errors import MoveError, OptionError, RecordError, RuleError, clip
-from smear_dsl.i18n import N_
 from smear_dsl.language.langversion import FIRST, LATEST
 from smear_dsl.language.load import load_spec, spec_from_text
 from smear_dsl.language.paths import rule_names, split_ref
@@ -176,30 +175,6 @@ def parse_deal(rules: CompiledRules, deal: Any) -> tuple[list[list[int]], list[i
     return out_hands, ids
 
 
-def apply_parsed(game: Game, seat: int, action: str, payload: Any) -> None:
-    """Apply a parsed record move to the game (raises MoveError with the right code)."""
-    if action == "discard":
-        game.discard_cards(seat, payload)
-        return
-    game.check_turn(seat, action)
-    if action == "pass":
-        game.apply(seat, M.PASS)
-    elif action == "bid":
-        if payload < 0 or payload >= M.TRUMP_BASE - M.BID_BASE:
-            r = game.rules
-            raise MoveError("BID_OUT_OF_RANGE", N_("bids are {lo} to {hi}, not {value}"), lo=r.bidding.min, hi=r.bidding.max,
-                            value=payload)
-        game.apply(seat, M.BID_BASE + payload)
-    elif action == "trump":
-        game.apply(seat, M.TRUMP_BASE + payload)
-    elif action == "choose":
-        game.apply(seat, M.CHOOSE_BASE + payload)
-    else:
-        if payload not in game.rules.deck.name_of:
-            raise MoveError("CARD_NOT_IN_HAND", N_("that card is not in this deck"))
-        game.apply(seat, payload)
-
-
 Observer = Callable[[Game, int, "int | None"], None]
 
 
@@ -316,7 +291,7 @@ def _replay_hand(game: Game, h: int, hand: Any, last: bool, observe: Observer | 
     for m, move in enumerate(moves):
         try:
             seat, action, payload = M.from_dict(rules, move)
-            apply_parsed(game, seat, action, payload)
+            game.apply_action(seat, action, payload)
         except MoveError as e:
             return _err(h, m, e.code, e.message)
         if observe:

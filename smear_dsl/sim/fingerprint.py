@@ -89,7 +89,7 @@ def _result(game: Game) -> bytes:
 def _game(rules, seed: int, h, policy: str) -> None:
     game = Game(rules, seed=f"fingerprint-{seed}", first_dealer=seed % rules.players)
     if policy == "near" and rules.end.target:  # each side a few points short of the target
-        game.scores = [rules.end.target - 1 - (seed * 7 + side * 3) % 3 for side in range(rules.n_sides)]
+        game.start_scores([rules.end.target - 1 - (seed * 7 + side * 3) % 3 for side in range(rules.n_sides)])
         h.update(f"from {game.scores}".encode())
     rng = random.Random(seed)
     cap = LONG_HANDS if policy in ("low", "near") else HANDS

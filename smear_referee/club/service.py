@@ -35,7 +35,6 @@ from smear_referee.storage.clubs import ClubGame, StoredClub
 from smear_referee.storage.store import StoreDamaged
 from smear_referee.tables.registry import Identity, Tables
 from smear_referee.tables.rulesets import rules_spec, upload_spec
-from smear_referee.tables import seats
 from smear_referee.tables.tokens import new_token, token_hash
 
 DIRECTOR, MEMBER = "club_director", "member"
@@ -417,7 +416,7 @@ class ClubService(pb_grpc.ClubServicer):
         mid = member_id(caller.seat)
         await self.tables.write(None, club.id, S.leave(club, caller.seat, time.time(), mid))
         for table_id, seat in await self.tables.store.off_loop(S.seats_of, self.tables.store, club.id, caller.seat):
-            await seats.renamed(self.tables, table_id, seat, mid)  # the tables this server holds show it at once
+            await self.tables.renamed(table_id, seat, mid)  # the tables this server holds show it at once
         return pb.LeaveClubResponse()
 
     @guard

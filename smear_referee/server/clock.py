@@ -30,8 +30,8 @@ class TurnClock:
     def __init__(self, tables: Tables, bots: HouseBots):
         self.tables, self.bots = tables, bots
         self.timers: dict[str, asyncio.TimerHandle] = {}
-        tables.woken.append(self.arm)
-        tables.parked.append(self.stop)
+        tables.on_woken(self.arm)
+        tables.on_parked(self.stop)
 
     def start_all(self) -> None:
         for t in list(self.tables.tables.values()):
@@ -42,12 +42,12 @@ class TurnClock:
         so every accepted move restarts it."""
         if not t.turn_seconds:
             return
-        t.on_turn = lambda: self.arm(t)
         self.stop(t)
         g = t.game
         if g.finished or g.turn < 0 or g.turn in t.bots or not all(t.seats_taken):
+            t.clock_runs(0.0, lambda: self.arm(t))
             return
-        t.deadline = time.time() + t.turn_seconds
+        t.clock_runs(time.time() + t.turn_seconds, lambda: self.arm(t))
         self.timers[t.id] = asyncio.get_running_loop().call_later(
             t.turn_seconds, self._expire, t, t.version, g.turn)
 
@@ -55,7 +55,7 @@ class TurnClock:
         timer = self.timers.pop(t.id, None)
         if timer is not None:
             timer.cancel()
-        t.deadline = 0.0
+        t.clock_stops()
 
     def _expire(self, t: Table, version: int, seat: int) -> None:
         self.timers.pop(t.id, None)

@@ -45,8 +45,8 @@ class HouseBots:
         self.fallbacks = 0  # searches that failed or overran, replaced by the heuristic bot's move
         self.waiting = 0  # search bots whose turn it is, waiting for a worker (the metrics' queue)
         self.closed = False  # the server is stopping: no bot starts a move
-        tables.woken.append(self.watch)  # a parked table read back: its bots play on
-        tables.parked.append(self.let_go)
+        tables.on_woken(self.watch)  # a parked table read back: its bots play on
+        tables.on_parked(self.let_go)
 
     def start_all(self) -> None:
         """After start-up: the bots of every unfinished table play on."""
@@ -161,4 +161,4 @@ class HouseBots:
         self.players.pop((t.id, seat), None)
         wake = self.wakers.pop((t.id, seat), None)
         if wake is not None:
-            t.turn_waiters[seat].discard(wake)
+            t.unwait(seat, wake)

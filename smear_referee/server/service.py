@@ -37,6 +37,7 @@ from smear_referee.storage.store import StoreDamaged, StoreDown, store_errors
 from smear_referee.tables.rulesets import known_spec
 from smear_referee.errors import RefereeError
 from smear_referee.tables.registry import Identity, Table, Tables
+from smear_referee.tables import seen
 
 SERVICE = "smear.referee.v1.Referee"
 TOURNAMENT = "smear.referee.v1.Tournament"
@@ -328,10 +329,11 @@ class Referee(pb_grpc.RefereeServicer):
         lang = request.lang if request.lang in LANGUAGES else LANG.get()
         if request.WhichOneof("source") == "table_id":
             t = await self.tables.table_for(request.table_id, None)
-            if (fmt, lang) not in t.sheets:  # made once per table, format and language: a flood costs nothing more
-                t.sheets[fmt, lang] = await asyncio.to_thread(render, t.spec, fmt, dict(t.rules.options),
-                                                              t.rules.players, lang)
-            return pb.ExplainRulesResponse(text=t.sheets[fmt, lang])
+            text = t.sheets.get((fmt, lang))
+            if text is None:  # made once per table, format and language: a flood costs nothing more
+                text = t.keep_sheet(fmt, lang, await asyncio.to_thread(render, t.spec, fmt, dict(t.rules.options),
+                                                                       t.rules.players, lang))
+            return pb.ExplainRulesResponse(text=text)
         if request.WhichOneof("source") != "text":
             return pb.ExplainRulesResponse(text=render(known_spec(known_rules(request.name)), fmt, lang=lang))
         address = self.admit(context)
@@ -387,7 +389,7 @@ class Referee(pb_grpc.RefereeServicer):
         return out
 
     def info(self, t: Table) -> pb.TableInfo:
-        return t.info(spectators_allowed=t.seal is None and t.spectators < self.limits.spectators_per_table,
+        return seen.info(t, spectators_allowed=t.seal is None and t.spectators < self.limits.spectators_per_table,
                       lang=LANG.get())
 
     @guard
@@ -427,8 +429,7 @@ class Referee(pb_grpc.RefereeServicer):
             raise RefereeError("PERMISSION_DENIED", "NOT_THE_HOST", "the host moderates the table's chat")
         if any(not 0 <= s < t.rules.players for s in request.muted):
             raise RefereeError("INVALID_ARGUMENT", "BAD_SEAT", f"seats are 0 to {t.rules.players - 1}")
-        t.chat.muted = set(request.muted)
-        t.chat.spectators_may_chat = request.spectators_may_chat
+        t.chat.moderate(set(request.muted), request.spectators_may_chat)
         return pb.ModerateChatResponse()
 
     @guard

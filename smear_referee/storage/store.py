@@ -585,10 +585,10 @@ def _load_one(conn, tid: str) -> StoredTable | None:
         broken = None
     except ValueError:
         options, broken = {}, I.Broken(0, "its options do not read (the stored JSON is damaged)")
-    t = StoredTable(row[0], row[1], row[2], row[3], options, row[5], row[6], row[7], [], [], bool(row[8]), row[9],
+    st = StoredTable(row[0], row[1], row[2], row[3], options, row[5], row[6], row[7], [], [], bool(row[8]), row[9],
                     row[10], row[11], row[12], chain0=row[13], options_json=row[4], broken=broken,
                     finished=bool(row[14]), outcome_json=row[15], end_digest=row[16], turn_seconds=row[17] or 0)
-    t.tokens = [(h, role, seat, name or "") for h, role, seat, name in conn.execute(
+    st.tokens = [(h, role, seat, name or "") for h, role, seat, name in conn.execute(
         "SELECT hash, role, seat, name FROM tokens WHERE table_id = ?", (tid,))]
     snap = conn.execute("SELECT version, seq, state_json, chain, digest FROM snapshots WHERE table_id = ?",
                         (tid,)).fetchone()
@@ -596,17 +596,17 @@ def _load_one(conn, tid: str) -> StoredTable | None:
     if snap is not None:
         version, seq, state_json, chain, digest = snap
         after = version
-        if t.broken is None and digest != I.snapshot_digest(chain or "", version, seq, state_json):
-            t.broken = I.Broken(version, f"its snapshot at version {version} was changed in the store (its digest "
+        if st.broken is None and digest != I.snapshot_digest(chain or "", version, seq, state_json):
+            st.broken = I.Broken(version, f"its snapshot at version {version} was changed in the store (its digest "
                                 "does not hold)")
         try:
-            t.snapshot = {"version": version, "seq": seq, "state": json.loads(state_json), "chain": chain}
+            st.snapshot = {"version": version, "seq": seq, "state": json.loads(state_json), "chain": chain}
         except ValueError:
-            t.broken = t.broken or I.Broken(version, f"its snapshot at version {version} does not read")
-    t.moves = [tuple(m) for m in conn.execute(
+            st.broken = st.broken or I.Broken(version, f"its snapshot at version {version} does not read")
+    st.moves = [tuple(m) for m in conn.execute(
         "SELECT version, seat, code, idem, digest, chain FROM moves WHERE table_id = ? AND version > ? "
         "ORDER BY version", (tid, after))]
-    return t
+    return st
 
 
 def _chain_one(conn, backend, tid: str) -> None:

@@ -25,6 +25,11 @@ class Chat:
     spectators_may_chat: bool = False
     recent: dict[str, deque] = field(default_factory=dict)  # speaker -> times of its last lines
 
+    def moderate(self, muted: set[int], spectators_may_chat: bool) -> None:
+        """The host's choice: these seats may not speak; spectators may (or not)."""
+        self.muted = set(muted)
+        self.spectators_may_chat = spectators_may_chat
+
     def say(self, speaker: str, seat: int | None, name: str, request: pb.ChatRequest, chars: int, per_minute: int,
             now: float | None = None) -> pb.ChatLine:
         """The line `speaker` says, checked (who may speak, how often, what); PERMISSION_DENIED,

@@ -45,7 +45,7 @@ def move_dict(seat: int, move: pb.Move) -> dict[str, Any]:
 
 
 def move_from_proto(rules: CompiledRules, seat: int, move: pb.Move) -> tuple[str, Any]:
-    """(action, payload) as record.apply_parsed takes it; MoveError BAD_RECORD if malformed."""
+    """(action, payload) as Game.apply_action takes it; MoveError BAD_RECORD if malformed."""
     _seat, action, payload = M.from_dict(rules, move_dict(seat, move))
     return action, payload
 

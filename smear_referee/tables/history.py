@@ -6,35 +6,34 @@ follows the length of one game (bounded by Limits.hands_per_game), never the ser
 from __future__ import annotations
 
 import asyncio
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from smear_referee.storage import integrity as I
 from smear_referee.storage.store import Store, StoreDamaged
-from smear_referee.tables.table import Event, Identity, Table
 from smear_referee.errors import damaged
+from smear_referee.tables.desk import Desk
+from smear_referee.tables.table import Event, Identity, Table
+from smear_referee.tables import seen
 
-if TYPE_CHECKING:
-    from smear_referee.tables.registry import Tables
 
-
-async def record(tables: Tables, t: Table, who: Identity) -> tuple[dict[str, Any], bool]:
+async def record(desk: Desk, t: Table, who: Identity) -> tuple[dict[str, Any], bool]:
     """The table's record as `who` may have it (Table.redact), built from the stored moves (a
     finished game's is built once and kept)."""
     try:
-        rec = await tables.store.off_loop(tables.store.record_of, t.id, t.chain) if t.game.finished else None
+        rec = await desk.store.off_loop(desk.store.record_of, t.id, t.chain) if t.game.finished else None
     except StoreDamaged as e:
         raise damaged(t.id, e.reason) from None
     if rec is None:
-        async with tables.history_slots:
+        async with desk.ledger.history_slots:
             async with t.lock:  # the moves stored so far are the moves made (none is being written)
-                moves = await _proven_moves(tables, t)
+                moves = await _proven_moves(desk, t)
                 head = t.chain
-                made = await tables.store.off_loop(tables.store.server_moves_of, t.id)
+                made = await desk.store.off_loop(desk.store.server_moves_of, t.id)
             game = await asyncio.to_thread(t.full_game, moves)  # the replay holds up no move
             rec = annotated(game.to_record(), made, t.turn_seconds)
-        if t.game.finished and tables.shards.owns(t.id):  # kept by the table's owner (others only read it)
-            tables.store.write_soon(Store.keep_record(t.id, rec, head))
-    return t.redact(rec, who, await tables.sealed(t.seal))
+        if t.game.finished and desk.shards.owns(t.id):  # kept by the table's owner (others only read it)
+            desk.store.write_soon(Store.keep_record(t.id, rec, head))
+    return seen.redact(t, rec, who, await desk.ledger.sealed(t.seal))
 
 
 def annotated(rec: dict[str, Any], made: dict[int, str], turn_seconds: int) -> dict[str, Any]:
@@ -55,10 +54,10 @@ def annotated(rec: dict[str, Any], made: dict[int, str], turn_seconds: int) -> d
     return rec
 
 
-async def _proven_moves(tables: Tables, t: Table) -> list[tuple[int, int, str, str | None]]:
+async def _proven_moves(desk: Desk, t: Table) -> list[tuple[int, int, str, str | None]]:
     """Every stored move of `t`, each proven by the chain from its root to the head in memory
     (DATA_LOSS naming the table at the first that is not)."""
-    moves = await tables.store.off_loop(tables.store.moves_of, t.id)
+    moves = await desk.store.off_loop(desk.store.moves_of, t.id)
     try:
         head = I.walk(t.genesis, moves)
     except I.Broken as e:
@@ -68,12 +67,12 @@ async def _proven_moves(tables: Tables, t: Table) -> list[tuple[int, int, str, s
     return moves
 
 
-async def old_events(tables: Tables, t: Table, after: int, upto: int) -> list[Event]:
+async def old_events(desk: Desk, t: Table, after: int, upto: int) -> list[Event]:
     """The events numbered after `after` up to `upto`, remade from the stored moves (they have
     left memory): what a stream resuming from far back is sent."""
-    async with tables.history_slots:
+    async with desk.ledger.history_slots:
         async with t.lock:
-            moves = await _proven_moves(tables, t)
+            moves = await _proven_moves(desk, t)
         return await asyncio.to_thread(_remade_events, t, moves, after, upto)
 
 

@@ -14,7 +14,9 @@ from smear_dsl.i18n import rules_title
 from smear_referee.api import referee_pb2 as pb
 from smear_referee.tables.rulesets import compiled, rules_spec
 from smear_referee.storage.store import StoreDown
-from smear_referee.tables.table import option_text, place, rule_names
+from smear_referee.tables.table import option_text, place
+from smear_referee.tables.seen import rule_names
+from smear_referee.tables import seen
 
 if TYPE_CHECKING:
     from smear_referee.tables.registry import Tables
@@ -36,7 +38,7 @@ async def stored_lobby(tables: "Tables", include_finished: bool, limit: int, lan
     for tid, rules_name, rules_text, players, options, created, finished, outcome, version, state, clock in rows:
         held = tables.tables.get(tid)
         if held is not None:
-            out.append(held.info(spectators_allowed=held.spectators < tables.limits.spectators_per_table, lang=lang))
+            out.append(seen.info(held, spectators_allowed=held.spectators < tables.limits.spectators_per_table, lang=lang))
             continue
         try:
             spec = rules_spec(rules_name, rules_text)

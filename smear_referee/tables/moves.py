@@ -8,7 +8,6 @@ from __future__ import annotations
 
 import asyncio
 import time
-from typing import TYPE_CHECKING
 
 from smear_dsl.errors import MoveError, Said
 from smear_dsl.i18n import N_
@@ -17,17 +16,15 @@ from smear_referee.api import referee_pb2 as pb
 from smear_referee.errors import RefereeError
 from smear_referee.metrics import Metrics
 from smear_referee.storage.store import Store
-from smear_referee.tables import seats
+from smear_referee.tables.desk import Desk
+from smear_referee.tables.ledger import KeyConflict
 from smear_referee.tables.table import Identity, Table
 from smear_referee.tables.tokens import move_digest
-
-if TYPE_CHECKING:
-    from smear_referee.tables.registry import Tables
 
 SERVER_KEYS = ("bot:", "clock:")  # the idempotency keys of the moves the server makes for a seat (record annotations)
 
 
-async def submit(tables: "Tables", t: Table, who: Identity, move: pb.Move, expected_version: int, key: str,
+async def submit(desk: Desk, t: Table, who: Identity, move: pb.Move, expected_version: int, key: str,
              by_server: bool = False) -> tuple[bool, int]:
     """Apply, persist, publish. Returns (replayed, version): replayed when `key` had already been
     used for this move (nothing applied), and the version the move made (then or now). Once a move is
@@ -35,23 +32,23 @@ async def submit(tables: "Tables", t: Table, who: Identity, move: pb.Move, expec
     caller's call is dropped meanwhile (a shielded task)."""
     began = time.perf_counter()
     try:
-        _admit_move(tables, t, who, key, by_server)
+        _admit_move(desk, t, who, key, by_server)
     except RefereeError as e:
-        tables.metrics.refused(e.reason, time.perf_counter() - began)
+        desk.metrics.refused(e.reason, time.perf_counter() - began)
         raise
-    task = asyncio.ensure_future(_submit(tables, t, who.seat, move, expected_version, key))
-    task.add_done_callback(lambda done: _count(tables.metrics, done, key, began))
-    tables.submitting.add(task)
-    task.add_done_callback(tables.submitting.discard)
+    task = asyncio.ensure_future(_submit(desk, t, who.seat, move, expected_version, key))
+    task.add_done_callback(lambda done: _count(desk.metrics, done, key, began))
+    desk.ledger.submitting.add(task)
+    task.add_done_callback(desk.ledger.submitting.discard)
     return await asyncio.shield(task)
 
 
-async def _submit(tables: "Tables", t: Table, seat: int, move: pb.Move, expected_version: int, key: str) -> tuple[bool, int]:
+async def _submit(desk: Desk, t: Table, seat: int, move: pb.Move, expected_version: int, key: str) -> tuple[bool, int]:
     digest = move_digest(move) if key else None
     async with t.lock:
         if t.moved:
-            raise tables.gone(t)
-        if key and (made := await _used(tables, t, seat, key, digest, expected_version)) is not None:
+            raise desk.ledger.gone(t)
+        if key and (made := await _used(desk, t, seat, key, digest, expected_version)) is not None:
             return True, made
         if t.game.finished:
             raise RefereeError("FAILED_PRECONDITION", "GAME_OVER", Said(N_("the game is over")))
@@ -72,34 +69,28 @@ async def _submit(tables: "Tables", t: Table, seat: int, move: pb.Move, expected
         events = t.news(before, seat, code, by)
         now = time.time()
         try:
-            await tables.commit(t, Store.add_move(t.id, t.version, seat, code, key or None, digest, now, t.chain),
-                              events, t.reached(before, len(events)), t.log.pop, "a move", keyed=bool(key),
-                              touched=now)
-        except seats.KeyConflict:  # the key was used in an earlier hand (its move is stored)
-            if (made := await _used(tables, t, seat, key, digest, -1)) is not None:
+            await desk.ledger.commit(t, Store.add_move(t.id, t.version, seat, code, key or None, digest, now, t.chain),
+                                     events, t.reached(before, len(events)), t.undo_move, "a move",
+                                     keyed=bool(key), touched=now)
+        except KeyConflict:  # the key was used in an earlier hand (its move is stored)
+            if (made := await _used(desk, t, seat, key, digest, -1)) is not None:
                 return True, made
             raise RefereeError("UNAVAILABLE", "STORE_FAILED", "the database did not take the change; try again") \
                 from None
         made = t.version
-        if by != "bot":  # turns in a row the seat's time ran out (a bot standing in counts none)
-            t.misses[seat] = t.misses[seat] + 1 if by == "clock" else 0
-        if not by:
-            t.acted[seat] = time.monotonic()  # its player is present (seats.py _may_hand_over)
-        if key:
-            t.idem[key] = (seat, digest, t.version)
-    async with t.changed:
-        t.changed.notify_all()
+        t.moved_by(seat, by, key, digest)
+    await t.notify_changed()
     return False, made
 
 
-async def _used(tables: "Tables", t: Table, seat: int, key: str, digest: str | None, expected_version: int) -> int | None:
+async def _used(desk: Desk, t: Table, seat: int, key: str, digest: str | None, expected_version: int) -> int | None:
     """The version of the move `key` was used for already, by this seat for the same move
     (IDEMPOTENCY_KEY_REUSED if for another); None if it is new. Keys of the last two hands are in memory; an older one is looked up in the store
     only when the move could not be new (the game is over or the version is not current): a new
     move's key is held unique by the store itself."""
     hit = t.idem.get(key)
     if hit is None and (t.game.finished or expected_version != t.version):
-        row = await tables.store.off_loop(tables.store.find_key, t.id, key)
+        row = await desk.store.off_loop(desk.store.find_key, t.id, key)
         hit = None if row is None else (row[1], row[2], row[0])
     if hit is None:
         return None
@@ -117,18 +108,18 @@ def mover(key: str) -> str:
     return key.partition(":")[0] if key.startswith(SERVER_KEYS) else ""
 
 
-def _admit_move(tables: "Tables", t: Table, who: Identity, key: str, by_server: bool) -> None:
+def _admit_move(desk: Desk, t: Table, who: Identity, key: str, by_server: bool) -> None:
     """What a move is refused for before it is tried at the table: the caller, the key, the shard."""
     if who.role != "seat" or who.seat is None:
         raise RefereeError("PERMISSION_DENIED", "NOT_A_SEAT", "only a seat token can play moves")
-    if len(key) > tables.limits.key_chars:
+    if len(key) > desk.limits.key_chars:
         raise RefereeError("INVALID_ARGUMENT", "BAD_RECORD",
-                           f"the idempotency key is longer than {tables.limits.key_chars} characters")
+                           f"the idempotency key is longer than {desk.limits.key_chars} characters")
     if key.startswith(SERVER_KEYS) and not by_server:  # they mark the server's moves in the record
         raise RefereeError("INVALID_ARGUMENT", "BAD_RECORD",
                            f"an idempotency key may not start with {' or '.join(SERVER_KEYS)}: the server's own moves do")
-    if t.moved or not tables.shards.owns(t.id):
-        raise tables.gone(t)
+    if t.moved or not desk.shards.owns(t.id):
+        raise desk.ledger.gone(t)
 
 
 def _count(metrics: Metrics, task: asyncio.Task, key: str, began: float) -> None:

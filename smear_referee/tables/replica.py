@@ -85,7 +85,7 @@ def hand_over(tables: "Tables", shards: set[int]) -> None:
     for t in [t for t in tables.tables.values() if shard_of(t.id) in shards]:
         tables.hand_over(t)
     for tid in [tid for tid in tables.open_ids if shard_of(tid) in shards]:
-        tables.open_ids.discard(tid)  # parked ones too: counted by their new owner
+        tables.index.is_open(tid, False)  # parked ones too: counted by their new owner
 
 
 async def take_over(tables: "Tables", shards: list[int]) -> None:
@@ -93,7 +93,8 @@ async def take_over(tables: "Tables", shards: list[int]) -> None:
     within idle_seconds (or not yet played); the others stay parked until a call names one."""
     since = time.time() - tables.limits.idle_seconds
     found = await asyncio.to_thread(tables.store.open_in_shards, shards)
-    tables.open_ids.update(tid for tid, _updated in found)  # counted, and ended if abandoned; the idle stay parked
+    for tid, _updated in found:
+        tables.index.is_open(tid, True)  # counted, and ended if abandoned; the idle stay parked
     ids = [tid for tid, updated in found if updated is None or updated >= since]
     stored = await asyncio.to_thread(tables.store.load, ids)
     for st in stored:

@@ -8,80 +8,92 @@ from __future__ import annotations
 import json
 import logging
 import time
-from typing import TYPE_CHECKING
-
 from smear_dsl.errors import MoveError, OptionError, RuleError, clip
 
 from smear_referee.storage import integrity as I
 from smear_referee.tables.rulesets import compiled, rules_spec
 from smear_referee.storage.store import Store, StoredTable
-from smear_referee.tables.table import Identity, Table, end_game
-
-if TYPE_CHECKING:
-    from smear_referee.tables.registry import Tables
+from smear_referee.errors import RefereeError, damaged
+from smear_referee.tables.desk import Desk
+from smear_referee.tables.index import Damaged
+from smear_referee.tables.table import Identity, Table
 
 log = logging.getLogger("smear_dsl.referee")
 
 
-class Damaged(Exception):
-    """A stored table that cannot be rebuilt: the move (version) where replay stopped, and why."""
-
-    def __init__(self, version: int, reason: str):
-        super().__init__(reason)
-        self.version, self.reason = version, reason
-
-
-def load(tables: "Tables") -> int:
+def load(desk: Desk) -> int:
     """Read back the unfinished tables played within idle_seconds, and those nobody has played
     yet (a lobby lists them); the others stay parked. A table that cannot be rebuilt is reported
     and kept out, every other table is served. A store written before snapshots is read whole
     once, and its tables marked. A replica reads back nothing here: it reads the tables of
     each shard it takes over (replica.py)."""
-    if tables.shards.clustered:
+    if desk.shards.clustered:
         return 0
-    since = time.time() - tables.limits.idle_seconds
+    since = time.time() - desk.limits.idle_seconds
     ids = []
-    for tid, seal, updated in tables.store.open_tables():
-        tables.open_ids.add(tid)
+    for tid, seal, updated in desk.store.open_tables():
+        desk.index.is_open(tid, True)
         if seal:
-            tables.seals[seal].append(tid)
-        if tables.store.upgraded or updated is None or updated >= since:
+            desk.index.seal_tables(seal).append(tid)
+        if desk.store.upgraded or updated is None or updated >= since:
             ids.append(tid)
-    for st in tables.store.load(ids):
-        restore(tables, st)
-    return len(tables.open_ids)
+    for st in desk.store.load(ids):
+        restore(desk, st)
+    return len(desk.index.open_ids)
 
-def restore(tables: "Tables", st: StoredTable) -> Table | None:
+def restore(desk: Desk, st: StoredTable) -> Table | None:
     """The stored table rebuilt and kept (None: it is damaged, which is reported and remembered)."""
-    if st.id in tables.tables:  # read back meanwhile by a call that named it
-        return tables.tables[st.id]
+    index = desk.index
+    if st.id in index.tables:  # read back meanwhile by a call that named it
+        return index.tables[st.id]
     try:
         t, behind = rebuild(st)
     except Damaged as e:
-        _damage(tables, st.id, e)
+        _damage(desk, st.id, e)
         return None
     for h, role, seat, _name in st.tokens:
-        tables.remember_token(h, Identity(st.id, "seat" if role == "bot" else role, seat))
-        t.token_hashes.append(h)
+        index.hold_token(t, h, Identity(st.id, "seat" if role == "bot" else role, seat))
     if behind:  # it replayed past a hand its stored snapshot does not reach (an older store): save where it is
         statements = Store.save_snapshot(t.id, t.snapshot)
         if t.game.finished:
             statements += Store.finish(t.id, t.game.scores, t.game.winner, t.chain, t.ended)
-        tables.store.write_soon(statements)
-    if t.game.finished:
-        tables.open_ids.discard(t.id)
-    else:
-        tables.open_ids.add(t.id)
-    tables.keep_in_memory(t)
-    for hook in tables.woken:
+        desk.store.write_soon(statements)
+    index.is_open(t.id, not t.game.finished)
+    index.keep_in_memory(t)
+    for hook in index.woken:
         hook(t)
     return t
 
-def _damage(tables: "Tables", table_id: str, e: Damaged) -> None:
-    tables.damaged[table_id] = e
-    tables.open_ids.discard(table_id)
+
+def _damage(desk: Desk, table_id: str, e: Damaged) -> None:
+    desk.index.mark_damaged(table_id, e)
     log.error("%s: table %s cannot be restored at version %d: %s (the table answers DATA_LOSS; "
-              "every other table is served)", tables.store.path, table_id, e.version, e.reason)
+              "every other table is served)", desk.store.path, table_id, e.version, e.reason)
+
+
+async def table_for(desk: Desk, table_id: str, who: Identity | None) -> Table:
+    """The table `table_id` (read back from the store if it left memory), for `who` (None: anyone):
+    NOT_OWNER on a replica that does not hold its shard, DATA_LOSS if it could not be rebuilt."""
+    if not desk.shards.owns(table_id):
+        raise desk.ledger.not_owner(table_id)
+    index = desk.index
+    t = index.tables.get(table_id)
+    if t is None and table_id in index.damaged:
+        e = index.damaged[table_id]
+        raise damaged(table_id, f"could not be restored from the store at version {e.version}: {e.reason}")
+    if t is None and len(table_id) <= 64:
+        stored = await desk.store.off_loop(desk.store.load, [table_id])  # parked, or finished long ago
+        t = index.tables.get(table_id)  # read back meanwhile by another call
+        if t is None and stored:
+            t = restore(desk, stored[0])
+            if t is None:
+                return await table_for(desk, table_id, who)  # now known as damaged
+    if t is None:
+        raise RefereeError("NOT_FOUND", "NOT_FOUND", f"no table {clip(table_id)}")
+    if who is not None and who.table_id != table_id:
+        raise RefereeError("PERMISSION_DENIED", "WRONG_TABLE", "this token belongs to another table")
+    index.touched(t)
+    return t
 
 def rebuild(st: StoredTable) -> tuple[Table, bool]:
     """The table as its snapshot and the moves after it make it, and whether it reached a newer
@@ -105,7 +117,7 @@ def rebuild(st: StoredTable) -> tuple[Table, bool]:
     for h, role, seat, name in st.tokens:
         t.take_seat(role, seat, name, h)
         if role == "seat" and seat is not None:
-            t.acted[seat] = time.monotonic()  # read back: its player counts as present for a while, as on sitting down
+            t.present(seat)  # read back: its player counts as present for a while, as on sitting down
     try:
         if st.snapshot is not None:
             t.resume(st.snapshot)
@@ -124,14 +136,14 @@ def rebuild(st: StoredTable) -> tuple[Table, bool]:
             reason = f"{e.code}: {e.message}" if isinstance(e, MoveError) else f"unreadable move {clip(code)}"
             raise Damaged(version, f"seat {seat}'s move does not replay: {reason}") from None
         if idem:
-            t.idem[idem] = (seat, digest, version)
+            t.remember_key(idem, seat, digest, version)
     if st.finished and st.end_digest != I.end_digest(t.chain, st.outcome_json or "", st.ended):
         raise Damaged(t.version, "its stored outcome was changed in the store (its digest does not hold)")
     if st.ended is not None:
         try:
-            t.ended = json.loads(st.ended)
+            ended = json.loads(st.ended)
         except ValueError:
             raise Damaged(t.version, "its end (why the server ended it) does not read") from None
-        end_game(t.game)
+        t.ended_by_server(ended)
     return t, t.snapshot is not stored
 

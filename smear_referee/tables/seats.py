@@ -8,7 +8,7 @@ import asyncio
 import hashlib
 import secrets
 import time
-from typing import TYPE_CHECKING, Callable
+from typing import Callable
 
 from smear_dsl.players.botspec import check_bot as parse_bot
 from smear_dsl.players.botspec import parse_budget
@@ -23,33 +23,29 @@ from smear_referee.storage.store import Store, StoredTable
 from smear_referee.tables.table import Identity, Table, option_text
 from smear_referee.errors import RefereeError
 from smear_referee.tables.tokens import token_hash
-
-if TYPE_CHECKING:
-    from smear_referee.limits import Limits
-    from smear_referee.tables.registry import Tables
-
-
-class KeyConflict(Exception):
-    """The store already holds this idempotency key (another call with it committed first)."""
+from smear_referee.limits import Limits
+from smear_referee.tables.desk import Desk
+from smear_referee.tables.ledger import KeyConflict
+from smear_referee.tables.restore import table_for
 
 
-async def prior(tables: "Tables", k: idem.Keyed | None) -> tuple[str, dict] | None:
+async def prior(desk: Desk, k: idem.Keyed | None) -> tuple[str, dict] | None:
     """(salt, answer) of an earlier call with this key, if any (IDEMPOTENCY_KEY_REUSED if it asked otherwise)."""
     if k is None:
         return None
-    return idem.answer_of(k, await tables.store.off_loop(tables.store.find_request, k.scope, k.key_hash))
+    return idem.answer_of(k, await desk.store.off_loop(desk.store.find_request, k.scope, k.key_hash))
 
 
-async def create(tables: "Tables", rules_name: str | None, rules_text: str | None, options: dict[str, str],
+async def create(desk: Desk, rules_name: str | None, rules_text: str | None, options: dict[str, str],
                  players: int, seed: str | None, duplicate: bool, hand_limit: int, seal: str | None,
                  address: str | None, k: idem.Keyed | None = None, turn_seconds: int = 0,
                  also: Callable[[str], list[tuple[str, tuple]]] | None = None) -> tuple[Table, str]:
     """A new table and its host token (Tables.create says what each argument means); `also`: the statements
     committed with it (a club's row for its table), made from the new table's id."""
-    if (done := await prior(tables, k)) is not None:
-        return await tables.table_for(done[1]["table_id"], None), k.token(done[0], "host")
-    check_clock(tables.limits, turn_seconds)
-    tables.check_quota(address, rules_text is not None)
+    if (done := await prior(desk, k)) is not None:
+        return await table_for(desk, done[1]["table_id"], None), k.token(done[0], "host")
+    check_clock(desk.limits, turn_seconds)
+    desk.index.check_quota(address, rules_text is not None)
     if rules_text is not None:
         # Its `extends:` at the latest versions, or (`rules_name` as a table stores it) at those it names.
         rules_text, spec = await asyncio.to_thread(upload_spec, rules_text, upload_pins(rules_name) if rules_name else None)
@@ -58,11 +54,11 @@ async def create(tables: "Tables", rules_name: str | None, rules_text: str | Non
     rules = await asyncio.to_thread(compiled, spec, players or None, options)  # a compile stays off the loop
     seed = seed if seed else secrets.token_hex(16)
     first = first_dealer(seed, rules.players)
-    table_id = tables.shards.new_id()
+    table_id = desk.shards.new_id()
     if table_id is None:
         raise RefereeError("UNAVAILABLE", "NOT_OWNER", "this replica holds no shard yet: ask another, or again "
                            "shortly", {"owner": ""})
-    cap = tables.limits.hands_per_game
+    cap = desk.limits.hands_per_game
     hand_limit = min(hand_limit, cap) if hand_limit > 0 else cap
     t = Table(table_id, table_rules_name(spec, rules_text is not None), rules_text, spec, rules, dict(rules.options), seed,
               first, time.time(), duplicate, hand_limit, seal, turn_seconds=turn_seconds)
@@ -74,43 +70,38 @@ async def create(tables: "Tables", rules_name: str | None, rules_text: str | Non
     rows = Store.create_table(stored) + (idem.statements(k, salt, {"table_id": table_id}, t.created) if k else [])
     rows += also(table_id) if also is not None else []
     try:
-        await tables.write(None, table_id, rows, keyed=k is not None)
+        await desk.ledger.write(None, table_id, rows, keyed=k is not None)
     except KeyConflict:  # the same key, committed meanwhile by a concurrent call: its answer is ours
-        return await create(tables, rules_name, rules_text, options, players, seed, duplicate, hand_limit, seal,
+        return await create(desk, rules_name, rules_text, options, players, seed, duplicate, hand_limit, seal,
                             address, k)
-    tables.tables[table_id] = t
-    tables.open_ids.add(table_id)
-    if seal:
-        tables.seals[seal].append(table_id)
-    if address is not None:
-        tables.by_address[address][table_id] = rules_text is not None
-    tables.hold_token(t, token_hash(host), Identity(table_id, "host", None))
+    desk.index.opened_table(t, address, rules_text is not None)
+    desk.index.hold_token(t, token_hash(host), Identity(table_id, "host", None))
     return t, host
 
 
-async def join(tables: "Tables", table_id: str, seat: int | None, name: str = "",
+async def join(desk: Desk, table_id: str, seat: int | None, name: str = "",
                k: idem.Keyed | None = None, also: list[tuple[str, tuple]] | None = None,
                own: bool = False) -> tuple[Table, str]:
     """A seat's token (or a spectator's when `seat` is None) at the table; `also`: statements committed
     with it (a club member's seat); `own`: the seat is the caller's already (a club member's), and this is
     another token for it (on another device, or for a seat a club tournament kept for them)."""
-    t = await tables.table_for(table_id, None)
-    name = clean_name(name, tables.limits.player_name_chars, "a player's name")
+    t = await table_for(desk, table_id, None)
+    name = clean_name(name, desk.limits.player_name_chars, "a player's name")
     async with t.lock:
-        if (done := await prior(tables, k)) is not None:
+        if (done := await prior(desk, k)) is not None:
             return t, k.token(done[0], _purpose(done[1]["seat"]))
         if seat is not None and own:
             _check_index(t, seat)
-            if await tables.store.off_loop(tables.store.seat_tokens, table_id, seat) >= tables.limits.tokens_per_seat:
+            if await desk.store.off_loop(desk.store.seat_tokens, table_id, seat) >= desk.limits.tokens_per_seat:
                 raise RefereeError("RESOURCE_EXHAUSTED", "TOO_MANY_TOKENS", f"seat {seat + 1} has "
-                                   f"{tables.limits.tokens_per_seat} tokens already: play on one of them")
+                                   f"{desk.limits.tokens_per_seat} tokens already: play on one of them")
         elif seat is not None:
             _check_free(t, seat)
         else:
-            if await tables.sealed(t.seal):
+            if await desk.ledger.sealed(t.seal):
                 raise RefereeError("FAILED_PRECONDITION", "ROUND_SEALED",
                                    "this table plays a duplicate round: it can be watched once the round is over")
-            if t.spectators >= tables.limits.spectators_per_table:
+            if t.spectators >= desk.limits.spectators_per_table:
                 raise RefereeError("RESOURCE_EXHAUSTED", "TOO_MANY_SPECTATORS",
                                    f"this table has {t.spectators} spectators already")
         role = "seat" if seat is not None else "spectator"
@@ -119,11 +110,11 @@ async def join(tables: "Tables", table_id: str, seat: int | None, name: str = ""
         rows = Store.add_token(table_id, token_hash(token), role, seat, name)
         if k is not None:
             rows += idem.statements(k, salt, {"seat": seat}, time.time())
-        await tables.write(t, table_id, rows + list(also or ()))
+        await desk.ledger.write(t, table_id, rows + list(also or ()))
         t.take_seat(role, seat, name)
         if role == "seat" and seat is not None:
-            t.acted[seat] = time.monotonic()  # sitting down is being present
-        tables.hold_token(t, token_hash(token), Identity(table_id, role, seat))
+            t.present(seat)  # sitting down is being present
+        desk.index.hold_token(t, token_hash(token), Identity(table_id, role, seat))
     await _tell_watchers(t)
     return t, token
 
@@ -147,32 +138,32 @@ def _check_free(t: Table, seat: int) -> None:
         raise RefereeError("ALREADY_EXISTS", "SEAT_TAKEN", f"seat {seat + 1} is taken")
 
 
-def check_bot(tables: "Tables", kind: str) -> None:
+def check_bot(desk: Desk, kind: str) -> None:
     """INVALID_ARGUMENT / BAD_BOT unless `kind` names a bot (botspec) whose budget is within the limits."""
     try:
         budget = parse_budget(parse_bot(kind))  # None for the simple bots
     except ValueError as e:
         raise RefereeError("INVALID_ARGUMENT", "BAD_BOT", clip(str(e), 200)) from None
-    lim = tables.limits
+    lim = desk.limits
     if budget is not None and ((budget.ms or 0) > lim.bot_search_ms or (budget.playouts or 0) > lim.bot_search_playouts):
         raise RefereeError("INVALID_ARGUMENT", "BAD_BOT", f"a search bot here thinks at most {lim.bot_search_ms:g}ms "
                            f"or {lim.bot_search_playouts} playouts a move, not {clip(kind)}")
 
 
-async def add_bots(tables: "Tables", t: Table, kind: str, seat: int | None = None,
+async def add_bots(desk: Desk, t: Table, kind: str, seat: int | None = None,
                    k: idem.Keyed | None = None, by: Identity | None = None) -> list[int]:
     """Seat a bot the server plays (house_bots.py) in every free seat, or in `seat` (a bot stands in
     for its player until the seat's token takes it back); their tokens are stored (the bots play on
     after a restart), never shown. `by`: who asks (None: the server, for a seat whose time ran out)."""
-    check_bot(tables, kind)
+    check_bot(desk, kind)
     async with t.lock:
-        if (done := await prior(tables, k)) is not None:
+        if (done := await prior(desk, k)) is not None:
             return list(done[1]["seats"])
         if t.game.finished:
             raise RefereeError("FAILED_PRECONDITION", "GAME_OVER", "the game is over")
         if seat is not None and by is not None:
-            _may_hand_over(t, seat, by, tables.limits.present_seconds)
-            if not (by.role == "seat" and by.seat == seat) and await _rated(tables, t):
+            _may_hand_over(t, seat, by, desk.limits.present_seconds)
+            if not (by.role == "seat" and by.seat == seat) and await _rated(desk, t):
                 _away_at_a_rated_table(t, seat, kind)
         free = [s for s, taken in enumerate(t.seats_taken) if not taken] if seat is None else \
             [] if seat in t.bots else [seat]
@@ -180,10 +171,10 @@ async def add_bots(tables: "Tables", t: Table, kind: str, seat: int | None = Non
         rows = [row for h, s in tokens for row in Store.add_token(t.id, h, "bot", s, f"bot:{kind}")]
         if k is not None:
             rows += idem.statements(k, idem.new_salt(), {"seats": free}, time.time())
-        await tables.write(t, t.id, rows)
+        await desk.ledger.write(t, t.id, rows)
         for h, s in tokens:
             t.take_seat("bot", s, f"bot:{kind}", h)
-            tables.hold_token(t, h, Identity(t.id, "seat", s))
+            desk.index.hold_token(t, h, Identity(t.id, "seat", s))
     await _tell_watchers(t)
     return free
 
@@ -205,10 +196,10 @@ def _may_hand_over(t: Table, seat: int, by: Identity, present_seconds: float) ->
                            "else hands a present player's seat to a bot (they may, with their own token)")
 
 
-async def _rated(tables: "Tables", t: Table) -> bool:
+async def _rated(desk: Desk, t: Table) -> bool:
     """Whether `t` is a club's table, whose games may move its members' ratings."""
     from smear_referee.storage.clubs import club_of_table
-    return await tables.store.off_loop(club_of_table, tables.store, t.id) is not None
+    return await desk.store.off_loop(club_of_table, desk.store, t.id) is not None
 
 
 HOUSE_BOT = "heuristic"  # what plays an away member's seat at a rated table (the turn clock's own bot)
@@ -225,7 +216,7 @@ def _away_at_a_rated_table(t: Table, seat: int, kind: str) -> None:
                            f"house bot ({HOUSE_BOT}), not {clip(kind)}")
 
 
-async def take_back(tables: "Tables", t: Table, who: Identity) -> None:
+async def take_back(desk: Desk, t: Table, who: Identity) -> None:
     """The seat's own token takes the seat back from the bot standing in (its token is dropped)."""
     if who.role != "seat" or who.seat is None:
         raise RefereeError("PERMISSION_DENIED", "NOT_A_SEAT", "a seat's player takes it back, with the seat's token")
@@ -236,26 +227,24 @@ async def take_back(tables: "Tables", t: Table, who: Identity) -> None:
         if not t.people[seat]:
             raise RefereeError("PERMISSION_DENIED", "NOT_A_SEAT", "this seat is the server's bot's")
         h = t.bot_tokens.get(seat, "")
-        await tables.write(t, t.id, Store.drop_token(h))
+        await desk.ledger.write(t, t.id, Store.drop_token(h))
         t.bot_leaves(seat)
-        tables.forget_token(h)
+        desk.index.forget_token(h)
     await _tell_watchers(t)
 
 
-async def renamed(tables: "Tables", table_id: str, seat: int, name: str) -> None:
+async def renamed(desk: Desk, table_id: str, seat: int, name: str) -> None:
     """A seat's name changed in the store (a club member who left is shown by their member id): the table
     this server holds in memory shows it too, and its watchers are told."""
-    t = tables.tables.get(table_id)
+    t = desk.index.tables.get(table_id)
     if t is not None and 0 <= seat < len(t.seat_names):
-        t.seat_names[seat] = name
-        t.seating += 1
+        t.rename_seat(seat, name)
         await _tell_watchers(t)
 
 
 async def _tell_watchers(t: Table) -> None:
     """Wake the table's watch streams: the seats changed (they send the table's Seats)."""
-    async with t.changed:
-        t.changed.notify_all()
+    await t.notify_changed()
 
 
 def _purpose(seat: int | None) -> str:
@@ -274,16 +263,16 @@ def _rematch_key(old_id: str) -> idem.Keyed:
     return idem.Keyed(REMATCH, hashlib.sha256(f"{REMATCH}\x1f{old_id}".encode()).hexdigest(), old_id, "")
 
 
-async def next_table(tables: "Tables", old: Table) -> str | None:
+async def next_table(desk: Desk, old: Table) -> str | None:
     """The table a rematch of `old` opened, if anyone asked for one (remembered in the store)."""
     if old.next_id is None and old.game.finished:
-        done = await prior(tables, _rematch_key(old.id))
+        done = await prior(desk, _rematch_key(old.id))
         if done is not None:
-            old.next_id = done[1]["table_id"]
+            old.rematched(done[1]["table_id"])
     return old.next_id
 
 
-async def rematch(tables: "Tables", old: Table, who: Identity, address: str | None) -> tuple[Table, str]:
+async def rematch(desk: Desk, old: Table, who: Identity, address: str | None) -> tuple[Table, str]:
     """Play again: the table after `old` (made by the first seat to ask: the same rules, options, seat
     count and hand limit, a new seed), and the caller's seat there. Every seat a person held at `old` is
     kept for that person (nobody else can take it) and claimed with their old token: each seat's token at
@@ -297,34 +286,35 @@ async def rematch(tables: "Tables", old: Table, who: Identity, address: str | No
     if old.seal is not None or old.duplicate:
         raise RefereeError("FAILED_PRECONDITION", "TOURNAMENT_TABLE", "a tournament's table: its director starts the next round")
     async with old.lock:  # one rematch per table, whoever asks first
-        roots = await tables.store.off_loop(_seat_roots, tables.store, old.id)
-        nid = await next_table(tables, old)
+        roots = await desk.store.off_loop(_seat_roots, desk.store, old.id)
+        nid = await next_table(desk, old)
         if nid is None:
             opts = {k: option_text(v) for k, v in old.options.items()}
             kept = [(s, old.seat_names[s]) for s in range(old.rules.players) if old.people[s] and s in roots]
-            new, _host = await create(tables, old.rules_name, old.rules_text, opts, old.rules.players, None, False,
+            new, _host = await create(desk, old.rules_name, old.rules_text, opts, old.rules.players, None, False,
                                       old.hand_limit, None, address, turn_seconds=old.turn_seconds,
                                       also=lambda tid: [row for s, name in kept for row in Store.add_token(
                                           tid, token_hash(_next_token(roots[s], tid)), "seat", s, name)])
             for s, name in kept:
                 h = token_hash(_next_token(roots[s], new.id))
                 new.take_seat("seat", s, name, h)
-                new.acted[s] = time.monotonic()
-                tables.hold_token(new, h, Identity(new.id, "seat", s))
+                new.present(s)
+                desk.index.hold_token(new, h, Identity(new.id, "seat", s))
             k = _rematch_key(old.id)
             try:
-                await tables.write(None, old.id, idem.statements(k, idem.new_salt(), {"table_id": new.id}, time.time()),
+                await desk.ledger.write(None, old.id, idem.statements(k, idem.new_salt(), {"table_id": new.id}, time.time()),
                                    keyed=True)
             except KeyConflict:  # another replica linked one first: that is the rematch
-                done = await prior(tables, k)
-                new = await tables.table_for(done[1]["table_id"], None)
-            old.next_id = nid = new.id
+                done = await prior(desk, k)
+                new = await table_for(desk, done[1]["table_id"], None)
+            old.rematched(new.id)
+            nid = new.id
             for seat, kind in sorted(old.bots.items()):
                 if not old.people[seat] and not new.seats_taken[seat]:
-                    await add_bots(tables, new, kind, seat)
+                    await add_bots(desk, new, kind, seat)
     if who.seat not in roots:
         raise RefereeError("PERMISSION_DENIED", "NOT_A_SEAT", "this seat's token is not one the table knows")
-    return await tables.table_for(nid, None), _next_token(roots[who.seat], nid)
+    return await table_for(desk, nid, None), _next_token(roots[who.seat], nid)
 
 
 def _seat_roots(store: Store, table_id: str) -> dict[int, str]:

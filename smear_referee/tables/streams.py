@@ -6,6 +6,7 @@ from typing import TYPE_CHECKING, AsyncIterator
 
 from smear_referee.api import referee_pb2 as pb
 from smear_referee.tables.table import Identity, Table
+from smear_referee.tables import seen
 
 if TYPE_CHECKING:
     from smear_referee.tables.registry import Tables
@@ -20,14 +21,14 @@ async def watch(tables: Tables, t: Table, who: Identity, after: int, heartbeat: 
     with t.held(here=who.seat if who.role == "seat" else None):
         yield pb.TableEvent(seq=last, snapshot=view)
         seating = t.seating
-        yield pb.TableEvent(seq=0, seats=t.seats())  # not a game event: no number
+        yield pb.TableEvent(seq=0, seats=seen.seats(t))  # not a game event: no number
         heard = max(0, t.chat.said - len(t.chat.lines))  # the chat's last lines, then each as it is said
         while True:
             if t.moved:  # it left this server (another replica took its shard): the client asks again
                 raise tables.gone(t)
             if t.seating != seating:  # someone sat down, named a seat or a bot took one
                 seating = t.seating
-                yield pb.TableEvent(seq=0, seats=t.seats())
+                yield pb.TableEvent(seq=0, seats=seen.seats(t))
             if t.chat.said != heard:
                 for line in t.chat.since(heard):
                     yield pb.TableEvent(seq=0, chat=line)
@@ -35,11 +36,11 @@ async def watch(tables: Tables, t: Table, who: Identity, after: int, heartbeat: 
             if sent < t.base_seq:  # resuming from before what memory holds: remade from the store
                 upto = t.base_seq
                 for ev in await tables.old_events(t, sent, upto):
-                    yield t.render(ev, who, await tables.sealed(t.seal))
+                    yield seen.render(t, ev, who, await tables.sealed(t.seal))
                 sent = upto
             for ev in t.events_after(sent):
                 sent = ev[0]
-                yield t.render(ev, who, await tables.sealed(t.seal))
+                yield seen.render(t, ev, who, await tables.sealed(t.seal))
                 if sent < t.base_seq:
                     break  # the table moved on a hand while this stream was sending
             if sent < t.base_seq:

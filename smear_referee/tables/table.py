@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-import json
 import time
 from dataclasses import dataclass, field
 from typing import Any, Callable, Iterator
@@ -17,17 +16,14 @@ from typing import Any, Callable, Iterator
 from smear_dsl.compile.compiled import CompiledRules
 from smear_dsl.compile.duplicate import boards
 from smear_dsl.engine import Game
-from smear_dsl.engine.constants import HAND_DONE
 from smear_dsl.engine.snapshot import between_hands, restore
-from smear_dsl.i18n import rules_title, tr_for
-from smear_dsl.records.verify import apply_parsed
 from smear_dsl.language.spec import RuleSpec
-from smear_dsl.language.versions import record_rules
 
 from smear_referee.storage import integrity as I
 from smear_referee.api import referee_pb2 as pb
-from smear_referee.tables.convert import move_from_proto, move_to_proto, view_to_proto
+from smear_referee.tables.convert import move_from_proto, view_to_proto
 from smear_referee.tables.chat import Chat
+from smear_referee.tables.events import Event, Marks, marks, news
 
 
 _TELLING: set[asyncio.Task] = set()  # watchers being told a player arrived or left
@@ -42,11 +38,6 @@ class Identity:
     seat: int | None
 
 
-# An event is a plain tuple of ints, strings and tuples: (seq, kind, *fields), the fields in the
-# order `_event` is given them. The garbage collector stops tracking such tuples once it has seen
-# them, so a server holding long games does not keep growing the heap every full collection walks
-# (that showed as 100-200 ms pauses in bench_referee's latency).
-Event = tuple
 
 
 def place(role: str, seat: int | None, name: str, taken: list[bool], names: list[str], people: list[bool],
@@ -66,14 +57,6 @@ def place(role: str, seat: int | None, name: str, taken: list[bool], names: list
         names[seat] = name
     return True
 
-
-def rule_names(spec: RuleSpec, lang: str) -> dict[str, str]:
-    """The rule file's points and jokers in `lang`: what a table shows in their place (English: none needed)."""
-    if lang == "en":
-        return {}
-    words = spec.words(lang)
-    tr = tr_for(lang, words.names if words else None)
-    return {name: tr.label(name) for name in (*(p.name for p in spec.points), *spec.deck.jokers)}
 
 
 @dataclass
@@ -158,9 +141,7 @@ class Table:
                 "hand_limit": self.hand_limit or None}
 
     def _new_game(self) -> Game:
-        game = Game(self.rules, **self._game_args())
-        game.keep_boundary = True
-        return game
+        return Game(self.rules, **self._game_args(), keep_boundary=True)
 
     def _restored_game(self, state: dict[str, Any]) -> Game:
         """The game as a snapshot's state left it, without its history (engine/snapshot.py)."""
@@ -180,7 +161,7 @@ class Table:
         for _version, seat, code, *_chain in moves:
             game.apply(seat, int(code))
         if self.ended is not None:
-            end_game(game)
+            game.abandon()
         return game
 
     @property
@@ -190,18 +171,6 @@ class Table:
     @property
     def last_seq(self) -> int:
         return self.base_seq + len(self.events)
-
-    def info(self, spectators_allowed: bool = True, lang: str = "en") -> pb.TableInfo:
-        """What anyone may know of the table (a lobby's line): nothing hidden; its title in `lang`."""
-        return pb.TableInfo(table_id=self.id, rules=self.spec.ref, title=rules_title(self.spec, lang), players=self.rules.players,
-                            options={k: option_text(v) for k, v in self.rules.options.items()},
-                            seat_taken=self.seats_taken, finished=self.game.finished, seat_names=self.seat_names,
-                            started=self.version > 0, spectators=self.spectators,
-                            spectators_allowed=spectators_allowed, house_rules=self.rules_text is not None,
-                            created=self.created, version=self.version, scores=self.game.scores,
-                            rules_sha256=self.spec.sha256, next_table_id=self.next_id or "",
-                            turn_seconds=self.turn_seconds, seat_bots=self.seat_bots(),
-                            seat_here=[n > 0 for n in self.here], names=rule_names(self.spec, lang))
 
     def take_seat(self, role: str, seat: int | None, name: str, token_hash: str = "") -> None:
         """Count a token handed out (or read back from the store), as `place` seats it."""
@@ -222,11 +191,6 @@ class Table:
     def seat_bots(self) -> list[str]:
         return [self.bots.get(s, "") for s in range(self.rules.players)]
 
-    def seats(self) -> pb.Seats:
-        """Who sits where, as every watcher is told of it (nothing hidden: the lobby shows the same)."""
-        return pb.Seats(seat_taken=self.seats_taken, seat_names=self.seat_names, spectators=self.spectators,
-                        seat_bots=self.seat_bots(), seat_here=[n > 0 for n in self.here])
-
     # ---- moves
     def check_and_apply(self, seat: int, move: pb.Move) -> tuple[int, tuple]:
         """Apply the move to the live game (raises MoveError, state unchanged); returns its code and
@@ -235,7 +199,7 @@ class Table:
         before = self.marks()
         moves = self.game.hand_moves  # the move lands in this hand's log, even if it ends the hand
         n = len(moves)
-        apply_parsed(self.game, seat, action, payload)
+        self.game.apply_action(seat, action, payload)
         code = moves[n][1]
         self.log.append((seat, code))
         self.chain = I.link(self.chain, self.version, seat, code)
@@ -294,68 +258,21 @@ class Table:
             self.replay_move(seat, code)
 
     # ---- events
-    def marks(self):
-        g = self.game
-        return len(g.record_hands), len(g.results), g.tricks, len(g.tricks), g.finished
+    def marks(self) -> Marks:
+        return marks(self.game)
 
-    def publish(self, before) -> None:
+    def publish(self, before: Marks | None) -> None:
         """Append the events of what changed since `before` (None: from the start)."""
         self.events += self.news(before)
 
-    def news(self, before, seat: int | None = None, code: int | None = None, by: str = "") -> list[Event]:
-        """The events of what changed since `before` (the game's `marks()`; None: from the start),
-        numbered after the last one: appended once the move is saved."""
-        g = self.game
-        n_hands, n_results, old_tricks, n_tricks, was_over = before if before is not None else (0, 0, [], 0, False)
-        out: list[Event] = []
-        seq = self.last_seq
-
-        def event(kind: str, *fields: Any) -> None:
-            out.append((seq + len(out) + 1, kind, *fields))
-        if seat is not None and code is not None:
-            event("move", seat, code, self.version, by)
-        for leader, winner, cards in old_tricks[n_tricks:]:
-            event("trick_won", leader, winner, tuple(cards))
-        for i in range(n_results, len(g.results)):
-            event("hand_scored", i, json.dumps(g.results[i].to_json()), tuple(g.results[i].scores))
-        for h in range(n_hands, len(g.record_hands)):
-            dealer, hands, _stock, _moves = g.record_hands[h]
-            event("hand_started", h, dealer, tuple(tuple(x) for x in hands))
-        if g.finished and not was_over:
-            event("game_over", g.winner, tuple(g.scores))
-        if len(g.results) > n_results:
-            g.compact_history()  # a hand ended: its record and result need not be tracked by the GC
-        return out
+    def news(self, before: Marks | None, seat: int | None = None, code: int | None = None, by: str = "") -> list[Event]:
+        """The events of what changed since `before` (events.news), numbered after the last one:
+        appended once the move is saved."""
+        return news(self.game, before, self.last_seq, self.version, seat, code, by)
 
     def events_after(self, seq: int) -> list[Event]:
         """The events in memory after `seq` (which is at least base_seq)."""
         return self.events[seq - self.base_seq:]
-
-    def render(self, ev: Event, who: Identity, sealed: bool = False) -> pb.TableEvent:
-        """One event as `who` may see it (a sealed table's seed is not shown)."""
-        seq, kind = ev[0], ev[1]
-        r = self.rules
-        if kind == "move":
-            _s, _k, seat, code, version, by = ev
-            visible = who.role == "seat" and who.seat == seat
-            return pb.TableEvent(seq=seq, move=pb.MovePlayed(seat=seat, version=version,
-                                                               move=move_to_proto(r, code, visible), by=by))
-        if kind == "trick_won":
-            _s, _k, leader, winner, cards = ev
-            return pb.TableEvent(seq=seq, trick_won=pb.TrickWon(winner=winner, leader=leader,
-                                                                  cards=[r.card_name(c) for c in cards]))
-        if kind == "hand_scored":
-            _s, _k, hand, result_json, scores = ev
-            return pb.TableEvent(seq=seq, hand_scored=pb.HandScored(hand=hand, result_json=result_json, scores=scores))
-        if kind == "hand_started":
-            _s, _k, hand, dealer, hands = ev
-            mine = [r.card_name(c) for c in hands[who.seat]] if who.role == "seat" else []
-            return pb.TableEvent(seq=seq, hand_started=pb.HandStarted(hand=hand, dealer=dealer, your_cards=mine))
-        _s, _k, winner, scores = ev
-        over = pb.GameOver(scores=scores, seed="" if sealed else self.seed)
-        if winner is not None:
-            over.winner = winner
-        return pb.TableEvent(seq=seq, game_over=over)
 
     @contextlib.contextmanager
     def held(self, seat: int | None = None, wake: Callable[[], None] | None = None,
@@ -421,6 +338,95 @@ class Table:
         g = self.game
         return (g.finished or g.turn == seat) and self.version > sent
 
+    def hand_away(self) -> bool:
+        """Mark the table as gone from this server's memory while streams may hold it (they end and
+        their clients ask again); False if it was already."""
+        if self.moved:
+            return False
+        self.moved = True
+        return True
+
+    def abandon(self, now: float) -> None:
+        """End the game where it stands, recorded as abandoned by the server (upkeep.abandon)."""
+        self.ended_by_server({"reason": "abandoned", "at": round(now, 3), "idle_seconds": round(now - self.touched)})
+
+    def ended_by_server(self, ended: dict[str, Any]) -> None:
+        """The server ended the game where it stands (`ended` says why; read back from the store too)."""
+        self.ended = ended
+        self.game.abandon()
+
+    def present(self, seat: int) -> None:
+        """`seat`'s person sat down or moved just now: present for a while (seats._may_hand_over)."""
+        self.acted[seat] = time.monotonic()
+
+    def holds_token(self, h: str) -> None:
+        """A token of this table (by its hash): forgotten with it when it leaves memory (TableIndex.hold_token)."""
+        self.token_hashes.append(h)
+
+    def clock_runs(self, deadline: float, on_turn: Callable[[], None]) -> None:
+        """The seat to act must move by `deadline` (wall time; 0: no clock running); `on_turn` is called
+        after every accepted move (the turn clock's, clock.py)."""
+        self.deadline = deadline
+        self.on_turn = on_turn
+
+    def clock_stops(self) -> None:
+        self.deadline = 0.0
+
+    def keep_sheet(self, fmt: str, lang: str, text: str) -> str:
+        """The rules sheet in `fmt` and `lang`, made once per table (ExplainRules): kept and returned."""
+        self.sheets[fmt, lang] = text
+        return text
+
+    def unwait(self, seat: int, wake: Callable[[], None]) -> None:
+        """`wake` no longer waits for `seat`'s turn (a bot leaves the seat)."""
+        self.turn_waiters[seat].discard(wake)
+
+    def rename_seat(self, seat: int, name: str) -> None:
+        """`seat` is shown under another name (a club member who left, by their member id)."""
+        self.seat_names[seat] = name
+        self.seating += 1
+
+    def rematched(self, next_id: str) -> None:
+        """The table a rematch of this one opened (seats.rematch)."""
+        self.next_id = next_id
+
+    def moved_by(self, seat: int, by: str, key: str, digest: str | None) -> None:
+        """`seat`'s move (the latest) was written, made by its player ("") or the server ("bot", "clock"):
+        its turns in a row out of time counted (a bot standing in counts none), its player present, its key kept."""
+        if by != "bot":
+            self.misses[seat] = self.misses[seat] + 1 if by == "clock" else 0
+        if not by:
+            self.present(seat)
+        if key:
+            self.remember_key(key, seat, digest, self.version)
+
+    def undo_move(self) -> None:
+        """The latest move was not written: it leaves the log (the ledger rebuilds the game)."""
+        self.log.pop()
+
+    def remember_key(self, key: str, seat: int, digest: str | None, version: int) -> None:
+        """A move's idempotency key, so a retry of it gets the same answer (moves._used)."""
+        self.idem[key] = (seat, digest, version)
+
+    def undo_abandon(self) -> None:
+        """The end as abandoned was not written: the table is not ended (its game is rebuilt by the ledger)."""
+        self.ended = None
+
+    async def notify_changed(self) -> None:
+        """Wake every stream waiting on this table's events (wait_for_events)."""
+        async with self.changed:
+            self.changed.notify_all()
+
+    def committed(self, events: list[Event], snap: dict[str, Any] | None, touched: float | None) -> None:
+        """A change is written for good (ledger.commit): its events published, a hand's snapshot adopted,
+        the seat to act woken."""
+        self.events += events
+        if touched is not None:
+            self.touched = touched
+        if snap is not None:
+            self.adopt(snap)
+        self.signal_turns()
+
     def wake_all(self) -> None:
         """Wake every stream and bot waiting on any seat (the table is leaving this server)."""
         for waiters in self.turn_waiters:
@@ -443,40 +449,6 @@ class Table:
         if self.deadline:
             v.turn_left = max(0.0, self.deadline - time.time())
         return v
-
-    def redact(self, rec: dict[str, Any], who: Identity, sealed: bool) -> tuple[dict[str, Any], bool]:
-        """The record as `who` may have it: while the game runs (or its round is sealed), other
-        seats' cards, the stock and their discards are left out. An uploaded rule file travels in
-        `rules_text` (Game.to_record puts it there; a record kept before records carried it, and its
-        hand limit, gets them here)."""
-        if self.rules_text is not None and "rules_text" not in rec:
-            rec.update(record_rules(self.spec))
-        if self.hand_limit and "hand_limit" not in rec:
-            rec["hand_limit"] = self.hand_limit
-        if self.ended is not None:
-            rec["ended"] = self.ended
-        if self.game.finished and not sealed:
-            rec["seed"] = self.seed
-            return rec, True
-        mine = who.seat if who.role == "seat" else None
-        for hand in rec["hands"]:
-            hand["deal"]["hands"] = [h if i == mine else [] for i, h in enumerate(hand["deal"]["hands"])]
-            hand["deal"]["stock"] = []
-            for m in hand["moves"]:
-                if m["action"] == "discard" and m["seat"] != mine:
-                    m["cards"] = []
-        rec["redacted"] = True
-        if sealed:
-            rec["sealed"] = True
-        return rec, False
-
-
-def end_game(game: Game) -> None:
-    """End the game where it stands (an abandoned table): no winner, the hand in progress not scored."""
-    game.finished, game.ended_by = True, "abandoned"
-    game.winner = None
-    game.phase = HAND_DONE
-    game.turn = -1
 
 
 def option_text(v: Any) -> str:

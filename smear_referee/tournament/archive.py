@@ -15,7 +15,7 @@ from smear_dsl.engine import Game
 from smear_dsl.errors import MoveError, RecordError
 from smear_dsl.records.verify import FORMAT as RECORD_FORMAT
 from smear_dsl import moves as M
-from smear_dsl.records.verify import apply_parsed, rules_for, verify
+from smear_dsl.records.verify import rules_for, verify
 
 from smear_referee.tournament import standings as S
 
@@ -153,7 +153,7 @@ def _check_deals(rules, record: dict[str, Any], seed: str, duplicate: bool, wher
         try:
             for m in hand.get("moves", []):
                 seat, action, payload = M.from_dict(rules, m)
-                apply_parsed(game, seat, action, payload)
+                game.apply_action(seat, action, payload)
         except MoveError:
             break  # the verdict reports bad moves
         if game.finished:

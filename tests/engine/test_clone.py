@@ -1,5 +1,5 @@
 """A game's copy (Game.clone, what every search playout starts from) shares no list or dict with its
-original: it copies the attributes named in game._COPIED, and every attribute the engine assigns is
+original: it copies the attributes named in worlds._COPIED, and every attribute the engine assigns is
 either named there or known to hold only values that are replaced, never changed in place."""
 from __future__ import annotations
 
@@ -12,7 +12,7 @@ import textwrap
 import pytest
 
 from smear_dsl.engine import Game
-from smear_dsl.engine import game as game_module
+from smear_dsl.engine import worlds as game_module
 from smear_dsl.engine.game import ExtrasFollowGame
 
 from conftest import rules, table_setups
@@ -47,9 +47,9 @@ def test_every_attribute_the_engine_assigns_is_copied_or_known_to_be_replaced():
             assigned |= _assigned(cls)
     assigned.discard("__dict__")
     copied = set(game_module._COPIED)
-    assert assigned - copied - SHARED == set(), "add each to game._COPIED (a list or dict) or to SHARED here"
+    assert assigned - copied - SHARED == set(), "add each to worlds._COPIED (a list or dict) or to SHARED here"
     assert copied & SHARED == set()
-    assert copied - assigned == set(), "game._COPIED names an attribute nothing assigns"
+    assert copied - assigned == set(), "worlds._COPIED names an attribute nothing assigns"
 
 
 def _shared_lists(a: Game, b: Game) -> list[str]:

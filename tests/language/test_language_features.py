@@ -233,15 +233,15 @@ def _play_hand(rules_, hands: list[list[str]], stock: list[str], bids: list[dict
     """Deal these cards (dealer 0), play these bids, then each seat's cards in the order given
     (the bidder leads); every move goes through the engine's checks."""
     from smear_dsl.moves import from_dict as parse_move
-    from smear_dsl.records.verify import apply_parsed, parse_deal
+    from smear_dsl.records.verify import parse_deal
     g = Game(rules_, seed=0, first_dealer=0, auto_deal=False)
     g.start_hand(parse_deal(rules_, {"hands": hands, "stock": stock}))
     for b in bids:
-        apply_parsed(g, *parse_move(rules_, b))
+        g.apply_action(*parse_move(rules_, b))
     order = [list(p) for p in plays]
     while not g.hand_over:
         seat = g.turn
-        apply_parsed(g, *parse_move(rules_, {"seat": seat, "action": "play", "card": order[seat].pop(0)}))
+        g.apply_action(*parse_move(rules_, {"seat": seat, "action": "play", "card": order[seat].pop(0)}))
     return g
 
 

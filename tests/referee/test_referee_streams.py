@@ -183,18 +183,17 @@ def _bits(mask: int):
 def _apply(game: Game, seat: int, move: pb.Move) -> None:
     """Mirror an accepted move in the local engine."""
     from smear_referee.tables.convert import move_from_proto
-    from smear_dsl.records.verify import apply_parsed
     action, payload = move_from_proto(game.rules, seat, move)
-    apply_parsed(game, seat, action, payload)
+    game.apply_action(seat, action, payload)
 
 
 def test_finished_tables_beyond_the_limit_leave_memory_and_come_back_from_the_store(tmp_path, monkeypatch):
     """A long-running server keeps only the newest finished games in memory; an older one is
     rebuilt from its log when asked for, with the same record, view and refusals."""
     from smear_referee.clients.client import play_seat
-    from smear_referee.tables.registry import Tables
+    from smear_referee.tables.index import TableIndex
 
-    monkeypatch.setattr(Tables, "KEEP_FINISHED", 1)
+    monkeypatch.setattr(TableIndex, "KEEP_FINISHED", 1)
     srv = ServerThread(str(tmp_path / "db.sqlite3"))
     try:
         ids, seat0 = [], []
