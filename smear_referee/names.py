@@ -13,6 +13,7 @@ import unicodedata
 
 from smear_dsl.errors import clip
 
+from smear_referee import codes
 from smear_referee.errors import RefereeError
 
 # Categories no name may hold: control (Cc), format (Cf: bidi controls, zero-width characters,
@@ -26,13 +27,13 @@ def clean(text: str, limit: int, what: str = "a name", empty: bool = True) -> st
     for i, ch in enumerate(name):
         if unicodedata.category(ch) in REFUSED:
             label = unicodedata.name(ch, "an unassigned or private character")
-            raise RefereeError("INVALID_ARGUMENT", "BAD_NAME", f"{what} may not hold U+{ord(ch):04X} {label} "
+            raise RefereeError(codes.BAD_NAME, f"{what} may not hold U+{ord(ch):04X} {label} "
                                f"(character {i + 1}): use letters, digits, spaces and punctuation")
     if len(name) > limit:
-        raise RefereeError("INVALID_ARGUMENT", "BAD_NAME", f"{what} is at most {limit} characters, not "
+        raise RefereeError(codes.BAD_NAME, f"{what} is at most {limit} characters, not "
                            f"{len(name)} ({clip(name)})")
     if not name and not empty:
-        raise RefereeError("INVALID_ARGUMENT", "BAD_NAME", f"{what} may not be empty")
+        raise RefereeError(codes.BAD_NAME, f"{what} may not be empty")
     return name
 
 

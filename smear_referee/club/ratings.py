@@ -7,6 +7,7 @@ from __future__ import annotations
 from dataclasses import asdict, dataclass, field
 from typing import Any
 
+from smear_referee import codes
 from smear_referee.errors import RefereeError
 
 MODELS = ("PlackettLuce", "BradleyTerryFull", "BradleyTerryPart", "ThurstoneMostellerFull", "ThurstoneMostellerPart")
@@ -37,22 +38,22 @@ class RatingSettings:
     def from_json(cls, data: Any) -> "RatingSettings":
         """Settings from an export or a director's request; INVALID_ARGUMENT naming the bad field."""
         if not isinstance(data, dict):
-            raise RefereeError("INVALID_ARGUMENT", "BAD_SETTINGS", "the rating settings are an object")
+            raise RefereeError(codes.BAD_SETTINGS, "the rating settings are an object")
         unknown = sorted(set(data) - set(cls.__dataclass_fields__))
         if unknown:
-            raise RefereeError("INVALID_ARGUMENT", "BAD_SETTINGS", f"unknown rating setting {unknown[0]!r}")
+            raise RefereeError(codes.BAD_SETTINGS, f"unknown rating setting {unknown[0]!r}")
         s = cls(**data)
         for name in ("mu", "sigma", "beta", "tau"):
             v = getattr(s, name)
             if isinstance(v, bool) or not isinstance(v, (int, float)) or not 0 <= v < 1e6 or (v == 0 and name != "tau"):
-                raise RefereeError("INVALID_ARGUMENT", "BAD_SETTINGS", f"`{name}` must be a number above 0 (tau: 0 or more)")
+                raise RefereeError(codes.BAD_SETTINGS, f"`{name}` must be a number above 0 (tau: 0 or more)")
         if not isinstance(s.members_only, bool):
-            raise RefereeError("INVALID_ARGUMENT", "BAD_SETTINGS", "`members_only` must be true or false")
+            raise RefereeError(codes.BAD_SETTINGS, "`members_only` must be true or false")
         if isinstance(s.provisional_games, bool) or not isinstance(s.provisional_games, int) or not 0 <= s.provisional_games <= 1000:
-            raise RefereeError("INVALID_ARGUMENT", "BAD_SETTINGS", "`provisional_games` must be a whole number 0..1000")
+            raise RefereeError(codes.BAD_SETTINGS, "`provisional_games` must be a whole number 0..1000")
         for name, allowed in (("model", MODELS), ("rate_by", RATE_BY), ("season_start", START)):
             if getattr(s, name) not in allowed:
-                raise RefereeError("INVALID_ARGUMENT", "BAD_SETTINGS", f"`{name}` is one of {', '.join(allowed)}")
+                raise RefereeError(codes.BAD_SETTINGS, f"`{name}` is one of {', '.join(allowed)}")
         return s
 
     def to_json(self) -> dict[str, Any]:

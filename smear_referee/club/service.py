@@ -20,6 +20,7 @@ from smear_dsl.i18n import rules_title
 from smear_dsl.language.pins import table_rules_name
 from smear_dsl.records.verify import rules_for, verify
 
+from smear_referee import codes
 from smear_referee.api import referee_pb2 as pb
 from smear_referee.api import referee_pb2_grpc as pb_grpc
 from smear_referee.club import ratings as R
@@ -74,7 +75,7 @@ class Clubs:
     async def load(self, cid: str) -> StoredClub:
         club = await self.store.off_loop(S.load_club, self.store, cid) if len(cid) <= 64 else None
         if club is None:
-            raise RefereeError("NOT_FOUND", "NOT_FOUND", f"no club {clip(cid)}")
+            raise RefereeError(codes.NOT_FOUND, f"no club {clip(cid)}")
         return club
 
     def settings(self, club: StoredClub) -> R.RatingSettings:
@@ -158,7 +159,7 @@ class Clubs:
     def room_for(self, club: StoredClub, tables: int) -> None:
         """RESOURCE_EXHAUSTED if `tables` more club tables would pass the club's bound on those still playing."""
         if len(club.tables) + tables > self.tables.limits.club_open_tables:
-            raise RefereeError("RESOURCE_EXHAUSTED", "TOO_MANY_TABLES", f"the club has {len(club.tables)} tables "
+            raise RefereeError(codes.TOO_MANY_TABLES, f"the club has {len(club.tables)} tables "
                                "still playing: finish some first")
 
     async def for_tournament(self, cid: str, caller: Identity | None, rules: str,
@@ -174,7 +175,7 @@ class Clubs:
         for e in entrants:
             if e in names and names[e] is not None:
                 if e in members:
-                    raise RefereeError("INVALID_ARGUMENT", "BAD_TOURNAMENT", f"member {e} is entered twice")
+                    raise RefereeError(codes.BAD_TOURNAMENT, f"member {e} is entered twice")
                 members.append(e)
                 shown.append(names[e])
             else:
@@ -199,7 +200,7 @@ def rule_file_named(club: StoredClub, name: str) -> dict[str, Any]:
     """The club's rule file called `name` (its name, or its pinned `name@V`); NOT_CLUB_RULES otherwise."""
     f = next((f for f in club.config["rule_files"] if name in (f["name"], f["rules"])), None)
     if f is None:
-        raise RefereeError("INVALID_ARGUMENT", "NOT_CLUB_RULES", f"{clip(name)} is not one of the club's "
+        raise RefereeError(codes.NOT_CLUB_RULES, f"{clip(name)} is not one of the club's "
                            f"rule files ({', '.join(x['name'] for x in club.config['rule_files'])})")
     return f
 
@@ -232,10 +233,10 @@ def _must(club_id: str | None, caller: Identity | None, director: bool = True, m
     (none, or a member's who left)."""
     need = " or ".join((["the club's director token"] if director else []) + (["a member's token"] if member else []))
     if caller is None:
-        raise RefereeError("UNAUTHENTICATED", "UNAUTHENTICATED", f"send `authorization: Bearer <token>` with {need}")
+        raise RefereeError(codes.UNAUTHENTICATED, f"send `authorization: Bearer <token>` with {need}")
     ok = club_id in (None, caller.table_id) and (director and caller.role == DIRECTOR or member and caller.role == MEMBER)
     if not ok:
-        raise RefereeError("PERMISSION_DENIED", "NOT_A_MEMBER" if member else "NOT_THE_DIRECTOR", f"this needs {need}")
+        raise RefereeError(codes.NOT_A_MEMBER if member else codes.NOT_THE_DIRECTOR, f"this needs {need}")
     return caller
 
 
@@ -251,27 +252,27 @@ class ClubService(pb_grpc.ClubServicer):
         lim = self.limits
         address = address_of(context.peer())
         if self.c.count >= lim.max_clubs:
-            raise RefereeError("RESOURCE_EXHAUSTED", "TOO_MANY_CLUBS", "this server holds as many clubs as it can")
+            raise RefereeError(codes.TOO_MANY_CLUBS, "this server holds as many clubs as it can")
         if self.c.by_address[address] >= lim.clubs_per_address:
-            raise RefereeError("RESOURCE_EXHAUSTED", "TOO_MANY_CLUBS", f"{lim.clubs_per_address} clubs were created "
+            raise RefereeError(codes.TOO_MANY_CLUBS, f"{lim.clubs_per_address} clubs were created "
                                "from your address")
         name = clean_name(request.name, lim.name_chars, "a club's name", empty=False)
         if not 1 <= len(request.rule_files) <= lim.club_rule_files:
-            raise RefereeError("INVALID_ARGUMENT", "BAD_CLUB", f"a club plays 1 to {lim.club_rule_files} rule files")
+            raise RefereeError(codes.BAD_CLUB, f"a club plays 1 to {lim.club_rule_files} rule files")
         try:
             asked = json.loads(request.settings_json) if request.settings_json else {}
             # A new club rates members' own games against members (ratings.py members_only), unless it says not.
             settings = R.RatingSettings.from_json({"members_only": True, **asked} if isinstance(asked, dict) else asked)
         except (ValueError, RecursionError):
-            raise RefereeError("INVALID_ARGUMENT", "BAD_SETTINGS", "settings_json is not JSON") from None
+            raise RefereeError(codes.BAD_SETTINGS, "settings_json is not JSON") from None
         files = []
         for f in request.rule_files:
             files.append(await self._rule_file(context, f))
         if len({f["name"] for f in files}) != len(files):
-            raise RefereeError("INVALID_ARGUMENT", "BAD_CLUB", "each of a club's rule files has a name of its own")
+            raise RefereeError(codes.BAD_CLUB, "each of a club's rule files has a name of its own")
         cid = self.tables.shards.new_id()
         if cid is None:
-            raise RefereeError("UNAVAILABLE", "NOT_OWNER", "this replica holds no shard yet: ask another, or again "
+            raise RefereeError(codes.NOT_OWNER, "this replica holds no shard yet: ask another, or again "
                                "shortly", {"owner": ""})
         director = new_token()
         config = {"format": FORMAT, "rule_files": files, "settings": settings.to_json()}
@@ -299,7 +300,7 @@ class ClubService(pb_grpc.ClubServicer):
         club = await self.c.load(request.club_id)
         _must(club.id, await optional_caller(self.tables, context))
         if len(club.members) >= self.limits.club_members:
-            raise RefereeError("RESOURCE_EXHAUSTED", "TOO_MANY_MEMBERS", f"a club has at most {self.limits.club_members} members")
+            raise RefereeError(codes.TOO_MANY_MEMBERS, f"a club has at most {self.limits.club_members} members")
         name = clean_name(request.name, self.limits.player_name_chars, "a member's name", empty=False)
         token = new_token()
         async with self.c.locks[club.id]:
@@ -353,7 +354,7 @@ class ClubService(pb_grpc.ClubServicer):
     async def GetMemberHistory(self, request, context):
         club = await self.c.settle(request.club_id)
         if request.member_id not in self.c.names(club):
-            raise RefereeError("NOT_FOUND", "NOT_FOUND", f"no member {clip(request.member_id)} in this club")
+            raise RefereeError(codes.NOT_FOUND, f"no member {clip(request.member_id)} in this club")
         done = self.c.computed(club)
         points = [{"game": i + 1, "key": key, "mu": mu, "sigma": sigma,
                    "rating": round(R.ordinal(R.Standing(mu, sigma)), 2)}
@@ -379,14 +380,14 @@ class ClubService(pb_grpc.ClubServicer):
         caller = _must(None, await optional_caller(self.tables, context), director=False, member=True)
         cid = await self.tables.store.off_loop(S.club_of_table, self.tables.store, request.table_id[:64])
         if cid != caller.table_id:
-            raise RefereeError("PERMISSION_DENIED", "NOT_A_CLUB_TABLE", "this table is not one of your club's")
+            raise RefereeError(codes.NOT_A_CLUB_TABLE, "this table is not one of your club's")
         club = await self.c.load(cid)
         seated = next((s for tid, _o, s in club.tables if tid == request.table_id), None)
         if seated is None:
-            raise RefereeError("FAILED_PRECONDITION", "GAME_OVER", "this club table has finished")
+            raise RefereeError(codes.GAME_OVER, "this club table has finished")
         mine = next((s for s, m in seated.items() if m == caller.seat), None)
         if mine is not None and mine != request.seat:
-            raise RefereeError("FAILED_PRECONDITION", "ALREADY_SEATED", f"you already sit at this table, at seat "
+            raise RefereeError(codes.ALREADY_SEATED, f"you already sit at this table, at seat "
                                f"{mine + 1}")
         name = self.c.names(club).get(member_id(caller.seat)) or ""
         # At a seat of their own already (a club tournament kept it for them, or they sat on another device):

@@ -46,11 +46,12 @@ class ReadableRequests(grpc.aio.ServerInterceptor):
 
 
 def _readable(handler, logs: AddressLog, method: str):
+    from smear_referee import codes
     from smear_referee.server.service import _abort  # the one place statuses are made
 
     async def refuse(context, bad: Malformed) -> None:
         logs.note(address_of(context.peer()), f"{method}: malformed request: {bad.why}")
-        await _abort(context, "INVALID_ARGUMENT", "BAD_REQUEST", bad.why)
+        await _abort(context, codes.BAD_REQUEST, bad.why)
 
     deserialize = _safe(handler.request_deserializer)
     if handler.unary_unary:

@@ -21,6 +21,8 @@ from smear_dsl.i18n import LANGUAGES, negotiate
 from smear_dsl.language.paths import rule_names, split_ref
 from smear_dsl.language.versions import is_known, latest_ref, versions_of
 
+from smear_referee import codes
+from smear_referee.codes import Code
 from smear_referee.api import referee_pb2 as pb
 from smear_referee.api import referee_pb2_grpc as pb_grpc
 from smear_referee.tables.convert import rule_info
@@ -62,9 +64,10 @@ def _status(code: str, reason: str, message: str, metadata: dict[str, str] | Non
     return status_pb2.Status(code=getattr(code_pb2, code), message=message, details=[detail])
 
 
-async def _abort(context: grpc.aio.ServicerContext, code: str, reason: str, message: str,
+async def _abort(context: grpc.aio.ServicerContext, code: Code, message: str,
                  metadata: dict[str, str] | None = None) -> None:
-    await context.abort_with_status(rpc_status.to_status(_status(code, reason, message, metadata)))
+    """End the call with `code`'s status and ErrorInfo (the one place a refusal leaves the service)."""
+    await context.abort_with_status(rpc_status.to_status(_status(code.status, code.name, message, metadata)))
 
 
 class AuthInterceptor(grpc.aio.ServerInterceptor):
@@ -81,7 +84,7 @@ class AuthInterceptor(grpc.aio.ServerInterceptor):
         try:
             who = await caller_of(self.tables, meta.get("authorization", ""))
         except RefereeError as e:
-            return _deny(handler, e.status, e.reason, e.message)
+            return _deny(handler, e.code, e.message)
         return _with_caller(handler, who)
 
 
@@ -92,9 +95,9 @@ async def caller_of(tables: Tables, authorization: str) -> Identity:
     try:
         who = await tables.identify(token) if token else None
     except StoreDown as e:
-        raise RefereeError("UNAVAILABLE", "STORE_FAILED", f"{e}; try again") from None
+        raise RefereeError(codes.STORE_FAILED, f"{e}; try again") from None
     if who is None:
-        raise RefereeError("UNAUTHENTICATED", "UNAUTHENTICATED", "unknown token" if token else
+        raise RefereeError(codes.UNAUTHENTICATED, "unknown token" if token else
                            "send `authorization: Bearer <token>` metadata")
     return who
 
@@ -111,12 +114,12 @@ async def optional_caller(tables: Tables, context) -> Identity | None:
         return None
 
 
-def _deny(handler, status: str, reason: str, message: str):
+def _deny(handler, code: Code, message: str):
     async def unary(request, context):
-        await _abort(context, status, reason, message)
+        await _abort(context, code, message)
 
     async def stream(request, context):
-        await _abort(context, status, reason, message)
+        await _abort(context, code, message)
         yield  # pragma: no cover - unreachable, makes this an async generator
 
     if handler.unary_stream:
@@ -157,17 +160,17 @@ def _our_errors() -> tuple[type[BaseException], ...]:
 async def _abort_for(context, e: Exception) -> None:
     """End the call with the status for one of _our_errors()."""
     if isinstance(e, StoreDown):
-        await _abort(context, "UNAVAILABLE", "STORE_FAILED", f"{e}; try again")
+        await _abort(context, codes.STORE_FAILED, f"{e}; try again")
     elif isinstance(e, StoreDamaged):
-        await _abort(context, "DATA_LOSS", f"{e.what.upper()}_DAMAGED", str(e), {f"{e.what}_id": e.table_id})
+        await _abort(context, codes.damaged_code(e.what), str(e), {f"{e.what}_id": e.table_id})
     elif isinstance(e, store_errors()):  # a write the database did not take (it is down, or restarting)
-        await _abort(context, "UNAVAILABLE", "STORE_FAILED", "the database did not take the change; try again")
+        await _abort(context, codes.STORE_FAILED, "the database did not take the change; try again")
     elif isinstance(e, RefereeError):
-        await _abort(context, e.status, e.reason, e.message_in(LANG.get()), e.metadata)
+        await _abort(context, e.code, e.message_in(LANG.get()), e.metadata)
     elif isinstance(e, (OptionError, ValueError)):
-        await _abort(context, "INVALID_ARGUMENT", "BAD_OPTION", str(e))
+        await _abort(context, codes.BAD_OPTION, str(e))
     else:
-        await _abort(context, "INVALID_ARGUMENT", "BAD_RULES", _short(e.diagnostics[0]).format() if e.diagnostics
+        await _abort(context, codes.BAD_RULES, _short(e.diagnostics[0]).format() if e.diagnostics
                      else "bad rules")
 
 
@@ -229,13 +232,13 @@ class Referee(pb_grpc.RefereeServicer):
         before anything is done with the request, so a refusal costs next to nothing."""
         address = address_of(context.peer())
         if self.jobs_by_address[address] >= self.limits.sandbox_per_address:
-            raise RefereeError("RESOURCE_EXHAUSTED", "BUSY", "your address has as many rule files and records being "
+            raise RefereeError(codes.BUSY, "your address has as many rule files and records being "
                                "checked as it may: wait for their answers")
         if self.sandbox.full():
             raise _server_busy()
         return address
 
-    async def sandboxed(self, address: str, job: str, *args, seconds: float, too_slow: str) -> dict:
+    async def sandboxed(self, address: str, job: str, *args, seconds: float, too_slow: Code) -> dict:
         """Run a job (smear_referee/server/jobs.py) in the sandbox for a caller `admit` let in, counted
         against its address while it runs."""
         self.jobs_by_address[address] += 1
@@ -244,9 +247,9 @@ class Referee(pb_grpc.RefereeServicer):
         except SandboxBusy:
             raise _server_busy() from None
         except SandboxTimeout:
-            raise RefereeError("RESOURCE_EXHAUSTED", too_slow, f"stopped after {seconds:g} s") from None
+            raise RefereeError(too_slow, f"stopped after {seconds:g} s") from None
         except SandboxFailed:
-            raise RefereeError("RESOURCE_EXHAUSTED", too_slow, "it needed more memory than the server allows") from None
+            raise RefereeError(too_slow, "it needed more memory than the server allows") from None
         finally:
             self.jobs_by_address[address] -= 1
             if not self.jobs_by_address[address]:
@@ -256,18 +259,18 @@ class Referee(pb_grpc.RefereeServicer):
         """An uploaded rule file checked in the sandbox: {"info", "seconds"} or {"diagnostics"}."""
         address = self.admit(context)
         done = await self.sandboxed(address, "check_rules", self.limited_text(text), name[:100],
-                                    seconds=self.limits.compile_seconds, too_slow="RULES_TOO_COMPLEX")
+                                    seconds=self.limits.compile_seconds, too_slow=codes.RULES_TOO_COMPLEX)
         if "error" in done:
-            raise RefereeError("INVALID_ARGUMENT", "BAD_RULES", done["error"])
+            raise RefereeError(codes.BAD_RULES, done["error"])
         return done
 
     async def check_upload(self, context, text: str) -> None:
         """An uploaded rule file that is to seat tables: it must check clean, within table_compile_seconds."""
         done = await self.checked(context, text, "upload.yaml")
         if "diagnostics" in done:
-            raise RefereeError("INVALID_ARGUMENT", "BAD_RULES", _short(diagnostic(done["diagnostics"][0])).format())
+            raise RefereeError(codes.BAD_RULES, _short(diagnostic(done["diagnostics"][0])).format())
         if done["seconds"] > self.limits.table_compile_seconds:
-            raise RefereeError("RESOURCE_EXHAUSTED", "RULES_TOO_COMPLEX",
+            raise RefereeError(codes.RULES_TOO_COMPLEX,
                                f"a table's rules must check in {self.limits.table_compile_seconds:g} s; these took "
                                f"{done['seconds']:.1f} s")
 
@@ -275,7 +278,7 @@ class Referee(pb_grpc.RefereeServicer):
         n = len(text)  # characters; the UTF-8 size is 1 to 4 bytes each, so encode only when in doubt
         if n > self.limits.rules_bytes or 4 * n > self.limits.rules_bytes and \
                 len(text.encode("utf-8", "replace")) > self.limits.rules_bytes:
-            raise RefereeError("RESOURCE_EXHAUSTED", "RULES_TOO_LARGE",
+            raise RefereeError(codes.RULES_TOO_LARGE,
                                f"rule files are limited to {self.limits.rules_bytes:,} bytes")
         return text
 
@@ -296,10 +299,10 @@ class Referee(pb_grpc.RefereeServicer):
         options = request.options
         if len(options) > lim.options or any(len(k) > lim.option_chars or len(v) > lim.option_chars
                                              for k, v in options.items()):
-            raise RefereeError("INVALID_ARGUMENT", "BAD_OPTION",
+            raise RefereeError(codes.BAD_OPTION,
                                f"at most {lim.options} options, each name and value at most {lim.option_chars} characters")
         if request.HasField("seed") and len(request.seed) > lim.seed_chars:
-            raise RefereeError("INVALID_ARGUMENT", "BAD_OPTION", f"a seed is at most {lim.seed_chars} characters")
+            raise RefereeError(codes.BAD_OPTION, f"a seed is at most {lim.seed_chars} characters")
         return dict(options)
 
     # ---- rules
@@ -325,7 +328,7 @@ class Referee(pb_grpc.RefereeServicer):
     async def ExplainRules(self, request, context):
         fmt = request.format or "md"
         if fmt not in ("md", "html"):
-            raise RefereeError("INVALID_ARGUMENT", "BAD_FORMAT", "format is md or html")
+            raise RefereeError(codes.BAD_FORMAT, "format is md or html")
         lang = request.lang if request.lang in LANGUAGES else LANG.get()
         if request.WhichOneof("source") == "table_id":
             t = await self.tables.table_for(request.table_id, None)
@@ -338,9 +341,9 @@ class Referee(pb_grpc.RefereeServicer):
             return pb.ExplainRulesResponse(text=render(known_spec(known_rules(request.name)), fmt, lang=lang))
         address = self.admit(context)
         done = await self.sandboxed(address, "explain_rules", self.limited_text(request.text), fmt, lang,
-                                    seconds=self.limits.compile_seconds, too_slow="RULES_TOO_COMPLEX")
+                                    seconds=self.limits.compile_seconds, too_slow=codes.RULES_TOO_COMPLEX)
         if "text" not in done:
-            raise RefereeError("INVALID_ARGUMENT", "BAD_RULES", done.get("error") or
+            raise RefereeError(codes.BAD_RULES, done.get("error") or
                                _short(diagnostic(done["diagnostics"][0])).format())
         return pb.ExplainRulesResponse(text=done["text"])
 
@@ -349,9 +352,9 @@ class Referee(pb_grpc.RefereeServicer):
     async def CreateTable(self, request, context):
         which = request.WhichOneof("rules")
         if which is None:
-            raise RefereeError("INVALID_ARGUMENT", "BAD_RULES", "name the rules (rules_name) or upload them (rules_text)")
+            raise RefereeError(codes.BAD_RULES, "name the rules (rules_name) or upload them (rules_text)")
         if request.players < 0 or request.players > 8:
-            raise RefereeError("INVALID_ARGUMENT", "BAD_PLAYERS", "players is 2..8 (0: the rules' first count)")
+            raise RefereeError(codes.BAD_PLAYERS, "players is 2..8 (0: the rules' first count)")
         options = self.check_options(request)
         address = address_of(context.peer())
         key = keyed(idem.CREATE, request.idempotency_key, request, self.limits.key_chars)
@@ -370,7 +373,7 @@ class Referee(pb_grpc.RefereeServicer):
                                                    request.duplicate, max(0, request.hand_limit),
                                                    address=address, key=key, turn_seconds=request.turn_seconds)
         except RecursionError:
-            raise RefereeError("INVALID_ARGUMENT", "BAD_RULES", "the rule file nests too deeply") from None
+            raise RefereeError(codes.BAD_RULES, "the rule file nests too deeply") from None
         self.clock.arm(table)
         return pb.CreateTableResponse(table_id=table.id, host_token=host, table=self.info(table))
 
@@ -378,7 +381,7 @@ class Referee(pb_grpc.RefereeServicer):
     async def JoinTable(self, request, context):
         seat = request.seat if request.WhichOneof("role") == "seat" else None
         if request.WhichOneof("role") is None:
-            raise RefereeError("INVALID_ARGUMENT", "BAD_SEAT", "ask for a seat or to watch (spectator: true)")
+            raise RefereeError(codes.BAD_SEAT, "ask for a seat or to watch (spectator: true)")
         key = keyed(f"join:{request.table_id}", request.idempotency_key, request, self.limits.key_chars)
         table, token = await self.tables.join(request.table_id, seat, request.name, key)
         if seat is not None:
@@ -396,7 +399,7 @@ class Referee(pb_grpc.RefereeServicer):
     async def ListTables(self, request, context):
         limit = min(request.limit or 100, self.limits.list_tables)
         if limit < 0:
-            raise RefereeError("INVALID_ARGUMENT", "BAD_LIMIT", "limit is 0 (the default) or more")
+            raise RefereeError(codes.BAD_LIMIT, "limit is 0 (the default) or more")
         if self.tables.shards.clustered:  # the tables are spread over the replicas: the store lists them all
             return pb.ListTablesResponse(tables=await stored_lobby(self.tables, request.include_finished, limit,
                                                                    LANG.get()))
@@ -413,7 +416,7 @@ class Referee(pb_grpc.RefereeServicer):
         who = CALLER.get()
         t = await self.tables.table_for(request.table_id, who)
         if who.role not in ("seat", "spectator"):
-            raise RefereeError("PERMISSION_DENIED", "NOT_A_SEAT", "chat with a seat's token (or a spectator's, when the host allows)")
+            raise RefereeError(codes.NOT_A_SEAT, "chat with a seat's token (or a spectator's, when the host allows)")
         speaker = f"seat:{who.seat}" if who.role == "seat" else "spectators"  # spectators share one allowance
         name = t.seat_names[who.seat] if who.seat is not None else ""
         t.chat.say(speaker, who.seat, name, request, self.limits.chat_chars, self.limits.chat_per_minute)
@@ -426,9 +429,9 @@ class Referee(pb_grpc.RefereeServicer):
         who = CALLER.get()
         t = await self.tables.table_for(request.table_id, who)
         if who.role != "host":
-            raise RefereeError("PERMISSION_DENIED", "NOT_THE_HOST", "the host moderates the table's chat")
+            raise RefereeError(codes.NOT_THE_HOST, "the host moderates the table's chat")
         if any(not 0 <= s < t.rules.players for s in request.muted):
-            raise RefereeError("INVALID_ARGUMENT", "BAD_SEAT", f"seats are 0 to {t.rules.players - 1}")
+            raise RefereeError(codes.BAD_SEAT, f"seats are 0 to {t.rules.players - 1}")
         t.chat.moderate(set(request.muted), request.spectators_may_chat)
         return pb.ModerateChatResponse()
 
@@ -446,7 +449,7 @@ class Referee(pb_grpc.RefereeServicer):
         who = CALLER.get()
         t = await self.tables.table_for(request.table_id, who)
         if who.role not in ("host", "seat"):
-            raise RefereeError("PERMISSION_DENIED", "NOT_THE_HOST", "the host seats bots in the free seats, and a "
+            raise RefereeError(codes.NOT_THE_HOST, "the host seats bots in the free seats, and a "
                                "seat's token hands that seat to a bot; a spectator does neither")
         key = keyed(f"bots:{t.id}", request.idempotency_key, request, self.limits.key_chars)
         seat = request.seat if request.HasField("seat") else who.seat if who.role == "seat" else None
@@ -552,7 +555,7 @@ class Referee(pb_grpc.RefereeServicer):
         """A move sent on a Play stream, answered: accepted with the version it made, or refused."""
         try:
             if req.table_id and req.table_id != t.id:
-                raise RefereeError("PERMISSION_DENIED", "WRONG_TABLE", "this stream plays at another table")
+                raise RefereeError(codes.WRONG_TABLE, "this stream plays at another table")
             replayed, made = await self.tables.submit(t, who, req.move, req.expected_version, req.idempotency_key)
             return pb.MoveResult(accepted=True, replayed=replayed, version=made)
         except RefereeError as e:
@@ -563,7 +566,7 @@ class Referee(pb_grpc.RefereeServicer):
         """The caller's table, for a call only a seat may make (PERMISSION_DENIED / NOT_A_SEAT otherwise)."""
         t = await self.tables.table_for(table_id, who)
         if who.role != "seat" or who.seat is None:
-            raise RefereeError("PERMISSION_DENIED", "NOT_A_SEAT", refusal)
+            raise RefereeError(codes.NOT_A_SEAT, refusal)
         return t
 
     @guard
@@ -583,9 +586,9 @@ class Referee(pb_grpc.RefereeServicer):
         if request.WhichOneof("source") == "table_id":
             t = await self.tables.table_for(request.table_id, None)
             if not t.game.finished:
-                raise RefereeError("FAILED_PRECONDITION", "GAME_NOT_OVER", "a table is replayed once its game is over")
+                raise RefereeError(codes.GAME_NOT_OVER, "a table is replayed once its game is over")
             if await self.tables.sealed(t.seal):
-                raise RefereeError("FAILED_PRECONDITION", "ROUND_SEALED",
+                raise RefereeError(codes.ROUND_SEALED,
                                    "this table's duplicate round is still being played")
             record_json = json.dumps((await self.tables.record(t, Identity(t.id, "host", None)))[0])
         else:
@@ -597,17 +600,17 @@ class Referee(pb_grpc.RefereeServicer):
     async def on_record(self, context, job: str, record_json: str, key: str) -> dict:
         """A record job (smear_referee/server/jobs.py) in the sandbox, within the record limits."""
         if len(record_json) > self.limits.record_bytes:
-            raise RefereeError("RESOURCE_EXHAUSTED", "BAD_RECORD",
+            raise RefereeError(codes.RECORD_TOO_LARGE,
                                f"records are limited to {self.limits.record_bytes:,} characters")
         done = await self.sandboxed(self.admit(context), job, record_json, seconds=self.limits.verify_seconds,
-                                    too_slow="RECORD_TOO_COMPLEX")
+                                    too_slow=codes.RECORD_TOO_COMPLEX)
         if "unreadable" in done:
-            raise RefereeError("INVALID_ARGUMENT", "BAD_RECORD", done["unreadable"])
+            raise RefereeError(codes.BAD_RECORD, done["unreadable"])
         return done[key]
 
 
 def _server_busy() -> RefereeError:
-    return RefereeError("RESOURCE_EXHAUSTED", "BUSY", "the server is checking other rule files and records: "
+    return RefereeError(codes.BUSY, "the server is checking other rule files and records: "
                         "try again shortly")
 
 
@@ -623,7 +626,7 @@ def known_rules(name: str) -> str:
     if not is_known(name):
         base, version = split_ref(name)
         have = versions_of(base) if version is not None else []
-        raise RefereeError("NOT_FOUND", "UNKNOWN_RULES", f"no rule file {clip(name)} on this server" +
+        raise RefereeError(codes.UNKNOWN_RULES, f"no rule file {clip(name)} on this server" +
                            (f" ({base} has version{'s' if len(have) > 1 else ''} {', '.join(map(str, have))})"
                             if have else ""))
     return latest_ref(name)

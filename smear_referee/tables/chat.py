@@ -7,6 +7,7 @@ import time
 from collections import deque
 from dataclasses import dataclass, field
 
+from smear_referee import codes
 from smear_referee.api import referee_pb2 as pb
 from smear_referee.errors import RefereeError
 from smear_referee.names import clean
@@ -36,18 +37,18 @@ class Chat:
         RESOURCE_EXHAUSTED or INVALID_ARGUMENT otherwise."""
         now = time.time() if now is None else now
         if seat is None and not self.spectators_may_chat:
-            raise RefereeError("PERMISSION_DENIED", "CHAT_CLOSED", "spectators read the chat; the host may let them speak")
+            raise RefereeError(codes.CHAT_CLOSED, "spectators read the chat; the host may let them speak")
         if seat is not None and seat in self.muted:
-            raise RefereeError("PERMISSION_DENIED", "MUTED", "the host has muted this seat's chat")
+            raise RefereeError(codes.MUTED, "the host has muted this seat's chat")
         times = self.recent.setdefault(speaker, deque())
         while times and now - times[0] > 60:
             times.popleft()
         if len(times) >= per_minute:
-            raise RefereeError("RESOURCE_EXHAUSTED", "CHAT_TOO_FAST", f"at most {per_minute} lines a minute: wait a moment")
+            raise RefereeError(codes.CHAT_TOO_FAST, f"at most {per_minute} lines a minute: wait a moment")
         which = request.WhichOneof("say")
         if which == "reaction":
             if request.reaction not in REACTIONS:
-                raise RefereeError("INVALID_ARGUMENT", "BAD_REACTION", f"a reaction is one of {', '.join(REACTIONS)}")
+                raise RefereeError(codes.BAD_REACTION, f"a reaction is one of {', '.join(REACTIONS)}")
             line = pb.ChatLine(seat=-1 if seat is None else seat, name=name, reaction=request.reaction, at=now)
         else:
             text = clean(request.text, chars, "a chat line", empty=False)

@@ -16,6 +16,7 @@ import secrets
 from dataclasses import dataclass
 from typing import Any
 
+from smear_referee import codes
 from smear_referee.errors import RefereeError
 
 CREATE = "create"  # CreateTable's scope: a key names one table, whichever table it made
@@ -43,7 +44,7 @@ def keyed(scope: str, key: str, request: Any, limit: int) -> Keyed | None:
     if not key:
         return None
     if len(key) > limit:
-        raise RefereeError("INVALID_ARGUMENT", "BAD_RECORD", f"the idempotency key is longer than {limit} characters")
+        raise RefereeError(codes.BAD_RECORD, f"the idempotency key is longer than {limit} characters")
     copy = type(request)()
     copy.CopyFrom(request)
     copy.ClearField("idempotency_key")
@@ -63,7 +64,7 @@ def answer_of(k: Keyed, row: tuple[str, str, str] | None) -> tuple[str, dict[str
         return None
     digest, salt, answer = row
     if digest != k.digest:
-        raise RefereeError("INVALID_ARGUMENT", "IDEMPOTENCY_KEY_REUSED",
+        raise RefereeError(codes.IDEMPOTENCY_KEY_REUSED,
                            "this idempotency key was used for a different request")
     return salt, json.loads(answer)
 

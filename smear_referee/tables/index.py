@@ -7,6 +7,7 @@ import hmac
 from collections import OrderedDict, defaultdict
 from typing import Callable
 
+from smear_referee import codes
 from smear_referee.errors import RefereeError
 from smear_referee.limits import Limits
 from smear_referee.tables.table import Identity, Table
@@ -124,7 +125,7 @@ class TableIndex:
         """Room for one more table on the server, and (unless `address` is None) in that address's budget."""
         lim = self.limits
         if len(self.open_ids) >= lim.max_tables:
-            raise RefereeError("RESOURCE_EXHAUSTED", "TOO_MANY_TABLES",
+            raise RefereeError(codes.TOO_MANY_TABLES,
                                f"this server holds {lim.max_tables} unfinished tables, as many as it may")
         if address is None:
             return
@@ -132,11 +133,11 @@ class TableIndex:
         for tid in [tid for tid in mine if tid not in self.open_ids]:
             del mine[tid]  # finished (or gone): no longer counted
         if len(mine) >= lim.tables_per_address:
-            raise RefereeError("RESOURCE_EXHAUSTED", "TOO_MANY_TABLES",
+            raise RefereeError(codes.TOO_MANY_TABLES,
                                f"{lim.tables_per_address} unfinished tables were created from your address: "
                                "finish some first")
         if uploaded and sum(mine.values()) >= lim.upload_tables_per_address:
-            raise RefereeError("RESOURCE_EXHAUSTED", "TOO_MANY_TABLES",
+            raise RefereeError(codes.TOO_MANY_TABLES,
                                f"{lim.upload_tables_per_address} unfinished tables with uploaded rules were created "
                                "from your address: finish some first")
 

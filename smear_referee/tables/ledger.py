@@ -11,6 +11,7 @@ from typing import Any, Callable
 
 from smear_dsl.errors import clip
 
+from smear_referee import codes
 from smear_referee.errors import RefereeError, damaged
 from smear_referee.metrics import Metrics
 from smear_referee.storage.cluster import Fenced
@@ -52,16 +53,16 @@ class Ledger:
         changes hands): the client asks there."""
         owner = self.shards.owner_of(table_id)
         if owner and owner != self.shards.address:
-            return RefereeError("UNAVAILABLE", "NOT_OWNER", f"table {clip(table_id)} is served by the replica at "
+            return RefereeError(codes.NOT_OWNER, f"table {clip(table_id)} is served by the replica at "
                                 f"{owner}: ask there", {"owner": owner})
-        return RefereeError("UNAVAILABLE", "NOT_OWNER", f"table {clip(table_id)}'s shard is changing hands: ask "
+        return RefereeError(codes.NOT_OWNER, f"table {clip(table_id)}'s shard is changing hands: ask "
                             "again shortly", {"owner": ""})
 
     def gone(self, t: Table) -> RefereeError:
         """What a stream holding a table that left memory ends with."""
         if not self.shards.owns(t.id):
             return self.not_owner(t.id)
-        return RefereeError("UNAVAILABLE", "TABLE_RELOADED", "the table is being read back from the store: ask again")
+        return RefereeError(codes.TABLE_RELOADED, "the table is being read back from the store: ask again")
 
     async def write(self, t: Table | None, table_id: str, statements: list[tuple[str, tuple]],
                     keyed: bool = False, what: str = "a write") -> None:
@@ -75,7 +76,7 @@ class Ledger:
             if keyed:
                 raise KeyConflict() from None
             self.metrics.store_failures.labels("failed").inc()
-            raise RefereeError("UNAVAILABLE", "STORE_FAILED", "the database did not take the change; try again") from None
+            raise RefereeError(codes.STORE_FAILED, "the database did not take the change; try again") from None
         except Fenced:
             log.warning("fenced: %s at table %s was refused (its shard is no longer this replica's)", what, table_id)
             self.metrics.store_failures.labels("fenced").inc()
@@ -86,7 +87,7 @@ class Ledger:
             self.metrics.store_failures.labels("failed").inc()
             if t is not None and self.store.backend.name == "postgresql":
                 self.hand_over(t)  # the commit may or may not have happened: the store decides
-            raise RefereeError("UNAVAILABLE", "STORE_FAILED", "the database did not take the change; try again") from None
+            raise RefereeError(codes.STORE_FAILED, "the database did not take the change; try again") from None
 
     async def commit(self, t: Table, statements: list[tuple[str, tuple]], events: list[Event],
                      snap: dict[str, Any] | None, undo: Callable[[], None], what: str, keyed: bool = False,

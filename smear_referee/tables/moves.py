@@ -12,6 +12,7 @@ import time
 from smear_dsl.errors import MoveError, Said
 from smear_dsl.i18n import N_
 
+from smear_referee import codes
 from smear_referee.api import referee_pb2 as pb
 from smear_referee.errors import RefereeError
 from smear_referee.metrics import Metrics
@@ -51,20 +52,19 @@ async def _submit(desk: Desk, t: Table, seat: int, move: pb.Move, expected_versi
         if key and (made := await _used(desk, t, seat, key, digest, expected_version)) is not None:
             return True, made
         if t.game.finished:
-            raise RefereeError("FAILED_PRECONDITION", "GAME_OVER", Said(N_("the game is over")))
+            raise RefereeError(codes.GAME_OVER, Said(N_("the game is over")))
         if expected_version != t.version:
-            raise RefereeError("ABORTED", "STALE_VERSION",
+            raise RefereeError(codes.STALE_VERSION,
                                Said(N_("the table is at version {version}, not {sent}: get the view again"),
                                     (("version", t.version), ("sent", expected_version))))
         if key.startswith("bot:") and seat not in t.bots or key.startswith("clock:") and seat in t.bots:
             # a house bot's move queued behind its player taking the seat back (or the clock's behind a bot
             # standing in): the seat is no longer the server's to play
-            raise RefereeError("ABORTED", "STALE_VERSION", "the seat changed hands meanwhile")
+            raise RefereeError(codes.STALE_VERSION, "the seat changed hands meanwhile")
         try:
             code, before = t.check_and_apply(seat, move)
         except MoveError as e:
-            raise RefereeError("INVALID_ARGUMENT" if e.code in ("BAD_RECORD", "BAD_DEAL") else "FAILED_PRECONDITION",
-                               e.code, e.said, spec=t.rules.spec) from None
+            raise RefereeError(codes.of_move(e.code), e.said, spec=t.rules.spec) from None
         by = mover(key)
         events = t.news(before, seat, code, by)
         now = time.time()
@@ -75,7 +75,7 @@ async def _submit(desk: Desk, t: Table, seat: int, move: pb.Move, expected_versi
         except KeyConflict:  # the key was used in an earlier hand (its move is stored)
             if (made := await _used(desk, t, seat, key, digest, -1)) is not None:
                 return True, made
-            raise RefereeError("UNAVAILABLE", "STORE_FAILED", "the database did not take the change; try again") \
+            raise RefereeError(codes.STORE_FAILED, "the database did not take the change; try again") \
                 from None
         made = t.version
         t.moved_by(seat, by, key, digest)
@@ -96,9 +96,9 @@ async def _used(desk: Desk, t: Table, seat: int, key: str, digest: str | None, e
         return None
     owner, stored, version = hit
     if owner != seat:
-        raise RefereeError("INVALID_ARGUMENT", "IDEMPOTENCY_KEY_REUSED", "this idempotency key was used by another seat")
+        raise RefereeError(codes.IDEMPOTENCY_KEY_REUSED, "this idempotency key was used by another seat")
     if stored is not None and stored != digest:
-        raise RefereeError("INVALID_ARGUMENT", "IDEMPOTENCY_KEY_REUSED",
+        raise RefereeError(codes.IDEMPOTENCY_KEY_REUSED,
                            "this idempotency key was used for a different move")
     return version
 
@@ -111,12 +111,12 @@ def mover(key: str) -> str:
 def _admit_move(desk: Desk, t: Table, who: Identity, key: str, by_server: bool) -> None:
     """What a move is refused for before it is tried at the table: the caller, the key, the shard."""
     if who.role != "seat" or who.seat is None:
-        raise RefereeError("PERMISSION_DENIED", "NOT_A_SEAT", "only a seat token can play moves")
+        raise RefereeError(codes.NOT_A_SEAT, "only a seat token can play moves")
     if len(key) > desk.limits.key_chars:
-        raise RefereeError("INVALID_ARGUMENT", "BAD_RECORD",
+        raise RefereeError(codes.BAD_RECORD,
                            f"the idempotency key is longer than {desk.limits.key_chars} characters")
     if key.startswith(SERVER_KEYS) and not by_server:  # they mark the server's moves in the record
-        raise RefereeError("INVALID_ARGUMENT", "BAD_RECORD",
+        raise RefereeError(codes.BAD_RECORD,
                            f"an idempotency key may not start with {' or '.join(SERVER_KEYS)}: the server's own moves do")
     if t.moved or not desk.shards.owns(t.id):
         raise desk.ledger.gone(t)

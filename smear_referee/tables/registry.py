@@ -11,6 +11,7 @@ from typing import Any, Callable
 
 from smear_dsl.errors import clip
 
+from smear_referee import codes
 from smear_referee.tables import history, idem, moves, restore, seats, upkeep
 from smear_referee.api import referee_pb2 as pb
 from smear_referee.storage.cluster import Solo
@@ -211,7 +212,7 @@ class Tables:
         else:
             stored = await self.store.off_loop(self.store.load, [table_id])
             if not stored:
-                raise RefereeError("NOT_FOUND", "NOT_FOUND", f"no table {clip(table_id)}")
+                raise RefereeError(codes.NOT_FOUND, f"no table {clip(table_id)}")
             try:
                 t, _behind = restore.rebuild(stored[0])
             except Damaged as e:

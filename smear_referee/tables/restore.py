@@ -10,6 +10,7 @@ import logging
 import time
 from smear_dsl.errors import MoveError, OptionError, RuleError, clip
 
+from smear_referee import codes
 from smear_referee.storage import integrity as I
 from smear_referee.tables.rulesets import compiled, rules_spec
 from smear_referee.storage.store import Store, StoredTable
@@ -89,9 +90,9 @@ async def table_for(desk: Desk, table_id: str, who: Identity | None) -> Table:
             if t is None:
                 return await table_for(desk, table_id, who)  # now known as damaged
     if t is None:
-        raise RefereeError("NOT_FOUND", "NOT_FOUND", f"no table {clip(table_id)}")
+        raise RefereeError(codes.NOT_FOUND, f"no table {clip(table_id)}")
     if who is not None and who.table_id != table_id:
-        raise RefereeError("PERMISSION_DENIED", "WRONG_TABLE", "this token belongs to another table")
+        raise RefereeError(codes.WRONG_TABLE, "this token belongs to another table")
     index.touched(t)
     return t
 

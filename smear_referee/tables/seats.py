@@ -16,6 +16,7 @@ from smear_dsl.compile.duplicate import first_dealer
 from smear_dsl.errors import clip
 from smear_dsl.language.pins import table_rules_name, upload_pins
 
+from smear_referee import codes
 from smear_referee.tables import idem
 from smear_referee.names import clean as clean_name
 from smear_referee.tables.rulesets import compiled, rules_spec, upload_spec
@@ -56,7 +57,7 @@ async def create(desk: Desk, rules_name: str | None, rules_text: str | None, opt
     first = first_dealer(seed, rules.players)
     table_id = desk.shards.new_id()
     if table_id is None:
-        raise RefereeError("UNAVAILABLE", "NOT_OWNER", "this replica holds no shard yet: ask another, or again "
+        raise RefereeError(codes.NOT_OWNER, "this replica holds no shard yet: ask another, or again "
                            "shortly", {"owner": ""})
     cap = desk.limits.hands_per_game
     hand_limit = min(hand_limit, cap) if hand_limit > 0 else cap
@@ -93,16 +94,16 @@ async def join(desk: Desk, table_id: str, seat: int | None, name: str = "",
         if seat is not None and own:
             _check_index(t, seat)
             if await desk.store.off_loop(desk.store.seat_tokens, table_id, seat) >= desk.limits.tokens_per_seat:
-                raise RefereeError("RESOURCE_EXHAUSTED", "TOO_MANY_TOKENS", f"seat {seat + 1} has "
+                raise RefereeError(codes.TOO_MANY_TOKENS, f"seat {seat + 1} has "
                                    f"{desk.limits.tokens_per_seat} tokens already: play on one of them")
         elif seat is not None:
             _check_free(t, seat)
         else:
             if await desk.ledger.sealed(t.seal):
-                raise RefereeError("FAILED_PRECONDITION", "ROUND_SEALED",
+                raise RefereeError(codes.ROUND_SEALED,
                                    "this table plays a duplicate round: it can be watched once the round is over")
             if t.spectators >= desk.limits.spectators_per_table:
-                raise RefereeError("RESOURCE_EXHAUSTED", "TOO_MANY_SPECTATORS",
+                raise RefereeError(codes.TOO_MANY_SPECTATORS,
                                    f"this table has {t.spectators} spectators already")
         role = "seat" if seat is not None else "spectator"
         salt = idem.new_salt()
@@ -122,20 +123,20 @@ async def join(desk: Desk, table_id: str, seat: int | None, name: str = "",
 def check_clock(lim: Limits, turn_seconds: int) -> None:
     """INVALID_ARGUMENT / BAD_CLOCK unless `turn_seconds` is 0 (no clock) or within the limits."""
     if turn_seconds and not lim.turn_seconds_min <= turn_seconds <= lim.turn_seconds_max:
-        raise RefereeError("INVALID_ARGUMENT", "BAD_CLOCK", f"a turn clock here is {lim.turn_seconds_min} to "
+        raise RefereeError(codes.BAD_CLOCK, f"a turn clock here is {lim.turn_seconds_min} to "
                            f"{lim.turn_seconds_max} seconds a move (0: none), not {turn_seconds}")
 
 
 def _check_index(t: Table, seat: int) -> None:
     if not 0 <= seat < t.rules.players:
-        raise RefereeError("INVALID_ARGUMENT", "BAD_SEAT",
+        raise RefereeError(codes.BAD_SEAT,
                            f"seat index {seat} is not one of this table's 0 to {t.rules.players - 1} (seats 1 to {t.rules.players})")
 
 
 def _check_free(t: Table, seat: int) -> None:
     _check_index(t, seat)
     if t.seats_taken[seat]:  # said to a person: seats count from 1 (the API's index is seat - 1)
-        raise RefereeError("ALREADY_EXISTS", "SEAT_TAKEN", f"seat {seat + 1} is taken")
+        raise RefereeError(codes.SEAT_TAKEN, f"seat {seat + 1} is taken")
 
 
 def check_bot(desk: Desk, kind: str) -> None:
@@ -143,10 +144,10 @@ def check_bot(desk: Desk, kind: str) -> None:
     try:
         budget = parse_budget(parse_bot(kind))  # None for the simple bots
     except ValueError as e:
-        raise RefereeError("INVALID_ARGUMENT", "BAD_BOT", clip(str(e), 200)) from None
+        raise RefereeError(codes.BAD_BOT, clip(str(e), 200)) from None
     lim = desk.limits
     if budget is not None and ((budget.ms or 0) > lim.bot_search_ms or (budget.playouts or 0) > lim.bot_search_playouts):
-        raise RefereeError("INVALID_ARGUMENT", "BAD_BOT", f"a search bot here thinks at most {lim.bot_search_ms:g}ms "
+        raise RefereeError(codes.BAD_BOT, f"a search bot here thinks at most {lim.bot_search_ms:g}ms "
                            f"or {lim.bot_search_playouts} playouts a move, not {clip(kind)}")
 
 
@@ -160,7 +161,7 @@ async def add_bots(desk: Desk, t: Table, kind: str, seat: int | None = None,
         if (done := await prior(desk, k)) is not None:
             return list(done[1]["seats"])
         if t.game.finished:
-            raise RefereeError("FAILED_PRECONDITION", "GAME_OVER", "the game is over")
+            raise RefereeError(codes.GAME_OVER, "the game is over")
         if seat is not None and by is not None:
             _may_hand_over(t, seat, by, desk.limits.present_seconds)
             if not (by.role == "seat" and by.seat == seat) and await _rated(desk, t):
@@ -186,13 +187,13 @@ def _may_hand_over(t: Table, seat: int, by: Identity, present_seconds: float) ->
     benched by someone else, the host included."""
     _check_index(t, seat)
     if not t.seats_taken[seat]:
-        raise RefereeError("FAILED_PRECONDITION", "SEAT_FREE", f"seat {seat + 1} is free: the host fills free seats")
+        raise RefereeError(codes.SEAT_FREE, f"seat {seat + 1} is free: the host fills free seats")
     if by.role == "seat" and by.seat == seat:
         return
     if by.role not in ("host", "seat"):
-        raise RefereeError("PERMISSION_DENIED", "NOT_THE_HOST", "a spectator does not hand seats to bots")
+        raise RefereeError(codes.NOT_THE_HOST, "a spectator does not hand seats to bots")
     if t.people[seat] and (t.here[seat] > 0 or not t.streamed[seat] and time.monotonic() - t.acted[seat] < present_seconds):
-        raise RefereeError("FAILED_PRECONDITION", "PLAYER_HERE", f"seat {seat + 1}'s player is at the table: nobody "
+        raise RefereeError(codes.PLAYER_HERE, f"seat {seat + 1}'s player is at the table: nobody "
                            "else hands a present player's seat to a bot (they may, with their own token)")
 
 
@@ -209,23 +210,23 @@ def _away_at_a_rated_table(t: Table, seat: int, kind: str) -> None:
     """At a club's table someone else hands a member's seat to a bot only once the turn clock has found them
     away (their time ran out), and only to the house bot: never a weaker one the caller picks."""
     if t.people[seat] and t.misses[seat] < 1:
-        raise RefereeError("FAILED_PRECONDITION", "PLAYER_HERE", f"seat {seat + 1} is a member's at a rated table: "
+        raise RefereeError(codes.PLAYER_HERE, f"seat {seat + 1} is a member's at a rated table: "
                            "someone else hands it to a bot only once its turn clock has run out")
     if kind != HOUSE_BOT:
-        raise RefereeError("INVALID_ARGUMENT", "BAD_BOT", f"at a rated table an away member's seat is played by the "
+        raise RefereeError(codes.BAD_BOT, f"at a rated table an away member's seat is played by the "
                            f"house bot ({HOUSE_BOT}), not {clip(kind)}")
 
 
 async def take_back(desk: Desk, t: Table, who: Identity) -> None:
     """The seat's own token takes the seat back from the bot standing in (its token is dropped)."""
     if who.role != "seat" or who.seat is None:
-        raise RefereeError("PERMISSION_DENIED", "NOT_A_SEAT", "a seat's player takes it back, with the seat's token")
+        raise RefereeError(codes.NOT_A_SEAT, "a seat's player takes it back, with the seat's token")
     async with t.lock:
         seat = who.seat
         if seat not in t.bots:
-            raise RefereeError("FAILED_PRECONDITION", "NO_BOT", f"no bot plays seat {seat + 1}: it is yours already")
+            raise RefereeError(codes.NO_BOT, f"no bot plays seat {seat + 1}: it is yours already")
         if not t.people[seat]:
-            raise RefereeError("PERMISSION_DENIED", "NOT_A_SEAT", "this seat is the server's bot's")
+            raise RefereeError(codes.NOT_A_SEAT, "this seat is the server's bot's")
         h = t.bot_tokens.get(seat, "")
         await desk.ledger.write(t, t.id, Store.drop_token(h))
         t.bot_leaves(seat)
@@ -280,11 +281,11 @@ async def rematch(desk: Desk, old: Table, who: Identity, address: str | None) ->
     another device, gets the same token; the old table's own bots are seated again (a bot that stood in for
     a person is not: the person's seat waits for them)."""
     if who.role != "seat" or who.seat is None or not old.people[who.seat]:
-        raise RefereeError("PERMISSION_DENIED", "NOT_A_SEAT", "a player of the table asks to play again, with their seat's token")
+        raise RefereeError(codes.NOT_A_SEAT, "a player of the table asks to play again, with their seat's token")
     if not old.game.finished:
-        raise RefereeError("FAILED_PRECONDITION", "GAME_NOT_OVER", "the game is not over yet")
+        raise RefereeError(codes.GAME_NOT_OVER, "the game is not over yet")
     if old.seal is not None or old.duplicate:
-        raise RefereeError("FAILED_PRECONDITION", "TOURNAMENT_TABLE", "a tournament's table: its director starts the next round")
+        raise RefereeError(codes.TOURNAMENT_TABLE, "a tournament's table: its director starts the next round")
     async with old.lock:  # one rematch per table, whoever asks first
         roots = await desk.store.off_loop(_seat_roots, desk.store, old.id)
         nid = await next_table(desk, old)
@@ -313,7 +314,7 @@ async def rematch(desk: Desk, old: Table, who: Identity, address: str | None) ->
                 if not old.people[seat] and not new.seats_taken[seat]:
                     await add_bots(desk, new, kind, seat)
     if who.seat not in roots:
-        raise RefereeError("PERMISSION_DENIED", "NOT_A_SEAT", "this seat's token is not one the table knows")
+        raise RefereeError(codes.NOT_A_SEAT, "this seat's token is not one the table knows")
     return await table_for(desk, nid, None), _next_token(roots[who.seat], nid)
 
 

@@ -23,6 +23,7 @@ from smear_dsl.records.verify import verify
 from smear_dsl.language.spec import RuleSpec
 from smear_dsl.language.versions import known_texts, legacy_pins, pins_of
 
+from smear_referee import codes
 from smear_referee.api import referee_pb2 as pb
 from smear_referee.api import referee_pb2_grpc as pb_grpc
 from smear_referee.limits import address_of
@@ -129,7 +130,7 @@ class Tournaments:
         """The tournament, for its director (at the replica holding its shard) or for anyone's reading."""
         if director:
             if who is None or who.role != "director" or who.table_id != tid:
-                raise RefereeError("PERMISSION_DENIED", "NOT_THE_DIRECTOR", "this needs the tournament's director token")
+                raise RefereeError(codes.NOT_THE_DIRECTOR, "this needs the tournament's director token")
             if not self.tables.shards.owns(tid):
                 raise self.tables.not_owner(tid)
         t = self.all.get(tid)
@@ -140,7 +141,7 @@ class Tournaments:
                 t = Tourney(tid, config, [Round(r, seed, tables) for r, seed, tables in rounds], audit)
                 self.keep(t)
         if t is None:
-            raise RefereeError("NOT_FOUND", "NOT_FOUND", f"no tournament {clip(tid)}")
+            raise RefereeError(codes.NOT_FOUND, f"no tournament {clip(tid)}")
         return t
 
 
@@ -162,7 +163,7 @@ def tourney_spec(c: dict[str, Any]) -> RuleSpec:
         spec = rules_spec(c["rules"], None)
     want = c.get("rules_sha256")
     if want is not None and want != spec.sha256 and want not in known_texts(spec.ref):
-        raise RefereeError("FAILED_PRECONDITION", "RULES_CHANGED", f"this tournament is played under {spec.ref} with "
+        raise RefereeError(codes.RULES_CHANGED, f"this tournament is played under {spec.ref} with "
                            f"the text of SHA-256 {want[:12]}…, which this server no longer has")
     return spec
 
@@ -195,7 +196,7 @@ class TournamentService(pb_grpc.TournamentServicer):
         if not request.club_id:
             return None
         if request.teams or request.rules_text:
-            raise RefereeError("INVALID_ARGUMENT", "BAD_TOURNAMENT", "a club's tournament plays one of the club's rule "
+            raise RefereeError(codes.BAD_TOURNAMENT, "a club's tournament plays one of the club's rule "
                                "files (by its name) and seats players: partners are rated as a team of their members")
         club, f, members, shown = await self.clubs.for_tournament(
             request.club_id[:64], await optional_caller(self.t.tables, context), request.rules_name, entrants)
@@ -206,12 +207,12 @@ class TournamentService(pb_grpc.TournamentServicer):
         lim = self.t.tables.limits
         address = address_of(context.peer())
         if self.t.count >= lim.max_tournaments:
-            raise RefereeError("RESOURCE_EXHAUSTED", "TOO_MANY_TOURNAMENTS", "this server holds as many tournaments as it can")
+            raise RefereeError(codes.TOO_MANY_TOURNAMENTS, "this server holds as many tournaments as it can")
         if self.t.by_address[address] >= lim.tournaments_per_address:
-            raise RefereeError("RESOURCE_EXHAUSTED", "TOO_MANY_TOURNAMENTS",
+            raise RefereeError(codes.TOO_MANY_TOURNAMENTS,
                                f"{lim.tournaments_per_address} tournaments were created from your address")
         if len(request.entrants) > lim.entrants:
-            raise RefereeError("INVALID_ARGUMENT", "BAD_TOURNAMENT", f"at most {lim.entrants} entrants")
+            raise RefereeError(codes.BAD_TOURNAMENT, f"at most {lim.entrants} entrants")
         title = clean_name(request.name, lim.name_chars, "a tournament's name")
         entrants = [clean_name(e, lim.name_chars, f"entrant {i + 1}'s name", empty=False)
                     for i, e in enumerate(request.entrants)]
@@ -224,15 +225,15 @@ class TournamentService(pb_grpc.TournamentServicer):
         teams = request.teams
         per_table = rules.n_sides if teams else rules.players
         if teams and rules.n_sides == rules.players:
-            raise RefereeError("INVALID_ARGUMENT", "BAD_TOURNAMENT", "these rules have no partnerships: entrants are players")
+            raise RefereeError(codes.BAD_TOURNAMENT, "these rules have no partnerships: entrants are players")
         if len(entrants) < per_table:
-            raise RefereeError("INVALID_ARGUMENT", "BAD_TOURNAMENT", f"at least {per_table} entrants")
+            raise RefereeError(codes.BAD_TOURNAMENT, f"at least {per_table} entrants")
         check_clock(lim, request.turn_seconds)
         if request.pairing not in ("swiss", "round_robin") or not 1 <= request.rounds <= 100:
-            raise RefereeError("INVALID_ARGUMENT", "BAD_TOURNAMENT", "pairing is swiss or round_robin; rounds 1..100")
+            raise RefereeError(codes.BAD_TOURNAMENT, "pairing is swiss or round_robin; rounds 1..100")
         tid = self.t.tables.shards.new_id()  # in a shard this server holds: it fails over with that shard
         if tid is None:
-            raise RefereeError("UNAVAILABLE", "NOT_OWNER", "this replica holds no shard yet: ask another, or again "
+            raise RefereeError(codes.NOT_OWNER, "this replica holds no shard yet: ask another, or again "
                                "shortly", {"owner": ""})
         config = {"name": title or f"{spec.name} tournament", "rules": name, "options": dict(rules.options),
                   "players": rules.players, "entrants": entrants, "teams": teams, "pairing": request.pairing,
@@ -262,9 +263,9 @@ class TournamentService(pb_grpc.TournamentServicer):
         t = await self.t.get(request.tournament_id, CALLER.get(), director=True)
         c = t.config
         if t.rounds and not all(await self.t.finished(t.rounds[-1])):
-            raise RefereeError("FAILED_PRECONDITION", "ROUND_IN_PROGRESS", "the current round has tables still playing")
+            raise RefereeError(codes.ROUND_IN_PROGRESS, "the current round has tables still playing")
         if len(t.rounds) >= c["rounds"]:
-            raise RefereeError("FAILED_PRECONDITION", "TOURNAMENT_OVER", "every round has been played")
+            raise RefereeError(codes.TOURNAMENT_OVER, "every round has been played")
         r = len(t.rounds)
         spec = tourney_spec(c)
         rules = compile_rules(spec, c["players"], c["options"])
@@ -358,14 +359,14 @@ class TournamentService(pb_grpc.TournamentServicer):
     async def Act(self, request, context):
         t = await self.t.get(request.tournament_id, CALLER.get(), director=True)
         if not request.reason.strip():
-            raise RefereeError("INVALID_ARGUMENT", "NO_REASON", "every director action needs a reason")
+            raise RefereeError(codes.NO_REASON, "every director action needs a reason")
         kind = request.WhichOneof("action")
         n = len(t.config["entrants"])
         if kind is None:
-            raise RefereeError("INVALID_ARGUMENT", "BAD_ACTION", "forfeit, replace or adjust")
+            raise RefereeError(codes.BAD_ACTION, "forfeit, replace or adjust")
         a = getattr(request, kind)
         if not 0 <= a.entrant < n:
-            raise RefereeError("INVALID_ARGUMENT", "BAD_ACTION", f"entrants are 0..{n - 1}")
+            raise RefereeError(codes.BAD_ACTION, f"entrants are 0..{n - 1}")
         entry: dict[str, Any] = {"seq": len(t.audit) + 1, "action": kind, "entrant": a.entrant,
                                  "reason": request.reason.strip()[:500], "at": round(time.time(), 3)}
         if kind == "forfeit":

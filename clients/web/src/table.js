@@ -1,6 +1,7 @@
 // The table: a seat's (or a spectator's) live view, moves, refusals in words, results, the record.
 import { auth, once, referee, refusal, tokens } from "./api.js";
 import { ChatPanel } from "./chat.js";
+import { CODES } from "./gen/codes.js";
 import { animate, feltRects, Sound } from "./motion.js";
 import { langPicker, optionsText, phaseName, pointName, t, tn } from "./i18n.js";
 import { botKinds, cardEl, cardLabel, choiceButtonLabel, choiceWords, h, moveKey, moveLabel, moveTold, patch, pointSides, scoreList, sortHand, SUITS } from "./ui.js";
@@ -145,7 +146,7 @@ class TablePage {
       } catch (err) {
         if (this.abort.signal.aborted) return;
         const r = refusal(err);
-        if (r.reason === "UNAUTHENTICATED" || r.reason === "NOT_FOUND") {
+        if (r.reason === CODES.UNAUTHENTICATED || r.reason === CODES.NOT_FOUND) {
           this.message = { text: `${r.reason}: ${r.message}`, bad: true };
           tokens.set(this.tableId, { seat: undefined, spectator: undefined });
           return this.renderJoin();
