@@ -37,10 +37,10 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from smear_dsl.players.make import make_bot  # noqa: E402
 from smear_dsl.compile.compiler import compile_rules  # noqa: E402
 from smear_dsl.engine import Game  # noqa: E402
 from smear_dsl.language.load import load_spec  # noqa: E402
+from smear_dsl.players.make import make_bot  # noqa: E402
 
 MAX_HANDS = 200
 Z = 1.96

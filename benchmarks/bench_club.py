@@ -3,7 +3,8 @@ club games (default 10,000; the issue's bar: within a minute here).
 
 The export is a sample season (smear_referee/club/sample.py: eight members, bots, a guest every fifth
 game) made once and kept at `--export` (the temporary folder by default): made in parallel over
-`--jobs` processes, a part each, then joined into one season; --remake makes it anew. Printed: the export's size, the whole verification's time (every
+`--jobs` processes, a part each, then joined into one season; --remake makes it anew. Printed: the export's size, the
+whole verification's time (every
 record re-refereed, every digest chained, every rating recomputed from scratch and compared) and the
 ratings' part of it alone.
 Usage: python benchmarks/bench_club.py [--games 10000] [--jobs 2] [--export FILE] [--remake]
@@ -65,9 +66,9 @@ def main() -> None:
     whole = time.perf_counter() - t0
     assert not problems, problems[:3]
 
-    from smear_referee.club.ratings import RatingSettings, rate
-    from smear_referee.club.export import rated_game
     from smear_dsl.records.verify import rules_for
+    from smear_referee.club.export import rated_game
+    from smear_referee.club.ratings import RatingSettings, rate
     settings = RatingSettings()
     games = []
     for line in read_export(str(path)):

@@ -23,8 +23,8 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT / "tests"))
 
-from cluster_harness import (AsyncRoute, Ledger, Replicas, drop_database, new_database, new_table,  # noqa: E402
-                             pg_reachable, play)
+from cluster_harness import AsyncRoute, Ledger, Replicas, drop_database, new_database, new_table, pg_reachable, play  # noqa: E402
+
 from smear_referee.storage.cluster import shard_of  # noqa: E402
 
 

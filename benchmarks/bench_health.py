@@ -76,5 +76,6 @@ def main() -> None:
     print(f"target: health p99 under 50 ms while moves flow: {p99:.1f} ms on the health port "
           f"({'met' if p99 < 50 else 'NOT met'})")
 
+
 if __name__ == "__main__":
     main()

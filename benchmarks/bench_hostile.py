@@ -44,6 +44,7 @@ sys.path.insert(0, str(ROOT))
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 from bench_referee import tables  # noqa: E402
+
 from smear_referee.api import referee_pb2 as pb  # noqa: E402
 from smear_referee.api import referee_pb2_grpc as pb_grpc  # noqa: E402
 from smear_referee.clients.client import error_reason  # noqa: E402
@@ -129,7 +130,7 @@ async def flood(target: str, seconds: float, attackers: int, max_calls: int) -> 
                     outcomes[f"{kind}: OK"] += 1
                 except grpc.aio.AioRpcError as e:
                     outcomes[f"{kind}: {e.code().name} {error_reason(e) or ''}".rstrip()] += 1
-                except asyncio.TimeoutError:
+                except TimeoutError:
                     outcomes[f"{kind}: no answer"] += 1
         await asyncio.gather(*(attacker(a) for a in range(attackers)))
     return outcomes

@@ -94,7 +94,7 @@ def report(rows: list[dict], names: list[str]) -> dict:
         n = sum(1 for g in games if b in g[:2])
         v, lo, hi = table[b]
         print(f"{b:14} {v:>7.0f} {f'{lo:.0f} to {hi:.0f}':>15} {n:>6}")
-    print(f"\nper rule file: A's side's games won (95% interval) against chance; * a partnership variant")
+    print("\nper rule file: A's side's games won (95% interval) against chance; * a partnership variant")
     pairs = sorted({(r["search"], r["against"]) for r in rows}, key=lambda p: PAIRS.index("/".join(p)) if "/".join(p) in PAIRS else 99)
     verdicts = {}
     for name in names:

@@ -42,8 +42,8 @@ def build(path: str, moves: int, live: int, live_moves: int, hands: int) -> None
     """Write the store: tables played with random legal moves through the referee's Table."""
     from smear_referee.storage.store import Store, StoredTable
     from smear_referee.tables.rulesets import compiled, known_spec
-    from smear_referee.tables.tokens import token_hash
     from smear_referee.tables.table import Table
+    from smear_referee.tables.tokens import token_hash
 
     store = Store(path)
     store.close()

@@ -28,7 +28,9 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 from bench_referee import ROOT, start_server  # noqa: E402
 from bench_soak import rss_mb  # noqa: E402
 from connect_client import stream  # noqa: E402
-from smear_referee.api import referee_pb2 as pb, referee_pb2_grpc as rpc  # noqa: E402
+
+from smear_referee.api import referee_pb2 as pb  # noqa: E402
+from smear_referee.api import referee_pb2_grpc as rpc
 from smear_referee.server.memory import EVERY_SECONDS  # noqa: E402
 
 

@@ -5,7 +5,8 @@ from __future__ import annotations
 import asyncio
 import json
 import struct
-from typing import Any, AsyncIterator
+from collections.abc import AsyncIterator
+from typing import Any
 
 
 class Connect:

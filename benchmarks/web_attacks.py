@@ -18,6 +18,7 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
 from connect_client import Connect, read_answer  # noqa: E402
+
 from smear_referee.api import referee_pb2 as pb  # noqa: E402
 from smear_referee.api import referee_pb2_grpc as pb_grpc  # noqa: E402
 
@@ -69,7 +70,7 @@ async def attack(kind: str, port: int, seconds: float) -> dict:
                     status, _h, _b = await asyncio.wait_for(read_answer(r), 30)
                     note(f"HTTP {status}")
                     w.close()
-                except (OSError, asyncio.IncompleteReadError, asyncio.TimeoutError) as e:
+                except (TimeoutError, OSError, asyncio.IncompleteReadError) as e:
                     note(type(e).__name__)
         await asyncio.gather(*(one() for _ in range(8)))
     elif kind == "slow":
@@ -82,7 +83,7 @@ async def attack(kind: str, port: int, seconds: float) -> dict:
                     data = await asyncio.wait_for(r.read(), max(0.1, end - time.perf_counter()))
                     note("503 at once" if data.startswith(b"HTTP/1.1 503") else "closed by the server")
                     w.close()
-                except asyncio.TimeoutError:
+                except TimeoutError:
                     note("still open at the end")
                 except OSError as e:
                     note(type(e).__name__)

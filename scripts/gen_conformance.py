@@ -18,21 +18,22 @@ import json
 import random
 import shutil
 import sys
+from collections.abc import Callable
 from pathlib import Path
-from typing import Any, Callable
+from typing import Any
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
 from smear_dsl import cards as C  # noqa: E402
 from smear_dsl import moves as M  # noqa: E402
-from smear_dsl.players.classic import ClassicBot as HeuristicBot  # noqa: E402  (the corpus was dealt with the first heuristic)
-from smear_dsl.players.heuristic import RandomBot  # noqa: E402
 from smear_dsl.compile.compiler import compile_rules  # noqa: E402
 from smear_dsl.engine import STEP, Game  # noqa: E402
 from smear_dsl.errors import ERROR_CODES  # noqa: E402
 from smear_dsl.language.load import load_spec  # noqa: E402
 from smear_dsl.language.paths import rule_names  # noqa: E402
+from smear_dsl.players.classic import ClassicBot as HeuristicBot  # noqa: E402  (the corpus was dealt with the first heuristic)
+from smear_dsl.players.heuristic import RandomBot  # noqa: E402
 from smear_dsl.records.verify import verify  # noqa: E402
 
 Record = dict[str, Any]
@@ -264,7 +265,7 @@ def _must_follow(rec: Record, rules) -> tuple | None:
         hand = rec["hands"][h]
         held = [list(cards) for cards in hand["deal"]["hands"]]
         moves = hand["moves"]
-        for m, mv in enumerate(moves):
+        for mv in moves:
             if mv["action"] == "discard":
                 held[mv["seat"]] = [c for c in held[mv["seat"]] if c not in mv["cards"]]
         trump, trick = None, []

@@ -21,8 +21,8 @@ FILES = ["referee_pb2.py", "referee_pb2.pyi", "referee_pb2_grpc.py", "referee_co
 
 
 def generate(into: Path) -> None:
-    from grpc_tools import protoc
     import grpc_tools
+    from grpc_tools import protoc
 
     include = str(Path(grpc_tools.__file__).parent / "_proto")
     with tempfile.TemporaryDirectory() as tmp:

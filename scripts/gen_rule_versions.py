@@ -20,9 +20,9 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
 from smear_dsl.errors import RuleError  # noqa: E402
-from smear_dsl.sim.fingerprint import fingerprint  # noqa: E402
 from smear_dsl.language.load import load_spec  # noqa: E402
 from smear_dsl.language.paths import file_version, split_ref  # noqa: E402
+from smear_dsl.sim.fingerprint import fingerprint  # noqa: E402
 
 FAMILY = ROOT / "smear_dsl" / "rules"
 

@@ -38,8 +38,8 @@ def sheets_side_by_side(browser) -> None:
     """The English and the French rules sheet of the seed variant, side by side (docs/img/rules_en_fr.png)."""
     import html as _html
 
-    from smear_dsl.sheets.explain import render
     from smear_dsl.language.load import load_spec
+    from smear_dsl.sheets.explain import render
     spec = load_spec("four_point_ne_wisconsin")
     frames = "".join(f'<iframe srcdoc="{_html.escape(render(spec, "html", lang=lang))}"></iframe>' for lang in ("en", "fr"))
     page = browser.new_context(viewport={"width": 1500, "height": 1250}).new_page()

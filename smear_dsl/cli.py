@@ -34,6 +34,7 @@ def cmd_verify(args: argparse.Namespace) -> int:
     order, as JSON Lines carrying `file`, or (`--format text`, the default on a terminal) a summary
     line a person reads. Exit status: the highest of 0 valid, 1 illegal move or bad deal, 2 unreadable."""
     import json
+
     from smear_dsl.records.verify import verify
     fmt = args.format or ("text" if sys.stdout.isatty() else "json")
     worst = 0
@@ -168,6 +169,7 @@ def _arm(text: str, players: int | None, options: list[str] | None):
 
 def cmd_simulate(args: argparse.Namespace) -> int:
     import json
+
     from smear_dsl.sim.parallel import jobs_option
     from smear_dsl.sim.simulate import render_summary, simulate
     if args.compare:
@@ -198,8 +200,8 @@ def _emit(text: str, out: str | None) -> int:
 
 
 def cmd_explain(args: argparse.Namespace) -> int:
-    from smear_dsl.sheets.explain import render
     from smear_dsl.language.load import load_spec
+    from smear_dsl.sheets.explain import render
     spec = load_spec(args.rules)
     table = args.option is not None or args.players is not None
     specs = [spec] if args.diff is None else [spec, load_spec(args.diff)]
@@ -320,7 +322,6 @@ def _extensions() -> list:
         except ImportError:  # a package half-installed: its commands are missing, the others work
             continue
     return out
-
 
 
 def _explain_parser(sub) -> None:

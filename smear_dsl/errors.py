@@ -29,7 +29,7 @@ class Diagnostic:
     source_line: str | None = None
     severity: str = "error"  # or "warning": worth a look, but the file still plays
     # Where in a parent file the problem shows, when the author's own line (this one) causes it there.
-    inherited: "Diagnostic | None" = None
+    inherited: Diagnostic | None = None
     # The language version from which this refuses a file (smear_dsl/language/langversion.py): a file read
     # under an earlier one gets it as a warning, so what was accepted stays accepted.
     since: int = 1

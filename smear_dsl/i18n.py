@@ -7,12 +7,13 @@ at first use, so there is no compiled .mo to keep current. Authors' tools stay i
 from __future__ import annotations
 
 import gettext
-import re
 import io
+import re
+from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field
-from functools import lru_cache, partial
+from functools import cache, partial
 from pathlib import Path
-from typing import TYPE_CHECKING, Callable, Iterable, Mapping
+from typing import TYPE_CHECKING
 
 from smear_dsl import cards as C
 from smear_dsl.choices import LANGUAGES
@@ -37,7 +38,7 @@ def po_path(lang: str) -> Path:
     return LOCALE_DIR / lang / "LC_MESSAGES" / f"{DOMAIN}.po"
 
 
-@lru_cache(maxsize=None)
+@cache
 def translations(lang: str) -> gettext.NullTranslations:
     """The catalog of `lang` (English: the messages themselves)."""
     if lang == "en" or lang not in LANGUAGES:
@@ -249,7 +250,7 @@ class Words(str):
 
     __slots__ = ("_forms",)
 
-    def __new__(cls, text: str, forms: "Callable[[str], str | None] | None" = None) -> "Words":
+    def __new__(cls, text: str, forms: Callable[[str], str | None] | None = None) -> Words:
         w = super().__new__(cls, text)
         w._forms = forms
         return w

@@ -6,7 +6,8 @@ CHOOSE_BASE + its index in CHOICES.
 """
 from __future__ import annotations
 
-from typing import Any, Callable
+from collections.abc import Callable
+from typing import Any
 
 from smear_dsl import cards as C
 from smear_dsl.errors import MoveError, clip
@@ -136,4 +137,3 @@ def said(move: dict[str, Any], tr, card: Callable[[str], str] = str, suit: Calla
     if action == "choose":
         return tr.t(words[move["choice"]]) if move["choice"] in words else move["choice"]
     return tr.t(words["pass"])
-

@@ -7,32 +7,31 @@ import logging
 import signal
 import threading
 from dataclasses import dataclass
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Literal, overload
 
 import grpc
 from grpc_health.v1 import health, health_pb2, health_pb2_grpc
 from grpc_reflection.v1alpha import reflection
 
 from smear_dsl.errors import SmearError
-
-from smear_referee.tables import replica
 from smear_referee.api import referee_pb2 as pb
-from smear_referee.storage.backends import is_postgres
-from smear_referee.storage.cluster import Leases
 from smear_referee.api import referee_pb2_grpc as pb_grpc
+from smear_referee.club.service import Clubs, ClubService
+from smear_referee.limits import Limits
 from smear_referee.server.grpcguard import ReadableRequests
 from smear_referee.server.health import SideHealth
+from smear_referee.server.house_bots import HouseBots
 from smear_referee.server.memory import give_back
 from smear_referee.server.metrics_port import MetricsPort
-from smear_referee.server.house_bots import HouseBots
-from smear_referee.limits import Limits
 from smear_referee.server.sandbox import Sandbox
-from smear_referee.club.service import Clubs, ClubService
 from smear_referee.server.service import CLUB, SERVICE, TOURNAMENT, AuthInterceptor, Referee
+from smear_referee.server.webguard import AddressLog
+from smear_referee.storage.backends import is_postgres
+from smear_referee.storage.cluster import Leases
 from smear_referee.storage.store import Store
+from smear_referee.tables import replica
 from smear_referee.tables.registry import Tables
 from smear_referee.tournament.service import Tournaments, TournamentService
-from smear_referee.server.webguard import AddressLog
 
 if TYPE_CHECKING:  # the web port's server is imported when a web port is asked for (uvicorn: 45 ms of a start)
     from smear_referee.server.web import WebServer
@@ -78,7 +77,7 @@ def check_tls(cert: str, key: str) -> None:
                 from None
         raise BadTls(f"the certificate {cert} or the key {key} does not load: {reason or str(e)[:200]}") from None
     try:  # CPython's own PEM decoder: the certificate's dates
-        info = ssl._ssl._test_decode_cert(cert)  # noqa: SLF001 - no public API reads a file's dates
+        info = ssl._ssl._test_decode_cert(cert)  # type: ignore[attr-defined]  # no public API reads a file's dates
     except (AttributeError, ssl.SSLError, OSError):
         return
     import time
@@ -137,9 +136,9 @@ class Running:
     upkeep: asyncio.Task | None = None
     health: SideHealth | None = None
     beat: asyncio.Task | None = None
-    leases: "replica.LeaseKeeper | None" = None  # a replica's lease renewal (replica.py)
+    leases: replica.LeaseKeeper | None = None  # a replica's lease renewal (replica.py)
     checking: asyncio.Future | None = None  # the start-up integrity check (it runs in the background)
-    bots: "HouseBots | None" = None  # the bots the server plays (their search workers are stopped with it)
+    bots: HouseBots | None = None  # the bots the server plays (their search workers are stopped with it)
     metrics: MetricsPort | None = None
     trimming: asyncio.Task | None = None  # memory.give_back: the heaps trimmed after many streams close
     counting: asyncio.Task | None = None  # _count_club_games: finished club tables counted without a reader
@@ -315,7 +314,7 @@ def _open(db: str, limits: Limits, advertise: str | None) -> tuple[Store, Tables
     return store, tables, leases
 
 
-async def _join(tables: Tables, leases: Leases, address: str) -> "replica.LeaseKeeper":
+async def _join(tables: Tables, leases: Leases, address: str) -> replica.LeaseKeeper:
     """A replica's start: its lease rows and its first shards, before its first call; then the
     thread that renews them."""
     leases.address = address
@@ -327,7 +326,7 @@ async def _join(tables: Tables, leases: Leases, address: str) -> "replica.LeaseK
     return keeper
 
 
-def _advertised(advertise: str, host: str, port: int) -> str:
+def _advertised(advertise: str | None, host: str, port: int) -> str:
     """HOST:PORT clients are sent to: --advertise as given, with the bound port when it names none."""
     advertise = advertise or host
     if advertise.startswith("[") and "]:" in advertise or advertise.count(":") == 1:
@@ -438,8 +437,14 @@ class ServerThread:
         self.thread.join(15)
 
 
+@overload
 def fresh_server(directory: str, limits: Limits | None = None, web: int | None = None,
-                 own_process: bool = False) -> "ServerThread | ServerProcess":
+                 own_process: Literal[False] = False) -> ServerThread: ...
+@overload
+def fresh_server(directory: str, limits: Limits | None = None, web: int | None = None,
+                 own_process: bool = False) -> ServerThread | ServerProcess: ...
+def fresh_server(directory: str, limits: Limits | None = None, web: int | None = None,
+                 own_process: bool = False) -> ServerThread | ServerProcess:
     """A referee on a new SQLite file `referee.sqlite3` in `directory` (an old one is removed); in a
     process of its own with `own_process` (`limits` then travel as its `--limit` flags)."""
     from pathlib import Path
@@ -460,13 +465,14 @@ class ServerProcess:
     """The server as a `smear-dsl serve` child process on a free port of 127.0.0.1: a second core
     for the referee while this process runs its clients (the tournament runner with --jobs)."""
 
-    def __init__(self, db: str, limits: list[str] = ()):
+    def __init__(self, db: str, limits: tuple[str, ...] | list[str] = ()):
         import subprocess
         import sys
         cmd = [sys.executable, "-m", "smear_dsl", "serve", "--host", "127.0.0.1", "--port", "0", "--db", db]
         for item in limits:
             cmd += ["--limit", item]
         self.proc = subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True)
+        assert self.proc.stdout is not None  # stdout=PIPE
         line = self.proc.stdout.readline()  # "smear-dsl referee listening on 127.0.0.1:PORT"
         if "listening on" not in line:
             self.proc.kill()

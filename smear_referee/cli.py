@@ -48,6 +48,7 @@ def _add_serve(sub) -> None:
                     help="change one of the limits in docs/security.md (repeatable), e.g. tables_per_address=200")
     sv.set_defaults(fn=cmd_serve, parser=sv)
 
+
 def _add_bot(sub) -> None:
     b = sub.add_parser("bot", help="play one seat of a table through the referee")
     b.add_argument("--server", required=True, help="HOST[:PORT] of the referee (port 50051 when not given)")
@@ -58,6 +59,7 @@ def _add_bot(sub) -> None:
                    help=f"{BOT_HELP}; a search bot is played by the referee on this seat's behalf (default: heuristic)")
     b.add_argument("--seed", type=int, default=None)
     b.set_defaults(fn=cmd_bot, parser=b)
+
 
 def _add_play(sub) -> None:
     pl = sub.add_parser("play", help="sit at a table of a referee and play from this terminal", epilog=TYPED,
@@ -86,6 +88,7 @@ def _add_play(sub) -> None:
                          + " (default: from LANG, else English); moves are typed as shown in `play --help`")
     pl.set_defaults(fn=cmd_play, parser=pl)
 
+
 def _add_tournament(sub) -> None:
     tn = sub.add_parser("tournament", help="bot tournaments through a local referee")
     tsub = tn.add_subparsers(dest="tcmd", required=True)
@@ -109,10 +112,12 @@ def _add_tournament(sub) -> None:
                     help="the language of standings.html: " + ", ".join(LANGUAGES))
     tr.set_defaults(fn=cmd_tournament_run, parser=tr)
 
+
 def _add_verify_tournament(sub) -> None:
     vt = sub.add_parser("verify-tournament", help="re-derive every deal, re-referee every game, recompute the standings")
     vt.add_argument("archive")
     vt.set_defaults(fn=cmd_verify_tournament, parser=vt)
+
 
 def _add_demo(sub) -> None:
     d = sub.add_parser("demo", help="play and narrate bot games, then write and verify their records")
@@ -124,6 +129,7 @@ def _add_demo(sub) -> None:
                    help="serve the web client on PORT meanwhile (a free port if PORT is taken)")
     d.add_argument("--serve", action="store_true", help="keep the referee serving after the games, until Ctrl-C")
     d.set_defaults(fn=cmd_demo, parser=d)
+
 
 def _add_store(sub) -> None:
     st = sub.add_parser("store", help="check, back up or restore a referee's store (its SQLite file or database)")
@@ -186,13 +192,12 @@ def _play_client(args: argparse.Namespace, where: str):
 def cmd_play(args: argparse.Namespace) -> int:
     import grpc
     from rich.console import Console
-
     from rich.text import Text
 
-    from smear_referee.clients.client import error_reason, target
-    from smear_referee.names import shown
-    from smear_referee.clients.terminal import TerminalTable, save_seat, saved_seat
     from smear_dsl.i18n import tr_for
+    from smear_referee.clients.client import error_reason, target
+    from smear_referee.clients.terminal import TerminalTable, save_seat, saved_seat
+    from smear_referee.names import shown
 
     where = target(args.server)
     lobby = _play_client(args, where)
@@ -247,10 +252,9 @@ def cmd_serve(args: argparse.Namespace) -> int:
     import logging
 
     from smear_dsl.errors import SmearError
-
     from smear_referee.app import Listen, serve
-    from smear_referee.storage.cluster import SHARDS
     from smear_referee.limits import Limits
+    from smear_referee.storage.cluster import SHARDS
     try:
         limits = Limits.parse(args.limit or [])
     except ValueError as e:
@@ -317,10 +321,8 @@ def cmd_tournament_run(args: argparse.Namespace) -> int:
     from rich.text import Text
 
     from smear_dsl.sim.parallel import jobs_option
-
-    from smear_referee.names import shown
-
     from smear_referee.clients.tournament import run_tournament
+    from smear_referee.names import shown
     try:
         archive = run_tournament(args.rules, args.entrants, args.rounds, args.pairing, args.duplicate, args.teams,
                                  parse_options(args.option), args.seed, args.out, args.bot, progress=True,

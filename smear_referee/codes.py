@@ -80,8 +80,10 @@ BAD_NAME = _code("BAD_NAME", "INVALID_ARGUMENT", "a name that is empty, too long
 BAD_REACTION = _code("BAD_REACTION", "INVALID_ARGUMENT", "a chat reaction that is not one of the table's")
 BAD_TOURNAMENT = _code("BAD_TOURNAMENT", "INVALID_ARGUMENT", "a tournament's settings that do not make one")
 BAD_CLUB = _code("BAD_CLUB", "INVALID_ARGUMENT", "a club's rule files that do not make one (too many, or two of one name)")
-BAD_SETTINGS = _code("BAD_SETTINGS", "INVALID_ARGUMENT", "a club's settings that do not read (not JSON, unknown or out-of-range rating settings)")
-BAD_ACTION = _code("BAD_ACTION", "INVALID_ARGUMENT", "a tournament director's act that is not forfeit, replace or adjust, or names no entrant")
+BAD_SETTINGS = _code("BAD_SETTINGS", "INVALID_ARGUMENT",
+                     "a club's settings that do not read (not JSON, unknown or out-of-range rating settings)")
+BAD_ACTION = _code("BAD_ACTION", "INVALID_ARGUMENT",
+                   "a tournament director's act that is not forfeit, replace or adjust, or names no entrant")
 NO_REASON = _code("NO_REASON", "INVALID_ARGUMENT", "a tournament director's act without a reason (every act needs one, for the audit)")
 NOT_CLUB_RULES = _code("NOT_CLUB_RULES", "INVALID_ARGUMENT", "a club table with other rules than the club's")
 IDEMPOTENCY_KEY_REUSED = _code("IDEMPOTENCY_KEY_REUSED", "INVALID_ARGUMENT",

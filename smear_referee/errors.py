@@ -6,7 +6,6 @@ from typing import TYPE_CHECKING
 
 from smear_dsl.errors import Said, SmearError
 from smear_dsl.i18n import say, tr_for
-
 from smear_referee import codes
 from smear_referee.codes import Code
 

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import dataclasses
 from dataclasses import dataclass
+from typing import Any
 
 from smear_dsl.language.yamlsrc import MAX_BYTES
 
@@ -67,14 +68,15 @@ class Limits:
     key_chars: int = 200                  # an idempotency key
     diagnostics: int = 100                # diagnostics returned for one rule file
     message_chars: int = 1_000            # an error message (values inside it are clipped far shorter)
-    lease_seconds: float = 5.0            # a replica's lease on its shards: it renews every quarter of this;
-                                          # a replica gone this long has its tables taken over
+    # a replica's lease on its shards: it renews every quarter of this; a replica gone this long has its
+    # tables taken over
+    lease_seconds: float = 5.0
 
     @classmethod
-    def parse(cls, items: list[str]) -> "Limits":
+    def parse(cls, items: list[str]) -> Limits:
         """Defaults with `NAME=VALUE` overrides (the `serve --limit` flag); ValueError names a bad one."""
         fields = {f.name: f for f in dataclasses.fields(cls)}
-        given = {}
+        given: dict[str, Any] = {}
         for item in items:
             name, sep, value = item.partition("=")
             f = fields.get(name.strip().replace("-", "_"))

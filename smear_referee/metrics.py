@@ -18,13 +18,13 @@ from prometheus_client.core import CounterMetricFamily, GaugeMetricFamily
 from prometheus_client.registry import Collector
 
 
-
 class HeldTables(Protocol):
     """What the table gauges read of a server's tables (tables/index.py's TableIndex has it)."""
 
     tables: dict[str, Any]  # in memory, by id
     open_ids: set[str]  # unfinished, in memory or parked
     damaged: dict[str, Any]  # could not be rebuilt
+
 
 disable_created_metrics()  # no *_created series: a scrape's size is the metrics themselves
 

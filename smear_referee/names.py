@@ -12,7 +12,6 @@ from __future__ import annotations
 import unicodedata
 
 from smear_dsl.errors import clip
-
 from smear_referee import codes
 from smear_referee.errors import RefereeError
 

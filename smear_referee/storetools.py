@@ -13,11 +13,11 @@ import json
 import os
 import sqlite3
 import time
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
-from typing import Any, Callable, Iterator
+from typing import Any
 
 from smear_dsl.errors import SmearError
-
 from smear_referee.storage import integrity as I
 from smear_referee.storage.backends import StoreInUse, _lock, is_postgres
 
@@ -131,11 +131,12 @@ def _replays(conn, tid: str) -> tuple[int, str] | None:
     """Whether the table's stored log replays through the engine: from its snapshot, as the server
     reads it back (restore.rebuild), and whole from the first move, as its record is made."""
     from smear_dsl.errors import MoveError
-
-    from smear_referee.tables.restore import Damaged, rebuild
     from smear_referee.storage.store import _load_one
+    from smear_referee.tables.restore import Damaged, rebuild
     try:
         st = _load_one(conn, tid)
+        if st is None:
+            return None
         t, _behind = rebuild(st)
         moves = conn.execute("SELECT version, seat, code FROM moves WHERE table_id = ? ORDER BY version",
                              (tid,)).fetchall()

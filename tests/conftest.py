@@ -21,8 +21,8 @@ os.environ.setdefault("SMEAR_STRICT_STORE", "1")
 import pytest
 from hypothesis import settings as _hypothesis_settings
 
-from smear_dsl.language import schema as S
 from smear_dsl.compile.compiler import compile_rules
+from smear_dsl.language import schema as S
 from smear_dsl.language.load import load_spec
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -48,7 +48,7 @@ def examples(n: int) -> int:
     return max(2, round(n * _SCALE[PROFILE]))
 
 
-@functools.lru_cache(maxsize=None)
+@functools.cache
 def rules(name: str, players: int | None = None, **options):
     return compile_rules(load_spec(name), players, options)
 

@@ -4,13 +4,12 @@ from __future__ import annotations
 import json
 
 import pytest
+from conftest import rules
 
 from smear_dsl import moves as M
 from smear_dsl.engine import Game
 from smear_dsl.errors import MoveError
 from smear_dsl.records.verify import verify
-
-from conftest import rules
 
 SUITS = "SHDC"
 
@@ -30,7 +29,8 @@ def deal(g, hands, stock_front=""):
 
 
 def code_of(g, what):
-    """`pass` or digits: a bid; stand, beg, give, run: a choice when begging; one suit letter: naming trump; `+`-joined cards or `-`: a discard; else a card."""
+    """`pass` or digits: a bid; stand, beg, give, run: a choice when begging; one suit letter: naming trump;
+    `+`-joined cards or `-`: a discard; else a card."""
     r = g.rules
     if what == "pass":
         return M.PASS

@@ -10,12 +10,11 @@ import time
 
 import grpc
 import pytest
+from conftest import ROOT
 
 from smear_referee.api import referee_pb2 as pb
 from smear_referee.app import ServerThread as _ServerThread
 from smear_referee.clients.client import Client, bearer, error_reason  # noqa: F401 (bearer: for the tests)
-
-from conftest import ROOT
 
 
 class ServerThread(_ServerThread):

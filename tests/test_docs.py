@@ -5,7 +5,6 @@ import re
 
 import pytest
 import yaml
-
 from conftest import ROOT
 
 DOC = (ROOT / "docs" / "rule-language.md").read_text()

@@ -7,10 +7,9 @@ import sys
 from importlib.metadata import entry_points as oracle
 
 import pytest
+from conftest import ROOT
 
 from smear_dsl.plugins import entry_points
-
-from conftest import ROOT
 
 
 def _both(group: str) -> tuple[list, list]:

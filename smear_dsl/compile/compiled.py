@@ -8,9 +8,10 @@ CompiledRules, so bots do not index the tables by their layout.
 from __future__ import annotations
 
 import operator
+from collections.abc import Callable
 from dataclasses import InitVar, dataclass, field
 from functools import lru_cache
-from typing import Any, Callable
+from typing import Any
 
 from smear_dsl import cards as C
 from smear_dsl import moves as M

@@ -11,9 +11,22 @@ import dataclasses
 from typing import Any
 
 from smear_dsl import cards as C
-from smear_dsl.compile.compiled import (N_TABLE, SCORE_VARS, BiddingRules, CompiledPoint, CompiledRules, CompiledStep,
-                                        DealRules, DeckRules, EndRules, Fn, LeadCheck, PlayRules, PointRules,
-                                        ScoringRules)
+from smear_dsl.compile.compiled import (
+    N_TABLE,
+    SCORE_VARS,
+    BiddingRules,
+    CompiledPoint,
+    CompiledRules,
+    CompiledStep,
+    DealRules,
+    DeckRules,
+    EndRules,
+    Fn,
+    LeadCheck,
+    PlayRules,
+    PointRules,
+    ScoringRules,
+)
 from smear_dsl.errors import Diagnostic, OptionError, RuleError, clip
 from smear_dsl.expr import ast as A
 from smear_dsl.expr.counted import plan_reads
@@ -535,4 +548,3 @@ def _unless_never(f: Fn | None) -> Fn | None:
 
 def _uses_runtime(e: ExprSpec) -> bool:
     return any(A.mentions(e.ast, v) for v in ("hand", "stock", "is_bidder", "is_dealer", "bid", "trump"))
-

@@ -11,8 +11,9 @@ from __future__ import annotations
 import dataclasses
 import itertools
 import re
+from collections.abc import Iterator
 from functools import lru_cache
-from typing import Any, Iterator
+from typing import Any
 
 from smear_dsl.compile.compiled import CompiledRules
 from smear_dsl.compile.compiler import compile_rules
@@ -21,7 +22,6 @@ from smear_dsl.language.inherited import own_lines
 from smear_dsl.language.langversion import split
 from smear_dsl.language.paths import shipped_dir
 from smear_dsl.language.spec import RuleSpec
-
 
 _POINTS_BLOCK = re.compile(r"^points:[ \t]*\n((?:[ \t]+[^\n]*\n|[ \t]*#[^\n]*\n|[ \t]*\n)*)", re.M)
 _POINT_KEY = re.compile(r"^([ \t]+)([A-Za-z_][A-Za-z0-9_]*)[ \t]*:", re.M)

@@ -9,8 +9,8 @@ between bidding and play) and play.py.
 """
 from __future__ import annotations
 
-from smear_dsl.engine.scoring import HandResult
 from smear_dsl.engine.constants import BEG, BIDDING, HAND_DONE, PHASE_NAMES, PLAY, STEP
 from smear_dsl.engine.game import Game
+from smear_dsl.engine.scoring import HandResult
 
 __all__ = ["BEG", "BIDDING", "HAND_DONE", "PHASE_NAMES", "PLAY", "STEP", "Game", "HandResult"]

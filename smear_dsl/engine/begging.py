@@ -5,10 +5,10 @@ from __future__ import annotations
 
 from smear_dsl import cards as C
 from smear_dsl import moves as M
+from smear_dsl.engine.constants import BEG
+from smear_dsl.engine.scoring import may_win_before_play, score_hand
 from smear_dsl.errors import MoveError
 from smear_dsl.i18n import N_, Phrase
-from smear_dsl.engine.scoring import may_win_before_play, score_hand
-from smear_dsl.engine.constants import BEG
 
 STAND, BEG_, GIVE, RUN = (M.CHOOSE_BASE + i for i in range(len(M.CHOICES)))
 

@@ -4,9 +4,9 @@ from __future__ import annotations
 from typing import Any
 
 from smear_dsl import moves as M
+from smear_dsl.engine.constants import _BID_BASE, _PASS, STEP
 from smear_dsl.errors import MoveError
 from smear_dsl.i18n import N_
-from smear_dsl.engine.constants import _BID_BASE, _PASS, STEP
 
 
 class Bidding:

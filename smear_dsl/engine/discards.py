@@ -22,7 +22,7 @@ import functools
 import itertools
 import math
 import random
-from typing import Callable
+from collections.abc import Callable
 
 from smear_dsl import cards as C
 

@@ -13,19 +13,29 @@ from typing import Any
 from smear_dsl import cards as C
 from smear_dsl import moves as M
 from smear_dsl.compile.compiled import CompiledRules
-from smear_dsl.errors import MoveError
-from smear_dsl.i18n import N_, CardWord, Phrase, SuitWord
-from smear_dsl.engine.scoring import HandResult, award, score_hand
 from smear_dsl.compile.shuffle import keyed_shuffle
 from smear_dsl.engine.begging import Begging
 from smear_dsl.engine.bidding import Bidding
+from smear_dsl.engine.constants import (
+    _BID_BASE,
+    _BIT,
+    _PASS,
+    _TRUMP_BASE,
+    BEG,
+    BIDDING,
+    HAND_DONE,
+    PHASE_NAMES,
+    PLAY,
+    STEP,
+)
 from smear_dsl.engine.discards import Discards
-from smear_dsl.engine.constants import (_BID_BASE, _BIT, _PASS, _TRUMP_BASE, BEG, BIDDING, HAND_DONE, PHASE_NAMES, PLAY,
-                                        STEP)
 from smear_dsl.engine.play import Play
+from smear_dsl.engine.scoring import HandResult, award, score_hand
 from smear_dsl.engine.snapshot import Snapshots, between_hands
 from smear_dsl.engine.steps import Steps
 from smear_dsl.engine.worlds import Worlds
+from smear_dsl.errors import MoveError
+from smear_dsl.i18n import N_, CardWord, Phrase, SuitWord
 
 # What the hand waits for, and what was sent instead, for WRONG_PHASE (said in the player's language).
 NEEDS = {"bid": N_("a bid or a pass"), "discard": N_("a discard"), "trump": N_("naming trump"),

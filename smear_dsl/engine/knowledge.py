@@ -100,7 +100,7 @@ def world(game: Game, kn: Knowledge, rng: random.Random) -> Game:
     `kn`; it deals no further hand (a search plays one hand out) and shares no generator with `game`."""
     places = _deal_unknown(kn, rng)
     g = game.world_copy()
-    for s, (size, _d, known, _v) in enumerate(kn.slots):
+    for s, (_size, _d, known, _v) in enumerate(kn.slots):
         if s == kn.seat:
             continue
         hand, discards = places[s]

@@ -4,15 +4,16 @@ from __future__ import annotations
 from typing import Any
 
 from smear_dsl import cards as C
+from smear_dsl.engine.constants import PLAY
 from smear_dsl.errors import MoveError
 from smear_dsl.i18n import N_
-from smear_dsl.engine.constants import PLAY
 
 GUARD_ANSWERS = 1 << 14  # follow guards' answers kept per rule set (by lead, winner, trump and what else they read)
 
 
 class Play:
-    """A part of Game, the play of the cards: legal leads and follows, the first leader, tricks and who took what; its methods read and set the game's state."""
+    """A part of Game, the play of the cards: legal leads and follows, the first leader, tricks and who took what;
+    its methods read and set the game's state."""
 
     # ---- play
     def _start_play(self) -> None:
@@ -105,7 +106,7 @@ class Play:
         env = self._follow_names(seat, base)
         return env, env.beats
 
-    def _follow_names(self, seat: int, base: int) -> "_FollowEnv":
+    def _follow_names(self, seat: int, base: int) -> _FollowEnv:
         """The names a follow rule sees; the sets that cost a walk over cards (`wins` of each card as a
         set, `can_win`, `trick_cards`) are found only if a rule reads them (_FollowEnv)."""
         key, trick, last = self.trick_key, self.trick, self.rules.play.equal_last
@@ -272,4 +273,3 @@ class _FollowEnv(dict):
             self[name] = out
             return out
         raise KeyError(name)
-

@@ -6,9 +6,20 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any, NamedTuple, Protocol
 
 from smear_dsl import cards as C
-from smear_dsl.compile.compiled import (POINT_BY_TRUMP, POINT_EACH, POINT_EXPR, POINT_GIFT, POINT_MOST,
-                                        POINT_SCAN_PLAYED, POINT_TRICKS, POINT_TURNED, TIE_BIDDER, TIE_ELDEST,
-                                        TO_EXPR, TO_WINNER)
+from smear_dsl.compile.compiled import (
+    POINT_BY_TRUMP,
+    POINT_EACH,
+    POINT_EXPR,
+    POINT_GIFT,
+    POINT_MOST,
+    POINT_SCAN_PLAYED,
+    POINT_TRICKS,
+    POINT_TURNED,
+    TIE_BIDDER,
+    TIE_ELDEST,
+    TO_EXPR,
+    TO_WINNER,
+)
 from smear_dsl.expr.emit import first_in
 
 if TYPE_CHECKING:
@@ -49,7 +60,7 @@ class HandResult(NamedTuple):
     delta: list[int]
     scores: list[int]
     # The hand's awards in the order they fell (Awards); None for a void hand.
-    fell: "Awards | None" = None
+    fell: Awards | None = None
 
     def awards(self) -> tuple[tuple, ...]:
         """Every award of the hand in the order it fell (see award)."""

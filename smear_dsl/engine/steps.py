@@ -7,14 +7,15 @@ from typing import Any
 
 from smear_dsl import cards as C
 from smear_dsl import moves as M
-from smear_dsl.errors import MoveError, Said
-from smear_dsl.i18n import NN_, N_, CardWord
-from smear_dsl.language.spec import phase_seats
 from smear_dsl.engine.constants import _BIT
+from smear_dsl.errors import MoveError, Said
+from smear_dsl.i18n import N_, NN_, CardWord
+from smear_dsl.language.spec import phase_seats
 
 
 class Steps:
-    """A part of Game, the phases between bidding and play: takes from the stock, discards, refills, naming trump; its methods read and set the game's state."""
+    """A part of Game, the phases between bidding and play: takes from the stock, discards, refills, naming trump;
+    its methods read and set the game's state."""
 
     # ---- phases between bidding and play
     def step_env(self, seat: int) -> dict[str, Any]:
@@ -223,4 +224,3 @@ class _StepEnv(dict):
             raise KeyError(name)
         self["stock"] = stock = C.mask_of(self.stock_cards)
         return stock
-

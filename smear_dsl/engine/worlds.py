@@ -10,7 +10,6 @@ from smear_dsl import cards as C
 from smear_dsl import moves as M
 from smear_dsl.engine.constants import BIDDING, PLAY, STEP
 
-
 _SHALLOW = frozenset((list, dict))  # what a copy of a game copies (one level: the rest is never changed in place)
 # The attributes that may hold a list or a dict (some only in some games, or only at times): a copy copies
 # these and shares the rest, which is replaced, never changed in place. tests/engine/test_clone.py holds

@@ -7,8 +7,9 @@ anything is compiled; the closures themselves are emit.py's.
 """
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import Any, Callable
+from typing import Any
 
 from smear_dsl import cards as C
 from smear_dsl.expr import ast as A
@@ -58,7 +59,7 @@ class Env:
     statics: dict[str, str] = field(default_factory=dict)
     descr: str = "here"
 
-    def with_vars(self, **more: str) -> "Env":
+    def with_vars(self, **more: str) -> Env:
         return Env({**self.vars, **more}, self.consts, self.statics, self.descr)
 
     def names(self) -> list[str]:

@@ -9,8 +9,9 @@ holds every closure to a plain tree-walking evaluator.
 from __future__ import annotations
 
 import operator
+from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Any, Callable
+from typing import Any
 
 from smear_dsl import cards as C
 

@@ -3,12 +3,22 @@ from __future__ import annotations
 
 from functools import lru_cache
 
+from smear_dsl.expr import ast as A
+
 # The parser generated from grammar.lark by scripts/gen_parser.py (lark's standalone tool): importing
 # it neither imports lark nor builds the LALR tables.
-from smear_dsl.expr._standalone import (Lark, LarkError, Lark_StandAlone, Token, Transformer, UnexpectedCharacters,
-    UnexpectedEOF, UnexpectedInput, UnexpectedToken, v_args)
-
-from smear_dsl.expr import ast as A
+from smear_dsl.expr._standalone import (
+    Lark,
+    Lark_StandAlone,
+    LarkError,
+    Token,
+    Transformer,
+    UnexpectedCharacters,
+    UnexpectedEOF,
+    UnexpectedInput,
+    UnexpectedToken,
+    v_args,
+)
 
 MAX_LENGTH = 2000
 

@@ -12,24 +12,53 @@ from pathlib import Path
 from typing import Any
 
 from smear_dsl import cards as C
+from smear_dsl.choices import LANGUAGES
 from smear_dsl.errors import Diagnostic, RuleError
-from smear_dsl.language.contexts import CONTEXTS
 from smear_dsl.expr import ast as A
-from smear_dsl.expr.check import (BOOL, CARD, CARDS, FUNCTIONS, INT, KEYWORDS, RANK_CONSTS, STR, SUIT_CONSTS, Env,
-    ExprTypeError, check, guard_of, vector)
+from smear_dsl.expr.check import (
+    BOOL,
+    CARD,
+    CARDS,
+    FUNCTIONS,
+    INT,
+    KEYWORDS,
+    RANK_CONSTS,
+    STR,
+    SUIT_CONSTS,
+    Env,
+    ExprTypeError,
+    check,
+    guard_of,
+    vector,
+)
 from smear_dsl.expr.counted import MAX_KINDS, NotCounted, counted_conditions
 from smear_dsl.expr.parse import ExprSyntaxError, parse_expr
-from smear_dsl.language.paths import file_version, rule_file, rule_names, split_ref
-from smear_dsl.language.rulefile import RULES
-from smear_dsl.language.versions import versions_of
-from smear_dsl.language.schema import MISSING, Ctx, Src, did_you_mean
-from smear_dsl.language.crosschecks import NO_NAMER, CrossChecks
-from smear_dsl.language.pointdefs import PointChecks
+from smear_dsl.language.contexts import CONTEXTS
+from smear_dsl.language.crosschecks import CrossChecks
 from smear_dsl.language.inherited import own_lines
 from smear_dsl.language.langversion import FIRST, as_warning
-from smear_dsl.choices import LANGUAGES
-from smear_dsl.language.spec import (BiddingSpec, DealSpec, DeckSpec, EndSpec, ExprSpec, LangText, LeadRule, Loc,
-    OptionSpec, PhaseSpec, PlaySpec, PointSpec, RuleSpec, ScoringSpec, TrumpRef)
+from smear_dsl.language.paths import file_version, rule_file, rule_names, split_ref
+from smear_dsl.language.pointdefs import PointChecks
+from smear_dsl.language.rulefile import RULES
+from smear_dsl.language.schema import MISSING, Ctx, Src, did_you_mean
+from smear_dsl.language.spec import (
+    BiddingSpec,
+    DealSpec,
+    DeckSpec,
+    EndSpec,
+    ExprSpec,
+    LangText,
+    LeadRule,
+    Loc,
+    OptionSpec,
+    PhaseSpec,
+    PlaySpec,
+    PointSpec,
+    RuleSpec,
+    ScoringSpec,
+    TrumpRef,
+)
+from smear_dsl.language.versions import versions_of
 from smear_dsl.language.yamlsrc import MAX_BYTES, TOO_LARGE_HINT, Node, SourceCache, load_yaml, too_large
 
 MAX_EXTENDS_DEPTH = 8
@@ -595,7 +624,7 @@ class _Semantics(CrossChecks, PointChecks):
                        order, self.expr(co.get("when")), as_won)
 
 
-def _translations(sem: "_Semantics", raw: dict, options, points, play, bid_names, deck) -> tuple[tuple[str, LangText], ...]:
+def _translations(sem: _Semantics, raw: dict, options, points, play, bid_names, deck) -> tuple[tuple[str, LangText], ...]:
     """`translations:` checked against what the file defines: a known language, its options,
     its refusal codes, its identifiers (a misspelt key would silently never show)."""
     known = {"options": {o.name for o in options or ()},

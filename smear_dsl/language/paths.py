@@ -1,7 +1,8 @@
 """Where rule files are found: the family shipped in the package, then a club's own folders.
 
 The shipped files are package data (`smear_dsl/rules/`, installed with the package, beside this
-folder; found by path, as the locale catalogs are, since importlib.resources costs every command 2 ms); `$SMEAR_DSL_RULES` names more folders (separated like PATH) whose
+folder; found by path, as the locale catalogs are, since importlib.resources costs every command 2 ms);
+`$SMEAR_DSL_RULES` names more folders (separated like PATH) whose
 files add to the names the CLI and the server know. A shipped name always means the shipped
 file, so a record naming a shipped rule verifies the same on every installation; a
 club file with a shipped name is passed over.

@@ -61,7 +61,8 @@ PHASES = Tagged({
                       doc="with may_pass, when all the others passed: forced, the last (the dealer) must name it; "
                           "redeal, the last may pass too and the same dealer deals again"),
     }, name="name_trump"),
-    "take": Map({**_PHASE_COMMON, "count": F(Expr("int", "phase"), required=True, doc="cards taken from the front of the stock")}, name="take"),
+    "take": Map({**_PHASE_COMMON, "count": F(Expr("int", "phase"), required=True,
+                                             doc="cards taken from the front of the stock")}, name="take"),
     "discard": Map({
         **_PHASE_COMMON,
         "count": F(Expr("int", "phase"), doc="exactly this many cards"),

@@ -9,8 +9,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-from smear_dsl.language.yamlsrc import Node, SourceCache
 from smear_dsl.errors import Diagnostic
+from smear_dsl.language.yamlsrc import Node, SourceCache
 
 
 @dataclass(frozen=True)
@@ -289,7 +289,8 @@ class Tagged(Schema):
             return MISSING
         (key, val), = node.value.items()
         if key not in self.kinds:
-            ctx.error(node.keys.get(key, node), f"unknown phase `{key}`", did_you_mean(key, self.kinds) or "kinds: " + ", ".join(self.kinds))
+            ctx.error(node.keys.get(key, node), f"unknown phase `{key}`",
+                      did_you_mean(key, self.kinds) or "kinds: " + ", ".join(self.kinds))
             return MISSING
         v = self.kinds[key].validate(val, ctx)
         return MISSING if v is MISSING or v.get("__bad__") else (key, v)

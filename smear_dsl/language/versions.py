@@ -13,7 +13,7 @@ import functools
 import json
 from typing import TYPE_CHECKING, Any
 
-from smear_dsl.language.paths import file_version, rule_file, rule_names, shipped_dir, split_ref, text_sha256
+from smear_dsl.language.paths import file_version, rule_file, rule_names, shipped_dir, split_ref
 
 if TYPE_CHECKING:
     from smear_dsl.language.spec import RuleSpec
@@ -90,12 +90,12 @@ def pins_of(lineage: Any) -> dict[str, str] | None:
     return {split_ref(r)[0]: r for r in reversed(lineage)}
 
 
-def is_shipped(spec: "RuleSpec") -> bool:
+def is_shipped(spec: RuleSpec) -> bool:
     """Whether `spec` is a released version of the family as released (its name and text registered)."""
     return spec.sha256 in known_texts(spec.ref)
 
 
-def record_rules(spec: "RuleSpec") -> dict[str, Any]:
+def record_rules(spec: RuleSpec) -> dict[str, Any]:
     """The fields of a record (RECORD_FORMAT.md) naming the rules its game was played under: a
     released version by its exact name and its text's hash; any other rule file (a house rule, a
     club's, a shipped file edited locally) also with its whole text and its parents' exact versions; and

@@ -19,6 +19,8 @@ TOO_LARGE_HINT = "a rule file is a few kilobytes of YAML"
 def too_large(size: int) -> str:
     """The message for a rule file over MAX_BYTES (the file itself, or an upload)."""
     return f"rule file is too large ({size:,} bytes; the limit is {MAX_BYTES:,})"
+
+
 # libyaml's parser when PyYAML was built with it (ten times faster, the same nodes and marks, and a nesting
 # limit of its own); PyYAML's pure-Python one otherwise.
 _Loader = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
@@ -35,7 +37,7 @@ class Node:
     path: str
     line: int  # 1-based
     col: int  # 1-based
-    keys: dict[str, "Node"] = field(default_factory=dict)  # map only: key nodes, for key errors
+    keys: dict[str, Node] = field(default_factory=dict)  # map only: key nodes, for key errors
     quoted: bool = False  # scalar written in quotes (expression columns shift by one)
 
     def plain(self) -> Any:
@@ -79,7 +81,8 @@ def load_yaml(text: str, path: str, sources: SourceCache) -> tuple[Node | None, 
         return None, [sources.diag(path, 1, 1, too_large(size), TOO_LARGE_HINT)]
     if not text.strip():
         return None, [sources.diag(path, 1, 1, "rule file is empty",
-                                   "start with `name:` and `extends:` naming a rule file in rules/ to build on it, or see docs/rule-language.md")]
+                                   "start with `name:` and `extends:` naming a rule file in rules/ to build on it, "
+                                   "or see docs/rule-language.md")]
     try:
         root = _compose(_Loader, text)
     except yaml.YAMLError:  # say it in PyYAML's own words, which name what was expected and what was found

@@ -8,7 +8,6 @@ from dataclasses import dataclass
 from smear_dsl.choices import BOT_HELP, SIMPLE
 
 
-
 @dataclass(frozen=True)
 class Budget:
     """How long the bot thinks per move: `playouts` (candidate moves played out, counted over all

@@ -239,7 +239,7 @@ class _Orders:
     throw_lead: tuple[int, ...]  # the lead of last resort: worthless first, side suits first, low first
     feed_low: tuple[int, ...]  # under a partner's trick that may be lost: least worth, then low
     throw: tuple[int, ...]  # the card of last resort: least worth, side suits first, low first
-    by_led: tuple["_Led", ...]  # per suit led
+    by_led: tuple[_Led, ...]  # per suit led
 
 
 @dataclass(frozen=True, eq=False)

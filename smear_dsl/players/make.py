@@ -1,4 +1,5 @@
-"""Any bot from its name: `random`, `heuristic` (`:bold`, `:cautious`), `heuristic@1`, or `search[:BUDGET]` (players/botspec.py reads the names)."""
+"""Any bot from its name: `random`, `heuristic` (`:bold`, `:cautious`), `heuristic@1`, or `search[:BUDGET]`
+(players/botspec.py reads the names)."""
 from __future__ import annotations
 
 import random

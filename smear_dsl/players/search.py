@@ -14,11 +14,11 @@ import random
 import time
 
 from smear_dsl import moves as M
+from smear_dsl.engine import BIDDING, HAND_DONE, PLAY, STEP, Game
+from smear_dsl.engine.knowledge import knowledge, world
+from smear_dsl.errors import MoveError
 from smear_dsl.players.botspec import DEFAULT, Budget
 from smear_dsl.players.heuristic import HeuristicBot
-from smear_dsl.engine import BIDDING, HAND_DONE, PLAY, STEP, Game
-from smear_dsl.errors import MoveError
-from smear_dsl.engine.knowledge import knowledge, world
 
 DISCARD_CANDIDATES = 8  # discards tried: the weakest and random legal ones (there can be thousands)
 SETTLE_WORLDS = 12  # worlds played before the search may stop early on a clear best move

@@ -15,9 +15,18 @@ from dataclasses import dataclass
 from functools import lru_cache
 
 from smear_dsl import cards as C
-from smear_dsl.compile.compiled import (POINT_BY_TRUMP, POINT_EACH, POINT_EXPR, POINT_GIFT, POINT_MOST,
-                                        POINT_SCAN_DEALT, POINT_SCAN_PLAYED, POINT_TRICKS, POINT_TURNED,
-                                        TO_WINNER, CompiledRules)
+from smear_dsl.compile.compiled import (
+    POINT_BY_TRUMP,
+    POINT_EACH,
+    POINT_GIFT,
+    POINT_MOST,
+    POINT_SCAN_DEALT,
+    POINT_SCAN_PLAYED,
+    POINT_TRICKS,
+    POINT_TURNED,
+    TO_WINNER,
+    CompiledRules,
+)
 
 SAVE_PARTNER = 0.55  # a card at risk is still saved this often when a partner takes a trick it can be thrown on
 SAVE_ALONE = 0.15  # ... and this often with no partner (played when the higher cards are out)
@@ -187,6 +196,7 @@ def _took(n: int, draw: float, p_partner: float, p_opp: float, save: float) -> t
     of _placement, which is remembered)."""
     return tuple(draw * 0.8 + p_partner * min(0.9, save + 0.08 * k) + p_opp * (min(0.8, 1.0 - 0.7 ** k) if k else 0.05)
                  for k in range(n + 1))
+
 
 def _points(o: Outlook, n_sides: int, trump: int, deck: int, kept: dict, mine_over: dict, took: tuple, draw: float,
             p_partner: float, p_opp: float, share: float, side_tricks: float,

@@ -2,8 +2,9 @@
 from __future__ import annotations
 
 import json
+from collections.abc import Callable
 from functools import lru_cache
-from typing import Any, Callable
+from typing import Any
 
 from smear_dsl import moves as M
 from smear_dsl.compile.compiled import CompiledRules
@@ -15,8 +16,17 @@ from smear_dsl.language.load import load_spec, spec_from_text
 from smear_dsl.language.paths import rule_names, split_ref
 from smear_dsl.language.schema import did_you_mean
 from smear_dsl.language.spec import RuleSpec
-from smear_dsl.language.versions import (known_texts, latest_ref, legacy_pins, legacy_ref, pins_of, record_rules,
-    ref_for_sha, text_sha256, versions_of)
+from smear_dsl.language.versions import (
+    known_texts,
+    latest_ref,
+    legacy_pins,
+    legacy_ref,
+    pins_of,
+    record_rules,
+    ref_for_sha,
+    text_sha256,
+    versions_of,
+)
 
 FORMAT = "smear-record/1"
 
@@ -310,4 +320,3 @@ def _end_state(game: Game, results: list) -> tuple[bool, int | None]:
 
 def _err(hand: int, move: int | None, code: str, message: str) -> dict[str, Any]:
     return {"hand": hand, "move": move, "code": code, "message": message}
-

@@ -10,9 +10,9 @@ from __future__ import annotations
 import difflib
 from typing import Any
 
-from smear_dsl.sheets.explain import Document, Table, explain
 from smear_dsl.i18n import tr_for
 from smear_dsl.language.spec import RuleSpec
+from smear_dsl.sheets.explain import Document, Table, explain
 
 REF = "\x00rules\x00"  # stands for each sheet's own exact name while comparing
 

@@ -2,7 +2,8 @@
 
 Everything comes from the compiled rules (seat counts, deck, card order, bid range, targets)
 and the rule file's expressions read aloud (reading.py), never from text written per
-variant, in the reader's language (i18n.py; the rule file may add its own words per language). The document is a small tree (sections of paragraphs, lists and tables) that
+variant, in the reader's language (i18n.py; the rule file may add its own words per language). The document is a
+small tree (sections of paragraphs, lists and tables) that
 renders to Markdown or to a standalone HTML page.
 """
 from __future__ import annotations
@@ -19,9 +20,9 @@ from smear_dsl.compile.compiler import compile_rules
 from smear_dsl.expr import ast as A
 from smear_dsl.expr.emit import emit
 from smear_dsl.i18n import N_, Tr, rules_title, tr_for
+from smear_dsl.language.spec import ExprSpec, LangText, RuleSpec
 from smear_dsl.sheets.most import most_awarded
 from smear_dsl.sheets.reading import Reader
-from smear_dsl.language.spec import ExprSpec, LangText, RuleSpec
 
 SEAT_WORDS = {"bidder": N_("The bidder"), "dealer": N_("The dealer"),
               "each": N_("Each player, from the dealer's left,"),

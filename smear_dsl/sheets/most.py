@@ -5,10 +5,9 @@ from __future__ import annotations
 
 import itertools
 
+from smear_dsl.compile.compiled import POINT_BY_TRUMP, POINT_EACH, POINT_TRICKS, POINT_TURNED, TO_EXPR, CompiledRules
 from smear_dsl.expr import ast as A
 from smear_dsl.language.contexts import CONTEXTS
-from smear_dsl.compile.compiled import (POINT_BY_TRUMP, POINT_EACH, POINT_TRICKS, POINT_TURNED, TO_EXPR,
-                                        CompiledRules)
 
 
 def most_awarded(r: CompiledRules) -> tuple[int, bool]:

@@ -17,7 +17,8 @@ from __future__ import annotations
 import hashlib
 import json
 import random
-from typing import Any, Iterator
+from collections.abc import Iterator
+from typing import Any
 
 from smear_dsl import moves as M
 from smear_dsl.compile.compiler import compile_rules

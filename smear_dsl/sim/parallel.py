@@ -10,8 +10,9 @@ from __future__ import annotations
 
 import multiprocessing
 import os
+from collections.abc import Callable, Iterable, Iterator
 from concurrent.futures import ProcessPoolExecutor
-from typing import Any, Callable, Iterable, Iterator
+from typing import Any
 
 from smear_dsl.compile.compiled import CompiledRules
 from smear_dsl.compile.compiler import compile_rules

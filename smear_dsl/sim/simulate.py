@@ -8,11 +8,11 @@ from collections import Counter
 from pathlib import Path
 from typing import Any
 
-from smear_dsl.players.make import make_bot
 from smear_dsl.compile.compiled import CompiledRules
 from smear_dsl.engine import Game
-from smear_dsl.sim.parallel import run_games
+from smear_dsl.players.make import make_bot
 from smear_dsl.records.verify import carried_rules
+from smear_dsl.sim.parallel import run_games
 
 
 def play_game(rules: CompiledRules, seed: int | None, bot: str = "random", max_hands: int = 1000,
@@ -105,12 +105,18 @@ def progress_bar(what: str, total: int):
     """A progress bar on standard error that says what its times are: `games ━━━ 12/100 elapsed 0:00:03
     remaining 0:00:21`. Returns (progress, task)."""
     from rich.console import Console
-    from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn, TimeRemainingColumn
+    from rich.progress import (
+        BarColumn,
+        MofNCompleteColumn,
+        Progress,
+        TextColumn,
+        TimeElapsedColumn,
+        TimeRemainingColumn,
+    )
     p = Progress(TextColumn(what), BarColumn(), MofNCompleteColumn(), TextColumn("elapsed"), TimeElapsedColumn(),
                  TextColumn("remaining"), TimeRemainingColumn(), console=Console(stderr=True), transient=True)
     p.start()
     return p, p.add_task(what, total=total)
-
 
 
 def render_summary(s: dict[str, Any]) -> str:

@@ -364,11 +364,11 @@ def choose(view: pb.View, rng: random.Random, style: str = "random", boldness: i
     if "choose" in kinds:  # begging: stand (or give) with two trumps of the turned-up suit, else beg (or run)
         turned = (json.loads(view.detail_json).get("stock") or {}).get("turned_up") or "?"
         strong = sum(1 for c in hand if c[-1] == turned[-1]) + boldness >= 2
-        want = ("stand", "give") if strong else ("beg", "run")
-        return next((m for m in legal if m.choose in want), legal[-1])
+        choices = ("stand", "give") if strong else ("beg", "run")
+        return next((m for m in legal if m.choose in choices), legal[-1])
     if "trump" in kinds:
-        counts = {s: sum(1 for c in hand if c[-1] == s) for s in "SHDC"}
-        best = max(counts, key=counts.get)
+        held = {s: sum(1 for c in hand if c[-1] == s) for s in "SHDC"}
+        best = max(held, key=lambda s: held[s])
         return next(m for m in legal if m.trump == best)
     if "discard" in kinds:
         return min(legal, key=lambda m: sum(RANKS.find(c[0]) for c in m.discard.cards))

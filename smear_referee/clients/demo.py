@@ -4,6 +4,7 @@ events, then export each record and verify it (through the service and locally).
 from __future__ import annotations
 
 import json
+from typing import Any
 import threading
 from pathlib import Path
 
@@ -127,7 +128,7 @@ def _play_game(console: Console, server, out: Path, name: str, players: int | No
                   f"{'no problems' if not problems else str(len(problems)) + ' problems'} in every table setup")
     seats = [lobby.join(tid, s).token for s in range(players)]
     watcher = Client(server.target, lobby.join(tid).token)
-    finals: dict[int, object] = {}
+    finals: dict[int, Any] = {}
 
     def run_seat(s: int) -> None:
         finals[s] = play_seat(Client(server.target, seats[s]), tid, "heuristic", seed=bot_seed + s)

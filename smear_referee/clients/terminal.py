@@ -24,9 +24,10 @@ from smear_dsl import moves as M
 from smear_dsl.i18n import ENGLISH, Tr, signed
 
 from smear_referee.api import referee_pb2 as pb
+from smear_referee import codes
 from smear_referee.clients.client import Client, error_info, error_reason
 from smear_referee.names import shown as plain
-from smear_referee.tables.convert import move_dict
+from smear_referee.tables.convert import move_dict, pass_move
 
 SUITS = {"S": "♠", "H": "♥", "D": "♦", "C": "♣"}
 SUIT_ORDER = "SHCD"
@@ -107,7 +108,7 @@ def said_move(text: str, legal: list[pb.Move], tr: Tr) -> pb.Move | None:
     "mendier"): a legal one as the menu shows it, or a pass, a bid or a choice (which the referee judges)."""
     typed = _plain(text)
     last = typed.rsplit(" ", 1)[-1]
-    offered = [*legal, pb.Move(**{"pass": True}), *(pb.Move(choose=c) for c in CHOICE_WORDS),
+    offered = [*legal, pass_move(), *(pb.Move(choose=c) for c in CHOICE_WORDS),
                *([pb.Move(bid=int(last))] if last.isdigit() and len(last) < 4 else [])]
     found = next((m for m in offered if _plain(move_text(m, tr)) == typed), None)
     # A card as the table shows it ("D♠"), alone: that card played.
@@ -129,7 +130,7 @@ def parse_move(text: str, legal: list[pb.Move], tr: Tr = ENGLISH) -> pb.Move | N
         return legal[i] if 0 <= i < len(legal) else None
     w = words[0].lower()
     if w == "pass":
-        return pb.Move(**{"pass": True})
+        return pass_move()
     if w in CHOICE_WORDS and len(words) == 1:
         return pb.Move(choose=w)
     if w == "bid" and len(words) == 2 and words[1].isdigit():
@@ -162,13 +163,14 @@ class TerminalTable:
         n = t("Bot {seat}", seat=seat + 1) if n.startswith("bot:") else escape(plain(n)) or t("Seat {seat}", seat=seat + 1)
         return t("{name} (you)", name=n) if view.HasField("seat") and view.seat == seat else n
 
-    def narrate(self, ev: pb.TableEvent, view: pb.View | None) -> str | None:
+    def seated(self, seats: pb.Seats) -> None:
+        """Names live: who sits where, as it changes (nothing in the game changed)."""
+        self.info.ClearField("seat_names")
+        self.info.seat_names.extend(seats.seat_names)
+
+    def narrate(self, ev: pb.TableEvent, view: pb.View) -> str | None:
         t = self.tr.t
         kind = ev.WhichOneof("kind")
-        if kind == "seats":  # names live: who sits where, as it changes
-            self.info.ClearField("seat_names")
-            self.info.seat_names.extend(ev.seats.seat_names)
-            return None
         if kind == "move":
             told = move_text(ev.move.move, self.tr, told=True)
             if ev.move.by == "clock":  # the seat's time ran out: the house bot moved for it
@@ -282,7 +284,7 @@ class TerminalTable:
             except grpc.RpcError as e:
                 said = self.tr.t("refused ({code}): {message}", code=error_reason(e) or e.code().name, message=e.details())
                 self.console.print(f"[red]{escape(said)}[/red]")
-                if error_reason(e) == "STALE_VERSION":
+                if error_reason(e) == codes.STALE_VERSION.name:
                     return
 
     def typing_help(self, legal: list[pb.Move]) -> str:
@@ -311,6 +313,7 @@ class TerminalTable:
             try:
                 ev = events.get(timeout=None if due is None else 0.2)
             except queue.Empty:  # nothing more for now: ask
+                assert due is not None  # the only wait with a timeout
                 view, due = due, None
                 if view.version != asked:
                     asked = view.version
@@ -324,7 +327,7 @@ class TerminalTable:
             if ev.WhichOneof("kind") == "heartbeat":
                 continue
             if ev.WhichOneof("kind") == "seats":
-                self.narrate(ev, None)  # names live; nothing in the game changed
+                self.seated(ev.seats)
                 continue
             view = ev.snapshot if ev.WhichOneof("kind") == "snapshot" else self.client.view(self.table_id)
             line = self.narrate(ev, view)

@@ -13,14 +13,13 @@ from __future__ import annotations
 
 import hashlib
 import json
+from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
-from typing import Any, Iterable, Iterator
+from typing import Any
 
 from smear_dsl.errors import SmearError
 from smear_dsl.records.verify import rules_for, verify
-
-from smear_referee.club.ratings import (FAMILY, RatedGame, Ratings, RatingSettings, rate, ratings_json,
-                                        season_start)
+from smear_referee.club.ratings import FAMILY, RatedGame, Ratings, RatingSettings, rate, ratings_json, season_start
 from smear_referee.errors import RefereeError
 
 FORMAT = "smear-club/1"
@@ -36,7 +35,7 @@ def chain_start(club: str, season: int) -> str:
     return hashlib.sha256(canonical({"format": FORMAT, "club": club, "season": season})).hexdigest()
 
 
-def chain_next(prev: str, game: int, seats: list, record: dict) -> str:
+def chain_next(prev: str, game: int, seats: list | None, record: dict | None) -> str:
     """The digest of game `game` after the digest `prev`: a change to it or to any game before it shows."""
     return hashlib.sha256(prev.encode() + canonical({"game": game, "seats": seats, "record": record})).hexdigest()
 
@@ -80,7 +79,7 @@ class ClubFiles:
     house: dict[str, str] = field(default_factory=dict)  # sha256 of a house rule file's text -> the club's name for it
 
     @classmethod
-    def of(cls, rule_files: Any) -> "ClubFiles":
+    def of(cls, rule_files: Any) -> ClubFiles:
         files = [f for f in rule_files if isinstance(f, dict)] if isinstance(rule_files, list) else []
         return cls(frozenset((f.get("rules"), f.get("rules_sha256")) for f in files),
                    {f["rules_sha256"]: f["name"] for f in files if f.get("house_rules") is True
@@ -96,7 +95,7 @@ class ClubFiles:
         by the club's name for them), or the family."""
         if settings.rate_by == "family":
             return FAMILY
-        return self.house.get(record.get("rules_sha256")) or verdict["rules"].split("@", 1)[0]
+        return self.house.get(str(record.get("rules_sha256"))) or verdict["rules"].split("@", 1)[0]
 
 
 def rated_game(settings: RatingSettings, seats: list, record: dict, verdict: dict, rules,
@@ -200,7 +199,7 @@ def read_export(path: str) -> Iterator[Any]:
 class BadLine(str):
     """A line of an export that is not JSON: its number and why."""
 
-    def __new__(cls, n: int, why: str) -> "BadLine":
+    def __new__(cls, n: int, why: str) -> BadLine:
         return super().__new__(cls, f"line {n} is not JSON: {why}")
 
 
@@ -208,7 +207,8 @@ class _Season:
     """What verification carries through one season's lines."""
 
     def __init__(self, club: str, number: int):
-        self.number, self.prev, self.games, self.rated = number, chain_start(club, number), 0, []
+        self.number, self.prev, self.games = number, chain_start(club, number), 0
+        self.rated: list[RatedGame] = []
 
 
 def verify_export(lines: Iterable[Any], heads: dict[int, str] | None = None,
@@ -271,7 +271,7 @@ def verify_export(lines: Iterable[Any], heads: dict[int, str] | None = None,
     return problems
 
 
-def _check_seal(header: dict, season: "_Season", line: dict, names: dict) -> list[str]:
+def _check_seal(header: dict, season: _Season, line: dict, names: dict) -> list[str]:
     """A sealed head: the chain ends where the games do, every named member's name is the one the roster
     covers, and the head is the seal of the export's club name, settings, rule files and that roster."""
     where, out = f"season {season.number}", []

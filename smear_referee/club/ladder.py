@@ -5,7 +5,6 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from smear_dsl.i18n import tr_for
-
 from smear_referee.club.ratings import Ratings, RatingSettings, ordinal
 
 

@@ -35,7 +35,7 @@ class RatingSettings:
     members_only: bool = False
 
     @classmethod
-    def from_json(cls, data: Any) -> "RatingSettings":
+    def from_json(cls, data: Any) -> RatingSettings:
         """Settings from an export or a director's request; INVALID_ARGUMENT naming the bad field."""
         if not isinstance(data, dict):
             raise RefereeError(codes.BAD_SETTINGS, "the rating settings are an object")
@@ -153,7 +153,7 @@ def rate(settings: RatingSettings, games: list[RatedGame], start: Ratings | None
     return out
 
 
-def ordinal(s: "Standing | Any") -> float:
+def ordinal(s: Standing | Any) -> float:
     """The ladder's figure: the rating less three uncertainties (openskill's ordinal), so a newcomer
     climbs by playing, not by one lucky game; of anything with `mu` and `sigma` (a standing, a rung)."""
     return s.mu - 3 * s.sigma

@@ -10,10 +10,8 @@ from smear_dsl.compile.compiler import compile_rules
 from smear_dsl.engine import Game
 from smear_dsl.language.load import load_spec
 from smear_dsl.players.make import make_bot
-
 from smear_referee.club.export import build_export
 from smear_referee.club.ratings import RatingSettings
-
 
 WEAK = "heuristic@1"  # the first heuristic: plays a real game (games end), but worse than today's
 
@@ -24,7 +22,7 @@ def member_id(i: int) -> str:
 
 def sample_export(games: int, members: int = 8, rules: str = "four_point_ne_wisconsin", seed: str = "club",
                   seasons: int = 1, guest_every: int = 5, settings: RatingSettings | None = None,
-                  hand_limit: int = 20) -> dict[str, Any]:
+                  hand_limit: int = 20) -> list[dict[str, Any]]:
     """`games` games over `seasons` seasons of `rules` at its default seats, each to its end or `hand_limit`
     hands (bidders set again and again could keep a game going for ever); every `guest_every`-th
     game has a guest in one seat; members 1..members/2 play today's heuristic, the others the first one."""

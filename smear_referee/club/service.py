@@ -2,7 +2,8 @@
 
 A club is read from the store on each call (so any replica answers, and one holding its shard writes),
 its finished tables are counted as games by the replica holding it (every second, and when it is read
-there), in the order they are found, each chained to the game before it; ratings are recomputed from the games (cached while no game is added).
+there), in the order they are found, each chained to the game before it; ratings are recomputed from the games
+(cached while no game is added).
 Tokens: the director's (shown once at creation) and each member's (shown once, handed over as a link).
 """
 from __future__ import annotations
@@ -19,17 +20,28 @@ from smear_dsl.errors import SmearError, clip
 from smear_dsl.i18n import rules_title
 from smear_dsl.language.pins import table_rules_name
 from smear_dsl.records.verify import rules_for, verify
-
 from smear_referee import codes
 from smear_referee.api import referee_pb2 as pb
 from smear_referee.api import referee_pb2_grpc as pb_grpc
 from smear_referee.club import ratings as R
-from smear_referee.club.export import (FORMAT, ClubFiles, chain_next, chain_start, game_line, header_line, rated_game,
-                                       export_files, roster, seal, summary_line)
+from smear_referee.club.export import (
+    FORMAT,
+    ClubFiles,
+    chain_next,
+    chain_start,
+    export_files,
+    game_line,
+    header_line,
+    rated_game,
+    roster,
+    seal,
+    summary_line,
+)
 from smear_referee.club.ladder import ladder
 from smear_referee.errors import RefereeError
 from smear_referee.limits import address_of
-from smear_referee.names import clean as clean_name, rules_file_name
+from smear_referee.names import clean as clean_name
+from smear_referee.names import rules_file_name
 from smear_referee.server.service import LANG, Referee, guard, known_rules, optional_caller
 from smear_referee.storage import clubs as S
 from smear_referee.storage.clubs import ClubGame, StoredClub
@@ -139,7 +151,8 @@ class Clubs:
         if hit is not None and hit.key == key:
             return hit
         settings = self.settings(club)
-        seasons, before, history = [], None, []
+        seasons, before = [], None
+        history: list[Any] = []
         for season, *_ in club.seasons:
             games = [_rated(g) for g in club.games_of(season) if g.result.get("rated")]
             history = []
@@ -173,11 +186,11 @@ class Clubs:
         members: list[str | None] = []
         shown: list[str] = []
         for e in entrants:
-            if e in names and names[e] is not None:
+            if (name := names.get(e)) is not None:
                 if e in members:
                     raise RefereeError(codes.BAD_TOURNAMENT, f"member {e} is entered twice")
                 members.append(e)
-                shown.append(names[e])
+                shown.append(name)
             else:
                 members.append(None)
                 shown.append(e)
@@ -211,7 +224,7 @@ def _head(club: StoredClub, season: int) -> str:
     return games[-1].digest if games else chain_start(club.id, season)
 
 
-def _sealed(club: StoredClub, season: int, names: dict[str, str | None]) -> tuple[str, list]:
+def _sealed(club: StoredClub, season: int, names: dict[str, str | None]) -> tuple[str, list | None]:
     """(head, roster) of a season as it stands now (export.seal): a closed season's as stored when it closed
     (one closed before heads were sealed: its chain's end, with no roster)."""
     closed, head = next((c, h) for n, _o, c, h in club.seasons if n == season)

@@ -14,7 +14,6 @@ import random
 import time
 
 from smear_dsl.players.heuristic import HeuristicBot
-
 from smear_referee.errors import RefereeError
 from smear_referee.server.house_bots import HouseBots
 from smear_referee.tables.convert import move_to_proto

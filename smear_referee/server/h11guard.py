@@ -6,7 +6,7 @@ from __future__ import annotations
 import asyncio
 import socket
 from collections import defaultdict
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from uvicorn.protocols.http.h11_impl import H11Protocol
 
@@ -42,13 +42,13 @@ class GuardedH11(H11Protocol):
     (`guarded_protocol` makes one per web port, with its limits)."""
 
     limits: WebLimits
-    logs: "AddressLog"
+    logs: AddressLog
     counts: _Connections
     _address = ""
     _admitted = False
     _deadline: asyncio.TimerHandle | None = None
 
-    def connection_made(self, transport) -> None:  # type: ignore[override]
+    def connection_made(self, transport) -> None:
         sock = transport.get_extra_info("socket")
         if sock is not None and sock.family in (socket.AF_INET, socket.AF_INET6):
             try:
@@ -98,6 +98,6 @@ class GuardedH11(H11Protocol):
         super().connection_lost(exc)
 
 
-def guarded_protocol(limits: WebLimits, logs: "AddressLog") -> type[asyncio.Protocol]:
+def guarded_protocol(limits: WebLimits, logs: AddressLog) -> Any:
     """The protocol class for one web port: its limits, its log, its count of connections per address."""
     return type("Guarded", (GuardedH11,), {"limits": limits, "logs": logs, "counts": _Connections(limits.per_address)})

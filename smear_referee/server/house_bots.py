@@ -17,13 +17,12 @@ import logging
 import random
 from typing import Any
 
+from smear_dsl.players.botspec import SIMPLE, parse_budget
 from smear_dsl.players.heuristic import HeuristicBot
 from smear_dsl.players.make import make_bot
-from smear_dsl.players.botspec import SIMPLE, parse_budget
-
-from smear_referee.tables.convert import move_to_proto
-from smear_referee.server.sandbox import Sandbox, SandboxBusy, SandboxFailed, SandboxTimeout
 from smear_referee.errors import RefereeError
+from smear_referee.server.sandbox import Sandbox, SandboxBusy, SandboxFailed, SandboxTimeout
+from smear_referee.tables.convert import move_to_proto
 from smear_referee.tables.registry import Identity, Table, Tables
 
 log = logging.getLogger("smear_dsl.referee")

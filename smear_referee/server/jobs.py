@@ -23,6 +23,7 @@ def _diagnostics(e: RuleError | list[Diagnostic]) -> list[tuple]:
 
     def shown(path: str) -> str:
         return f"rules/{Path(path).name}" if any(path.startswith(r) for r in roots) else path
+
     def hint(d) -> str | None:  # a problem the file causes in a parent: the parent's line, named as shown
         if d.inherited is None:
             return d.hint
@@ -128,11 +129,11 @@ def search_move(table: dict[str, Any], state: dict[str, Any] | None, log: list[t
     since (`log`), so the serving process only sends plain data and never thinks."""
     import random
 
-    from smear_dsl.players.make import make_bot
     from smear_dsl.compile.duplicate import boards
     from smear_dsl.engine import Game
     from smear_dsl.engine.snapshot import restore
     from smear_dsl.errors import MoveError, RuleError
+    from smear_dsl.players.make import make_bot
     try:
         rules = _worker_rules(table["rules_name"], table["rules_text"], table["players"], table["options"])
         args = {"seed": table["seed"], "first_dealer": table["first_dealer"], "hand_limit": table["hand_limit"] or None,

@@ -5,7 +5,8 @@ collection empties them, so each trim collects first (about a millisecond: start
 Trimmed once after start-up (which leaves some 7 MB of freed heap behind), then only after many streams have
 closed, so a quiet server never pays for it again. What stays is pymalloc's: a 1 MB arena goes back only
 when every small object in it is gone, and a few hundred that outlive a burst (Python's free lists and its
-cache of attribute lookups, gRPC's state for its next call and contexts it keeps) hold the burst's arenas; under PYTHONMALLOC=malloc a survivor holds only its own page
+cache of attribute lookups, gRPC's state for its next call and contexts it keeps) hold the burst's arenas; under
+PYTHONMALLOC=malloc a survivor holds only its own page
 (docs/referee.md: the operator's choice, for some 7% of moves/s)."""
 from __future__ import annotations
 

@@ -13,6 +13,7 @@ from __future__ import annotations
 import socket
 import socketserver
 import threading
+from typing import Any
 from wsgiref.simple_server import WSGIRequestHandler, WSGIServer, make_server
 
 from prometheus_client import CollectorRegistry, make_wsgi_app
@@ -85,8 +86,8 @@ class MetricsPort:
             return app(environ, start_response)
 
         kind = type("Server", (_Server,), {"address_family": socket.AF_INET6}) if ":" in host else _Server
-        self.server = make_server(host.strip("[]"), port, only_metrics, kind, handler_class=_Handler)
-        self.port = self.server.server_address[1]
+        self.server: Any = make_server(host.strip("[]"), port, only_metrics, kind, handler_class=_Handler)
+        self.port: int = self.server.server_address[1]
         self._thread = threading.Thread(target=self.server.serve_forever, kwargs={"poll_interval": 0.2},
                                         name="smear-metrics", daemon=True)
 

@@ -72,7 +72,8 @@ class _Worker:
         self.proc.wait()
         for s in (self.proc.stdin, self.proc.stdout):
             try:
-                s.close()
+                if s is not None:
+                    s.close()
             except OSError:  # pragma: no cover - a broken pipe on close
                 pass
 
@@ -153,7 +154,13 @@ class Sandbox:
         slots = self._slots
         work = asyncio.ensure_future(asyncio.to_thread(self._run_blocking, job, args, seconds))
         self._running.add(work)
-        work.add_done_callback(lambda w: (slots.release(), self._running.discard(w), w.cancelled() or w.exception()))
+
+        def done(w: asyncio.Future) -> None:
+            slots.release()
+            self._running.discard(w)
+            if not w.cancelled():
+                w.exception()  # read, so an error is not reported as never retrieved
+        work.add_done_callback(done)
         return await asyncio.shield(work)
 
     def _run_blocking(self, job: str, args: tuple, seconds: float) -> Any:

@@ -16,30 +16,28 @@ from google.rpc import code_pb2, error_details_pb2, status_pb2
 from grpc_status import rpc_status
 
 from smear_dsl.errors import Diagnostic, OptionError, RuleError, clip
-from smear_dsl.sheets.explain import render
 from smear_dsl.i18n import LANGUAGES, negotiate
 from smear_dsl.language.paths import rule_names, split_ref
 from smear_dsl.language.versions import is_known, latest_ref, versions_of
-
+from smear_dsl.sheets.explain import render
 from smear_referee import codes
-from smear_referee.codes import Code
 from smear_referee.api import referee_pb2 as pb
 from smear_referee.api import referee_pb2_grpc as pb_grpc
-from smear_referee.tables.convert import rule_info
-from smear_referee.server.jobs import diagnostic
-from smear_referee.limits import Limits, address_of
-from smear_referee.tables.lobby import stored_lobby
-from smear_referee.server.sandbox import Sandbox, SandboxBusy, SandboxFailed, SandboxTimeout
-from smear_referee.tables import idem, streams
-from smear_referee.server.house_bots import HouseBots
-from smear_referee.server.clock import TurnClock
-from smear_referee.tables.idem import keyed
-from smear_referee.tables.seats import prior
-from smear_referee.storage.store import StoreDamaged, StoreDown, store_errors
-from smear_referee.tables.rulesets import known_spec
+from smear_referee.codes import Code
 from smear_referee.errors import RefereeError
+from smear_referee.limits import Limits, address_of
+from smear_referee.server.clock import TurnClock
+from smear_referee.server.house_bots import HouseBots
+from smear_referee.server.jobs import diagnostic
+from smear_referee.server.sandbox import Sandbox, SandboxBusy, SandboxFailed, SandboxTimeout
+from smear_referee.storage.store import StoreDamaged, StoreDown, store_errors
+from smear_referee.tables import idem, seen, streams
+from smear_referee.tables.convert import rule_info
+from smear_referee.tables.idem import keyed
+from smear_referee.tables.lobby import stored_lobby
 from smear_referee.tables.registry import Identity, Table, Tables
-from smear_referee.tables import seen
+from smear_referee.tables.rulesets import known_spec
+from smear_referee.tables.seats import prior
 
 SERVICE = "smear.referee.v1.Referee"
 TOURNAMENT = "smear.referee.v1.Tournament"
@@ -169,9 +167,9 @@ async def _abort_for(context, e: Exception) -> None:
         await _abort(context, e.code, e.message_in(LANG.get()), e.metadata)
     elif isinstance(e, (OptionError, ValueError)):
         await _abort(context, codes.BAD_OPTION, str(e))
-    else:
-        await _abort(context, codes.BAD_RULES, _short(e.diagnostics[0]).format() if e.diagnostics
-                     else "bad rules")
+    else:  # a RuleError
+        diagnostics = e.diagnostics if isinstance(e, RuleError) else []
+        await _abort(context, codes.BAD_RULES, _short(diagnostics[0]).format() if diagnostics else "bad rules")
 
 
 def _short(d: Diagnostic) -> Diagnostic:

@@ -24,11 +24,11 @@ from starlette.staticfiles import StaticFiles
 
 from smear_referee.api import referee_connect as rc
 from smear_referee.api import referee_pb2 as pb
-from smear_referee.server.service import CALLER, NEEDS_TOKEN, caller_of
 from smear_referee.errors import RefereeError
-from smear_referee.tables.registry import Tables
 from smear_referee.server.h11guard import guarded_protocol
+from smear_referee.server.service import CALLER, NEEDS_TOKEN, caller_of
 from smear_referee.server.webguard import AddressLog, CappedGzip, Guard, SafeCodec, WebLimits
+from smear_referee.tables.registry import Tables
 
 STATIC = Path(__file__).parent.parent / "static"  # built from clients/web by its `npm run build`
 _CONNECT_CODES = {code_pb2.CANCELLED: Code.CANCELED} | {
@@ -103,6 +103,7 @@ async def _until_gone(app: Any, scope: dict, receive: Any, send: Any) -> None:
     (connectrpc watches for it) but only acted on at the stream's next message, a heartbeat up to ten seconds
     later; until then the stream and all it holds stay. So the call is cancelled when the disconnect comes."""
     me = asyncio.current_task()
+    assert me is not None  # called inside the request's task
     gone = False
 
     async def heard():
@@ -168,12 +169,13 @@ class WebServer:
     the same tables under the same locks)."""
 
     def __init__(self, app: _App, sock: socket.socket, tls: tuple[str, str] | None, limits: WebLimits):
-        kw = {"ssl_certfile": tls[0], "ssl_keyfile": tls[1]} if tls else {}
+        kw: dict[str, Any] = {"ssl_certfile": tls[0], "ssl_keyfile": tls[1]} if tls else {}
         logs = AddressLog(limits.log_lines)
         config = uvicorn.Config(Guard(app, limits, logs, app.is_api), lifespan="off", log_level="warning",
                                 access_log=False, timeout_graceful_shutdown=1, ws="none",
                                 http=(protocol := guarded_protocol(limits, logs)), limit_concurrency=limits.connections,
-                                timeout_keep_alive=limits.idle_seconds, h11_max_incomplete_event_size=64 * 1024, **kw)
+                                timeout_keep_alive=limits.idle_seconds,  # type: ignore[arg-type]  # a float works
+                                h11_max_incomplete_event_size=64 * 1024, **kw)
         config.load()
         self.server = uvicorn.Server(config)
         self.server.lifespan = config.lifespan_class(config)

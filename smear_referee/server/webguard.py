@@ -21,8 +21,9 @@ import time
 import traceback
 import zlib
 from collections import OrderedDict
+from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Any, Callable
+from typing import Any
 
 from connectrpc.code import Code
 from connectrpc.errors import ConnectError
@@ -54,7 +55,7 @@ class WebLimits:
 
 
 # The address of the web request being answered and the log it counts against (set by Guard).
-_CALLER: contextvars.ContextVar[tuple[str, "AddressLog"] | None] = contextvars.ContextVar("web_caller", default=None)
+_CALLER: contextvars.ContextVar[tuple[str, AddressLog] | None] = contextvars.ContextVar("web_caller", default=None)
 
 
 def note_bad_request(line: str) -> None:
@@ -271,7 +272,7 @@ class Guard:
         while True:
             try:
                 message = await asyncio.wait_for(receive(), max(0.0, deadline - time.monotonic()))
-            except asyncio.TimeoutError:
+            except TimeoutError:
                 raise _Refusal(408, "deadline_exceeded", f"the request's body took longer than {limit:g} s to "
                                "arrive") from None
             if message["type"] == "http.disconnect":

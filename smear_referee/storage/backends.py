@@ -69,7 +69,8 @@ ADDED_COLUMNS = (("tables", "seal", "TEXT"), ("moves", "digest", "TEXT"), ("toke
                  # What proves each club row (clubproof.py), and the counts that show a row deleted.
                  ("clubs", "members", "INTEGER NOT NULL DEFAULT 0"), ("clubs", "proof", "TEXT"),
                  ("club_members", "proof", "TEXT"), ("club_seasons", "games", "INTEGER NOT NULL DEFAULT 0"),
-                 ("club_seasons", "last", "TEXT"), ("club_seasons", "roster", "TEXT"), ("club_seasons", "proof", "TEXT"), ("club_tables", "proof", "TEXT"),
+                 ("club_seasons", "last", "TEXT"), ("club_seasons", "roster", "TEXT"), ("club_seasons", "proof", "TEXT"),
+                 ("club_tables", "proof", "TEXT"),
                  ("club_seats", "proof", "TEXT"), ("club_tournaments", "proof", "TEXT"),
                  ("club_games", "record_sha", "TEXT"), ("club_games", "proof", "TEXT"),
                  # What proves each tournament row (integrity.py), and (tournament_tips) how many there are.
@@ -90,7 +91,7 @@ def is_postgres(db: str) -> bool:
     return db.startswith(("postgresql://", "postgres://"))
 
 
-def backend_for(db: str, shared: bool = False) -> "SqliteBackend | PostgresBackend":
+def backend_for(db: str, shared: bool = False) -> SqliteBackend | PostgresBackend:
     """A `postgresql://` (or `postgres://`) URL, or the path of an SQLite file. `shared`: one of
     several replicas on a PostgreSQL database (smear_referee/storage/cluster.py)."""
     if is_postgres(db):
@@ -171,12 +172,12 @@ class PostgresBackend:
         self.where = _redacted(url)
         self.url = url
         try:
-            self._holder = psycopg.connect(url, autocommit=True)
+            self._holder: Any = psycopg.connect(url, autocommit=True)
         except psycopg.Error as e:
             raise StoreInUse(f"cannot reach the database {self.where}: {str(e).strip().splitlines()[0]}") from None
         self._kind = "_shared" if shared else ""
         deadline = time.monotonic() + LOCK_WAIT
-        while not self._holder.execute(f"SELECT pg_try_advisory_lock{self._kind}(%s)", (ADVISORY_KEY,)).fetchone()[0]:
+        while not self._holder.execute(f"SELECT pg_try_advisory_lock{self._kind}(%s)", (ADVISORY_KEY,)).fetchone()[0]:  # type: ignore[index]  # noqa: E501
             if time.monotonic() > deadline:  # (a killed server's lock goes once PostgreSQL sees its socket closed)
                 self._holder.close()
                 raise StoreInUse(f"{self.where} is in use by " + ("a server that is not a replica (started without "
@@ -188,7 +189,7 @@ class PostgresBackend:
         return _PgConnection(self.psycopg.connect(self.url, autocommit=True, connect_timeout=5))
 
     @staticmethod
-    def broken(conn: _PgConnection) -> bool:
+    def broken(conn: Any) -> bool:
         """The connection is gone (the server restarted, the network failed): open a new one."""
         return conn.conn.closed or conn.conn.broken
 

@@ -92,4 +92,3 @@ def audit_proof(tid: str, seq: int, entry_json: str) -> str:
 def tip_proof(tid: str, kind: str, n: int) -> str:
     """What proves how many rounds (or audited acts) a tournament has: a deleted one shows."""
     return _h("tip", tid, kind, str(n))
-

@@ -19,12 +19,12 @@ import os
 import queue
 import sys
 import threading
+from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
-from typing import Any, Callable, TypeVar
+from typing import Any, TypeVar
 
 from smear_dsl.errors import SmearError
-
 from smear_referee.storage import integrity as I
 from smear_referee.storage.backends import backend_for
 from smear_referee.storage.cluster import FENCE_SQL, STILL_HELD_SQL, Fence, Fenced, shard_of
@@ -42,6 +42,8 @@ def store_errors() -> tuple[type[BaseException], ...]:
     import sqlite3
     psycopg = sys.modules.get("psycopg")
     return (sqlite3.Error, psycopg.Error) if psycopg is not None and hasattr(psycopg, "Error") else (sqlite3.Error,)
+
+
 T = TypeVar("T")
 
 TABLE_COLUMNS = ("id, rules_name, rules_text, players, options_json, seed, first_dealer, created, duplicate, "
@@ -256,8 +258,9 @@ class Store:
     def add_move(table_id: str, version: int, seat: int, code: int, idem: str | None,
                  digest: str | None = None, at: float | None = None, chain: str | None = None) -> list[tuple[str, tuple]]:
         """A move, with `chain`: its hash (integrity.link) after the move before it."""
-        out = [("INSERT INTO moves (table_id, version, seat, code, idem, digest, chain) VALUES (?, ?, ?, ?, ?, ?, ?)",
-                (table_id, version, seat, str(code), idem, digest, chain))]
+        out: list[tuple[str, tuple]] = [
+            ("INSERT INTO moves (table_id, version, seat, code, idem, digest, chain) VALUES (?, ?, ?, ?, ?, ?, ?)",
+             (table_id, version, seat, str(code), idem, digest, chain))]
         if at is not None:
             out.append(("UPDATE tables SET updated = ? WHERE id = ?", (at, table_id)))
         return out
@@ -326,10 +329,13 @@ class Store:
         out = []
         for (tid,) in conn.execute("SELECT id FROM tournaments ORDER BY created").fetchall():
             try:
-                config, rounds, audit = _tournament(conn, tid)
+                found = _tournament(conn, tid)
             except StoreDamaged as e:
                 log.error("%s: %s (calls for it answer DATA_LOSS)", self.path, e)
                 continue
+            if found is None:  # deleted meanwhile
+                continue
+            config, rounds, audit = found
             tokens = [h for (h,) in conn.execute(
                 "SELECT hash FROM tokens WHERE table_id = ? AND role = 'director'", (tid,))]
             out.append((tid, config, rounds, audit, tokens))
@@ -469,7 +475,6 @@ class Store:
             return len(ids)
         finally:
             _close(conn)
-
 
 
 def _prove_legacy_rows(conn, backend, path: str) -> None:

@@ -7,13 +7,12 @@ from typing import Any
 from smear_dsl import moves as M
 from smear_dsl.compile.compiled import CompiledRules
 from smear_dsl.engine import Game
+from smear_dsl.engine.view import seat_view
 from smear_dsl.errors import MoveError
 from smear_dsl.i18n import rules_title
 from smear_dsl.language.paths import split_ref
 from smear_dsl.language.spec import RuleSpec
 from smear_dsl.language.versions import versions_of
-from smear_dsl.engine.view import seat_view
-
 from smear_referee.api import referee_pb2 as pb
 
 
@@ -44,6 +43,11 @@ def move_dict(seat: int, move: pb.Move) -> dict[str, Any]:
     return {"seat": seat, "action": "play", "card": move.play}
 
 
+def pass_move() -> pb.Move:
+    """A pass (the field is named `pass`, a Python keyword, so it is set by name)."""
+    return pb.Move(**{"pass": True})  # type: ignore[arg-type]
+
+
 def move_from_proto(rules: CompiledRules, seat: int, move: pb.Move) -> tuple[str, Any]:
     """(action, payload) as Game.apply_action takes it; MoveError BAD_RECORD if malformed."""
     _seat, action, payload = M.from_dict(rules, move_dict(seat, move))
@@ -54,7 +58,7 @@ def move_proto(d: dict[str, Any]) -> pb.Move:
     """A move in its record form as a proto."""
     a = d["action"]
     if a == "pass":
-        return pb.Move(**{"pass": True})
+        return pass_move()
     if a == "bid":
         return pb.Move(bid=d["value"])
     if a == "trump":

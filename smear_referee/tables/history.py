@@ -8,12 +8,12 @@ from __future__ import annotations
 import asyncio
 from typing import Any
 
+from smear_referee.errors import damaged
 from smear_referee.storage import integrity as I
 from smear_referee.storage.store import Store, StoreDamaged
-from smear_referee.errors import damaged
+from smear_referee.tables import seen
 from smear_referee.tables.desk import Desk
 from smear_referee.tables.table import Event, Identity, Table
-from smear_referee.tables import seen
 
 
 async def record(desk: Desk, t: Table, who: Identity) -> tuple[dict[str, Any], bool]:
@@ -76,7 +76,7 @@ async def old_events(desk: Desk, t: Table, after: int, upto: int) -> list[Event]
         return await asyncio.to_thread(_remade_events, t, moves, after, upto)
 
 
-def _remade_events(t: Table, moves: list[tuple[int, int, str]], after: int, upto: int) -> list[Event]:
+def _remade_events(t: Table, moves: list[tuple[Any, ...]], after: int, upto: int) -> list[Event]:
     """Replay `t`'s stored moves from the start and keep the events numbered in (after, upto]."""
     scratch = Table(t.id, t.rules_name, t.rules_text, t.spec, t.rules, t.options, t.seed, t.first_dealer, t.created,
                     t.duplicate, t.hand_limit, t.seal)

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import hmac
 from collections import OrderedDict, defaultdict
-from typing import Callable
+from collections.abc import Callable
 
 from smear_referee import codes
 from smear_referee.errors import RefereeError

@@ -7,10 +7,10 @@ from __future__ import annotations
 import asyncio
 import logging
 import time
-from typing import Any, Callable
+from collections.abc import Callable
+from typing import Any
 
 from smear_dsl.errors import clip
-
 from smear_referee import codes
 from smear_referee.errors import RefereeError, damaged
 from smear_referee.metrics import Metrics

@@ -10,13 +10,12 @@ from typing import TYPE_CHECKING
 
 from smear_dsl.errors import OptionError, RuleError
 from smear_dsl.i18n import rules_title
-
 from smear_referee.api import referee_pb2 as pb
-from smear_referee.tables.rulesets import compiled, rules_spec
 from smear_referee.storage.store import StoreDown
-from smear_referee.tables.table import option_text, place
-from smear_referee.tables.seen import rule_names
 from smear_referee.tables import seen
+from smear_referee.tables.rulesets import compiled, rules_spec
+from smear_referee.tables.seen import rule_names
+from smear_referee.tables.table import option_text, place
 
 if TYPE_CHECKING:
     from smear_referee.tables.registry import Tables
@@ -27,7 +26,7 @@ LOBBY_SQL = ("SELECT t.id, t.rules_name, t.rules_text, t.players, t.options_json
              "FROM tables t WHERE t.seal IS NULL AND (t.finished = 0 OR ? = 1) ORDER BY t.finished, t.created DESC LIMIT ?")
 
 
-async def stored_lobby(tables: "Tables", include_finished: bool, limit: int, lang: str = "en") -> list[pb.TableInfo]:
+async def stored_lobby(tables: Tables, include_finished: bool, limit: int, lang: str = "en") -> list[pb.TableInfo]:
     """Unfinished tables first, each group newest first, never a duplicate round's: those this
     replica holds as they are in memory, the others as stored (read in a worker thread)."""
     try:
@@ -45,7 +44,8 @@ async def stored_lobby(tables: "Tables", include_finished: bool, limit: int, lan
             table_rules = compiled(spec, players, json.loads(options))
         except (RuleError, OptionError, ValueError):
             continue  # a damaged table: its owner answers for it
-        taken, names, people, bots, watching = [False] * players, [""] * players, [False] * players, {}, 0
+        taken, names, people, watching = [False] * players, [""] * players, [False] * players, 0
+        bots: dict[int, str] = {}
         for role, seat, name in seats[tid]:  # seated as a table in memory seats them (table.place)
             if not place(role, seat, name or "", taken, names, people, bots) and role == "spectator":
                 watching += 1
@@ -63,7 +63,7 @@ async def stored_lobby(tables: "Tables", include_finished: bool, limit: int, lan
     return out
 
 
-def _rows(tables: "Tables", include_finished: bool, limit: int) -> tuple[list[tuple], dict[str, list]]:
+def _rows(tables: Tables, include_finished: bool, limit: int) -> tuple[list[tuple], dict[str, list]]:
     """The lobby's table rows, and each one's (role, seat, name) tokens."""
     conn = tables.store.backend.connect()
     try:

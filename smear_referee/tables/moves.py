@@ -11,7 +11,6 @@ import time
 
 from smear_dsl.errors import MoveError, Said
 from smear_dsl.i18n import N_
-
 from smear_referee import codes
 from smear_referee.api import referee_pb2 as pb
 from smear_referee.errors import RefereeError
@@ -37,6 +36,7 @@ async def submit(desk: Desk, t: Table, who: Identity, move: pb.Move, expected_ve
     except RefereeError as e:
         desk.metrics.refused(e.reason, time.perf_counter() - began)
         raise
+    assert who.seat is not None  # _admit_move let only a seat through
     task = asyncio.ensure_future(_submit(desk, t, who.seat, move, expected_version, key))
     task.add_done_callback(lambda done: _count(desk.metrics, done, key, began))
     desk.ledger.submitting.add(task)
@@ -85,7 +85,8 @@ async def _submit(desk: Desk, t: Table, seat: int, move: pb.Move, expected_versi
 
 async def _used(desk: Desk, t: Table, seat: int, key: str, digest: str | None, expected_version: int) -> int | None:
     """The version of the move `key` was used for already, by this seat for the same move
-    (IDEMPOTENCY_KEY_REUSED if for another); None if it is new. Keys of the last two hands are in memory; an older one is looked up in the store
+    (IDEMPOTENCY_KEY_REUSED if for another); None if it is new. Keys of the last two hands are in memory; an older
+    one is looked up in the store
     only when the move could not be new (the game is over or the version is not current): a new
     move's key is held unique by the store itself."""
     hit = t.idem.get(key)

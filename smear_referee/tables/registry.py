@@ -7,25 +7,26 @@ is read back from the store when asked for.
 from __future__ import annotations
 
 import asyncio
-from typing import Any, Callable
+from collections.abc import Callable
+from typing import Any
 
 from smear_dsl.errors import clip
-
 from smear_referee import codes
-from smear_referee.tables import history, idem, moves, restore, seats, upkeep
 from smear_referee.api import referee_pb2 as pb
-from smear_referee.storage.cluster import Solo
+from smear_referee.errors import RefereeError, damaged
 from smear_referee.limits import Limits
 from smear_referee.metrics import Metrics
+from smear_referee.storage.cluster import Solo
 from smear_referee.storage.store import Store, StoredTable
+from smear_referee.tables import history, idem, moves, restore, seats, upkeep
 from smear_referee.tables.desk import Desk
 from smear_referee.tables.index import Damaged, TableIndex
 from smear_referee.tables.ledger import Ledger
 from smear_referee.tables.table import Event, Identity, Table
-from smear_referee.errors import RefereeError, damaged
 from smear_referee.tables.tokens import token_hash
 
 __all__ = ["Identity", "Table", "Tables"]
+
 
 class Tables:
     """Every table of this server: those in memory (index.py), the store behind them (ledger.py), and
@@ -152,9 +153,9 @@ class Tables:
 
     async def create(self, rules_name: str | None, rules_text: str | None, options: dict[str, str], players: int,
                      seed: str | None, duplicate: bool = False, hand_limit: int = 0, seal: str | None = None,
-                     address: str | None = "local", key: "idem.Keyed | None" = None,
+                     address: str | None = "local", key: idem.Keyed | None = None,
                      turn_seconds: int = 0,
-                     also: "Callable[[str], list[tuple[str, tuple]]] | None" = None) -> tuple[Table, str]:
+                     also: Callable[[str], list[tuple[str, tuple]]] | None = None) -> tuple[Table, str]:
         """A new table and its host token (seats.create). `address` is the creator's, whose budget it
         counts against; None for the tables a tournament opens (bounded by its entrants instead). A
         game has at most Limits.hands_per_game hands (fewer if `hand_limit` asks). With `key`, a
@@ -168,7 +169,7 @@ class Tables:
         """The seat's player takes it back from the bot standing in (seats.take_back)."""
         await seats.take_back(self.desk, t, who)
 
-    async def join(self, table_id: str, seat: int | None, name: str = "", key: "idem.Keyed | None" = None,
+    async def join(self, table_id: str, seat: int | None, name: str = "", key: idem.Keyed | None = None,
                    also: list[tuple[str, tuple]] | None = None, own: bool = False) -> tuple[Table, str]:
         """A seat's token, or a spectator's (seats.join; `also`: statements committed with it; `own`: another
         token for a seat that is the caller's already)."""
@@ -189,7 +190,7 @@ class Tables:
     def check_bot(self, kind: str) -> None:
         seats.check_bot(self.desk, kind)
 
-    async def add_bots(self, t: Table, kind: str, seat: int | None = None, key: "idem.Keyed | None" = None,
+    async def add_bots(self, t: Table, kind: str, seat: int | None = None, key: idem.Keyed | None = None,
                        by: Identity | None = None) -> list[int]:
         """Bots the server plays in the free seats, or in `seat` (seats.add_bots; `by` who asks)."""
         return await seats.add_bots(self.desk, t, kind, seat, key, by)

@@ -27,7 +27,7 @@ class LeaseKeeper(threading.Thread):
     own, so a busy event loop does not make this replica lose its shards; what changed is handed
     to the loop (hand_over, take_over, hand_back)."""
 
-    def __init__(self, tables: "Tables", leases: Leases, loop: asyncio.AbstractEventLoop):
+    def __init__(self, tables: Tables, leases: Leases, loop: asyncio.AbstractEventLoop):
         super().__init__(name="smear-leases", daemon=True)
         self.tables, self.leases, self.loop = tables, leases, loop
         self.stopping = threading.Event()
@@ -71,7 +71,7 @@ class LeaseKeeper(threading.Thread):
         self.join(10)
 
 
-async def renew(tables: "Tables", leases: Leases) -> None:
+async def renew(tables: Tables, leases: Leases) -> None:
     """One round on the event loop (at start-up: the replica's first shards before its first call)."""
     tick = await asyncio.to_thread(leases.tick)
     hand_over(tables, leases.adopt(tick))
@@ -79,7 +79,7 @@ async def renew(tables: "Tables", leases: Leases) -> None:
         await take_over(tables, sorted(tick.gained))
 
 
-def hand_over(tables: "Tables", shards: set[int]) -> None:
+def hand_over(tables: Tables, shards: set[int]) -> None:
     if not shards:
         return
     for t in [t for t in tables.tables.values() if shard_of(t.id) in shards]:
@@ -88,7 +88,7 @@ def hand_over(tables: "Tables", shards: set[int]) -> None:
         tables.index.is_open(tid, False)  # parked ones too: counted by their new owner
 
 
-async def take_over(tables: "Tables", shards: list[int]) -> None:
+async def take_over(tables: Tables, shards: list[int]) -> None:
     """Count the unfinished tables of these shards as this replica's, and read back those played
     within idle_seconds (or not yet played); the others stay parked until a call names one."""
     since = time.time() - tables.limits.idle_seconds
@@ -103,14 +103,14 @@ async def take_over(tables: "Tables", shards: list[int]) -> None:
     log.info("took over %d shards: %d tables read back", len(shards), len(stored))
 
 
-async def hand_back(tables: "Tables", leases: Leases, count: int) -> None:
+async def hand_back(tables: Tables, leases: Leases, count: int) -> None:
     """Give back `count` shards (those with the fewest tables in memory), after their tables left."""
     load = {s: 0 for s in leases.held}
     for tid in tables.tables:
         s = shard_of(tid)
         if s in load:
             load[s] += 1
-    for shard in sorted(load, key=load.get)[:count]:
+    for shard in sorted(load, key=lambda s: load[s])[:count]:
         epoch = leases.releasing_now(shard)  # from here on no new write of it starts
         for t in [t for t in tables.tables.values() if shard_of(t.id) == shard]:
             async with t.lock:  # a move being written finishes first

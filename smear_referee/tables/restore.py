@@ -8,15 +8,15 @@ from __future__ import annotations
 import json
 import logging
 import time
-from smear_dsl.errors import MoveError, OptionError, RuleError, clip
 
+from smear_dsl.errors import MoveError, OptionError, RuleError, clip
 from smear_referee import codes
-from smear_referee.storage import integrity as I
-from smear_referee.tables.rulesets import compiled, rules_spec
-from smear_referee.storage.store import Store, StoredTable
 from smear_referee.errors import RefereeError, damaged
+from smear_referee.storage import integrity as I
+from smear_referee.storage.store import Store, StoredTable
 from smear_referee.tables.desk import Desk
 from smear_referee.tables.index import Damaged
+from smear_referee.tables.rulesets import compiled, rules_spec
 from smear_referee.tables.table import Identity, Table
 
 log = logging.getLogger("smear_dsl.referee")
@@ -42,6 +42,7 @@ def load(desk: Desk) -> int:
         restore(desk, st)
     return len(desk.index.open_ids)
 
+
 def restore(desk: Desk, st: StoredTable) -> Table | None:
     """The stored table rebuilt and kept (None: it is damaged, which is reported and remembered)."""
     index = desk.index
@@ -54,8 +55,8 @@ def restore(desk: Desk, st: StoredTable) -> Table | None:
         return None
     for h, role, seat, _name in st.tokens:
         index.hold_token(t, h, Identity(st.id, "seat" if role == "bot" else role, seat))
-    if behind:  # it replayed past a hand its stored snapshot does not reach (an older store): save where it is
-        statements = Store.save_snapshot(t.id, t.snapshot)
+    if behind and t.snapshot is not None:  # it replayed past a hand its stored snapshot does not reach (an older
+        statements = Store.save_snapshot(t.id, t.snapshot)  # store): save where it is
         if t.game.finished:
             statements += Store.finish(t.id, t.game.scores, t.game.winner, t.chain, t.ended)
         desk.store.write_soon(statements)
@@ -96,6 +97,7 @@ async def table_for(desk: Desk, table_id: str, who: Identity | None) -> Table:
     index.touched(t)
     return t
 
+
 def rebuild(st: StoredTable) -> tuple[Table, bool]:
     """The table as its snapshot and the moves after it make it, and whether it reached a newer
     snapshot than the stored one; Damaged if a row does not read, its hashes do not prove it
@@ -119,11 +121,11 @@ def rebuild(st: StoredTable) -> tuple[Table, bool]:
         t.take_seat(role, seat, name, h)
         if role == "seat" and seat is not None:
             t.present(seat)  # read back: its player counts as present for a while, as on sitting down
-    try:
-        if st.snapshot is not None:
+    if st.snapshot is not None:
+        try:
             t.resume(st.snapshot)
-    except (KeyError, ValueError, TypeError, MoveError) as e:
-        raise Damaged(st.snapshot["version"], f"its snapshot does not read back: {clip(str(e))}") from None
+        except (KeyError, ValueError, TypeError, MoveError) as e:
+            raise Damaged(st.snapshot["version"], f"its snapshot does not read back: {clip(str(e))}") from None
     stored = t.snapshot
     for version, seat, code, idem, digest, chain in st.moves:
         if version != t.version + 1:
@@ -147,4 +149,3 @@ def rebuild(st: StoredTable) -> tuple[Table, bool]:
             raise Damaged(t.version, "its end (why the server ended it) does not read") from None
         t.ended_by_server(ended)
     return t, t.snapshot is not stored
-

@@ -8,26 +8,25 @@ import asyncio
 import hashlib
 import secrets
 import time
-from typing import Callable
+from collections.abc import Callable
 
-from smear_dsl.players.botspec import check_bot as parse_bot
-from smear_dsl.players.botspec import parse_budget
 from smear_dsl.compile.duplicate import first_dealer
 from smear_dsl.errors import clip
 from smear_dsl.language.pins import table_rules_name, upload_pins
-
+from smear_dsl.players.botspec import check_bot as parse_bot
+from smear_dsl.players.botspec import parse_budget
 from smear_referee import codes
-from smear_referee.tables import idem
-from smear_referee.names import clean as clean_name
-from smear_referee.tables.rulesets import compiled, rules_spec, upload_spec
-from smear_referee.storage.store import Store, StoredTable
-from smear_referee.tables.table import Identity, Table, option_text
 from smear_referee.errors import RefereeError
-from smear_referee.tables.tokens import token_hash
 from smear_referee.limits import Limits
+from smear_referee.names import clean as clean_name
+from smear_referee.storage.store import Store, StoredTable
+from smear_referee.tables import idem
 from smear_referee.tables.desk import Desk
 from smear_referee.tables.ledger import KeyConflict
 from smear_referee.tables.restore import table_for
+from smear_referee.tables.rulesets import compiled, rules_spec, upload_spec
+from smear_referee.tables.table import Identity, Table, option_text
+from smear_referee.tables.tokens import token_hash
 
 
 async def prior(desk: Desk, k: idem.Keyed | None) -> tuple[str, dict] | None:
@@ -43,7 +42,7 @@ async def create(desk: Desk, rules_name: str | None, rules_text: str | None, opt
                  also: Callable[[str], list[tuple[str, tuple]]] | None = None) -> tuple[Table, str]:
     """A new table and its host token (Tables.create says what each argument means); `also`: the statements
     committed with it (a club's row for its table), made from the new table's id."""
-    if (done := await prior(desk, k)) is not None:
+    if k is not None and (done := await prior(desk, k)) is not None:
         return await table_for(desk, done[1]["table_id"], None), k.token(done[0], "host")
     check_clock(desk.limits, turn_seconds)
     desk.index.check_quota(address, rules_text is not None)
@@ -89,7 +88,7 @@ async def join(desk: Desk, table_id: str, seat: int | None, name: str = "",
     t = await table_for(desk, table_id, None)
     name = clean_name(name, desk.limits.player_name_chars, "a player's name")
     async with t.lock:
-        if (done := await prior(desk, k)) is not None:
+        if k is not None and (done := await prior(desk, k)) is not None:
             return t, k.token(done[0], _purpose(done[1]["seat"]))
         if seat is not None and own:
             _check_index(t, seat)
@@ -306,8 +305,9 @@ async def rematch(desk: Desk, old: Table, who: Identity, address: str | None) ->
                 await desk.ledger.write(None, old.id, idem.statements(k, idem.new_salt(), {"table_id": new.id}, time.time()),
                                    keyed=True)
             except KeyConflict:  # another replica linked one first: that is the rematch
-                done = await prior(desk, k)
-                new = await table_for(desk, done[1]["table_id"], None)
+                linked = await prior(desk, k)
+                assert linked is not None  # the key's row is what conflicted
+                new = await table_for(desk, linked[1]["table_id"], None)
             old.rematched(new.id)
             nid = new.id
             for seat, kind in sorted(old.bots.items()):

@@ -9,7 +9,6 @@ from typing import Any
 from smear_dsl.i18n import rules_title, tr_for
 from smear_dsl.language.spec import RuleSpec
 from smear_dsl.language.versions import record_rules
-
 from smear_referee.api import referee_pb2 as pb
 from smear_referee.tables.convert import move_to_proto
 from smear_referee.tables.table import Event, Identity, Table, option_text

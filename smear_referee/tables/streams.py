@@ -2,11 +2,12 @@
 from __future__ import annotations
 
 import asyncio
-from typing import TYPE_CHECKING, AsyncIterator
+from collections.abc import AsyncIterator
+from typing import TYPE_CHECKING
 
 from smear_referee.api import referee_pb2 as pb
-from smear_referee.tables.table import Identity, Table
 from smear_referee.tables import seen
+from smear_referee.tables.table import Identity, Table
 
 if TYPE_CHECKING:
     from smear_referee.tables.registry import Tables
@@ -48,10 +49,12 @@ async def watch(tables: Tables, t: Table, who: Identity, after: int, heartbeat: 
             if not await t.wait_for_events(sent, heartbeat, seating, heard):
                 yield pb.TableEvent(seq=sent, heartbeat=pb.Heartbeat())
 
+
 async def turns(tables: Tables, t: Table, who: Identity, after: int) -> AsyncIterator[pb.View]:
     """A seat's view each time it must act at a version after `after`, and once more when the game
     ends; ends with the table's `gone` error if the table leaves this server."""
     seat, sent = who.seat, after
+    assert seat is not None  # the service lets only a seat's token watch its turns
     wake = asyncio.Event()
     with t.held(seat, wake.set, here=seat):
         while True:

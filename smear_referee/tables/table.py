@@ -10,21 +10,20 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import time
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
-from typing import Any, Callable, Iterator
+from typing import Any
 
 from smear_dsl.compile.compiled import CompiledRules
 from smear_dsl.compile.duplicate import boards
 from smear_dsl.engine import Game
 from smear_dsl.engine.snapshot import between_hands, restore
 from smear_dsl.language.spec import RuleSpec
-
-from smear_referee.storage import integrity as I
 from smear_referee.api import referee_pb2 as pb
-from smear_referee.tables.convert import move_from_proto, view_to_proto
+from smear_referee.storage import integrity as I
 from smear_referee.tables.chat import Chat
+from smear_referee.tables.convert import move_from_proto, view_to_proto
 from smear_referee.tables.events import Event, Marks, marks, news
-
 
 _TELLING: set[asyncio.Task] = set()  # watchers being told a player arrived or left
 
@@ -36,8 +35,6 @@ class Identity:
     table_id: str
     role: str  # host | seat | spectator (a bot the server plays speaks as a seat)
     seat: int | None
-
-
 
 
 def place(role: str, seat: int | None, name: str, taken: list[bool], names: list[str], people: list[bool],
@@ -56,7 +53,6 @@ def place(role: str, seat: int | None, name: str, taken: list[bool], names: list
         people[seat] = True
         names[seat] = name
     return True
-
 
 
 @dataclass
@@ -155,7 +151,7 @@ class Table:
         self.log, self.events = [], []
         self.game = self._restored_game(snapshot["state"])
 
-    def full_game(self, moves: list[tuple[int, int, str]]) -> Game:
+    def full_game(self, moves: list[tuple[Any, ...]]) -> Game:
         """The game replayed from every stored move (version, seat, code), history and all: for a record."""
         game = Game(self.rules, **self._game_args())
         for _version, seat, code, *_chain in moves:
@@ -175,7 +171,7 @@ class Table:
     def take_seat(self, role: str, seat: int | None, name: str, token_hash: str = "") -> None:
         """Count a token handed out (or read back from the store), as `place` seats it."""
         if place(role, seat, name, self.seats_taken, self.seat_names, self.people, self.bots):
-            if role == "bot":
+            if role == "bot" and seat is not None:
                 self.bot_tokens[seat] = token_hash
         elif role == "spectator":
             self.spectators += 1
@@ -224,7 +220,9 @@ class Table:
         g = self.game
         if len(g.results) == before[1]:
             return None
-        return self.snapshot_here(g.boundary if not g.finished else between_hands(g), pending)
+        state = between_hands(g) if g.finished else g.boundary
+        assert state is not None  # a server's game notes its state at each hand's end (keep_boundary)
+        return self.snapshot_here(state, pending)
 
     def snapshot_here(self, state: dict[str, Any], pending: int = 0) -> dict[str, Any]:
         """A snapshot of `state` at the table's current version, after its `pending` unappended events."""

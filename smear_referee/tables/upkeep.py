@@ -8,8 +8,8 @@ from __future__ import annotations
 
 import logging
 import time
-from smear_dsl.engine.snapshot import between_hands
 
+from smear_dsl.engine.snapshot import between_hands
 from smear_referee.errors import RefereeError
 from smear_referee.tables.desk import Desk
 from smear_referee.tables.restore import table_for

@@ -9,14 +9,13 @@ from __future__ import annotations
 
 from typing import Any
 
+from smear_dsl import moves as M
 from smear_dsl.compile.compiled import CompiledRules
 from smear_dsl.compile.duplicate import boards, commitment, first_dealer, table_seed
 from smear_dsl.engine import Game
 from smear_dsl.errors import MoveError, RecordError
 from smear_dsl.records.verify import FORMAT as RECORD_FORMAT
-from smear_dsl import moves as M
 from smear_dsl.records.verify import rules_for, verify
-
 from smear_referee.tournament import standings as S
 
 FORMAT = "smear-tournament/1"
@@ -104,7 +103,7 @@ def _same_rules(record: dict[str, Any], verdict: dict[str, Any], archive: dict[s
 def archive_rules(archive: dict[str, Any]) -> CompiledRules:
     """The rules every game of the archive is played under, read as a record's are (RecordError if
     they cannot be): the exact version it names, or its `rules_text` with its `rules_parents`."""
-    fields = {k: archive[k] for k in ("rules", "rules_text", "rules_sha256", "rules_parents", "players", "options")
+    fields: dict[str, Any] = {k: archive[k] for k in ("rules", "rules_text", "rules_sha256", "rules_parents", "players", "options")
               if k in archive}
     return rules_for({"format": RECORD_FORMAT, **fields}, allow_paths=False)
 
@@ -159,4 +158,3 @@ def _check_deals(rules, record: dict[str, Any], seed: str, duplicate: bool, wher
         if game.finished:
             break
     return out
-

@@ -5,7 +5,6 @@ import html
 from typing import Any
 
 from smear_dsl.i18n import rules_title, tr_for
-
 from smear_referee.tournament.archive import archive_rules
 
 

@@ -19,28 +19,28 @@ from smear_dsl.compile.duplicate import commitment, round_seed, table_seed
 from smear_dsl.errors import clip
 from smear_dsl.i18n import rules_title
 from smear_dsl.language.pins import table_rules_name
-from smear_dsl.records.verify import verify
 from smear_dsl.language.spec import RuleSpec
 from smear_dsl.language.versions import known_texts, legacy_pins, pins_of
-
+from smear_dsl.records.verify import verify
 from smear_referee import codes
 from smear_referee.api import referee_pb2 as pb
 from smear_referee.api import referee_pb2_grpc as pb_grpc
-from smear_referee.limits import address_of
-from smear_referee.names import clean as clean_name, rules_file_name
 from smear_referee.club.service import Clubs, member_number
+from smear_referee.errors import RefereeError
+from smear_referee.limits import address_of
+from smear_referee.names import clean as clean_name
+from smear_referee.names import rules_file_name
 from smear_referee.server.service import CALLER, LANG, Referee, guard, known_rules, optional_caller
 from smear_referee.storage import clubs as club_store
 from smear_referee.storage.store import Store
-from smear_referee.tables.rulesets import rules_spec, upload_spec
-from smear_referee.errors import RefereeError
 from smear_referee.tables.registry import Identity, Tables
+from smear_referee.tables.rulesets import rules_spec, upload_spec
 from smear_referee.tables.seats import check_clock
 from smear_referee.tables.tokens import new_token, token_hash
 from smear_referee.tournament import standings as S
 from smear_referee.tournament.archive import FORMAT, outcome
-from smear_referee.tournament.standings import comparisons
 from smear_referee.tournament.pairing import pair_round
+from smear_referee.tournament.standings import comparisons
 
 
 @dataclass

@@ -61,7 +61,7 @@ def compute(names: list[str], games: list[dict[str, Any]], audit: list[dict[str,
             line.wins += win
             line.points_for += pf
             line.points_against += pa
-    for u, r in forfeits - charged:
+    for u, _r in forfeits - charged:
         lines[u].games += 1
     for entry in audit:
         if entry.get("action") == "adjust":

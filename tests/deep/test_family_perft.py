@@ -12,11 +12,10 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 import pytest
+from conftest import engine_perft, ref_perft, rules
 
 from smear_dsl import moves as M
 from smear_dsl.engine import PLAY, Game
-
-from conftest import engine_perft, ref_perft, rules
 
 PLAIN = "AKQJT98765432"
 SISTER = {"S": "C", "C": "S", "H": "D", "D": "H"}
@@ -280,6 +279,7 @@ def two_card_winner(trick, trump):
     """Who takes a two-card trick of plain suits: the higher trump, else the higher card of the suit
     led (the leader wins unless beaten)."""
     (a, x), (b, y) = trick
+
     def key(c):
         return (2 if c[1] == trump else 1 if c[1] == x[1] else 0, -PLAIN.index(c[0]))
     return b if key(y) > key(x) else a

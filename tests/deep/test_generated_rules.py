@@ -13,18 +13,17 @@ from collections import defaultdict
 
 import pytest
 import yaml
+from conftest import ROOT, RULE_FILES, examples, schema_expressions
 from hypothesis import HealthCheck, Phase, given, settings
 from hypothesis import strategies as st
 
-from smear_dsl.language import rulefile as RF
-from smear_dsl.language import schema as S
 from smear_dsl.compile.compiler import compile_rules
 from smear_dsl.compile.lint import check_all_setups
 from smear_dsl.engine import Game
 from smear_dsl.errors import RuleError
+from smear_dsl.language import rulefile as RF
+from smear_dsl.language import schema as S
 from smear_dsl.language.load import spec_from_text
-
-from conftest import ROOT, RULE_FILES, examples, schema_expressions
 
 EXAMPLES = int(os.environ.get("SMEAR_GENERATED_RULES", examples(150)))
 BASES = {name: yaml.safe_load((ROOT / "rules" / f"{name}.yaml").read_text()) for name in RULE_FILES}

@@ -5,11 +5,10 @@ from __future__ import annotations
 from itertools import combinations
 
 import pytest
+from conftest import engine_perft, ref_perft, rules
 
 from smear_dsl import moves as M
 from smear_dsl.engine import Game
-
-from conftest import engine_perft, ref_perft, rules
 
 ORDER = "AKQJT98765432"
 

@@ -5,6 +5,7 @@ import json
 import random
 
 import pytest
+from conftest import examples, rules, table_setups
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
@@ -13,8 +14,6 @@ from smear_dsl import moves as M
 from smear_dsl.engine import HAND_DONE, Game
 from smear_dsl.errors import MoveError
 from smear_dsl.records.verify import verify
-
-from conftest import examples, rules, table_setups
 
 SETUPS = table_setups()
 MAX_HANDS = 12

@@ -14,19 +14,17 @@ import re
 import uuid
 
 import grpc
+from conftest import examples, rules
 from google.protobuf.message import Message
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
+from referee_harness import ServerThread
 
 from smear_dsl import cards as C
 from smear_dsl.compile.duplicate import first_dealer
 from smear_dsl.engine import Game
-
 from smear_referee.api import referee_pb2 as pb
 from smear_referee.clients.client import choose
-
-from conftest import examples, rules
-from referee_harness import ServerThread
 
 SETUPS = [("four_point_ne_wisconsin", 4, {"widow": 2}), ("st_paul_schmier", 6, {}), ("cutthroat_joker", 3, {}),
           ("ten_point_jack_jick_joker", 4, {}), ("five_point_jick", 4, {"partners": True}), ("auction_pitch", 5, {})]
@@ -164,8 +162,8 @@ def test_no_message_shows_a_hidden_card(tmp_path_factory, setup, seed):
 
 def resp_code(twin: Twin, seat: int, move: pb.Move) -> int:
     """The engine code of a proto move, for the twin."""
-    from smear_referee.tables.convert import move_from_proto
     from smear_dsl import moves as M
+    from smear_referee.tables.convert import move_from_proto
     action, payload = move_from_proto(twin.r, seat, move)
     if action == "pass":
         return M.PASS

@@ -7,6 +7,7 @@ import random
 from pathlib import Path
 
 import pytest
+from conftest import ROOT
 
 from smear_dsl import cards as C
 from smear_dsl.compile.compiler import compile_rules
@@ -14,8 +15,6 @@ from smear_dsl.engine import Game
 from smear_dsl.engine.constants import PLAY, STEP
 from smear_dsl.language.load import load_spec
 from smear_dsl.language.paths import shipped_dir
-
-from conftest import ROOT
 
 FILES = sorted([*shipped_dir().glob("*.yaml"), *(ROOT / "tests" / "rules_extra").glob("*.yaml")])
 

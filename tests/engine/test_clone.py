@@ -10,12 +10,11 @@ import random
 import textwrap
 
 import pytest
+from conftest import rules, table_setups
 
 from smear_dsl.engine import Game
 from smear_dsl.engine import worlds as game_module
 from smear_dsl.engine.game import ExtrasFollowGame
-
-from conftest import rules, table_setups
 
 # Attributes that hold ints, bools, None, strings, tuples, the compiled rules, a generator or a
 # function: a copy may share them because the engine only ever replaces them.

@@ -10,14 +10,13 @@ import random
 from collections import Counter
 
 import pytest
+from conftest import ROOT
 
 from smear_dsl import cards as C
 from smear_dsl.compile.compiler import compile_rules
 from smear_dsl.engine import STEP, Game
 from smear_dsl.errors import RuleError
-from smear_dsl.language.load import load_spec, spec_from_text
-
-from conftest import ROOT
+from smear_dsl.language.load import load_spec
 
 SETUPS = [("cinch", 4, {}), ("st_paul_schmier", 6, {}), ("ten_point_jack_jick_joker", 4, {}),
           ("four_point_ne_wisconsin", 4, {"widow": 3}), ("pedro@1", 4, {}),

@@ -1,20 +1,18 @@
 """Duplicate deals and commitments: the same boards at every table, re-derivable from the seed."""
 from __future__ import annotations
 
-import pytest
-
 import hashlib
 import random
 import threading
 
-from smear_dsl.compile.duplicate import board, boards, commitment, table_seed
-from smear_dsl.engine import Game
-from smear_dsl.compile.shuffle import keyed_shuffle
-
-from smear_referee.clients.client import play_seat
-
+import pytest
 from conftest import rules
 from referee_harness import ServerThread
+
+from smear_dsl.compile.duplicate import board, boards, commitment, table_seed
+from smear_dsl.compile.shuffle import keyed_shuffle
+from smear_dsl.engine import Game
+from smear_referee.clients.client import play_seat
 
 
 def test_board_is_the_documented_shuffle_dealt_from_seat_zero():

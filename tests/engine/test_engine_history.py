@@ -5,9 +5,9 @@ import gc
 import json
 import random
 
-from smear_dsl.engine import Game
-
 from conftest import rules
+
+from smear_dsl.engine import Game
 
 
 def test_compacting_keeps_records_results_and_play_the_same():

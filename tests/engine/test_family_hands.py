@@ -14,13 +14,13 @@ import json
 import random
 
 import pytest
-
-from smear_dsl import moves as M
-from smear_dsl.players.heuristic import HeuristicBot
-from smear_dsl.engine import Game
-
 from conftest import rules
 from hands import SUITS, check_hand, check_record, deal, new_game, play, refused
+
+from smear_dsl import moves as M
+from smear_dsl.engine import Game
+from smear_dsl.players.heuristic import HeuristicBot
+
 
 def test_partnership_pitch_dealer_takes_the_bid_high_dealt_low_captured():
     # Dealer 3. Seat 0 bids 2; seat 1 may not match (only the dealer may); the dealer takes it at 2

@@ -12,10 +12,9 @@ from __future__ import annotations
 import random
 
 import pytest
+from conftest import rules
 
 from smear_dsl.engine import Game
-
-from conftest import rules
 
 TARGET = 15
 

@@ -6,11 +6,10 @@ from __future__ import annotations
 import random
 
 import pytest
-
-from smear_dsl.engine import Game
-
 from conftest import rules
 from hands import check_record, deal, new_game, play
+
+from smear_dsl.engine import Game
 
 # ---------------------------------------------------------------- Don
 

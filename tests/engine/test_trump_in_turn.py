@@ -5,14 +5,14 @@ from __future__ import annotations
 
 import random
 
+from conftest import ROOT
+from hands import check_record, code_of, deal, refused
+from test_points_as_won import DON_DEAL
+
 from smear_dsl import moves as M
 from smear_dsl.compile.compiler import compile_rules
 from smear_dsl.engine import STEP, Game
 from smear_dsl.language.load import load_spec, spec_from_text
-
-from conftest import ROOT
-from hands import check_record, code_of, deal, refused
-from test_points_as_won import DON_DEAL
 
 IN_TURN = ROOT / "tests" / "rules_extra" / "trump_in_turn.yaml"
 

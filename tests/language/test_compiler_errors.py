@@ -8,7 +8,6 @@ import sys
 from pathlib import Path
 
 import pytest
-
 from conftest import ROOT
 
 BROKEN = sorted((ROOT / "tests" / "broken").glob("*.yaml"))

@@ -11,9 +11,9 @@ import random
 import pytest
 
 from smear_dsl.compile.compiler import compile_rules
-from smear_dsl.language.contexts import CONTEXTS
 from smear_dsl.engine import Game
 from smear_dsl.expr.check import BOOL, CARD, CARDS, INT, SIDE, SUIT
+from smear_dsl.language.contexts import CONTEXTS
 from smear_dsl.language.load import spec_from_text
 
 USE = {INT: "{n} >= {n}", BOOL: "({n} or not {n})", CARDS: "count({n}) >= 0", CARD: "{n}.suit == {n}.suit",

@@ -9,6 +9,7 @@ from __future__ import annotations
 import dataclasses
 import random
 
+from conftest import ROOT, examples
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
@@ -19,8 +20,6 @@ from smear_dsl.expr.check import BOOL, CARD, CARDS, INT, SUIT, Env, ExprTypeErro
 from smear_dsl.expr.emit import emit
 from smear_dsl.expr.parse import ExprSyntaxError, parse_expr
 from smear_dsl.language.load import load_spec
-
-from conftest import ROOT, examples
 
 RULES = compile_rules(load_spec(str(ROOT / "tests" / "rules_extra" / "ten_point_sketch.yaml")), 4, {})  # jick, jokers
 STATIC = {"widow": 2}
@@ -150,7 +149,8 @@ def texts(card_bound: bool):
             "cards": st.one_of(st.sampled_from(leaf_cards),
                                st.builds(lambda s, c: f"({s} where {c})", cards, kids["cond"])),
             "suit": st.one_of(st.sampled_from(leaf_suit), st.builds(lambda s: f"sister({s})", suits)),
-            "card": st.one_of(st.sampled_from(leaf_card), st.builds(lambda r, s: f"{r} of {s}", st.sampled_from(["A", "K", "9", "J"]), suits)),
+            "card": st.one_of(st.sampled_from(leaf_card),
+                              st.builds(lambda r, s: f"{r} of {s}", st.sampled_from(["A", "K", "9", "J"]), suits)),
             "cond": kids["cond"],
         }
     return build
@@ -204,4 +204,3 @@ def test_every_closure_agrees_with_the_plain_evaluator(kind, data, seed):
         want = evaluate(ast, dict(env))
         got = f(dict(env))
         assert got == want, f"{text!r} at {env}: closure {got!r}, evaluator {want!r}"
-

@@ -6,6 +6,7 @@ import json
 import random
 
 import pytest
+from conftest import ROOT, RULE_FILES, rules
 
 from smear_dsl import cards as C
 from smear_dsl import moves as M
@@ -13,8 +14,6 @@ from smear_dsl.compile.compiler import compile_rules
 from smear_dsl.engine import Game
 from smear_dsl.errors import MoveError
 from smear_dsl.language.load import load_spec
-
-from conftest import ROOT, RULE_FILES, rules
 
 SINK = str(ROOT / "tests" / "rules_extra" / "ten_point_sketch.yaml")
 
@@ -351,11 +350,13 @@ def _expected_follow(names: list[str], trick: list[str], trump: str) -> set[str]
     the engine): follow suit or trump; void in the suit led, trump if able; over a winning trump,
     play higher if able; a rule that would forbid every card forbids none."""
     led = trick[0][-1]
+
     def key(c):
         return 200 - RANK_ORDER.index(c[0]) if c[-1] == trump else 100 - RANK_ORDER.index(c[0]) if c[-1] == led else 0
     winning = max(trick, key=key)  # the first of equal keys: equal cards do not exist in one deck
     base = {c for c in names if c[-1] in (led, trump)} if any(c[-1] == led for c in names) else set(names)
     can_win = any(key(c) > key(winning) for c in base)
+
     def forbidden(c):
         must_trump = c[-1] != trump and c[-1] != led and any(x[-1] == trump for x in base)
         over = c[-1] == trump and winning[-1] == trump and key(c) <= key(winning) and can_win

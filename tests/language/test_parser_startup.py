@@ -9,16 +9,15 @@ import sys
 
 import pytest
 import yaml
+from conftest import ROOT, schema_expressions
 from lark import Lark
 from lark.exceptions import UnexpectedInput
 
-from smear_dsl.language import rulefile as RF
+from smear_dsl.compile.lint import standard_points
 from smear_dsl.expr import _standalone
 from smear_dsl.expr.parse import _parser
-from smear_dsl.compile.lint import standard_points
+from smear_dsl.language import rulefile as RF
 from smear_dsl.language.paths import shipped_dir
-
-from conftest import ROOT, schema_expressions
 
 GRAMMAR = (ROOT / "smear_dsl" / "expr" / "grammar.lark").read_text()
 
@@ -69,7 +68,7 @@ def test_checking_a_rule_file_imports_neither_lark_nor_what_a_parse_never_uses()
 
 @pytest.mark.parametrize("path", sorted(shipped_dir().glob("*.yaml")), ids=lambda p: p.stem)
 def test_lint_reads_the_shipped_point_names_as_the_yaml_says(path):
-    points = set((yaml.safe_load(path.read_text(encoding="utf-8")).get("points") or {}))
+    points = set(yaml.safe_load(path.read_text(encoding="utf-8")).get("points") or {})
     assert points <= standard_points()
 
 

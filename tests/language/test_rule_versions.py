@@ -12,17 +12,16 @@ import sys
 from pathlib import Path
 
 import pytest
+from conftest import ROOT, RULE_FILES, rules
+from hands import deal, new_game, play, refused
 
 from smear_dsl.engine import Game
 from smear_dsl.errors import RecordError, RuleError
-from smear_dsl.sim.fingerprint import fingerprint
 from smear_dsl.language.load import load_spec, spec_from_text
 from smear_dsl.language.pins import stored_spec, table_rules_name
-from smear_dsl.records.verify import verify
 from smear_dsl.language.versions import legacy_ref, registry, versions_of
-
-from conftest import ROOT, RULE_FILES, rules
-from hands import deal, new_game, play, refused
+from smear_dsl.records.verify import verify
+from smear_dsl.sim.fingerprint import fingerprint
 
 sys.path.insert(0, str(ROOT / "scripts"))
 from gen_rule_versions import problems  # noqa: E402
@@ -251,9 +250,9 @@ def test_a_table_keeps_its_version_when_the_server_is_upgraded(tmp_path):
     """Tables created under cinch@2 (one named, one uploaded with `extends: cinch`), then the server
     restarted on a package where Cinch has a version 3: both tables still play version 2, and a new
     table gets version 3."""
-    from smear_referee.api import referee_pb2 as pb
-
     from referee_harness import ServerProcess
+
+    from smear_referee.api import referee_pb2 as pb
     db = str(tmp_path / "referee.sqlite3")
     srv = ServerProcess(db)
     try:

@@ -6,12 +6,11 @@ import json
 import jsonschema
 import pytest
 import yaml
+from conftest import ROOT, RULE_FILES
 
+from smear_dsl.errors import RuleError
 from smear_dsl.language.jsonschema import schema_text
 from smear_dsl.language.load import spec_from_text
-from smear_dsl.errors import RuleError
-
-from conftest import ROOT, RULE_FILES
 
 SCHEMA_FILE = ROOT / "smear_dsl" / "rules" / "rules.schema.json"
 

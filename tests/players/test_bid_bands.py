@@ -5,8 +5,8 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-
 from bid_bands import BANDS
+
 from smear_dsl.compile.compiler import compile_rules
 from smear_dsl.language.load import load_spec
 from smear_dsl.sim.simulate import simulate

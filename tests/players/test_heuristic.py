@@ -6,6 +6,7 @@ from __future__ import annotations
 import random
 
 import pytest
+from conftest import rules
 
 from smear_dsl import cards as C
 from smear_dsl import moves as M
@@ -16,8 +17,6 @@ from smear_dsl.players.heuristic import HeuristicBot, card_worth
 from smear_dsl.players.make import make_bot
 from smear_dsl.players.worth import best_trump, hand_worth
 from smear_dsl.sim.simulate import simulate
-
-from conftest import rules
 
 
 def _hand(*names: str) -> int:

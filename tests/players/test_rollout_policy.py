@@ -7,11 +7,10 @@ from __future__ import annotations
 import random
 
 import pytest
+from conftest import ROOT, rules, table_setups
 
 from smear_dsl.engine import PLAY, Game
 from smear_dsl.players.heuristic import HeuristicBot, card_worth
-
-from conftest import ROOT, rules, table_setups
 
 
 def oracle_play(game: Game, legal: list[int]) -> int:

@@ -8,20 +8,19 @@ from __future__ import annotations
 import random
 
 import pytest
+from conftest import RULE_FILES, rules, table_setups
 
 from smear_dsl import cards as C
 from smear_dsl import moves as M
+from smear_dsl.engine import HAND_DONE, Game
+from smear_dsl.engine.knowledge import knowledge, world
 from smear_dsl.players import search as S
 from smear_dsl.players.botspec import Budget, check_bot, parse_budget
 from smear_dsl.players.heuristic import HeuristicBot
 from smear_dsl.players.make import make_bot
-from smear_dsl.engine import HAND_DONE, Game
-from smear_dsl.engine.knowledge import knowledge, world
-
-from conftest import RULE_FILES, rules, table_setups
-
 
 pytestmark = pytest.mark.slow  # playouts by the thousand: `make test` runs them, `make check` does not
+
 
 def positions(name: str, players: int, games: int = 2, every: int = 3, seed: int = 1):
     """Positions (a game in progress, paused at a decision) from heuristic games of these rules."""

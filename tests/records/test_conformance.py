@@ -8,11 +8,10 @@ import subprocess
 import sys
 
 import pytest
+from conftest import CONFORMANCE, ROOT
 
 from smear_dsl.errors import ERROR_CODES
 from smear_dsl.records.verify import verify
-
-from conftest import CONFORMANCE, ROOT
 
 OWN = ROOT / "tests" / "conformance"
 CASES = sorted(p for p in OWN.glob("*.json") if not p.name.endswith(".expected.json"))

@@ -10,8 +10,8 @@ import sys
 from pathlib import Path
 
 import pytest
-
 from conftest import ROOT
+
 from smear_dsl.records.verify import verify
 
 HISTORY = ROOT / "tests" / "history"

@@ -7,9 +7,9 @@ import copy
 import json
 import subprocess
 import sys
-from functools import lru_cache
+from functools import cache
 
-import pytest
+from conftest import ROOT
 
 from smear_dsl.records.verify import verify
 from smear_referee.club.export import build_export, read_export, verify_export, write_export
@@ -17,10 +17,8 @@ from smear_referee.club.ladder import ladder
 from smear_referee.club.ratings import RatingSettings, ordinal
 from smear_referee.club.sample import member_id, sample_export
 
-from conftest import ROOT
 
-
-@lru_cache(maxsize=None)
+@cache
 def _season(seasons: int = 1, games: int = 80) -> tuple:
     return tuple(sample_export(games, members=8, seasons=seasons, seed="test-club"))
 

@@ -10,14 +10,13 @@ import sys
 import threading
 
 import grpc
+from referee_harness import ServerProcess, bearer, fails
 
 from smear_referee.api import referee_pb2 as pb
 from smear_referee.api import referee_pb2_grpc as pb_grpc
 from smear_referee.clients.client import Client, play_seat
 from smear_referee.club.export import verify_export
 from smear_referee.tournament.archive import verify_archive
-
-from referee_harness import ServerProcess, bearer, fails
 
 
 def _play(target: str, table_id: str, tokens: list[str]) -> None:
@@ -147,7 +146,7 @@ def test_a_club_season_through_the_referee(db, tmp_path):
                                f"--token={made.director_token}", "--out", str(out)], capture_output=True, text=True)
         assert done.returncode == 0, done.stderr
         check = done.stdout.splitlines()[-1].split()
-        assert check[:3] == ["smear-dsl", "club", "verify"] and f"--head" in check
+        assert check[:3] == ["smear-dsl", "club", "verify"] and "--head" in check
         verified = subprocess.run([sys.executable, "-m", "smear_dsl", *check[1:]], capture_output=True, text=True)
         assert verified.returncode == 0 and verified.stdout.startswith("ok"), verified.stdout + verified.stderr
         ladder = subprocess.run([sys.executable, "-m", "smear_dsl", "club", "ladder", str(out)], capture_output=True,

@@ -11,12 +11,11 @@ import sys
 
 import grpc
 import pytest
+from referee_harness import ServerProcess, bearer, fails
+from test_club_service import _play
 
 from smear_referee.api import referee_pb2 as pb
 from smear_referee.api import referee_pb2_grpc as pb_grpc
-
-from referee_harness import ServerProcess, bearer, fails
-from test_club_service import _play
 
 
 def _connect(db: str):

@@ -8,11 +8,10 @@ import time
 
 import grpc
 from grpc_health.v1 import health_pb2, health_pb2_grpc
+from referee_harness import ServerProcess
 
 from smear_referee.server import health as side_health
 from smear_referee.server.health import SideHealth
-
-from referee_harness import ServerProcess
 
 
 def _check(port: int, service: str = "") -> int:

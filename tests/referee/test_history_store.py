@@ -12,6 +12,7 @@ import sys
 
 from conftest import ROOT
 from referee_harness import ServerProcess
+
 from smear_referee.clients.client import choose
 
 STORE = ROOT / "tests" / "history" / "stores" / "20f13a3.sqlite3"
@@ -65,8 +66,8 @@ def test_an_old_club_store_is_proven_once_and_serves_the_same_club(tmp_path):
     as it opens it, then serves the same ladder and heads, `store check` finds it whole, its export verifies
     against the heads published then, and a row edited after that is refused as damaged."""
     import grpc
-
     from referee_harness import bearer, fails
+
     from smear_referee.api import referee_pb2 as pb
     from smear_referee.api import referee_pb2_grpc as pb_grpc
     from smear_referee.club.export import verify_export

@@ -8,13 +8,12 @@ import time
 import urllib.request
 
 import pytest
+from cluster_harness import drop_database, new_database, pg_reachable
 from prometheus_client.parser import text_string_to_metric_families
+from referee_harness import ServerProcess, bearer
 
 from smear_referee.api import referee_pb2 as pb
 from smear_referee.clients.client import error_reason
-
-from cluster_harness import drop_database, new_database, pg_reachable
-from referee_harness import ServerProcess, bearer
 
 FAST = ("--limit", "bot_seconds=0.01")
 

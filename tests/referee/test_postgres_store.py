@@ -7,12 +7,11 @@ import subprocess
 import sys
 
 import pytest
+from conftest import ROOT, fresh_pg_database
 
 from smear_referee.storage import backends
 from smear_referee.storage.backends import StoreInUse, _redacted
 from smear_referee.storage.store import Store
-
-from conftest import ROOT, fresh_pg_database
 
 
 def test_a_second_server_cannot_use_the_same_database_until_the_first_closes(monkeypatch):

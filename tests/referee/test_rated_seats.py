@@ -10,12 +10,11 @@ import time
 
 import grpc
 import pytest
+from referee_harness import ServerThread, bearer, fails, wait_for
 
 from smear_referee.api import referee_pb2 as pb
 from smear_referee.api import referee_pb2_grpc as pb_grpc
 from smear_referee.limits import Limits
-
-from referee_harness import ServerThread, bearer, fails, wait_for
 
 PRESENT = 0.5
 

@@ -6,13 +6,12 @@ import threading
 
 import grpc
 import pytest
+from conftest import ROOT, RULE_FILES
+from referee_harness import ServerThread, fails, wait_for
 
 from smear_dsl.language.load import load_spec
 from smear_referee.api import referee_pb2 as pb
 from smear_referee.clients.client import error_reason, play_seat
-
-from conftest import ROOT, RULE_FILES
-from referee_harness import ServerThread, wait_for, fails
 
 
 @pytest.fixture(scope="module")
@@ -47,6 +46,7 @@ def test_generated_code_matches_the_proto():
         assert protoc.main(["protoc", f"-I{ROOT / 'proto'}", f"-I{include}", f"--descriptor_set_out={out}",
                             str(ROOT / "proto/smear/referee/v1/referee.proto")]) == 0
         fresh = descriptor_pb2.FileDescriptorSet.FromString(out.read_bytes()).file[0]
+
     def drop_json_names(messages):  # the Python generator leaves out the derived json names
         for message in messages:
             for f in message.field:

@@ -8,10 +8,9 @@ import uuid
 
 import grpc
 import pytest
+from referee_harness import ServerProcess, ServerThread
 
 from smear_referee.clients.client import Client, choose, play_seat
-
-from referee_harness import ServerProcess, ServerThread
 
 
 def _moves(record):

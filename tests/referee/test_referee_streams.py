@@ -2,21 +2,19 @@
 from __future__ import annotations
 
 import asyncio
-
 import queue
 import threading
 import uuid
 
 import grpc
 import pytest
+from referee_harness import ServerThread
 
 from smear_dsl.compile.compiler import compile_rules
 from smear_dsl.engine import Game
 from smear_dsl.language.load import load_spec
 from smear_referee.api import referee_pb2 as pb
 from smear_referee.clients.client import choose, error_reason
-
-from referee_harness import ServerThread
 
 
 @pytest.fixture(scope="module")

@@ -12,18 +12,17 @@ import time
 
 import grpc
 import pytest
+from conftest import ROOT
+from referee_harness import ServerProcess, ServerThread, bearer, fails
 
 from smear_referee.api import referee_pb2 as pb
 from smear_referee.api import referee_pb2_grpc as pb_grpc
 from smear_referee.clients.client import Client, error_reason, play_seat
-from smear_referee.tables.convert import move_to_proto
 from smear_referee.limits import Limits
-from smear_referee.tables.registry import Identity, Tables
 from smear_referee.storage.store import Store
+from smear_referee.tables.convert import move_to_proto
+from smear_referee.tables.registry import Identity, Tables
 from smear_referee.tournament.archive import verify_archive
-
-from conftest import ROOT
-from referee_harness import ServerProcess, ServerThread, bearer, fails
 
 
 @pytest.fixture(scope="module")

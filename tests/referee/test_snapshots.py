@@ -8,6 +8,7 @@ import random
 import sqlite3
 
 import pytest
+from referee_harness import ServerThread
 
 from smear_dsl.compile.compiler import compile_rules
 from smear_dsl.compile.duplicate import boards
@@ -16,16 +17,14 @@ from smear_dsl.engine.snapshot import between_hands, restore
 from smear_dsl.language.load import load_spec
 from smear_dsl.language.paths import rule_names
 from smear_referee.api import referee_pb2 as pb
-from smear_referee.tables.convert import move_to_proto
+from smear_referee.errors import RefereeError
 from smear_referee.limits import Limits
 from smear_referee.storage.store import Store
-from smear_referee.errors import RefereeError
+from smear_referee.tables.convert import move_to_proto
 from smear_referee.tables.registry import Identity, Tables
 
-from referee_harness import ServerThread
-
-
 # ---------------------------------------------------------------- the engine: a game rebuilt between hands
+
 
 def _views(g: Game) -> list:
     return [g.view(s) for s in range(g.n)] + [g.view(None), g.legal_moves()]

@@ -13,14 +13,13 @@ import time
 
 import grpc
 import pytest
+from conftest import ROOT, fresh_pg_database
+from referee_harness import ServerProcess, ServerThread, bearer, error_reason, fails
 
 from smear_dsl.records.verify import verify
 from smear_referee.api import referee_pb2 as pb
 from smear_referee.api import referee_pb2_grpc as pb_grpc
 from smear_referee.limits import Limits
-
-from conftest import ROOT, fresh_pg_database
-from referee_harness import ServerProcess, ServerThread, bearer, error_reason, fails
 
 FAST = Limits(bot_seconds=0.001)
 
@@ -80,7 +79,6 @@ def test_create_join_and_add_bots_retried_with_their_key_get_the_first_answer(tm
 def _cut(url: str, allow: bool) -> None:
     """Let the database take connections or not; when not, end the ones it has (the server's)."""
     import psycopg
-
     from conftest import PG_ADMIN
     name = url.rsplit("/", 1)[1]
     with psycopg.connect(PG_ADMIN, autocommit=True) as admin:

@@ -10,12 +10,12 @@ import time
 from collections import Counter
 
 import grpc
-
-from smear_referee.api import referee_pb2 as pb, referee_pb2_grpc as rpc
-from smear_referee.limits import Limits
-
 from conftest import ROOT
 from referee_harness import ServerThread
+
+from smear_referee.api import referee_pb2 as pb
+from smear_referee.api import referee_pb2_grpc as rpc
+from smear_referee.limits import Limits
 
 sys.path.insert(0, str(ROOT / "benchmarks"))
 from connect_client import stream  # noqa: E402  (the benchmarks' browser-like Connect client)

@@ -13,12 +13,11 @@ import threading
 import time
 
 import pytest
+from conftest import ROOT
+from referee_harness import ServerThread
 
 from smear_dsl.records.verify import verify
 from smear_referee.limits import Limits
-
-from conftest import ROOT
-from referee_harness import ServerThread
 
 
 class Person:
@@ -228,9 +227,8 @@ def test_names_are_text_at_the_terminal_never_markup_or_escapes(tmp_path):
     import sqlite3
 
     import grpc
-
-    from smear_referee.api import referee_pb2 as pb
     from referee_harness import fails
+
     db = str(tmp_path / "referee.sqlite3")
     srv = ServerThread(db, limits=Limits(bot_seconds=0.01))
     c = srv.client()

@@ -11,11 +11,10 @@ import urllib.request
 
 import grpc
 import pytest
+from referee_harness import ServerProcess
 
 from smear_referee.api import referee_pb2 as pb
 from smear_referee.api import referee_pb2_grpc as pb_grpc
-
-from referee_harness import ServerProcess
 
 
 @pytest.fixture(scope="module")

@@ -9,14 +9,13 @@ import sys
 from collections import Counter, defaultdict
 
 import pytest
+from conftest import ROOT
 
 from smear_dsl.compile.duplicate import commitment
-from smear_referee.tournament.archive import verify_archive
-from smear_referee.tournament.pairing import circle_round, pair_round
 from smear_referee.clients.tournament import run_tournament
 from smear_referee.tournament import standings as S
-
-from conftest import ROOT
+from smear_referee.tournament.archive import verify_archive
+from smear_referee.tournament.pairing import circle_round, pair_round
 
 
 @pytest.fixture(scope="module")
@@ -242,15 +241,14 @@ def test_a_game_cut_by_the_servers_hand_limit_ends_the_same_everywhere(tmp_path)
     the archive's result, the standings and verify-tournament agree on who won, and the run reports
     every such game as a finding (it did not end by its rules)."""
     import grpc
+    from referee_harness import ServerThread
 
+    from smear_dsl.records.verify import verify
     from smear_referee.api import referee_pb2 as pb
     from smear_referee.api import referee_pb2_grpc as pb_grpc
     from smear_referee.clients.client import Client, bearer, play_seat
     from smear_referee.limits import Limits
     from smear_referee.tournament.archive import findings
-    from smear_dsl.records.verify import verify
-
-    from referee_harness import ServerThread
     srv = ServerThread(str(tmp_path / "db.sqlite3"), limits=Limits(hands_per_game=2))
     try:
         stub = pb_grpc.TournamentStub(grpc.insecure_channel(srv.target))

@@ -10,13 +10,12 @@ import time
 
 import grpc
 import pytest
+from referee_harness import ServerProcess, bearer
 
 from smear_referee.api import referee_pb2 as pb
 from smear_referee.api import referee_pb2_grpc as pb_grpc
 from smear_referee.clients.client import Client, error_reason, play_seat
 from smear_referee.tournament.archive import verify_archive
-
-from referee_harness import ServerProcess, bearer
 
 
 def _play_round(target, start: pb.StartRoundResponse, seats: tuple[int, ...] | None = None):
@@ -114,7 +113,7 @@ def test_round_robin_of_teams_over_a_number_of_hands(tmp_path):
             rules_name="setback", entrants=["north-south", "east-west", "club", "visitors"], teams=True,
             pairing="round_robin", rounds=3, hands_per_round=2, seed="teams"))
         director = bearer(created.director_token)
-        for r in range(3):
+        for _r in range(3):
             start = stub.StartRound(pb.StartRoundRequest(tournament_id=created.tournament_id), metadata=director)
             assert len(start.tables) == 2 and all(len(set(t.seats)) == 2 for t in start.tables)
             _play_round(srv.target, start)

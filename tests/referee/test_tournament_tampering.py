@@ -7,12 +7,11 @@ from __future__ import annotations
 import json
 
 import grpc
+from referee_harness import ServerProcess, bearer, fails
+from test_club_tampering import _connect, _run, _store_check
 
 from smear_referee.api import referee_pb2 as pb
 from smear_referee.api import referee_pb2_grpc as pb_grpc
-
-from referee_harness import ServerProcess, bearer, fails
-from test_club_tampering import _connect, _run, _store_check
 
 
 def test_every_tournament_row_is_proven(db):

@@ -7,10 +7,9 @@ import time
 
 import grpc
 import pytest
+from referee_harness import ServerThread, fails, wait_for
 
 from smear_referee.limits import Limits
-
-from referee_harness import ServerThread, fails, wait_for
 
 pytestmark = pytest.mark.system
 # The clock of the first test's table: short, so the test is quick; what Ann sees after taking her seat
@@ -57,6 +56,7 @@ def test_the_clock_moves_for_a_silent_seat_then_a_bot_stands_in_until_taken_back
     back = ann.take_back(made.table_id).table
     assert back.seat_bots[0] == "" and back.seat_names[0] == "Ann"
     fails(lambda: ann.take_back(made.table_id), grpc.StatusCode.FAILED_PRECONDITION, "NO_BOT")
+
     def her_move() -> bool:
         """Her own move, made on a view that shows her clock running (a busy machine may let the clock
         move for her first: then her next turn shows it); a clock never armed never shows time left."""

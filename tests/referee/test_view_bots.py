@@ -5,11 +5,10 @@ from __future__ import annotations
 import threading
 
 import pytest
+from referee_harness import ServerThread
 
 from smear_dsl.records.verify import verify
 from smear_referee.clients.client import play_seat, table_rules
-
-from referee_harness import ServerThread
 
 
 @pytest.fixture(scope="module")

@@ -11,14 +11,13 @@ import urllib.request
 
 import grpc
 import pytest
+from conftest import ROOT
+from referee_harness import ServerThread, connect_call, connect_stream, fails, play_against_bots, wait_for
 
 from smear_dsl.records.verify import verify
 from smear_referee.api import referee_pb2 as pb
 from smear_referee.limits import Limits
 from smear_referee.server.service import HEARTBEAT_SECONDS
-
-from conftest import ROOT
-from referee_harness import ServerThread, connect_call, connect_stream, fails, play_against_bots, wait_for
 
 FAST_BOTS = Limits(bot_seconds=0.001)
 

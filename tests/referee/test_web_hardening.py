@@ -12,10 +12,9 @@ import urllib.request
 import zlib
 
 import pytest
+from referee_harness import ServerProcess, ServerThread, connect_call
 
 from smear_referee.limits import Limits
-
-from referee_harness import ServerProcess, ServerThread, connect_call
 
 CAP = 4 * 1024 * 1024
 MB = 1024 * 1024
@@ -90,7 +89,7 @@ def closed_within(s: socket.socket, seconds: float) -> bool:
         while s.recv(65536):
             pass
         return True
-    except (socket.timeout, TimeoutError):
+    except TimeoutError:
         return False
     except ConnectionResetError:
         return True
@@ -149,7 +148,7 @@ def test_a_body_past_the_cap_is_refused_before_it_is_read(server):
         for _ in range(100):
             s.sendall(chunk)
             sent += MB
-    except (BrokenPipeError, ConnectionResetError, socket.timeout, TimeoutError):
+    except (BrokenPipeError, ConnectionResetError, TimeoutError):
         pass
     assert sent < 100 * MB  # the server stopped reading (and closed) long before the end
     s.settimeout(10)

@@ -10,11 +10,10 @@ import subprocess
 import sys
 
 import pytest
-
-from smear_dsl.sheets.explain import render
-from smear_dsl.language.load import load_spec
-
 from conftest import ROOT, RULE_FILES
+
+from smear_dsl.language.load import load_spec
+from smear_dsl.sheets.explain import render
 
 GOLDEN = ROOT / "tests" / "golden" / "explain"
 UPDATE = os.environ.get("SMEAR_UPDATE_GOLDEN") == "1"
@@ -101,8 +100,8 @@ def test_explain_cli_writes_a_file(tmp_path):
 
 
 def test_a_tables_sheet_reads_its_option_values_in_place_of_their_names():
-    from smear_dsl.sheets.explain import render
     from smear_dsl.language.load import load_spec
+    from smear_dsl.sheets.explain import render
     spec = load_spec("four_point_ne_wisconsin")
     sheet = render(spec, "md")
     assert "N being the `widow` option" in sheet and "defense_cap" in sheet.split("## Scoring")[1]
@@ -119,8 +118,8 @@ def test_a_tables_sheet_reads_its_option_values_in_place_of_their_names():
 
 
 def test_constant_clauses_read_the_right_way_round():
-    from smear_dsl.sheets.reading import Reader
     from smear_dsl.expr import ast as A
+    from smear_dsl.sheets.reading import Reader
     assert Reader().clause(A.Const(0, True, "bool")) == "always"
     assert Reader().clause(A.Const(0, False, "bool")) == "never"
     assert Reader().clause(A.Not(0, A.Const(0, True, "bool"))) == "never"
@@ -129,8 +128,8 @@ def test_constant_clauses_read_the_right_way_round():
 def test_a_child_file_does_not_inherit_its_parents_description(tmp_path):
     """A parent's description speaks of the parent (its target, its deck): a child that changes the
     target must not print it; a child states its own or has none."""
-    from smear_dsl.sheets.explain import render
     from smear_dsl.language.load import load_spec
+    from smear_dsl.sheets.explain import render
     child = tmp_path / "short.yaml"
     child.write_text("extends: four_point_ne_wisconsin\nname: Short game\nend:\n  target: 7\n")
     assert load_spec(str(child)).description == ""

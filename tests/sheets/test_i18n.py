@@ -13,15 +13,14 @@ import sys
 
 import pytest
 from babel.messages.pofile import read_po
+from conftest import ROOT, RULE_FILES
 
+from smear_dsl.compile.compiler import compile_rules
 from smear_dsl.engine import Game
 from smear_dsl.errors import MoveError, RuleError
-from smear_dsl.sheets.explain import render
 from smear_dsl.i18n import LANGUAGES, negotiate, po_path, say, tr_for
 from smear_dsl.language.load import load_spec
-from smear_dsl.compile.compiler import compile_rules
-
-from conftest import ROOT, RULE_FILES
+from smear_dsl.sheets.explain import render
 
 sys.path.insert(0, str(ROOT / "scripts"))
 import update_catalogs  # noqa: E402
@@ -273,8 +272,9 @@ def test_the_referee_refuses_in_the_callers_language_with_the_same_code(tmp_path
     """A client that sends `accept-language: fr` reads refusals in French; the code does not change,
     and a client without it still reads English."""
     import grpc
-    from smear_referee.api import referee_pb2 as pb
     from referee_harness import ServerThread, error_reason
+
+    from smear_referee.api import referee_pb2 as pb
 
     srv = ServerThread(str(tmp_path / "referee.sqlite3"))
     try:
@@ -315,7 +315,7 @@ NEVER = {
     "tl": [r"\bito sa walang sinuman\b", r"\b(ang|ng|sa) (ang|ng)\b",  # one marker on a bare noun
            r"(?i)\b(taya|tumaya|tayaan|tayang)\b", r"itinataob nang nakaharap", r"sumunod sa puso",
            r"\bbarahang sa\b", r"\bmga trump (itinago|nailaro|itinapon)\b"],  # a linker before a participle only
-    "th": [r"ตกเป็นของไม่มีใคร", r"คน ใบ\)", r"ได้คะแนน แต้ม", r"\S ถ้า ", r"มิฉะนั้น [\u0E01-\u0E4F]", r"กับ [\u0E01-\u0E4F]", r"การประมูลที่ [0-9]+ (ขึ้นไป)?ปิดการประมูล", r"[\u0E01-\u0E4F][0-9]|[0-9][\u0E01-\u0E4F]"],  # a number glued to a word
+    "th": [r"ตกเป็นของไม่มีใคร", r"คน ใบ\)", r"ได้คะแนน แต้ม", r"\S ถ้า ", r"มิฉะนั้น [\u0E01-\u0E4F]", r"กับ [\u0E01-\u0E4F]", r"การประมูลที่ [0-9]+ (ขึ้นไป)?ปิดการประมูล", r"[\u0E01-\u0E4F][0-9]|[0-9][\u0E01-\u0E4F]"],  # a number glued to a word  # noqa: E501
 }
 
 

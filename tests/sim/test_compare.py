@@ -6,10 +6,10 @@ import math
 import subprocess
 import sys
 
-from smear_dsl.sim.compare import compare, paired_diff_ci, ratio_ci
-from smear_dsl.engine import Game
-
 from conftest import ROOT, rules
+
+from smear_dsl.engine import Game
+from smear_dsl.sim.compare import compare, paired_diff_ci, ratio_ci
 
 
 def test_ratio_interval_is_exact_for_a_constant_ratio_and_widens_with_noise():

@@ -7,12 +7,11 @@ import subprocess
 import sys
 
 import pytest
+from conftest import ROOT, rules
 
 from smear_dsl.sim.compare import compare
 from smear_dsl.sim.parallel import run_games
 from smear_dsl.sim.simulate import simulate
-
-from conftest import ROOT, rules
 
 TIMINGS = ("seconds", "moves_per_second", "games_per_second", "jobs")
 

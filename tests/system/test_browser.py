@@ -15,12 +15,11 @@ import sys
 import time
 
 import pytest
+from conftest import ROOT
+from referee_harness import ServerThread
 
 from smear_referee.clients.client import source_rules
 from smear_referee.limits import Limits
-
-from conftest import ROOT
-from referee_harness import ServerThread
 
 CHROMIUM = os.environ.get("SMEAR_CHROMIUM") or shutil.which("chromium") or shutil.which("chromium-browser")
 ARGS = ["--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run", "--disable-background-networking",
@@ -59,6 +58,7 @@ def act(page, rng: random.Random) -> None:
     phase = page.get_attribute("main", "data-phase")
     # An earlier refusal may still be on the page: only a new one may end the wait below early.
     refused_before = page.query_selector("#message.refusal") is not None
+
     def pick(selector: str):
         found = page.locator(selector)
         return found.nth(rng.randrange(found.count()))
@@ -271,7 +271,7 @@ class Received:
     def messages(self) -> list[dict]:
         """Every message: unary JSON bodies, and each JSON envelope of the streams."""
         out = []
-        for rid, raw in self.bodies.items():
+        for _rid, raw in self.bodies.items():
             if not raw:
                 continue
             if raw[:1] in (b"{", b"["):
@@ -666,7 +666,8 @@ def test_a_whole_game_by_keys_with_a_screen_reader_told(browser, server):
     trick, and a refusal is an alert."""
     page = sit_with_bots(browser, server, "cutthroat_canadian", players="3")
     page.evaluate("""() => { window.said = []; const box = document.querySelector('#announce');
-        new MutationObserver(() => window.said.push(box.textContent)).observe(box, {childList: true, characterData: true, subtree: true}); }""")
+        new MutationObserver(() => window.said.push(box.textContent)).observe(box, {childList: true, characterData:
+        true, subtree: true}); }""")
     rng, refused, arrows = random.Random(3), False, False
     while (state := my_turn_or_over(page)) != "over":
         version = page.get_attribute("main", "data-version")
@@ -909,7 +910,7 @@ def test_a_turn_clock_runs_out_and_the_house_bot_moves_then_a_bot_stands_in_and_
     first = clock.inner_text()
     assert re.fullmatch(r"0:(1[0-5]|0\d)", first), first
     ann.wait_for_function("(was) => document.querySelector('#clock')?.innerText !== was", arg=first, timeout=5_000)
-    assert watcher.wait_for_selector(f".seat[data-seat='0'] #clock", timeout=5_000)  # a spectator sees whose time runs
+    assert watcher.wait_for_selector(".seat[data-seat='0'] #clock", timeout=5_000)  # a spectator sees whose time runs
     version = int(ann.get_attribute("main", "data-version"))
     ann.wait_for_function("() => /Ann \\(you\\)'s time ran out: the house bot/.test(document.querySelector('#log')?.innerText)",
                           timeout=25_000)

@@ -16,10 +16,20 @@ import time
 import grpc
 import psycopg
 import pytest
+from cluster_harness import (
+    AsyncRoute,
+    Ledger,
+    Replicas,
+    check_ledger,
+    drop_database,
+    new_database,
+    new_table,
+    pg_reachable,
+    play,
+    watch,
+)
 from google.protobuf.json_format import MessageToDict
 
-from cluster_harness import (AsyncRoute, Ledger, Replicas, check_ledger, drop_database, new_database, new_table,
-                             pg_reachable, play, watch)
 from smear_referee.api import referee_pb2 as pb
 from smear_referee.api import referee_pb2_grpc as pb_grpc
 from smear_referee.clients.client import Client, error_info, play_seat

@@ -7,11 +7,10 @@ import subprocess
 import sys
 
 import pytest
-
-from smear_referee.clients.client import target
-
 from conftest import ROOT
 from referee_harness import ServerProcess
+
+from smear_referee.clients.client import target
 
 OWN = ROOT / "tests" / "conformance"
 

@@ -8,11 +8,10 @@ import subprocess
 import threading
 
 import pytest
-
-from smear_referee.clients.client import play_seat
-
 from conftest import ROOT
 from referee_harness import ServerThread
+
+from smear_referee.clients.client import play_seat
 
 NODE_DIR = ROOT / "clients" / "node"
 

@@ -17,15 +17,15 @@ from pathlib import Path
 
 import grpc
 import pytest
-from grpc_health.v1 import health_pb2, health_pb2_grpc
-
 from conftest import ROOT
+from grpc_health.v1 import health_pb2, health_pb2_grpc
 
 
 def _source_copy(dest: Path) -> Path:
     """The files a clone would have (tracked, and new ones not ignored), so the build leaves no trace here."""
     try:
-        files = subprocess.run(["git", "ls-files", "-z", "--cached", "--others", "--exclude-standard"], cwd=ROOT, capture_output=True, check=True).stdout
+        files = subprocess.run(["git", "ls-files", "-z", "--cached", "--others", "--exclude-standard"], cwd=ROOT,
+                               capture_output=True, check=True).stdout
         names = [n for n in files.decode().split("\0") if n]
     except (OSError, subprocess.CalledProcessError):
         names = None

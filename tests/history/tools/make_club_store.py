@@ -2,8 +2,14 @@
 referee on the db; a club with four members plays two club games (heuristic bots for the people), its season
 is closed, one more game is played and a table opened with two members seated; then the server stops.
 Writes DB.club.json: the club's id, the members' tokens, the ladder and the season heads as served then."""
-import json, re, subprocess, sys, threading
+import json
+import re
+import subprocess
+import sys
+import threading
+
 import grpc
+
 from smear_referee.api import referee_pb2 as pb
 from smear_referee.api import referee_pb2_grpc as pb_grpc
 from smear_referee.clients.client import Client, bearer, play_seat

@@ -1,7 +1,13 @@
 """With an old checkout on PYTHONPATH: argv[1] = db path. Starts that checkout's referee on the db, opens
 house-rule tables, four people (this script) play some moves, then the server stops (SIGTERM)."""
-import json, random, re, subprocess, sys, time
+import json
+import random
+import re
+import subprocess
+import sys
+
 from smear_referee.client import Client, choose
+
 db = sys.argv[1]
 srv = subprocess.Popen([sys.executable, "-m", "smear_dsl", "serve", "--port", "0", "--db", db],
                        stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
@@ -27,4 +33,5 @@ for name, players, moves in (("big_bids", 4, 30), ("pitch_highest", 2, 20), ("de
                  "complete": complete}
     print(name, {k: v for k, v in out[name].items() if k != "tokens"})
 json.dump(out, open(db + ".tables.json", "w"), indent=1)
-srv.terminate(); srv.wait(10)
+srv.terminate()
+srv.wait(10)
