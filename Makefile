@@ -7,7 +7,7 @@ STAMP := $(VENV)/.installed
 NODE_STAMP := clients/node/node_modules/.installed
 WEB_STAMP := clients/web/node_modules/.installed
 
-.PHONY: demo test check deep venv bench conformance clean browser
+.PHONY: demo test check lint deep venv bench conformance clean browser
 
 $(STAMP): pyproject.toml
 	$(PY) -m venv $(VENV)
@@ -43,7 +43,7 @@ demo: $(STAMP)
 # Two workers (pytest-xdist; TEST_JOBS=1 for one): servers and browsers mostly wait, so the suite takes ~6 min
 # here, not ~10. A `serial` test (it restarts the shared PostgreSQL) runs alone afterwards.
 TEST_JOBS ?= 2
-test: $(STAMP) $(NODE_STAMP) $(WEB_STAMP) browser
+test: $(STAMP) $(NODE_STAMP) $(WEB_STAMP) browser lint
 	$(BIN)/python -m pytest -n $(TEST_JOBS) -m "not serial" --durations=15
 	$(BIN)/python -m pytest -m serial --durations=5
 
@@ -51,8 +51,16 @@ test: $(STAMP) $(NODE_STAMP) $(WEB_STAMP) browser
 # `system` tier, which starts servers, browsers and databases, and the `slow` sweeps: both run in
 # `make test`); stops at the first failure. Properties run a quarter of their examples (the `dev`
 # Hypothesis profile, tests/conftest.py).
-check: $(STAMP)
-	HYPOTHESIS_PROFILE=dev $(BIN)/python -m pytest -x -q -m "not slow and not system"
+check: $(STAMP) lint
+	HYPOTHESIS_PROFILE=dev $(BIN)/python -m pytest -n $(TEST_JOBS) -x -q -m "not slow and not system"
+
+# The checkers (make check and make test run them first): ruff's lint, mypy (pyproject.toml says what
+# each covers), and the web client's eslint and the node tests of its pure helpers (where npm is).
+lint: $(STAMP) $(WEB_STAMP)
+	$(BIN)/ruff check .
+	$(BIN)/mypy
+	if command -v npm >/dev/null; then npm run --silent --prefix clients/web lint && npm test --silent --prefix clients/web; \
+	  else echo "note: no npm: the web client's eslint and node tests are skipped"; fi
 
 # The properties and sweeps with ten times the examples (the `deep` profile): a hunt, not a gate.
 deep: $(STAMP)

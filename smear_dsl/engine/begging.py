@@ -7,13 +7,14 @@ from smear_dsl import cards as C
 from smear_dsl import moves as M
 from smear_dsl.engine.constants import BEG
 from smear_dsl.engine.scoring import may_win_before_play, score_hand
+from smear_dsl.engine.state import HandState
 from smear_dsl.errors import MoveError
 from smear_dsl.i18n import N_, Phrase
 
 STAND, BEG_, GIVE, RUN = (M.CHOOSE_BASE + i for i in range(len(M.CHOICES)))
 
 
-class Begging:
+class Begging(HandState):
     """A part of Game, begging and the points settled before the play; its methods read and set the game's state."""
 
     # The card turned up for trump (its suit is trump once settled), the side given the gift (-1:

@@ -5,11 +5,12 @@ from typing import Any
 
 from smear_dsl import moves as M
 from smear_dsl.engine.constants import _BID_BASE, _PASS, STEP
+from smear_dsl.engine.state import HandState
 from smear_dsl.errors import MoveError
 from smear_dsl.i18n import N_
 
 
-class Bidding:
+class Bidding(HandState):
     """A part of Game, the bidding: legal bids, a bid or a pass, and the end of the bidding; its methods read and set the game's state."""
 
     # ---- bidding

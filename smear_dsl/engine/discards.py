@@ -25,6 +25,7 @@ import random
 from collections.abc import Callable
 
 from smear_dsl import cards as C
+from smear_dsl.engine.state import HandState
 
 RETRIES = 64  # random discards tried when the lead check refuses some (rare: it binds only before the first lead)
 QUICK = 8  # of them, drawn from the plain plans before those split by suit
@@ -33,7 +34,7 @@ PLANS = 20000  # the most plans looked at: kinds are split by suit only while th
 PLANS_MEMO = 4096  # valid_if's answers a step keeps (CompiledStep.plans_memo), forgotten all at once when full
 
 
-class Discards:
+class Discards(HandState):
     """A part of Game: legal discards by plans (see the module); its methods read the game's state."""
 
     # (key, plan) of the last discard looked at, and of its plans by suit, are Game's caches (forget_caches).

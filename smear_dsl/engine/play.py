@@ -5,13 +5,14 @@ from typing import Any
 
 from smear_dsl import cards as C
 from smear_dsl.engine.constants import PLAY
+from smear_dsl.engine.state import HandState
 from smear_dsl.errors import MoveError
 from smear_dsl.i18n import N_
 
 GUARD_ANSWERS = 1 << 14  # follow guards' answers kept per rule set (by lead, winner, trump and what else they read)
 
 
-class Play:
+class Play(HandState):
     """A part of Game, the play of the cards: legal leads and follows, the first leader, tricks and who took what;
     its methods read and set the game's state."""
 

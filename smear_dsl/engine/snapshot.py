@@ -15,6 +15,7 @@ from typing import Any
 from smear_dsl import moves as M
 from smear_dsl.engine.constants import HAND_DONE
 from smear_dsl.engine.scoring import Awards, HandResult
+from smear_dsl.engine.state import HandState
 from smear_dsl.language.versions import record_rules
 
 _MT = struct.Struct("<625I")  # the Mersenne Twister's 624 words and its position
@@ -60,7 +61,7 @@ def result_of(fields: list, rules=None) -> HandResult:
                       tuple(delta), tuple(scores), None if fell is None else Awards((rules, tuple(map(tuple, fell)))))
 
 
-class Snapshots:
+class Snapshots(HandState):
     """A part of Game: standing at a snapshot, and letting history go (the fields are Game's)."""
 
     def resume(self, state: dict[str, Any]) -> None:

@@ -8,12 +8,13 @@ from typing import Any
 from smear_dsl import cards as C
 from smear_dsl import moves as M
 from smear_dsl.engine.constants import _BIT
+from smear_dsl.engine.state import HandState
 from smear_dsl.errors import MoveError, Said
 from smear_dsl.i18n import N_, NN_, CardWord
 from smear_dsl.language.spec import phase_seats
 
 
-class Steps:
+class Steps(HandState):
     """A part of Game, the phases between bidding and play: takes from the stock, discards, refills, naming trump;
     its methods read and set the game's state."""
 

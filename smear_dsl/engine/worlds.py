@@ -9,6 +9,7 @@ from typing import Self
 from smear_dsl import cards as C
 from smear_dsl import moves as M
 from smear_dsl.engine.constants import BIDDING, PLAY, STEP
+from smear_dsl.engine.state import HandState
 
 _SHALLOW = frozenset((list, dict))  # what a copy of a game copies (one level: the rest is never changed in place)
 # The attributes that may hold a list or a dict (some only in some games, or only at times): a copy copies
@@ -29,7 +30,7 @@ def _copied(rng: random.Random) -> random.Random:
 _NO_DEALS = secrets.SystemRandom()  # what a world has for a dealing generator: shared, never seeded, never read
 
 
-class Worlds:
+class Worlds(HandState):
     """A part of Game: making a world of it and dealing the world's unseen cards, and a random legal move (simulations)."""
 
     def clone(self, deals: bool = True) -> Self:

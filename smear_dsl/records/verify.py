@@ -13,7 +13,7 @@ from smear_dsl.engine import Game
 from smear_dsl.errors import MoveError, OptionError, RecordError, RuleError, clip
 from smear_dsl.language.langversion import FIRST, LATEST
 from smear_dsl.language.load import load_spec, spec_from_text
-from smear_dsl.language.paths import rule_names, split_ref
+from smear_dsl.language.paths import rule_names, split_ref, text_sha256
 from smear_dsl.language.schema import did_you_mean
 from smear_dsl.language.spec import RuleSpec
 from smear_dsl.language.versions import (
@@ -24,7 +24,6 @@ from smear_dsl.language.versions import (
     pins_of,
     record_rules,
     ref_for_sha,
-    text_sha256,
     versions_of,
 )
 

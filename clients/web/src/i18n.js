@@ -34,6 +34,7 @@ const NOT_WORDS = new Set(["seed", "table", "id", "file", "hash", "code", "path"
 
 /** French at a slot's edge, as smear_dsl/i18n.py spells it: de + le = du, de + les = des, à + le = au,
  * à + les = aux; else de, que, le, la, ne elide before a word that begins with a vowel ("d'atouts"). */
+/* eslint-disable no-control-regex -- SLOT (\u0002) marks a filled-in value: a control character on purpose */
 function frenchJunctions(text) {
   return text
     .replace(/(^|[\s(«"'])([Dd]e|[Àà]) \u0002(les?) /gu, (m, pre, w, art) => {
@@ -49,6 +50,7 @@ function frenchJunctions(text) {
 function tagalogJunctions(text) {
   return text.replace(/(^|[^\p{L}])(ang|ng|sa|Ang|Sa) \u0002(?:ang|ng) /gu, (m, pre, w) => `${pre}${w} ${SLOT}`);
 }
+/* eslint-enable no-control-regex */
 
 const JUNCTIONS = { fr: frenchJunctions, tl: tagalogJunctions };
 

@@ -1,4 +1,6 @@
-// Small DOM helpers and card faces.
+// Small DOM helpers and card faces (the pure card and score helpers are cards.js's).
+export { pointSides, scoreList, sortHand, SUITS };
+import { cardLabel as cardLabelIn, parseCard as parseCardIn, pointSides, scoreList, sortHand, SUITS } from "./cards.js";
 import { OFFERED, TOLD } from "./gen/moves.js";
 import { t, tp } from "./i18n.js";
 
@@ -70,35 +72,12 @@ function morph(o, n) {
   patch(o, [...n.childNodes]);
 }
 
-export const SUITS = { S: "♠", H: "♥", D: "♦", C: "♣" };
-const SUIT_ORDER = { S: 0, H: 1, C: 2, D: 3 };  // alternate colours in a hand
-const RANKS = "2 3 4 5 6 7 8 9 T J Q K A".split(" ");
+const rankLetter = (rank) => tp("rank letter", rank);
 
-/** (rank, suit, order) of a card name such as "TH" or "AS"; a joker keeps its whole name. The rank is
- * shown as the language abbreviates it, as the rules sheet does (R, D, V in French; 10 for the ten). */
-export function parseCard(name) {
-  const suit = name.slice(-1);
-  const rank = name.slice(0, -1);
-  const shown = rank === "T" ? "10" : "AKQJ".includes(rank) ? tp("rank letter", rank) : rank;
-  return SUITS[suit] ? { rank: shown, suit, order: RANKS.indexOf(rank) } : { rank: name, suit: "", order: 99 };
-}
+/** (rank, suit, order) of a card name, its rank as the player's language abbreviates it (cards.js). */
+export function parseCard(name) { return parseCardIn(name, rankLetter); }
 
-export function cardLabel(name) {
-  const { rank, suit } = parseCard(name);
-  return suit ? `${rank}${SUITS[suit]}` : rank;
-}
-
-/** Scores as a person reads them: "7, 4" and a real minus sign ("4, −2", never "4–-2"). */
-/** Who won a point: a side (`who` names it), or for a point scored per card or per trick each side's total. */
-export function pointSides(got, who) {
-  if (!Array.isArray(got)) return who(got);
-  const parts = got.map((v, side) => (v ? `${who(side)} ${v}` : null)).filter(Boolean);
-  return parts.length ? parts.join(" / ") : who(null);
-}
-
-export function scoreList(scores) {
-  return scores.map((s) => (s < 0 ? `\u2212${-s}` : String(s))).join(", ");
-}
+export function cardLabel(name) { return cardLabelIn(name, rankLetter); }
 
 /** A card face: a button when `onclick` is given. */
 export function cardEl(name, { onclick, legal = true, selected = false, small = false, draggable = false } = {}) {
@@ -112,19 +91,6 @@ export function cardEl(name, { onclick, legal = true, selected = false, small = 
     ondragstart: draggable ? (e) => e.dataTransfer.setData("text/plain", name) : null },
   h("span.rank", {}, rank), h("span.suit", {}, suit ? SUITS[suit] : "★"));
   return el;
-}
-
-/** Cards sorted as a player holds them: by suit, high to low. */
-export function sortHand(cards, trump) {
-  const order = (c) => {
-    const { suit, order: o } = parseCard(c);
-    const s = suit === trump ? -1 : (SUIT_ORDER[suit] ?? -2);
-    return [s, -o];
-  };
-  return [...cards].sort((a, b) => {
-    const [x, y] = [order(a), order(b)];
-    return x[0] - y[0] || x[1] - y[1];
-  });
 }
 
 // The bots a host can seat (AddBots kinds): a search bot thinks up to its budget on every move.
