@@ -25,6 +25,7 @@ sys.path.insert(0, str(ROOT))
 from smear_referee.api import referee_pb2 as pb  # noqa: E402
 from smear_referee.api import referee_pb2_grpc as pb_grpc  # noqa: E402
 from smear_referee.clients.client import RECONNECT, choose, error_info  # noqa: E402
+from smear_referee.tables import seen  # noqa: E402
 
 PG_SERVER = "postgresql://postgres@127.0.0.1:5432"
 
@@ -369,7 +370,7 @@ def _check_offline(url: str, ledger: Ledger, tables: dict[str, str], Store, Tabl
                 if got:
                     remade = await offline.old_events(t, 0, got[-1][0])
                     who = Identity(tid, "spectator", None)
-                    want = [(ev[0], t.render(ev, who).SerializeToString(deterministic=True)) for ev in remade]
+                    want = [(ev[0], seen.render(t, ev, who).SerializeToString(deterministic=True)) for ev in remade]
                     assert got == want, f"watcher of {tid} saw events the final log does not give"
                     events += len(got)
             return {"records": records, "watched_events": events}

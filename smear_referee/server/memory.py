@@ -5,9 +5,9 @@ collection empties them, so each trim collects first (about a millisecond: start
 Trimmed once after start-up (which leaves some 7 MB of freed heap behind), then only after many streams have
 closed, so a quiet server never pays for it again. What stays is pymalloc's: a 1 MB arena goes back only
 when every small object in it is gone, and a few hundred that outlive a burst (Python's free lists and its
-cache of attribute lookups, gRPC's state for its next call and contexts it keeps) hold the burst's arenas; under
-PYTHONMALLOC=malloc a survivor holds only its own page
-(docs/referee.md: the operator's choice, for some 7% of moves/s)."""
+cache of attribute lookups, gRPC's state for its next call and contexts it keeps) hold the burst's arenas;
+under PYTHONMALLOC=malloc a survivor holds only its own page (docs/referee.md: the operator's choice, for
+some 7% of moves/s)."""
 from __future__ import annotations
 
 import asyncio
@@ -15,6 +15,7 @@ import ctypes
 import gc
 import logging
 from collections.abc import Callable
+from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
@@ -32,22 +33,45 @@ def malloc_trim() -> Callable[[int], int] | None:
         return None
 
 
-async def give_back(metrics: Metrics, every: float = EVERY_SECONDS, after: int = AFTER_CLOSED) -> None:
-    """Forever: collect and trim `every` seconds after starting (what start-up freed), then every `every`
-    seconds if `after` streams have closed since the last trim, and once more at the next tick if any closed
-    while it ran (the tail of a burst: 450 of 500 closed at one tick, 50 at the next)."""
-    trim = malloc_trim()
+@dataclass
+class TrimSchedule:
+    """When memory is worth giving back, told the count of streams closed so far at each tick: at the first
+    tick (what start-up freed), then once `after` streams have closed since the last trim, and once more at
+    the next tick if any closed meanwhile (the tail of a burst: 450 of 500 closed at one tick, 50 at the
+    next). No clock and no allocator here: give_back asks it every tick."""
+
+    after: int = AFTER_CLOSED
+    seen: int | None = None  # streams closed at the last trim (None: none yet)
+    tail: bool = False  # the last trim came amid closing streams: trim again if more closed since
+
+    def due(self, closed: int) -> bool:
+        seen = self.seen
+        if seen is not None and closed - seen < self.after and not (self.tail and closed > seen):
+            return False
+        self.tail = seen is not None and closed - seen >= self.after
+        self.seen = closed
+        return True
+
+
+def trim_now(trim: Callable[[int], int]) -> None:
+    """Collect, then give the free heap back (on the loop's thread, the collection: finalizers of asyncio
+    objects must not run on another; the trim itself may run anywhere)."""
+    gc.collect()
+    trim(0)
+
+
+async def give_back(metrics: Metrics, every: float = EVERY_SECONDS, after: int = AFTER_CLOSED,
+                    trim: Callable[[int], int] | None = None) -> None:
+    """Forever: every `every` seconds, collect and trim when the TrimSchedule says so (`trim`: glibc's
+    malloc_trim unless given)."""
+    trim = trim or malloc_trim()
     if trim is None:
         return
-    seen: int | None = None
-    tail = False  # the last trim came amid closing streams: trim again if more closed since
+    schedule = TrimSchedule(after)
     while True:
         await asyncio.sleep(every)
-        closed = metrics.streams_closed
-        if seen is not None and closed - seen < after and not (tail and closed > seen):
+        if not schedule.due(metrics.streams_closed):
             continue
-        tail = seen is not None and closed - seen >= after
-        seen = closed
         try:
             gc.collect()  # on the loop's thread: finalizers of asyncio objects must not run on another
             await asyncio.to_thread(trim, 0)

@@ -1,5 +1,6 @@
 """The referee gives freed heap memory back once many streams have closed (smear_referee.server.memory),
-and not before: measured on this process's own RSS with glibc's real allocator."""
+and not before: when, by its schedule (no clock); what, measured on this process's own RSS with glibc's
+real allocator, synchronously, so no verdict waits on the machine's speed."""
 from __future__ import annotations
 
 import asyncio
@@ -9,7 +10,7 @@ from pathlib import Path
 import pytest
 
 from smear_referee.metrics import Metrics
-from smear_referee.server.memory import give_back, malloc_trim
+from smear_referee.server.memory import TrimSchedule, give_back, malloc_trim, trim_now
 
 pytestmark = pytest.mark.skipif(malloc_trim() is None, reason="the C library has no malloc_trim (not glibc)")
 
@@ -30,47 +31,65 @@ def _freed_heap() -> list[bytes]:
     return keep
 
 
-def test_memory_freed_by_closed_streams_goes_back_after_enough_of_them_close():
-    metrics = Metrics()
-
-    async def run() -> tuple[float, float, float]:
-        task = asyncio.ensure_future(give_back(metrics, every=0.05, after=100))
-        await asyncio.sleep(0.1)  # it has started, and made its first trim: it counts closed streams from here
-        keep = _freed_heap()
-        start = rss_mb()
-        metrics.streams_closed += 99  # not yet enough closed streams: nothing is trimmed
-        await asyncio.sleep(0.3)
-        untouched = rss_mb()
-        metrics.streams_closed += 1
-        await asyncio.sleep(0.5)
-        trimmed = rss_mb()
-        task.cancel()
-        del keep
-        return start, untouched, trimmed
-
-    start, untouched, trimmed = asyncio.run(run())
-    assert untouched > start - 5, (start, untouched)
-    assert trimmed < untouched - 20, (start, untouched, trimmed)
-
-
-def _around_first_trim() -> tuple[float, float]:
-    """This process's RSS before a new give_back starts and after its first trim (made with no stream)."""
-    async def run() -> tuple[float, float]:
-        start = rss_mb()
-        task = asyncio.ensure_future(give_back(Metrics(), every=0.05, after=100))
-        await asyncio.sleep(0.5)
-        trimmed = rss_mb()
-        task.cancel()
-        return start, trimmed
-
-    return asyncio.run(run())
-
-
-def test_what_start_up_freed_goes_back_once_without_any_stream():
-    keep = _freed_heap()  # as a server's start-up leaves behind (about 7 MB of it)
-    start, trimmed = _around_first_trim()
+def test_what_a_trim_gives_back_is_the_free_heap():
+    """What start-up (or a burst of streams) freed goes back at a trim: measured on this process's RSS,
+    with no clock involved (when a trim comes is the schedule's, below)."""
+    keep = _freed_heap()  # as a server's start-up leaves behind (about 7 MB of it), and more
+    start = rss_mb()
+    trim_now(malloc_trim())
+    trimmed = rss_mb()
     del keep
     assert trimmed < start - 20, (start, trimmed)
+
+
+def test_the_schedule_trims_at_start_then_only_after_enough_streams_closed():
+    schedule = TrimSchedule(after=100)
+    assert schedule.due(0)  # the first tick: what start-up freed
+    assert not schedule.due(0) and not schedule.due(99)  # a quiet server never pays for it again
+    assert schedule.due(100)  # 100 closed since the last trim
+    assert not schedule.due(100)
+
+
+def test_the_tail_of_a_burst_is_trimmed_at_the_next_tick_and_only_once():
+    schedule = TrimSchedule(after=100)
+    assert schedule.due(0)
+    assert schedule.due(450)  # a burst: 450 closed at one tick
+    assert schedule.due(500)  # its tail, closing after that trim: trimmed once more
+    assert not schedule.due(510)  # a few more, long after the burst: not worth a trim
+    assert not schedule.due(520)
+    assert schedule.due(620)
+
+
+def test_a_burst_that_ends_by_one_tick_is_trimmed_once():
+    schedule = TrimSchedule(after=100)
+    assert schedule.due(0) and schedule.due(300)
+    assert not schedule.due(300)  # nothing closed since: no tail to trim
+
+
+def test_the_server_loop_trims_when_its_schedule_says():
+    """give_back on a running loop: a trim at start-up, the next once enough streams closed (each trim the
+    real malloc_trim, counted). Waits for events, not for a time: a slow machine only makes it slower."""
+    metrics, trims = Metrics(), []
+    real = malloc_trim()
+
+    async def run() -> None:
+        trimmed = asyncio.Event()
+
+        def counted(pad: int) -> int:
+            trims.append(metrics.streams_closed)
+            loop.call_soon_threadsafe(trimmed.set)
+            return real(pad)
+        loop = asyncio.get_running_loop()
+        task = asyncio.ensure_future(give_back(metrics, every=0.01, after=100, trim=counted))
+        await asyncio.wait_for(trimmed.wait(), 60)
+        trimmed.clear()
+        assert trims == [0]
+        metrics.streams_closed += 100
+        await asyncio.wait_for(trimmed.wait(), 60)
+        task.cancel()
+
+    asyncio.run(run())
+    assert trims == [0, 100]
 
 
 def test_a_stream_counts_as_closed_when_it_ends_however_it_ends():
@@ -80,33 +99,6 @@ def test_a_stream_counts_as_closed_when_it_ends_however_it_ends():
     with pytest.raises(RuntimeError), metrics.streaming("play"):
         raise RuntimeError("the client went away")
     assert metrics.streams_closed == 2 and metrics.streams == dict.fromkeys(metrics.streams, 0)
-
-
-def test_the_tail_of_a_burst_is_trimmed_at_the_next_tick_and_only_once():
-    metrics = Metrics()
-
-    async def run() -> list[float]:
-        task = asyncio.ensure_future(give_back(metrics, every=0.1, after=100))
-        await asyncio.sleep(0.15)  # the first trim is done
-        metrics.streams_closed += 100  # a burst: trimmed at the next tick
-        await asyncio.sleep(0.5)
-        keep = _freed_heap()
-        readings = [rss_mb()]
-        metrics.streams_closed += 10  # its tail, closing after that trim: trimmed once more
-        await asyncio.sleep(0.6)  # a tick or more (a loaded machine)
-        readings.append(rss_mb())
-        keep += _freed_heap()
-        readings.append(rss_mb())
-        metrics.streams_closed += 10  # a few more, long after the burst: not worth a trim
-        await asyncio.sleep(0.6)
-        readings.append(rss_mb())
-        task.cancel()
-        del keep
-        return readings
-
-    before_tail, after_tail, freed_again, later = asyncio.run(run())
-    assert after_tail < before_tail - 20, (before_tail, after_tail)
-    assert later > freed_again - 5, (freed_again, later)
 
 
 def test_each_trim_collects_first_so_what_only_cycles_held_goes_back():
@@ -122,7 +114,9 @@ def test_each_trim_collects_first_so_what_only_cycles_held_goes_back():
         cycles.append([bytes(2048)])  # a live block after them: the heap's top stays
         keep = cycles.pop()
         del cycles, c
-        start, trimmed = _around_first_trim()
+        start = rss_mb()
+        trim_now(malloc_trim())
+        trimmed = rss_mb()
         del keep
     finally:
         gc.enable()
