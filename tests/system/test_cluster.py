@@ -8,9 +8,7 @@ from __future__ import annotations
 import asyncio
 import os
 import random
-import shutil
 import signal
-import subprocess
 import time
 
 import grpc
@@ -29,6 +27,7 @@ from cluster_harness import (
     watch,
 )
 from google.protobuf.json_format import MessageToDict
+from pgcluster import OwnCluster, pg_bindir
 
 from smear_referee.api import referee_pb2 as pb
 from smear_referee.api import referee_pb2_grpc as pb_grpc
@@ -150,22 +149,30 @@ CHAOS_KILLS = int(os.environ.get("SMEAR_CHAOS_KILLS", "20"))
 LEASE = 2.0
 
 
-def _pg_restart_command() -> list[str] | None:
-    """How to kill and start the PostgreSQL at 127.0.0.1:5432: Debian's pg_ctlcluster, as root
-    (the development machines and CI); None elsewhere."""
-    version = sorted(os.listdir("/etc/postgresql"))[-1] if os.path.isdir("/etc/postgresql") else None
-    if version is None or shutil.which("pg_ctlcluster") is None or os.geteuid() != 0:
-        return None
-    return ["pg_ctlcluster", "--skip-systemctl-redirect", version, "main"]
+@pytest.fixture
+def own_database():
+    """A database on a PostgreSQL cluster of the test's own (pgcluster.py), which it may kill: the machine's
+    shared one serves the other tests meanwhile. None where this machine has no initdb."""
+    if pg_bindir() is None:
+        yield None
+        return
+    cluster = OwnCluster()
+    try:
+        yield cluster
+    finally:
+        cluster.close()
 
 
-@pytest.mark.serial  # it kills and restarts the machine's PostgreSQL: no other test may use it meanwhile
-def test_chaos_kill_nine_stale_owner_and_a_database_restart_lose_no_acknowledged_move(database, tmp_path):
+def test_chaos_kill_nine_stale_owner_and_a_database_restart_lose_no_acknowledged_move(own_database, database,
+                                                                                      tmp_path):
     """300 tables of bots on Play streams and a spectator each over three replicas; meanwhile
     replicas are killed (-9) 20 times, a second one while it takes over, one is stopped past its
-    lease and resumed, and PostgreSQL itself is killed and restarted. Then every acknowledgement
-    and every event is checked against the final database (cluster_harness.check_ledger)."""
-    pg = _pg_restart_command()  # None: this machine cannot restart it; the rest of the run still happens
+    lease and resumed, and PostgreSQL itself is killed and restarted (a cluster of the test's own, so
+    the other tests go on beside it). Then every acknowledgement and every event is checked against the
+    final database (cluster_harness.check_ledger)."""
+    pg = own_database  # None: this machine cannot make a cluster to kill; the rest of the run still happens
+    if pg is not None:
+        database = pg.url
     reps = Replicas(database, 3, LEASE, tmp_path)
     ledger = Ledger()
     chaos: dict = {"kills": 0, "second": 0}
@@ -181,14 +188,14 @@ def test_chaos_kill_nine_stale_owner_and_a_database_restart_lose_no_acknowledged
     print(f"\nchaos: {counts}, {chaos['kills']} kills, reconnects {ledger.reconnects}, stale owner: "
           f"{stale.count('lost shard')} shards lost, {stale.count('fenced:')} writes fenced")
     if pg is None:
-        print("PostgreSQL was not restarted: pg_ctlcluster as root is not available here")
+        print("PostgreSQL was not restarted: this machine has no initdb to make a cluster of the test's own")
     assert chaos["kills"] >= CHAOS_KILLS and chaos["second"] == 1 and chaos.get("pg", 0) == (pg is not None)
     assert counts["records"] == len(made) and len(ledger.finished) == len(made)
     late = [a for a in ledger.acks if a[4] == chaos["stale"].address and chaos["expired"] < a[5] < chaos["resumed"]]
     assert not late  # nothing acknowledged by the stopped owner between its lease's end and its waking
 
 
-async def _run(reps: Replicas, ledger: Ledger, chaos: dict, pg: list[str] | None) -> list[tuple[str, str]]:
+async def _run(reps: Replicas, ledger: Ledger, chaos: dict, pg: OwnCluster | None) -> list[tuple[str, str]]:
     route = AsyncRoute(reps.targets)
     made = []
     for i in range(0, CHAOS_TABLES, 50):
@@ -207,7 +214,7 @@ async def _run(reps: Replicas, ledger: Ledger, chaos: dict, pg: list[str] | None
     return [(tid, host) for tid, host, _s, _w in made]
 
 
-async def _chaos(reps: Replicas, chaos: dict, pg: list[str] | None) -> None:
+async def _chaos(reps: Replicas, chaos: dict, pg: OwnCluster | None) -> None:
     rng = random.Random(17)
     for k in range(CHAOS_KILLS):
         await asyncio.sleep(rng.uniform(0.3, 1.5))
@@ -245,11 +252,11 @@ async def _chaos(reps: Replicas, chaos: dict, pg: list[str] | None) -> None:
             while "lost shard" not in stale.log.read_text() and time.monotonic() < deadline:
                 await asyncio.sleep(0.1)
         if k == 2 * CHAOS_KILLS // 3 and pg is not None:  # PostgreSQL itself, killed and started again
-            await asyncio.to_thread(subprocess.run, [*pg, "stop", "-m", "immediate"], check=True, capture_output=True)
+            await asyncio.to_thread(pg.kill)
             await asyncio.sleep(1.0)
-            await asyncio.to_thread(subprocess.run, [*pg, "start"], check=True, capture_output=True)
+            await asyncio.to_thread(pg.start)
             chaos["pg"] = 1
-            while pg_reachable():
+            while not await asyncio.to_thread(pg.reachable):
                 await asyncio.sleep(0.2)
 
 
