@@ -41,11 +41,11 @@ demo: $(STAMP)
 	  $$( [ -t 0 ] && [ -z "$$CI" ] && echo --serve )
 
 # Two workers (pytest-xdist; TEST_JOBS=1 for one): servers and browsers mostly wait, so the suite takes ~6 min
-# here, not ~10. The test that kills PostgreSQL kills a cluster of its own (tests/pgcluster.py), so it runs
-# beside the others.
+# here, not ~10. The test that kills PostgreSQL kills a cluster of its own (tests/pgcluster.py), so nothing
+# runs alone; the replica tests share one worker (an xdist group), one after another.
 TEST_JOBS ?= 2
 test: $(STAMP) $(NODE_STAMP) $(WEB_STAMP) browser lint
-	$(BIN)/python -m pytest -n $(TEST_JOBS) --durations=15
+	$(BIN)/python -m pytest -n $(TEST_JOBS) --dist loadgroup --durations=15
 
 # The fast loop for edits: the language, engine, records, sheets and simulations (tests/ but the
 # `system` tier, which starts servers, browsers and databases, and the `slow` sweeps: both run in

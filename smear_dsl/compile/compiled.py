@@ -15,6 +15,7 @@ from typing import Any
 
 from smear_dsl import cards as C
 from smear_dsl import moves as M
+from smear_dsl.compile import pointkinds
 from smear_dsl.compile.shuffle import ShufflePlan, shuffle_plan
 from smear_dsl.errors import Diagnostic
 from smear_dsl.expr.emit import Tables
@@ -23,12 +24,12 @@ from smear_dsl.language.spec import RuleSpec
 Fn = Callable[[dict], Any]
 N_TABLE = 64  # card ids are below this
 
-# How scoring decides a point (the first field of each points.plan entry): the most Game count, a
-# card looked up per trump, a scan of the cards played (or dealt) for a trump, or the card closure;
-# and the points settled before the play: the dealer's gift, and a card turned up for trump.
-POINT_MOST, POINT_BY_TRUMP, POINT_SCAN_PLAYED, POINT_SCAN_DEALT, POINT_EXPR = 0, 1, 2, 3, 4
-POINT_EACH, POINT_TRICKS = 5, 6  # scored many times a hand: per card, per trick
-POINT_GIFT, POINT_TURNED = 7, 8  # settled before the play (scoring tests `kind >= POINT_GIFT`)
+# How scoring decides a point (the first field of each points.plan entry): compile/pointkinds.py declares
+# every kind, under these names here.
+POINT_MOST, POINT_BY_TRUMP, POINT_SCAN_PLAYED, POINT_SCAN_DEALT, POINT_EXPR = (
+    pointkinds.MOST, pointkinds.BY_TRUMP, pointkinds.SCAN_PLAYED, pointkinds.SCAN_DEALT, pointkinds.EXPR)
+POINT_EACH, POINT_TRICKS = pointkinds.EACH, pointkinds.TRICKS  # scored many times a hand: per card, per trick
+POINT_GIFT, POINT_TURNED = pointkinds.GIFT, pointkinds.TURNED  # settled before the play (`kind >= POINT_GIFT`)
 # Who takes a tie for the Game point (the last field of each points.plan entry).
 TIE_NONE, TIE_BIDDER, TIE_ELDEST = 0, 1, 2
 
@@ -303,7 +304,7 @@ class PointRules:
         _derive(self, names=tuple(p.name for p in self.entries), values=tuple(p.value for p in self.entries),
                 plan=plan, gift_value=sum(p.value for p in self.entries if p.gift),
                 pre_plan=pre_plan, pre_points=bool(pre_plan),
-                multi=tuple(kind in (POINT_EACH, POINT_TRICKS) for kind, *_rest in plan))
+                multi=tuple(pointkinds.KINDS[kind].per is not None for kind, *_rest in plan))
         _derive(self, pegged=any(self.multi))
         # Scoring's short path, for points that are each one card's, won by one side (by a rule word or
         # a `to:` condition): the plan itself; None when a point is scored per card or per trick.
@@ -315,23 +316,17 @@ TO_PLAYER, TO_WINNER, TO_EXPR = 0, 1, 2  # who gets a card's point: who played (
 
 
 def _point_plan(p: CompiledPoint) -> tuple[int, Fn | None, Any, int, int, Fn | None]:
-    """How scoring decides the point `p` (one points.plan entry)."""
-    if p.most:
-        kind, extra = POINT_MOST, None
-    elif p.gift:
-        kind, extra = POINT_GIFT, None
-    elif p.per_trick:
-        kind, extra = POINT_TRICKS, None
-    elif p.each is not None:
-        kind, extra = POINT_EACH, p.each
-    elif p.to == "dealer_if_turned":
-        kind, extra = POINT_TURNED, p.by_trump
-    elif p.by_trump is not None:
-        kind, extra = POINT_BY_TRUMP, p.by_trump
-    elif p.scan is not None:
-        kind, extra = (POINT_SCAN_DEALT if p.scan[0] == "dealt" else POINT_SCAN_PLAYED), p.scan[1]
-    else:
-        kind, extra = POINT_EXPR, None
+    """How scoring decides the point `p` (one points.plan entry): its kind (pointkinds.kind_of) and what
+    that kind reads (the cards per trump, the scan's runs, the per-card masks)."""
+    kind = pointkinds.kind_of(p)
+    extra: Any = None
+    if kind == POINT_EACH:
+        extra = p.each
+    elif kind in (POINT_TURNED, POINT_BY_TRUMP):
+        extra = p.by_trump
+    elif kind in (POINT_SCAN_DEALT, POINT_SCAN_PLAYED):
+        assert p.scan is not None
+        extra = p.scan[1]
     to = TO_WINNER if p.to == "winner" or p.per_trick else TO_EXPR if p.to_fn is not None else TO_PLAYER
     return kind, p.card, extra, to, ("none", "bidder", "eldest").index(p.tie), p.to_fn
 

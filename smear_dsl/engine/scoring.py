@@ -12,6 +12,7 @@ from smear_dsl.compile.compiled import (
     POINT_EXPR,
     POINT_GIFT,
     POINT_MOST,
+    POINT_SCAN_DEALT,
     POINT_SCAN_PLAYED,
     POINT_TRICKS,
     POINT_TURNED,
@@ -20,6 +21,7 @@ from smear_dsl.compile.compiled import (
     TO_EXPR,
     TO_WINNER,
 )
+from smear_dsl.compile.pointkinds import UnknownKind
 from smear_dsl.expr.emit import first_in
 
 if TYPE_CHECKING:
@@ -45,6 +47,21 @@ class Game(Protocol):
     hand_moves: list[tuple[int, int]]
 
     def taken(self) -> list[int]: ...
+
+
+# How scoring reads each kind of point (compile/pointkinds.py); tests/engine/test_point_kinds.py holds this
+# complete, and a kind it lacks raises UnknownKind rather than being scored as another.
+READS = {
+    POINT_MOST: "_game_point: the side with the most card value, a tie as the point's rule says",
+    POINT_BY_TRUMP: "_point_card: the card looked up for the trump, to its taker",
+    POINT_SCAN_PLAYED: "_point_card: the first card of the trump's list held when play began",
+    POINT_SCAN_DEALT: "_point_card: the first card of the trump's list that was dealt",
+    POINT_EXPR: "_point_card: the card the point's expression names",
+    POINT_EACH: "_many: every card of the trump's mask, to its taker, as its trick is won",
+    POINT_TRICKS: "_many: every trick, to its winner's side",
+    POINT_GIFT: "_before_play: the side the dealer gave the gift to",
+    POINT_TURNED: "_before_play: the dealer's side, when the point's card is the card turned up",
+}
 
 
 class HandResult(NamedTuple):
@@ -218,8 +235,10 @@ def _plain(game: Game, taken: list[int], early: bool, game_points: list[int], ca
             c = card({"played": held, "dealt": sum(game.dealt), "held": held, "trump": trump, "bid": game.high})
         elif kind == POINT_BY_TRUMP:
             c = extra[trump]
-        else:
+        elif kind == POINT_SCAN_PLAYED or kind == POINT_SCAN_DEALT:
             c = first_in(extra[trump], held if kind == POINT_SCAN_PLAYED else sum(game.dealt))
+        else:
+            raise UnknownKind(kind, "scoring")
         got: int | None = None
         if c is not None and c >= 0 and (held >> c) & 1:
             if to == TO_EXPR:
@@ -286,7 +305,9 @@ def _point_card(game: Game, kind: int, card, extra, held: int) -> int | None:
         return card({"played": held, "dealt": sum(game.dealt), "held": held, "trump": trump, "bid": game.high})
     if kind == POINT_BY_TRUMP:
         return extra[trump]
-    return first_in(extra[trump], held if kind == POINT_SCAN_PLAYED else sum(game.dealt))
+    if kind == POINT_SCAN_PLAYED or kind == POINT_SCAN_DEALT:
+        return first_in(extra[trump], held if kind == POINT_SCAN_PLAYED else sum(game.dealt))
+    raise UnknownKind(kind, "scoring")
 
 
 def _taker(side_of, c: int, masks: list[int]) -> int | None:
@@ -373,6 +394,8 @@ def _many(game: Game, i: int, kind: int, each, to: int, to_fn, per_side: list[in
     every award in `log` (it falls with its trick)."""
     r = game.rules
     side_of, n, v = r.side_of, game.n, r.points.values[i]
+    if kind != POINT_TRICKS and kind != POINT_EACH:
+        raise UnknownKind(kind, "scoring")
     if kind == POINT_TRICKS:
         for ti, (_l, w, _cards) in enumerate(game.tricks):
             s = side_of[w]
@@ -405,6 +428,8 @@ def _before_play(game: Game, kind: int, card, by_trump) -> int | None:
     the point's card is the card turned up for trump."""
     if kind == POINT_GIFT:
         return game.gift_side if game.gift_side >= 0 else None
+    if kind != POINT_TURNED:
+        raise UnknownKind(kind, "scoring")
     trump = game.trump
     if trump < 0 or game.turn_card < 0:
         return None

@@ -18,6 +18,7 @@ from smear_dsl import cards as C
 from smear_dsl.compile.compiled import (
     POINT_BY_TRUMP,
     POINT_EACH,
+    POINT_EXPR,
     POINT_GIFT,
     POINT_MOST,
     POINT_SCAN_DEALT,
@@ -27,6 +28,21 @@ from smear_dsl.compile.compiled import (
     TO_WINNER,
     CompiledRules,
 )
+from smear_dsl.compile.pointkinds import UnknownKind
+
+# How the bots value each kind of point when they bid (compile/pointkinds.py; tests/engine/
+# test_point_kinds.py holds this complete, and _points raises UnknownKind for a kind it lacks).
+READS = {
+    POINT_MOST: "a share of the Game point, sloped by the side's share of the tricks",
+    POINT_BY_TRUMP: "_card_point: the chance the side takes the card named for this trump",
+    POINT_SCAN_PLAYED: "_scan_point: the chance the first card of the trump's list held falls to the side",
+    POINT_SCAN_DEALT: "_scan_point: the chance the first card of the trump's list dealt falls to the side",
+    POINT_EXPR: "an even share: the count cannot read a condition",
+    POINT_EACH: "_card_point summed over every card of the trump's mask",
+    POINT_TRICKS: "the side's expected tricks",
+    POINT_GIFT: "nothing: settled before the play, not won by bidding",
+    POINT_TURNED: "nothing: settled before the play, not won by bidding",
+}
 
 SAVE_PARTNER = 0.55  # a card at risk is still saved this often when a partner takes a trick it can be thrown on
 SAVE_ALONE = 0.15  # ... and this often with no partner (played when the higher cards are out)
@@ -219,8 +235,10 @@ def _points(o: Outlook, n_sides: int, trump: int, deck: int, kept: dict, mine_ov
                 p = _card_point(extra[trump], deck, to, kept, mine_over, took, p_partner)
             elif kind in (POINT_SCAN_PLAYED, POINT_SCAN_DEALT):
                 p = _scan_point(extra[trump], deck, to, kept, mine_over, took, draw, p_partner, p_opp)
-            else:  # POINT_EXPR: a condition the count cannot read: an even share
+            elif kind == POINT_EXPR:  # a condition the count cannot read: an even share
                 p = 1.0 / n_sides
+            else:
+                raise UnknownKind(kind, "the bots' worth of a hand")
             ev, v = value * p, value * value * p * (1.0 - p)
         points += ev
         var += v

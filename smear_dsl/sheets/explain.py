@@ -15,6 +15,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from smear_dsl import cards as C
+from smear_dsl.compile import pointkinds
 from smear_dsl.compile.compiled import CompiledRules
 from smear_dsl.compile.compiler import compile_rules
 from smear_dsl.expr import ast as A
@@ -32,6 +33,19 @@ TO_WORDS = {"player": N_("the side that played it"), "winner": N_("the side that
             "holder": N_("the side that held it when play began"),
             "dealer_if_turned": N_("the dealer's side, when it is the card turned up that becomes trump "
                                    "(counted at once)")}
+# How the sheet says what each kind of point is for (compile/pointkinds.py's `won_by`, or the point's card as
+# the file names it); tests/engine/test_point_kinds.py holds this complete.
+READS = {
+    pointkinds.MOST: "won_by, and how a tie goes",
+    pointkinds.GIFT: "won_by: the gift",
+    pointkinds.TRICKS: "won_by: every trick",
+    pointkinds.EACH: "won_by with the point's condition",
+    pointkinds.BY_TRUMP: "the point's card, read",
+    pointkinds.SCAN_PLAYED: "the point's card, read",
+    pointkinds.SCAN_DEALT: "the point's card, read",
+    pointkinds.EXPR: "the point's card, read",
+    pointkinds.TURNED: "the point's card, read, to the dealer's side when turned up",
+}
 # Whole sentences, one per way a tie goes: "nobody" cannot fill a slot written for a side (it needs
 # another case, preposition or verb in most languages).
 TIE_SENTENCES = {"bidder": N_("that side; a tie gives it to the bidder's side, when it is among the tied"),
@@ -373,24 +387,27 @@ def _points(sh: Sheet) -> Section:
     spec, r, tr = sh.spec, sh.r, sh.tr
     t = tr.t
     rows = []
-    for p in spec.points:
+    for p, plan in zip(spec.points, r.points.plan):  # the compiled points are the file's, in its order
+        kind = pointkinds.KINDS[plan[0]]
         value = _static_int(p.value, r)
         worth = str(value)
-        if p.most:
-            card = t("the most card value in the tricks (and credited discards) a side took")
+        if kind.code == pointkinds.MOST:
+            card = t(kind.won_by)
             goes = t(TIE_SENTENCES[p.tie])
-        elif p.gift:
-            card = t("the dealer's gift to a beg")
+        elif kind.code == pointkinds.GIFT:
+            card = t(kind.won_by)
             goes = t("the eldest hand's side, when the dealer gives (counted at once)")
-        elif p.per_trick:
-            card, worth = t("every trick"), t("{n} each", n=value)
+        elif kind.code == pointkinds.TRICKS:
+            card, worth = t(kind.won_by), t("{n} each", n=value)
             goes = t("the side that wins it, as it is won")
-        elif p.each is not None:
-            card, worth = t("every card for which {cond}", cond=_read(sh, p.each, True)), t("{n} each", n=value)
+        elif kind.code == pointkinds.EACH:
+            card, worth = t(kind.won_by, cond=_read(sh, p.each, True)), t("{n} each", n=value)
             goes = _goes(sh, p)
-        else:
+        elif kind.code in READS:  # a card's point: the card as the file names it
             card = _read(sh, p.card, False)
             goes = _goes(sh, p)
+        else:
+            raise pointkinds.UnknownKind(kind.code, "the rules sheet")
         rows.append([tr.label(p.name), worth, card, goes])
     most, exact = most_awarded(r)
     blocks: list = [t("Each hand awards these points ({n} in all):", n=most) if exact else

@@ -5,9 +5,36 @@ from __future__ import annotations
 
 import itertools
 
-from smear_dsl.compile.compiled import POINT_BY_TRUMP, POINT_EACH, POINT_TRICKS, POINT_TURNED, TO_EXPR, CompiledRules
+from smear_dsl.compile.compiled import (
+    POINT_BY_TRUMP,
+    POINT_EACH,
+    POINT_EXPR,
+    POINT_GIFT,
+    POINT_MOST,
+    POINT_SCAN_DEALT,
+    POINT_SCAN_PLAYED,
+    POINT_TRICKS,
+    POINT_TURNED,
+    TO_EXPR,
+    CompiledRules,
+)
+from smear_dsl.compile.pointkinds import UnknownKind
 from smear_dsl.expr import ast as A
 from smear_dsl.language.contexts import CONTEXTS
+
+# How the count reads each kind of point (compile/pointkinds.py; tests/engine/test_point_kinds.py holds this
+# complete): the most a hand can award by it.
+READS = {
+    POINT_MOST: "its value: one side wins it",
+    POINT_BY_TRUMP: "its value, or with a `to:` condition the most its card can carry (_one_card)",
+    POINT_SCAN_PLAYED: "its value: one card carries it",
+    POINT_SCAN_DEALT: "its value: one card carries it",
+    POINT_EXPR: "its value: one card carries it",
+    POINT_EACH: "its value for every card of the trump's mask in the deck",
+    POINT_TRICKS: "its value for every trick of a hand (a bound when draws change the count)",
+    POINT_GIFT: "its value: the gift is given once",
+    POINT_TURNED: "the most of the points one turned card carries",
+}
 
 
 def most_awarded(r: CompiledRules) -> tuple[int, bool]:
@@ -36,13 +63,15 @@ def _under(r: CompiledRules, trump: int) -> tuple[int, bool]:
             total += v * (extra[trump] & r.deck.mask).bit_count()
         elif kind == POINT_TRICKS:
             tricks = r.deal.hand_size
-            if r.deal.draws:  # draws and refills change how many tricks a hand has: a bound
+            if r.deal.draws_stock:  # draws and refills change how many tricks a hand has: a bound
                 tricks, exact = len(r.deck.cards) // r.players, False
             total += v * tricks
         elif kind == POINT_BY_TRUMP and to == TO_EXPR and extra[trump] is not None and extra[trump] >= 0:
             by_card.setdefault(extra[trump], []).append(i)
-        else:
+        elif kind in READS:
             total += v
+        else:
+            raise UnknownKind(kind, "the sheet's count of a hand's points")
     if turned:
         total += max(turned.values())
     for c, points in by_card.items():
