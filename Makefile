@@ -41,11 +41,12 @@ demo: $(STAMP)
 	  $$( [ -t 0 ] && [ -z "$$CI" ] && echo --serve )
 
 # Two workers (pytest-xdist; TEST_JOBS=1 for one): servers and browsers mostly wait, so the suite takes ~6 min
-# here, not ~10. The test that kills PostgreSQL kills a cluster of its own (tests/pgcluster.py), so nothing
-# runs alone; the replica tests share one worker (an xdist group), one after another.
+# here, not ~10. The chaos test (`alone`) runs by itself afterwards: it loads the machine, and the others time
+# takeovers and connections; it kills a PostgreSQL cluster of its own (tests/pgcluster.py).
 TEST_JOBS ?= 2
 test: $(STAMP) $(NODE_STAMP) $(WEB_STAMP) browser lint
-	$(BIN)/python -m pytest -n $(TEST_JOBS) --dist loadgroup --durations=15
+	$(BIN)/python -m pytest -n $(TEST_JOBS) -m "not alone" --durations=15
+	$(BIN)/python -m pytest -m alone --durations=5
 
 # The fast loop for edits: the language, engine, records, sheets and simulations (tests/ but the
 # `system` tier, which starts servers, browsers and databases, and the `slow` sweeps: both run in
