@@ -16,15 +16,22 @@ from smear_dsl.i18n import N_
 
 
 class CompiledPoint(Protocol):
-    """What kind_of reads of a compiled point (compile/compiled.py's CompiledPoint)."""
+    """What kind_of reads of a compiled point (compile/compiled.py's CompiledPoint, frozen)."""
 
-    most: bool
-    gift: bool
-    per_trick: bool
-    each: Any
-    to: str
-    by_trump: Any
-    scan: Any
+    @property
+    def most(self) -> bool: ...
+    @property
+    def gift(self) -> bool: ...
+    @property
+    def per_trick(self) -> bool: ...
+    @property
+    def each(self) -> Any: ...
+    @property
+    def to(self) -> str | None: ...
+    @property
+    def by_trump(self) -> Any: ...
+    @property
+    def scan(self) -> Any: ...
 
 
 @dataclass(frozen=True)

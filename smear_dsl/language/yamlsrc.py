@@ -146,4 +146,4 @@ def _convert(n: yaml.Node, path: str, ctor: yaml.SafeLoader, budget: list[int], 
     value = ctor.construct_object(n, deep=True)
     if isinstance(value, (bytes, bytearray)) or not isinstance(value, (str, int, float, bool, type(None))):
         value = str(n.value)
-    return Node("scalar", value, path, line, col, quoted=n.style in ("'", '"'))
+    return Node("scalar", value, path, line, col, quoted=getattr(n, "style", None) in ("'", '"'))

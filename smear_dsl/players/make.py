@@ -18,4 +18,7 @@ def make_bot(kind: str, rng: random.Random | None = None):
         return BOTS[kind](rng)
     if kind.startswith("heuristic:"):
         return HeuristicBot(rng, BOLDNESS[check_bot(kind).partition(":")[2]])
-    return SearchBot(rng, parse_budget(check_bot(kind)))
+    budget = parse_budget(check_bot(kind))
+    if budget is None:  # check_bot accepts a search spec or the names above only
+        raise ValueError(f"unknown bot {kind!r}")
+    return SearchBot(rng, budget)

@@ -293,7 +293,7 @@ class Reader:
 
     def _filter_kind(self, cond: A.Expr) -> tuple[str | None, str | None]:
         neg = isinstance(cond, A.Not)
-        x = cond.x if neg else cond
+        x = cond.x if isinstance(cond, A.Not) else cond
         if isinstance(x, A.Attr) and _is(x.obj, "card") and x.name in ("trump", "joker"):
             plain = "trumps" if x.name == "trump" else "jokers"
             return ("non-trump" if x.name == "trump" else "non-joker") if neg else plain, None

@@ -41,7 +41,7 @@ def setups(spec: RuleSpec) -> Iterator[tuple[int, dict[str, Any]]]:
         elif o.type == "choice":
             singles += [{o.name: c} for c in o.choices if c != o.default]
         else:
-            singles += [{o.name: v} for v in sorted({o.min, o.max} - {o.default, None})]
+            singles += [{o.name: v} for v in sorted(v for v in {o.min, o.max} - {o.default} if v is not None)]
     for players in spec.players:
         for options in singles:
             yield players, options

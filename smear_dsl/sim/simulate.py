@@ -47,7 +47,7 @@ def game_summary(rules: CompiledRules, i: int, base: int, bot: str, max_hands: i
         if res.bidder is not None:  # `bidding: none` has no bidder
             contracts += 1
             made += bool(res.made)
-            bids += res.bid
+            bids += res.bid or 0
         awarded.update(name for name, side in res.points.items() if side is not None and side != [0] * len(res.delta))
     if record_dir:
         Path(record_dir, f"game-{i:05d}.json").write_text(json.dumps({**game.to_record(), **carried}))

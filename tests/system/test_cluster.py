@@ -144,9 +144,9 @@ def test_a_replica_whose_shard_was_taken_has_its_write_refused_by_the_database(d
         reps.close()
 
 
-# make test runs 100 tables and 12 kills (about half a minute); SMEAR_CHAOS_TABLES=300 SMEAR_CHAOS_KILLS=20 for the
+# make test runs 80 tables and 12 kills (about half a minute); SMEAR_CHAOS_TABLES=300 SMEAR_CHAOS_KILLS=20 for the
 # longer run (pytest -m alone)
-CHAOS_TABLES = int(os.environ.get("SMEAR_CHAOS_TABLES", "100"))
+CHAOS_TABLES = int(os.environ.get("SMEAR_CHAOS_TABLES", "80"))
 CHAOS_KILLS = int(os.environ.get("SMEAR_CHAOS_KILLS", "12"))
 LEASE = 2.0
 
