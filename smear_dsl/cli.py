@@ -70,7 +70,7 @@ def _verdict_line(path: str, v: dict[str, Any], status: int) -> str:
     scores = score_list(v["scores"])
     hands = f"{len(v['hands'])} hand{'s' if len(v['hands']) != 1 else ''}"
     if v["valid"]:
-        how = {"hand_limit": "finished at its hand limit", "abandoned": "ended by the referee"}.get(v.get("end"),
+        how = {"hand_limit": "finished at its hand limit", "abandoned": "ended by the referee"}.get(str(v.get("end")),
                                                                                                     "finished")
         state = (f"{how}: side {v['winner'] + 1} won {scores}" if v["winner"] is not None else f"{how}: no winner, {scores}") \
             if v["finished"] else f"in progress at {scores}"
@@ -260,7 +260,7 @@ class _Formatter(argparse.HelpFormatter):
                 width = 0
             if width <= 0:
                 try:
-                    width = os.get_terminal_size(sys.__stdout__.fileno()).columns or 80
+                    width = os.get_terminal_size(sys.__stdout__.fileno()).columns or 80  # type: ignore[union-attr]
                 except (AttributeError, ValueError, OSError):
                     width = 80
             width -= 2
@@ -275,7 +275,7 @@ class _Parser(argparse.ArgumentParser):
         kwargs.setdefault("formatter_class", _Formatter)
         super().__init__(*args, **kwargs)
 
-    def error(self, message: str):  # type: ignore[override]
+    def error(self, message: str):
         import re
 
         from smear_dsl.language.schema import did_you_mean
@@ -286,7 +286,7 @@ class _Parser(argparse.ArgumentParser):
                 message += f"; {hint}"
         super().error(message)
 
-    def parse_args(self, args=None, namespace=None):  # type: ignore[override]
+    def parse_args(self, args=None, namespace=None):
         parsed, extras = self.parse_known_args(args, namespace)
         if extras:
             parser = getattr(parsed, "parser", self)
@@ -345,7 +345,7 @@ def _explain_parser(sub) -> None:
 def main(argv: list[str] | None = None) -> int:
     # argparse's own words ("usage:", "options") stay English, as they are: Python installs no catalog for
     # them, but argparse looked each word up in the locale's catalogs on every start (2-3 ms of `check`).
-    argparse._ = str
+    argparse._ = str  # type: ignore[attr-defined]
     ap = _Parser(prog="smear-dsl", description="Rule language, engine and referee for the Smear family.")
     sub = ap.add_subparsers(dest="cmd", required=True, parser_class=_Parser)
     v = sub.add_parser("verify", help="re-referee smear-record/1 game records and print verdicts")

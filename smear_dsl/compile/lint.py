@@ -113,13 +113,14 @@ def _setup_problems(spec: RuleSpec, r: CompiledRules) -> list[Diagnostic]:
             out.append((p.card.loc if p.card is not None else p.loc).diag(
                              f"point `{p.name}`: `{card}` is not in this deck, so nobody can ever win it",
                              "name a card of the deck (deck.ranks, deck.remove, deck.jokers)"))
-    if spec.bidding.min is not None:
+    top, made = spec.bidding.max, spec.scoring.made
+    if spec.bidding.min is not None and top is not None and made is not None:
         bad = never_made(r)
         if bad:
             ranges = (" or ".join(map(str, bad)) if len(bad) < 3 else f"{bad[0]} to {bad[-1]}"
                       if bad == list(range(bad[0], bad[-1] + 1)) else ", ".join(map(str, bad)))
-            out.append(spec.bidding.max.loc.diag(f"a bid of {ranges} can never be made: the hand awards "
-                             f"{sum(r.points.values)} points in all and `made` ({spec.scoring.made.text}) "
+            out.append(top.loc.diag(f"a bid of {ranges} can never be made: the hand awards "
+                             f"{sum(r.points.values)} points in all and `made` ({made.text}) "
                              "holds for no hand at that bid",
                              "lower bidding.max, or award more points"))
     if never_wins(r):
@@ -138,8 +139,9 @@ def likely_mistakes(spec: RuleSpec, r: CompiledRules) -> list[Diagnostic]:
             if close:
                 out.append(p.loc.diag(f"point `{p.name}` looks like a misspelling of `{close[0]}`",
                                  f"the usual name is `{close[0]}` (names show in verdicts and explain)", "warning"))
-    if always_made(r):
-        out.append(spec.scoring.made.loc.diag(f"`made` ({spec.scoring.made.text}) holds whatever the hand: a bidder "
+    made = spec.scoring.made
+    if made is not None and always_made(r):
+        out.append(made.loc.diag(f"`made` ({made.text}) holds whatever the hand: a bidder "
                          "can never be set", "compare the points with the bid, e.g. `points >= bid`", "warning"))
     return out
 

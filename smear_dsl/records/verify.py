@@ -169,13 +169,15 @@ def parse_deal(rules: CompiledRules, deal: Any) -> tuple[list[list[int]], list[i
     for h in hands:
         if not isinstance(h, list) or len(h) != rules.deal.hand_size:
             return None
-        ids = [rules.deck.id_of.get(c) if isinstance(c, str) else None for c in h]
-        if None in ids:
+        got = [rules.deck.id_of.get(c) if isinstance(c, str) else None for c in h]
+        ids = [c for c in got if c is not None]
+        if len(ids) != len(got):
             return None
         out_hands.append(ids)
         seen.update(ids)
-    ids = [rules.deck.id_of.get(c) if isinstance(c, str) else None for c in stock]
-    if None in ids:
+    got = [rules.deck.id_of.get(c) if isinstance(c, str) else None for c in stock]
+    ids = [c for c in got if c is not None]
+    if len(ids) != len(got):
         return None
     seen.update(ids)
     total = rules.players * rules.deal.hand_size + len(stock)
@@ -214,7 +216,7 @@ def _earlier_readings(record: dict[str, Any], rules: CompiledRules, verdict: dic
     hash: the name meant each of its versions up to its legacy one in turn (a file changed as it was
     corrected, before a change made a new version). The verdicts of the earlier versions, newest first,
     that differ from `verdict` (valid ones first): the verdict says so rather than pick one silently."""
-    name = record.get("rules")
+    name = str(record.get("rules"))
     if record.get("rules_text") is not None or record.get("rules_sha256") is not None or "@" in name \
             or name not in rule_names() or rules.spec.ref != legacy_ref(name):
         return []
