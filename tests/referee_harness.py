@@ -2,7 +2,6 @@
 separate process (for kill -9), always on a real SQLite file."""
 from __future__ import annotations
 
-import dataclasses
 import os
 import random
 import subprocess
@@ -19,7 +18,7 @@ from smear_referee.clients.client import Client, bearer, error_reason  # noqa: F
 from smear_referee.limits import Limits
 
 # An uploaded rule file seats a table only if its check took at most Limits.table_compile_seconds (1 s): a
-# verdict a loaded machine could change. Test servers allow 30 s unless a test sets the limit itself
+# verdict a loaded machine could change. Test servers allow 30 s unless a test gives limits of its own
 # (tests/referee/test_security.py tests the limit).
 TEST_COMPILE_SECONDS = 30.0
 
@@ -28,10 +27,7 @@ class ServerThread(_ServerThread):
     """The library's in-process server, with a client factory for tests (and a compile limit no load reaches)."""
 
     def __init__(self, db: str, *args, limits: Limits | None = None, **kwargs):
-        limits = limits or Limits()
-        if limits.table_compile_seconds == Limits.table_compile_seconds:
-            limits = dataclasses.replace(limits, table_compile_seconds=TEST_COMPILE_SECONDS)
-        super().__init__(db, *args, limits=limits, **kwargs)
+        super().__init__(db, *args, limits=limits or Limits(table_compile_seconds=TEST_COMPILE_SECONDS), **kwargs)
 
     def client(self, token: str | None = None) -> Client:
         return Client(self.target, token)
@@ -46,7 +42,7 @@ class ServerProcess:
         env = dict(os.environ, PYTHONUNBUFFERED="1", **({"PYTHONPATH": site} if site else {}))
         self.log = log
         err = open(log, "w") if log else subprocess.PIPE
-        if not any("table_compile_seconds" in a for a in args):
+        if "--limit" not in args:
             args = (*args, "--limit", f"table_compile_seconds={TEST_COMPILE_SECONDS:g}")
         self.proc = subprocess.Popen([sys.executable, "-m", "smear_dsl", "serve", "--port", "0", "--db", db, *args],
                                      cwd=site or ROOT, stdout=subprocess.PIPE, stderr=err, text=True, env=env)
