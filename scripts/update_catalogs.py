@@ -44,8 +44,10 @@ def extract() -> Catalog:
 
 
 def _speaks(path: Path) -> bool:
-    """Whether a source file uses the catalogs (imports i18n); elsewhere `t(...)` is some other `t`."""
-    return path.stem == "i18n" or "i18n" in path.read_text(encoding="utf-8")
+    """Whether a source file uses the catalogs (imports i18n, or marks messages with smear_dsl.marks);
+    elsewhere `t(...)` is some other `t`."""
+    text = path.read_text(encoding="utf-8")
+    return path.stem == "i18n" or "i18n" in text or "smear_dsl.marks" in text
 
 
 def text(cat: Catalog) -> str:

@@ -12,7 +12,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any, Protocol
 
-from smear_dsl.i18n import N_
+from smear_dsl.marks import N_
 
 
 class CompiledPoint(Protocol):

@@ -66,7 +66,7 @@ class TableIndex:
         """A new table: unfinished, counted in its seal and against its creator's address."""
         self.open_ids.add(t.id)
         if t.seal is not None:
-            self.seals[t.seal].append(t.id)
+            self.join_seal(t.seal, t.id)
         if address is not None:
             self.by_address[address][t.id] = uploaded
         self.keep_in_memory(t)
@@ -82,11 +82,24 @@ class TableIndex:
         self.damaged[table_id] = e
         self.open_ids.discard(table_id)
 
-    def seal_tables(self, seal: str, ids: list[str] | None = None) -> list[str]:
-        """The tables of `seal` as known here (`ids`: what the store says, learned once)."""
-        if ids is not None:
-            self.seals[seal] = ids
-        return self.seals[seal]
+    def join_seal(self, seal: str, table_id: str) -> None:
+        """`table_id` plays the duplicate round `seal`."""
+        self.seals[seal].append(table_id)
+
+    def seal_known(self, seal: str) -> bool:
+        return seal in self.seals
+
+    def learn_seal(self, seal: str, ids: list[str]) -> None:
+        """The tables of `seal` as the store lists them (learned once)."""
+        self.seals[seal] = ids
+
+    def seal_tables(self, seal: str) -> list[str]:
+        """The tables of `seal` as known here (a copy)."""
+        return list(self.seals[seal])
+
+    def seal_opened(self, seal: str) -> None:
+        """Every table of `seal` has finished: it is sealed no more."""
+        self.opened.add(seal)
 
     def touched(self, t: Table) -> None:
         """A finished table named by a call: the last to be let go."""

@@ -133,10 +133,10 @@ class Ledger:
         index = self.index
         if seal is None or seal in index.opened:
             return False
-        if seal not in index.seals:
-            index.seal_tables(seal, await self.store.off_loop(self.store.seal_tables, seal))
-        for tid in list(index.seals[seal]):
+        if not index.seal_known(seal):
+            index.learn_seal(seal, await self.store.off_loop(self.store.seal_tables, seal))
+        for tid in index.seal_tables(seal):
             if not (await self.outcome(tid))[0]:
                 return True
-        index.opened.add(seal)
+        index.seal_opened(seal)
         return False

@@ -14,7 +14,6 @@ from smear_referee.api import referee_pb2 as pb
 from smear_referee.storage.store import StoreDown
 from smear_referee.tables import seen
 from smear_referee.tables.rulesets import compiled, rules_spec
-from smear_referee.tables.seen import rule_names
 from smear_referee.tables.table import option_text, place
 
 if TYPE_CHECKING:
@@ -58,7 +57,7 @@ async def stored_lobby(tables: Tables, include_finished: bool, limit: int, lang:
                                 house_rules=rules_text is not None, created=created, version=version or 0,
                                 scores=scores, rules_sha256=spec.sha256, turn_seconds=clock or 0,
                                 seat_bots=[bots.get(s, "") for s in range(players)],
-                                names=rule_names(spec, lang),
+                                names=seen.rule_names(spec, lang),
                                 seat_here=[False] * players))  # who is at the table: only its owner knows
     return out
 

@@ -35,7 +35,7 @@ def load(desk: Desk) -> int:
     for tid, seal, updated in desk.store.open_tables():
         desk.index.is_open(tid, True)
         if seal:
-            desk.index.seal_tables(seal).append(tid)
+            desk.index.join_seal(seal, tid)
         if desk.store.upgraded or updated is None or updated >= since:
             ids.append(tid)
     for st in desk.store.load(ids):
