@@ -384,14 +384,28 @@ async def serve(where: Listen, db: str, ready=None, limits: Limits | None = None
     if ready is not None:
         ready(running)
     stop = asyncio.Event()
-    loop = asyncio.get_running_loop()
-    for sig in (signal.SIGINT, signal.SIGTERM):
-        try:
-            loop.add_signal_handler(sig, stop.set)
-        except (NotImplementedError, RuntimeError):  # pragma: no cover - non-Unix
-            pass
+    stop_on_signals(asyncio.get_running_loop(), stop)
     await stop.wait()
     await running.stop()
+
+
+def stop_on_signals(loop: asyncio.AbstractEventLoop, stop: asyncio.Event) -> None:
+    """Set `stop` on SIGINT/SIGTERM, even when the loop's wake-up pipe is full.
+
+    asyncio's add_signal_handler passes the signal through the loop's self-pipe: under a burst of
+    thread completions (to_thread, gRPC callbacks) that pipe fills and the signal is dropped ("Exception
+    ignored when trying to write to the signal wakeup fd"), so a replica ignored SIGTERM. A plain
+    handler runs in the main thread whatever the pipe holds and queues the stop before waking the loop.
+    """
+
+    def on_signal(_sig: int, _frame: object) -> None:
+        loop.call_soon_threadsafe(stop.set)
+
+    for sig in (signal.SIGINT, signal.SIGTERM):
+        try:
+            signal.signal(sig, on_signal)
+        except ValueError:  # pragma: no cover - not the main thread: whoever runs us handles signals
+            pass
 
 
 class ServerThread:
