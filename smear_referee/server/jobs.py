@@ -45,6 +45,13 @@ def _checked(text: str, name: str, warnings: list[Diagnostic] | None = None):
     return spec
 
 
+def warm() -> None:
+    """Import (and run once) what the jobs use, so a fresh worker's first job is timed on its own work: a
+    worker that replaces a killed one would otherwise charge a stranger's next check for the imports."""
+    check_rules("name: warm\n", "warm.yaml")
+    from smear_dsl.records import verify  # noqa: F401 - imported for its side effect: loaded
+
+
 def check_rules(text: str, name: str) -> dict[str, Any]:
     """{"info": RuleInfo bytes, "warnings": [...], "seconds"} or {"diagnostics": [...]} or {"error": message}."""
     from smear_referee.tables.convert import rule_info

@@ -87,6 +87,8 @@ class Sandbox:
         self._busy: set[_Worker] = set()
         self._running: set[asyncio.Future] = set()
         self._lock = threading.Lock()
+        self._ready = threading.Condition(self._lock)  # a worker was given back or a start ended
+        self._starting = 0  # workers being started in the background
         self._slots: asyncio.Semaphore | None = None
         self._waiting = 0
         self.kills = 0
@@ -94,19 +96,22 @@ class Sandbox:
         self.closed = False
 
     def prestart(self) -> None:
-        """Start the workers now (in the caller's thread), so the first job pays no start-up."""
+        """Start the workers now, in the background: a job sent before one is ready waits for it, and
+        its deadline counts from when a ready worker takes it (start-up is never charged to a job)."""
         for _ in range(self.size):
-            w = _Worker(self.memory_bytes)
-            with self._lock:
-                self._idle.append(w)
+            self._replace()
 
     def _take(self) -> _Worker:
         with self._lock:
-            while self._idle:
-                w = self._idle.pop()
-                if w.proc.poll() is None:
-                    self._busy.add(w)
-                    return w
+            while True:
+                while self._idle:
+                    w = self._idle.pop()
+                    if w.proc.poll() is None:
+                        self._busy.add(w)
+                        return w
+                if not self._starting or self.closed:
+                    break
+                self._ready.wait()  # one is being started: take it rather than start another
         w = _Worker(self.memory_bytes)
         with self._lock:
             self._busy.add(w)
@@ -115,18 +120,26 @@ class Sandbox:
     def _give(self, w: _Worker) -> None:
         with self._lock:
             self._busy.discard(w)
-            if not self.closed and w.proc.poll() is None:
+            # Kept unless closed, dead, or one too many (a job that found none ready started its own).
+            if not self.closed and w.proc.poll() is None and len(self._idle) + len(self._busy) < self.size:
                 self._idle.append(w)
+                self._ready.notify()
                 return
         w.kill()
 
     def _replace(self) -> None:
-        """Start a worker in place of a killed one, off the caller's path."""
+        """Start a worker (in place of a killed one, or at start), off the caller's path."""
         def start() -> None:
             try:
                 self._give(_Worker(self.memory_bytes))
             except (OSError, EOFError):  # pragma: no cover - the next job starts one itself
                 pass
+            finally:
+                with self._lock:
+                    self._starting -= 1
+                    self._ready.notify_all()
+        with self._lock:
+            self._starting += 1
         threading.Thread(target=start, name="smear-sandbox-start", daemon=True).start()
 
     @property
@@ -198,6 +211,7 @@ class Sandbox:
         with self._lock:
             self.closed = True
             workers, self._idle = [*self._idle, *self._busy], []
+            self._ready.notify_all()
         for w in workers:
             w.kill()
 
@@ -216,6 +230,7 @@ def _main() -> None:  # pragma: no cover - runs in the worker process
         resource.setrlimit(resource.RLIMIT_AS, (limit, limit))
     os.nice(10)  # a stranger's compile yields the CPU to the server's own event loop
     from smear_referee.server import jobs
+    jobs.warm()  # before "ready": what a job's first call would import is not charged to its deadline
     out, inp = sys.stdout.buffer, sys.stdin.buffer
     sys.stdout = sys.stderr  # nothing a job prints may corrupt the pipe
     _send(out, "ready")
