@@ -33,6 +33,7 @@ from smear_dsl.engine.play import Play
 from smear_dsl.engine.scoring import HandResult, award, score_hand
 from smear_dsl.engine.snapshot import Snapshots, between_hands
 from smear_dsl.engine.steps import Steps
+from smear_dsl.engine.view import SeatView, seat_view
 from smear_dsl.engine.worlds import Worlds
 from smear_dsl.errors import MoveError
 from smear_dsl.i18n import N_, CardWord, Phrase, SuitWord
@@ -424,9 +425,8 @@ class Game(Bidding, Begging, Steps, Discards, Play, Snapshots, Worlds):
         self._next_hand(False)
 
     # ------------------------------------------------------------------ views and records
-    def view(self, seat: int | None) -> dict[str, Any]:
+    def view(self, seat: int | None) -> SeatView:
         """What `seat` may see (None: a spectator): own hand, public play, scores; never other hands or the stock."""
-        from smear_dsl.engine.view import seat_view
         return seat_view(self, seat)
 
 

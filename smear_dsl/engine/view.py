@@ -1,19 +1,92 @@
 """Per-seat views: exactly what one seat (or a spectator) may see, nothing more."""
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, NotRequired, TypedDict
 
 from smear_dsl import cards as C
 from smear_dsl import moves as M
 from smear_dsl.engine.scoring import fallen, fell_json
 
 
-def seat_view(game, seat: int | None) -> dict[str, Any]:
+class SeatBid(TypedDict):
+    seat: int
+    bid: int | None  # None: a pass
+
+
+class SeatCard(TypedDict):
+    seat: int
+    card: str
+
+
+class SeatCards(TypedDict):
+    seat: int
+    cards: list[str]
+
+
+class TrickTaken(TypedDict):
+    leader: int
+    winner: int
+    cards: list[str]  # in play order from the leader
+
+
+class StockSeen(TypedDict):
+    size: int
+    turned_up: str | None
+    top: str | None  # a face-up stock's top card
+    draws: NotRequired[list[SeatCard]]
+    turned_down: NotRequired[list[str]]  # begging: the cards turned up and set aside
+
+
+class DiscardAsk(TypedDict):
+    min: int
+    max: int
+    cards: list[str]  # the cards that may go
+    example: list[str] | None  # one legal discard, the weakest
+
+
+class SeatView(TypedDict):
+    """A seat's view, the engine's one answer to "what may this seat see" (the referee's View message
+    is made from it, field by field); the keys marked NotRequired are there only while a hand is played,
+    only under the rules that have them, or only for a seat."""
+
+    rules: str
+    players: int
+    seat: int | None
+    side: int | None
+    sides: list[int]
+    dealer: int
+    scores: list[int]
+    finished: bool
+    winner: int | None
+    hands_played: int
+    phase: str
+    turn: int | None
+    bids: NotRequired[list[SeatBid]]
+    bidder: NotRequired[int | None]
+    bid: NotRequired[int | None]
+    trump: NotRequired[str | None]
+    trick: NotRequired[list[SeatCard]]
+    tricks: NotRequired[list[TrickTaken]]
+    hand_sizes: NotRequired[list[int]]
+    points_won: NotRequired[list[dict[str, Any]]]  # fell_json's entries: the point names are the rule file's
+    hand_points: NotRequired[list[int]]
+    shown: NotRequired[list[SeatCards]]
+    stock: NotRequired[StockSeen]
+    trump_calls: NotRequired[list[dict[str, Any]]]  # {seat, suit}: suit None for a pass
+    choices: NotRequired[list[dict[str, Any]]]  # {seat, choice}
+    hand: NotRequired[list[str]]
+    discarded: NotRequired[list[str]]
+    discard: NotRequired[DiscardAsk]
+    legal: NotRequired[list[dict[str, Any]]]  # moves in their record form (smear_dsl.moves)
+    last_hand: NotRequired[dict[str, Any]]  # the verdict's hand entry, without the point cards
+
+
+def seat_view(game: Any, seat: int | None) -> SeatView:
     """Own hand and own discards, public bidding and play, scores; never another hand, the stock or the seed."""
     r = game.rules
     name = r.card_name
     in_hand = not game.hand_over
-    view: dict[str, Any] = {
+    view: SeatView = {
         "rules": r.ref,
         "players": game.n,
         "seat": seat,
@@ -70,7 +143,7 @@ def seat_view(game, seat: int | None) -> dict[str, Any]:
     return view
 
 
-def _discard_view(game, seat: int, name) -> dict[str, Any]:
+def _discard_view(game: Any, seat: int, name: Any) -> DiscardAsk:
     """The discard `seat` must make: how many cards (min..max), which may go, and one legal discard
     (the weakest: side cards before trumps, low before high). Listing every legal discard could
     mean thousands of combinations; any set of `cards` in range is accepted unless the rules'
@@ -81,12 +154,12 @@ def _discard_view(game, seat: int, name) -> dict[str, Any]:
             "example": [name(c) for c in C.bits(example)] if example is not None else None}
 
 
-def _stock_view(game, name, drawn) -> dict[str, Any]:
+def _stock_view(game: Any, name: Any, drawn: Any) -> StockSeen:
     """What everyone sees of the stock: its size, the turned-up trump card, and with a face-up stock
     its top card and every draw (a face-down stock shows no more than the turned-up card's draw)."""
     r = game.rules
     turned = game.turn_card if r.deal.turn_up and game.turn_card >= 0 else None  # the card whose suit is (or may be) trump
-    out: dict[str, Any] = {"size": len(game.stock), "turned_up": name(turned) if turned is not None else None,
+    out: StockSeen = {"size": len(game.stock), "turned_up": name(turned) if turned is not None else None,
                            "top": name(game.stock[0]) if r.deal.stock_face_up and game.stock else None}
     if r.play.draw_in_play:
         out["draws"] = [{"seat": seat, "card": name(c)} for seat, c in drawn if r.deal.stock_face_up or c == turned]

@@ -373,7 +373,7 @@ class GetViewRequest(_message.Message):
     def __init__(self, table_id: _Optional[str] = ...) -> None: ...
 
 class View(_message.Message):
-    __slots__ = ("table_id", "version", "seat", "phase", "turn", "hand", "legal_moves", "scores", "finished", "winner", "detail_json", "turn_left", "turn_seconds")
+    __slots__ = ("table_id", "version", "seat", "phase", "turn", "hand", "legal_moves", "scores", "finished", "winner", "turn_left", "turn_seconds", "rules", "players", "side", "sides", "dealer", "hands_played", "current", "discard", "last_hand_json")
     TABLE_ID_FIELD_NUMBER: _ClassVar[int]
     VERSION_FIELD_NUMBER: _ClassVar[int]
     SEAT_FIELD_NUMBER: _ClassVar[int]
@@ -384,9 +384,17 @@ class View(_message.Message):
     SCORES_FIELD_NUMBER: _ClassVar[int]
     FINISHED_FIELD_NUMBER: _ClassVar[int]
     WINNER_FIELD_NUMBER: _ClassVar[int]
-    DETAIL_JSON_FIELD_NUMBER: _ClassVar[int]
     TURN_LEFT_FIELD_NUMBER: _ClassVar[int]
     TURN_SECONDS_FIELD_NUMBER: _ClassVar[int]
+    RULES_FIELD_NUMBER: _ClassVar[int]
+    PLAYERS_FIELD_NUMBER: _ClassVar[int]
+    SIDE_FIELD_NUMBER: _ClassVar[int]
+    SIDES_FIELD_NUMBER: _ClassVar[int]
+    DEALER_FIELD_NUMBER: _ClassVar[int]
+    HANDS_PLAYED_FIELD_NUMBER: _ClassVar[int]
+    CURRENT_FIELD_NUMBER: _ClassVar[int]
+    DISCARD_FIELD_NUMBER: _ClassVar[int]
+    LAST_HAND_JSON_FIELD_NUMBER: _ClassVar[int]
     table_id: str
     version: int
     seat: int
@@ -397,10 +405,148 @@ class View(_message.Message):
     scores: _containers.RepeatedScalarFieldContainer[int]
     finished: bool
     winner: int
-    detail_json: str
     turn_left: float
     turn_seconds: int
-    def __init__(self, table_id: _Optional[str] = ..., version: _Optional[int] = ..., seat: _Optional[int] = ..., phase: _Optional[str] = ..., turn: _Optional[int] = ..., hand: _Optional[_Iterable[str]] = ..., legal_moves: _Optional[_Iterable[_Union[Move, _Mapping]]] = ..., scores: _Optional[_Iterable[int]] = ..., finished: _Optional[bool] = ..., winner: _Optional[int] = ..., detail_json: _Optional[str] = ..., turn_left: _Optional[float] = ..., turn_seconds: _Optional[int] = ...) -> None: ...
+    rules: str
+    players: int
+    side: int
+    sides: _containers.RepeatedScalarFieldContainer[int]
+    dealer: int
+    hands_played: int
+    current: HandInPlay
+    discard: Discarding
+    last_hand_json: str
+    def __init__(self, table_id: _Optional[str] = ..., version: _Optional[int] = ..., seat: _Optional[int] = ..., phase: _Optional[str] = ..., turn: _Optional[int] = ..., hand: _Optional[_Iterable[str]] = ..., legal_moves: _Optional[_Iterable[_Union[Move, _Mapping]]] = ..., scores: _Optional[_Iterable[int]] = ..., finished: _Optional[bool] = ..., winner: _Optional[int] = ..., turn_left: _Optional[float] = ..., turn_seconds: _Optional[int] = ..., rules: _Optional[str] = ..., players: _Optional[int] = ..., side: _Optional[int] = ..., sides: _Optional[_Iterable[int]] = ..., dealer: _Optional[int] = ..., hands_played: _Optional[int] = ..., current: _Optional[_Union[HandInPlay, _Mapping]] = ..., discard: _Optional[_Union[Discarding, _Mapping]] = ..., last_hand_json: _Optional[str] = ...) -> None: ...
+
+class HandInPlay(_message.Message):
+    __slots__ = ("bids", "bidder", "bid", "trump", "trick", "tricks", "hand_sizes", "pegged", "shown", "stock", "trump_calls", "choices", "discarded")
+    BIDS_FIELD_NUMBER: _ClassVar[int]
+    BIDDER_FIELD_NUMBER: _ClassVar[int]
+    BID_FIELD_NUMBER: _ClassVar[int]
+    TRUMP_FIELD_NUMBER: _ClassVar[int]
+    TRICK_FIELD_NUMBER: _ClassVar[int]
+    TRICKS_FIELD_NUMBER: _ClassVar[int]
+    HAND_SIZES_FIELD_NUMBER: _ClassVar[int]
+    PEGGED_FIELD_NUMBER: _ClassVar[int]
+    SHOWN_FIELD_NUMBER: _ClassVar[int]
+    STOCK_FIELD_NUMBER: _ClassVar[int]
+    TRUMP_CALLS_FIELD_NUMBER: _ClassVar[int]
+    CHOICES_FIELD_NUMBER: _ClassVar[int]
+    DISCARDED_FIELD_NUMBER: _ClassVar[int]
+    bids: _containers.RepeatedCompositeFieldContainer[SeatBid]
+    bidder: int
+    bid: int
+    trump: str
+    trick: _containers.RepeatedCompositeFieldContainer[SeatCard]
+    tricks: _containers.RepeatedCompositeFieldContainer[TrickTaken]
+    hand_sizes: _containers.RepeatedScalarFieldContainer[int]
+    pegged: Pegged
+    shown: _containers.RepeatedCompositeFieldContainer[SeatCards]
+    stock: Stock
+    trump_calls: _containers.RepeatedCompositeFieldContainer[TrumpCall]
+    choices: _containers.RepeatedCompositeFieldContainer[SeatChoice]
+    discarded: _containers.RepeatedScalarFieldContainer[str]
+    def __init__(self, bids: _Optional[_Iterable[_Union[SeatBid, _Mapping]]] = ..., bidder: _Optional[int] = ..., bid: _Optional[int] = ..., trump: _Optional[str] = ..., trick: _Optional[_Iterable[_Union[SeatCard, _Mapping]]] = ..., tricks: _Optional[_Iterable[_Union[TrickTaken, _Mapping]]] = ..., hand_sizes: _Optional[_Iterable[int]] = ..., pegged: _Optional[_Union[Pegged, _Mapping]] = ..., shown: _Optional[_Iterable[_Union[SeatCards, _Mapping]]] = ..., stock: _Optional[_Union[Stock, _Mapping]] = ..., trump_calls: _Optional[_Iterable[_Union[TrumpCall, _Mapping]]] = ..., choices: _Optional[_Iterable[_Union[SeatChoice, _Mapping]]] = ..., discarded: _Optional[_Iterable[str]] = ...) -> None: ...
+
+class SeatBid(_message.Message):
+    __slots__ = ("seat", "bid")
+    SEAT_FIELD_NUMBER: _ClassVar[int]
+    BID_FIELD_NUMBER: _ClassVar[int]
+    seat: int
+    bid: int
+    def __init__(self, seat: _Optional[int] = ..., bid: _Optional[int] = ...) -> None: ...
+
+class SeatCard(_message.Message):
+    __slots__ = ("seat", "card")
+    SEAT_FIELD_NUMBER: _ClassVar[int]
+    CARD_FIELD_NUMBER: _ClassVar[int]
+    seat: int
+    card: str
+    def __init__(self, seat: _Optional[int] = ..., card: _Optional[str] = ...) -> None: ...
+
+class SeatCards(_message.Message):
+    __slots__ = ("seat", "cards")
+    SEAT_FIELD_NUMBER: _ClassVar[int]
+    CARDS_FIELD_NUMBER: _ClassVar[int]
+    seat: int
+    cards: _containers.RepeatedScalarFieldContainer[str]
+    def __init__(self, seat: _Optional[int] = ..., cards: _Optional[_Iterable[str]] = ...) -> None: ...
+
+class TrickTaken(_message.Message):
+    __slots__ = ("leader", "winner", "cards")
+    LEADER_FIELD_NUMBER: _ClassVar[int]
+    WINNER_FIELD_NUMBER: _ClassVar[int]
+    CARDS_FIELD_NUMBER: _ClassVar[int]
+    leader: int
+    winner: int
+    cards: _containers.RepeatedScalarFieldContainer[str]
+    def __init__(self, leader: _Optional[int] = ..., winner: _Optional[int] = ..., cards: _Optional[_Iterable[str]] = ...) -> None: ...
+
+class TrumpCall(_message.Message):
+    __slots__ = ("seat", "suit")
+    SEAT_FIELD_NUMBER: _ClassVar[int]
+    SUIT_FIELD_NUMBER: _ClassVar[int]
+    seat: int
+    suit: str
+    def __init__(self, seat: _Optional[int] = ..., suit: _Optional[str] = ...) -> None: ...
+
+class SeatChoice(_message.Message):
+    __slots__ = ("seat", "choice")
+    SEAT_FIELD_NUMBER: _ClassVar[int]
+    CHOICE_FIELD_NUMBER: _ClassVar[int]
+    seat: int
+    choice: str
+    def __init__(self, seat: _Optional[int] = ..., choice: _Optional[str] = ...) -> None: ...
+
+class Pegged(_message.Message):
+    __slots__ = ("won", "totals")
+    WON_FIELD_NUMBER: _ClassVar[int]
+    TOTALS_FIELD_NUMBER: _ClassVar[int]
+    won: _containers.RepeatedCompositeFieldContainer[PointFell]
+    totals: _containers.RepeatedScalarFieldContainer[int]
+    def __init__(self, won: _Optional[_Iterable[_Union[PointFell, _Mapping]]] = ..., totals: _Optional[_Iterable[int]] = ...) -> None: ...
+
+class PointFell(_message.Message):
+    __slots__ = ("point", "side", "value", "card", "at", "trick")
+    POINT_FIELD_NUMBER: _ClassVar[int]
+    SIDE_FIELD_NUMBER: _ClassVar[int]
+    VALUE_FIELD_NUMBER: _ClassVar[int]
+    CARD_FIELD_NUMBER: _ClassVar[int]
+    AT_FIELD_NUMBER: _ClassVar[int]
+    TRICK_FIELD_NUMBER: _ClassVar[int]
+    point: str
+    side: int
+    value: int
+    card: str
+    at: str
+    trick: int
+    def __init__(self, point: _Optional[str] = ..., side: _Optional[int] = ..., value: _Optional[int] = ..., card: _Optional[str] = ..., at: _Optional[str] = ..., trick: _Optional[int] = ...) -> None: ...
+
+class Stock(_message.Message):
+    __slots__ = ("size", "turned_up", "top", "draws", "turned_down")
+    SIZE_FIELD_NUMBER: _ClassVar[int]
+    TURNED_UP_FIELD_NUMBER: _ClassVar[int]
+    TOP_FIELD_NUMBER: _ClassVar[int]
+    DRAWS_FIELD_NUMBER: _ClassVar[int]
+    TURNED_DOWN_FIELD_NUMBER: _ClassVar[int]
+    size: int
+    turned_up: str
+    top: str
+    draws: _containers.RepeatedCompositeFieldContainer[SeatCard]
+    turned_down: _containers.RepeatedScalarFieldContainer[str]
+    def __init__(self, size: _Optional[int] = ..., turned_up: _Optional[str] = ..., top: _Optional[str] = ..., draws: _Optional[_Iterable[_Union[SeatCard, _Mapping]]] = ..., turned_down: _Optional[_Iterable[str]] = ...) -> None: ...
+
+class Discarding(_message.Message):
+    __slots__ = ("min", "max", "cards", "example")
+    MIN_FIELD_NUMBER: _ClassVar[int]
+    MAX_FIELD_NUMBER: _ClassVar[int]
+    CARDS_FIELD_NUMBER: _ClassVar[int]
+    EXAMPLE_FIELD_NUMBER: _ClassVar[int]
+    min: int
+    max: int
+    cards: _containers.RepeatedScalarFieldContainer[str]
+    example: _containers.RepeatedScalarFieldContainer[str]
+    def __init__(self, min: _Optional[int] = ..., max: _Optional[int] = ..., cards: _Optional[_Iterable[str]] = ..., example: _Optional[_Iterable[str]] = ...) -> None: ...
 
 class SubmitMoveRequest(_message.Message):
     __slots__ = ("table_id", "move", "expected_version", "idempotency_key")
@@ -725,9 +871,29 @@ class RoundTableState(_message.Message):
     finished: bool
     def __init__(self, table: _Optional[int] = ..., table_id: _Optional[str] = ..., seats: _Optional[_Iterable[int]] = ..., finished: _Optional[bool] = ...) -> None: ...
 
+class StandingRow(_message.Message):
+    __slots__ = ("rank", "entrant", "name", "games", "wins", "points_for", "points_against", "difference")
+    RANK_FIELD_NUMBER: _ClassVar[int]
+    ENTRANT_FIELD_NUMBER: _ClassVar[int]
+    NAME_FIELD_NUMBER: _ClassVar[int]
+    GAMES_FIELD_NUMBER: _ClassVar[int]
+    WINS_FIELD_NUMBER: _ClassVar[int]
+    POINTS_FOR_FIELD_NUMBER: _ClassVar[int]
+    POINTS_AGAINST_FIELD_NUMBER: _ClassVar[int]
+    DIFFERENCE_FIELD_NUMBER: _ClassVar[int]
+    rank: int
+    entrant: int
+    name: str
+    games: int
+    wins: int
+    points_for: int
+    points_against: int
+    difference: int
+    def __init__(self, rank: _Optional[int] = ..., entrant: _Optional[int] = ..., name: _Optional[str] = ..., games: _Optional[int] = ..., wins: _Optional[int] = ..., points_for: _Optional[int] = ..., points_against: _Optional[int] = ..., difference: _Optional[int] = ...) -> None: ...
+
 class GetStandingsResponse(_message.Message):
-    __slots__ = ("standings_json", "rounds", "audit_json", "name", "rules", "rounds_planned", "entrants", "rules_sha256", "title", "club_id", "entrant_members")
-    STANDINGS_JSON_FIELD_NUMBER: _ClassVar[int]
+    __slots__ = ("standings", "rounds", "audit_json", "name", "rules", "rounds_planned", "entrants", "rules_sha256", "title", "club_id", "entrant_members")
+    STANDINGS_FIELD_NUMBER: _ClassVar[int]
     ROUNDS_FIELD_NUMBER: _ClassVar[int]
     AUDIT_JSON_FIELD_NUMBER: _ClassVar[int]
     NAME_FIELD_NUMBER: _ClassVar[int]
@@ -738,7 +904,7 @@ class GetStandingsResponse(_message.Message):
     TITLE_FIELD_NUMBER: _ClassVar[int]
     CLUB_ID_FIELD_NUMBER: _ClassVar[int]
     ENTRANT_MEMBERS_FIELD_NUMBER: _ClassVar[int]
-    standings_json: str
+    standings: _containers.RepeatedCompositeFieldContainer[StandingRow]
     rounds: _containers.RepeatedCompositeFieldContainer[RoundState]
     audit_json: _containers.RepeatedScalarFieldContainer[str]
     name: str
@@ -749,7 +915,7 @@ class GetStandingsResponse(_message.Message):
     title: str
     club_id: str
     entrant_members: _containers.RepeatedScalarFieldContainer[str]
-    def __init__(self, standings_json: _Optional[str] = ..., rounds: _Optional[_Iterable[_Union[RoundState, _Mapping]]] = ..., audit_json: _Optional[_Iterable[str]] = ..., name: _Optional[str] = ..., rules: _Optional[str] = ..., rounds_planned: _Optional[int] = ..., entrants: _Optional[_Iterable[str]] = ..., rules_sha256: _Optional[str] = ..., title: _Optional[str] = ..., club_id: _Optional[str] = ..., entrant_members: _Optional[_Iterable[str]] = ...) -> None: ...
+    def __init__(self, standings: _Optional[_Iterable[_Union[StandingRow, _Mapping]]] = ..., rounds: _Optional[_Iterable[_Union[RoundState, _Mapping]]] = ..., audit_json: _Optional[_Iterable[str]] = ..., name: _Optional[str] = ..., rules: _Optional[str] = ..., rounds_planned: _Optional[int] = ..., entrants: _Optional[_Iterable[str]] = ..., rules_sha256: _Optional[str] = ..., title: _Optional[str] = ..., club_id: _Optional[str] = ..., entrant_members: _Optional[_Iterable[str]] = ...) -> None: ...
 
 class ActRequest(_message.Message):
     __slots__ = ("tournament_id", "reason", "forfeit", "replace", "adjust")
@@ -818,14 +984,36 @@ class ClubRuleFile(_message.Message):
     def __init__(self, rules_name: _Optional[str] = ..., rules_text: _Optional[str] = ...) -> None: ...
 
 class CreateClubRequest(_message.Message):
-    __slots__ = ("name", "rule_files", "settings_json")
+    __slots__ = ("name", "rule_files", "settings")
     NAME_FIELD_NUMBER: _ClassVar[int]
     RULE_FILES_FIELD_NUMBER: _ClassVar[int]
-    SETTINGS_JSON_FIELD_NUMBER: _ClassVar[int]
+    SETTINGS_FIELD_NUMBER: _ClassVar[int]
     name: str
     rule_files: _containers.RepeatedCompositeFieldContainer[ClubRuleFile]
-    settings_json: str
-    def __init__(self, name: _Optional[str] = ..., rule_files: _Optional[_Iterable[_Union[ClubRuleFile, _Mapping]]] = ..., settings_json: _Optional[str] = ...) -> None: ...
+    settings: RatingSettings
+    def __init__(self, name: _Optional[str] = ..., rule_files: _Optional[_Iterable[_Union[ClubRuleFile, _Mapping]]] = ..., settings: _Optional[_Union[RatingSettings, _Mapping]] = ...) -> None: ...
+
+class RatingSettings(_message.Message):
+    __slots__ = ("model", "mu", "sigma", "beta", "tau", "provisional_games", "rate_by", "season_start", "members_only")
+    MODEL_FIELD_NUMBER: _ClassVar[int]
+    MU_FIELD_NUMBER: _ClassVar[int]
+    SIGMA_FIELD_NUMBER: _ClassVar[int]
+    BETA_FIELD_NUMBER: _ClassVar[int]
+    TAU_FIELD_NUMBER: _ClassVar[int]
+    PROVISIONAL_GAMES_FIELD_NUMBER: _ClassVar[int]
+    RATE_BY_FIELD_NUMBER: _ClassVar[int]
+    SEASON_START_FIELD_NUMBER: _ClassVar[int]
+    MEMBERS_ONLY_FIELD_NUMBER: _ClassVar[int]
+    model: str
+    mu: float
+    sigma: float
+    beta: float
+    tau: float
+    provisional_games: int
+    rate_by: str
+    season_start: str
+    members_only: bool
+    def __init__(self, model: _Optional[str] = ..., mu: _Optional[float] = ..., sigma: _Optional[float] = ..., beta: _Optional[float] = ..., tau: _Optional[float] = ..., provisional_games: _Optional[int] = ..., rate_by: _Optional[str] = ..., season_start: _Optional[str] = ..., members_only: _Optional[bool] = ...) -> None: ...
 
 class CreateClubResponse(_message.Message):
     __slots__ = ("club_id", "director_token")
@@ -918,15 +1106,22 @@ class ClubTournament(_message.Message):
     def __init__(self, tournament_id: _Optional[str] = ..., name: _Optional[str] = ..., created: _Optional[float] = ...) -> None: ...
 
 class GetClubResponse(_message.Message):
-    __slots__ = ("club_id", "name", "members", "rule_files", "seasons", "tables", "ladder_json", "settings_json", "me", "director", "tournaments")
+    __slots__ = ("club_id", "name", "members", "rule_files", "seasons", "tables", "ladders", "settings", "me", "director", "tournaments")
+    class LaddersEntry(_message.Message):
+        __slots__ = ("key", "value")
+        KEY_FIELD_NUMBER: _ClassVar[int]
+        VALUE_FIELD_NUMBER: _ClassVar[int]
+        key: str
+        value: Ladder
+        def __init__(self, key: _Optional[str] = ..., value: _Optional[_Union[Ladder, _Mapping]] = ...) -> None: ...
     CLUB_ID_FIELD_NUMBER: _ClassVar[int]
     NAME_FIELD_NUMBER: _ClassVar[int]
     MEMBERS_FIELD_NUMBER: _ClassVar[int]
     RULE_FILES_FIELD_NUMBER: _ClassVar[int]
     SEASONS_FIELD_NUMBER: _ClassVar[int]
     TABLES_FIELD_NUMBER: _ClassVar[int]
-    LADDER_JSON_FIELD_NUMBER: _ClassVar[int]
-    SETTINGS_JSON_FIELD_NUMBER: _ClassVar[int]
+    LADDERS_FIELD_NUMBER: _ClassVar[int]
+    SETTINGS_FIELD_NUMBER: _ClassVar[int]
     ME_FIELD_NUMBER: _ClassVar[int]
     DIRECTOR_FIELD_NUMBER: _ClassVar[int]
     TOURNAMENTS_FIELD_NUMBER: _ClassVar[int]
@@ -936,12 +1131,12 @@ class GetClubResponse(_message.Message):
     rule_files: _containers.RepeatedCompositeFieldContainer[ClubRules]
     seasons: _containers.RepeatedCompositeFieldContainer[ClubSeason]
     tables: _containers.RepeatedCompositeFieldContainer[ClubTable]
-    ladder_json: str
-    settings_json: str
+    ladders: _containers.MessageMap[str, Ladder]
+    settings: RatingSettings
     me: str
     director: bool
     tournaments: _containers.RepeatedCompositeFieldContainer[ClubTournament]
-    def __init__(self, club_id: _Optional[str] = ..., name: _Optional[str] = ..., members: _Optional[_Iterable[_Union[ClubMember, _Mapping]]] = ..., rule_files: _Optional[_Iterable[_Union[ClubRules, _Mapping]]] = ..., seasons: _Optional[_Iterable[_Union[ClubSeason, _Mapping]]] = ..., tables: _Optional[_Iterable[_Union[ClubTable, _Mapping]]] = ..., ladder_json: _Optional[str] = ..., settings_json: _Optional[str] = ..., me: _Optional[str] = ..., director: _Optional[bool] = ..., tournaments: _Optional[_Iterable[_Union[ClubTournament, _Mapping]]] = ...) -> None: ...
+    def __init__(self, club_id: _Optional[str] = ..., name: _Optional[str] = ..., members: _Optional[_Iterable[_Union[ClubMember, _Mapping]]] = ..., rule_files: _Optional[_Iterable[_Union[ClubRules, _Mapping]]] = ..., seasons: _Optional[_Iterable[_Union[ClubSeason, _Mapping]]] = ..., tables: _Optional[_Iterable[_Union[ClubTable, _Mapping]]] = ..., ladders: _Optional[_Mapping[str, Ladder]] = ..., settings: _Optional[_Union[RatingSettings, _Mapping]] = ..., me: _Optional[str] = ..., director: _Optional[bool] = ..., tournaments: _Optional[_Iterable[_Union[ClubTournament, _Mapping]]] = ...) -> None: ...
 
 class GetMemberHistoryRequest(_message.Message):
     __slots__ = ("club_id", "member_id")
@@ -951,11 +1146,55 @@ class GetMemberHistoryRequest(_message.Message):
     member_id: str
     def __init__(self, club_id: _Optional[str] = ..., member_id: _Optional[str] = ...) -> None: ...
 
+class Ladder(_message.Message):
+    __slots__ = ("rungs",)
+    RUNGS_FIELD_NUMBER: _ClassVar[int]
+    rungs: _containers.RepeatedCompositeFieldContainer[Rung]
+    def __init__(self, rungs: _Optional[_Iterable[_Union[Rung, _Mapping]]] = ...) -> None: ...
+
+class Rung(_message.Message):
+    __slots__ = ("place", "member", "name", "rating", "mu", "sigma", "games", "wins", "provisional", "partners")
+    PLACE_FIELD_NUMBER: _ClassVar[int]
+    MEMBER_FIELD_NUMBER: _ClassVar[int]
+    NAME_FIELD_NUMBER: _ClassVar[int]
+    RATING_FIELD_NUMBER: _ClassVar[int]
+    MU_FIELD_NUMBER: _ClassVar[int]
+    SIGMA_FIELD_NUMBER: _ClassVar[int]
+    GAMES_FIELD_NUMBER: _ClassVar[int]
+    WINS_FIELD_NUMBER: _ClassVar[int]
+    PROVISIONAL_FIELD_NUMBER: _ClassVar[int]
+    PARTNERS_FIELD_NUMBER: _ClassVar[int]
+    place: int
+    member: str
+    name: str
+    rating: float
+    mu: float
+    sigma: float
+    games: int
+    wins: int
+    provisional: bool
+    partners: _containers.RepeatedScalarFieldContainer[str]
+    def __init__(self, place: _Optional[int] = ..., member: _Optional[str] = ..., name: _Optional[str] = ..., rating: _Optional[float] = ..., mu: _Optional[float] = ..., sigma: _Optional[float] = ..., games: _Optional[int] = ..., wins: _Optional[int] = ..., provisional: _Optional[bool] = ..., partners: _Optional[_Iterable[str]] = ...) -> None: ...
+
 class GetMemberHistoryResponse(_message.Message):
-    __slots__ = ("history_json",)
-    HISTORY_JSON_FIELD_NUMBER: _ClassVar[int]
-    history_json: str
-    def __init__(self, history_json: _Optional[str] = ...) -> None: ...
+    __slots__ = ("points",)
+    POINTS_FIELD_NUMBER: _ClassVar[int]
+    points: _containers.RepeatedCompositeFieldContainer[RatingPoint]
+    def __init__(self, points: _Optional[_Iterable[_Union[RatingPoint, _Mapping]]] = ...) -> None: ...
+
+class RatingPoint(_message.Message):
+    __slots__ = ("game", "key", "mu", "sigma", "rating")
+    GAME_FIELD_NUMBER: _ClassVar[int]
+    KEY_FIELD_NUMBER: _ClassVar[int]
+    MU_FIELD_NUMBER: _ClassVar[int]
+    SIGMA_FIELD_NUMBER: _ClassVar[int]
+    RATING_FIELD_NUMBER: _ClassVar[int]
+    game: int
+    key: str
+    mu: float
+    sigma: float
+    rating: float
+    def __init__(self, game: _Optional[int] = ..., key: _Optional[str] = ..., mu: _Optional[float] = ..., sigma: _Optional[float] = ..., rating: _Optional[float] = ...) -> None: ...
 
 class OpenClubTableRequest(_message.Message):
     __slots__ = ("club_id", "rules", "options", "players", "turn_seconds", "hand_limit", "seed")

@@ -24,7 +24,6 @@ from smear_dsl.language.pins import stored_spec
 from smear_dsl.players.botspec import SIMPLE
 from smear_dsl.players.heuristic import bid_for, fair_share
 from smear_dsl.players.worth import best_trump, hand_worth
-
 from smear_referee.api import referee_pb2 as pb
 from smear_referee.api import referee_pb2_grpc as pb_grpc
 
@@ -142,7 +141,7 @@ class Client:
     def stub(self) -> pb_grpc.RefereeStub:
         return self.route.stub
 
-    def with_token(self, token: str) -> "Client":
+    def with_token(self, token: str) -> Client:
         return Client("", token, route=self.route, lang=self.lang)
 
     def _md(self, token: bool = True) -> list[tuple[str, str]]:
@@ -323,7 +322,7 @@ class Persona:
     noise: float = 0.0
 
     @classmethod
-    def for_entrant(cls, master_seed: str, entrant: int, style: str) -> "Persona":
+    def for_entrant(cls, master_seed: str, entrant: int, style: str) -> Persona:
         rng = random.Random(f"{master_seed}/entrant/{entrant}")
         return cls(style, rng.getrandbits(32), rng.choice((-1, 0, 0, 1)), round(rng.uniform(0.0, 0.08), 3))
 
@@ -362,7 +361,7 @@ def choose(view: pb.View, rng: random.Random, style: str = "random", boldness: i
         passes = [m for m in legal if m.WhichOneof("action") == "pass"]
         return passes[0] if passes else bids[0]
     if "choose" in kinds:  # begging: stand (or give) with two trumps of the turned-up suit, else beg (or run)
-        turned = (json.loads(view.detail_json).get("stock") or {}).get("turned_up") or "?"
+        turned = view.current.stock.turned_up or "?"
         strong = sum(1 for c in hand if c[-1] == turned[-1]) + boldness >= 2
         choices = ("stand", "give") if strong else ("beg", "run")
         return next((m for m in legal if m.choose in choices), legal[-1])
@@ -372,9 +371,8 @@ def choose(view: pb.View, rng: random.Random, style: str = "random", boldness: i
         return next(m for m in legal if m.trump == best)
     if "discard" in kinds:
         return min(legal, key=lambda m: sum(RANKS.find(c[0]) for c in m.discard.cards))
-    detail = json.loads(view.detail_json)
     plays = sorted(legal, key=lambda m: RANKS.find(m.play[0]))
-    return plays[-1] if not detail.get("trick") else plays[0]
+    return plays[-1] if not view.current.trick else plays[0]
 
 
 STYLE_BOLDNESS = {"heuristic:bold": 1, "heuristic:cautious": -1}
@@ -385,23 +383,22 @@ def _by_worth(view: pb.View, rules: CompiledRules, legal: list[pb.Move], kinds: 
     for the play, which the view heuristic below handles."""
     if not kinds & {"bid", "pass", "choose", "trump"}:
         return None
-    detail = json.loads(view.detail_json or "{}")
     names = list(view.hand)
-    cards = [rules.parse_card(n) for n in names + list(detail.get("discarded") or [])]
+    cards = [rules.parse_card(n) for n in names + list(view.current.discarded)]
     if any(c is None for c in cards):
         return None  # a card this installation's rules do not name: not the table's rules after all
     hand, seen = C.mask_of(cards[:len(names)]), C.mask_of(cards[len(names):])
-    trump = C.parse_suit(detail["trump"]) if detail.get("trump") else None
+    trump = C.parse_suit(view.current.trump) if view.current.trump else None
     if "choose" in kinds:  # begging: the turned-up card's suit is the trump at stake
-        turned = (detail.get("stock") or {}).get("turned_up") or ""
+        turned = view.current.stock.turned_up
         trump = rules.parse_card(turned)
         trump = None if trump is None else C.suit_of(trump)
     w = best_trump(rules, hand, seen) if trump is None else hand_worth(rules, hand, trump, seen)
     passes = [m for m in legal if m.WhichOneof("action") == "pass"]
     if "bid" in kinds or "pass" in kinds:
         bids = sorted(m.bid for m in legal if m.WhichOneof("action") == "bid")
-        high, sides, seat = detail.get("bidder"), detail.get("sides") or [], view.seat
-        known = high is not None and high < len(sides) and seat < len(sides)
+        high, sides, seat = view.current.bidder, list(view.sides), view.seat
+        known = view.current.HasField("bidder") and high < len(sides) and seat < len(sides)
         b = bid_for(rules, w, bids, boldness, partner_high=known and high != seat and sides[high] == sides[seat],
                     rival_high=known and sides[high] != sides[seat]) if bids else None
         if b is not None:

@@ -4,17 +4,17 @@ events, then export each record and verify it (through the service and locally).
 from __future__ import annotations
 
 import json
-from typing import Any
 import threading
 from pathlib import Path
+from typing import Any
 
 from rich.console import Console
 
 from smear_dsl.compile.lint import check_all_setups
+from smear_dsl.i18n import signed
 from smear_dsl.language.load import load_spec
 from smear_dsl.language.versions import is_known
 from smear_dsl.records.verify import verify
-from smear_dsl.i18n import signed
 from smear_referee.clients.terminal import card, move_text
 
 

@@ -13,8 +13,8 @@ import queue
 import re
 import threading
 import time
+from collections.abc import Callable
 from pathlib import Path
-from typing import Callable
 
 import grpc
 from rich.console import Console
@@ -22,9 +22,8 @@ from rich.markup import escape
 
 from smear_dsl import moves as M
 from smear_dsl.i18n import ENGLISH, Tr, signed
-
-from smear_referee.api import referee_pb2 as pb
 from smear_referee import codes
+from smear_referee.api import referee_pb2 as pb
 from smear_referee.clients.client import Client, error_info, error_reason
 from smear_referee.names import shown as plain
 from smear_referee.tables.convert import move_dict, pass_move
@@ -212,60 +211,59 @@ class TerminalTable:
         """A side as a person names it: the player when each plays alone, else `Side N` (from 1)."""
         if side is None:
             return self.tr.t("nobody")
-        d = json.loads(view.detail_json)
-        if len(d["scores"]) == d["players"]:
+        if len(view.scores) == view.players:
             return self.name(side, view)
         side_name = self.tr.t("Side {n}", n=side + 1)
-        return self.tr.t("{name} (yours)", name=side_name) if d.get("side") == side else side_name
+        return self.tr.t("{name} (yours)", name=side_name) if view.HasField("side") and view.side == side else side_name
 
     def scores(self, scores: list[int], view: pb.View) -> str:
         """Each side's score after its name: `Side 1 (yours) 7, Side 2 −2`."""
         return ", ".join(f"{self.side_name(i, view)} {signed(s)}" for i, s in enumerate(scores))
 
     def show(self, view: pb.View) -> None:
-        d = json.loads(view.detail_json)
+        d = view.current  # the hand being played (empty between hands)
         c, t = self.console, self.tr.t
-        trump = d.get("trump")
+        trump = d.trump or None
         phase = self.tr.tp("phase", view.phase)  # the phases' words are the web table's (clients/web/src/i18n.js)
         c.rule(f"{escape(plain(self.info.title))} · {phase}")
-        c.print(t("scores: {list}", list=self.scores(d["scores"], view)))
-        if d.get("hand_points"):  # points pegged as their tricks fall: this hand's running totals
-            c.print(t("this hand so far: {list}", list=self.scores(d["hand_points"], view)))
-        if d.get("bids"):
+        c.print(t("scores: {list}", list=self.scores(list(view.scores), view)))
+        if d.HasField("pegged"):  # points pegged as their tricks fall: this hand's running totals
+            c.print(t("this hand so far: {list}", list=self.scores(list(d.pegged.totals), view)))
+        if d.bids:
             passed = t("pass")
-            c.print(t("bids: {list}", list=", ".join(f"{self.name(b['seat'], view)} {b['bid'] or passed}" for b in d["bids"])))
+            c.print(t("bids: {list}", list=", ".join(f"{self.name(b.seat, view)} {b.bid or passed}" for b in d.bids)))
         if trump:
-            bid = ("   " + t("high bid {n} by {who}", n=d.get("bid"), who=self.name(d["bidder"], view))
-                   if d.get("bidder") is not None else "")
+            bid = ("   " + t("high bid {n} by {who}", n=d.bid if d.HasField("bid") else None, who=self.name(d.bidder, view))
+                   if d.HasField("bidder") else "")
             c.print(t("trump: {suit}", suit=card("A" + trump).replace("A", "", 1)) + bid)
-        for shown in d.get("shown") or ():  # face-up discards
-            c.print(t("discarded face up by {who}: {cards}", who=self.name(shown["seat"], view),
-                      cards=" ".join(card(x, trump, self.tr) for x in shown["cards"])))
-        stock = d.get("stock")
-        if stock:  # a turned-up trump card, and a face-up stock's top card, are for everyone to see
-            c.print(t("stock: {n} cards", n=stock["size"])
-                    + ("   " + t("turned up {card}", card=card(stock["turned_up"], trump, self.tr)) if stock.get("turned_up") else "")
-                    + ("   " + t("top card {card}", card=card(stock["top"], trump, self.tr)) if stock.get("top") else "")
-                    + ("   " + t("set aside {cards}", cards=" ".join(card(x, tr=self.tr) for x in stock["turned_down"]))
-                       if stock.get("turned_down") else ""))
-        if d.get("choices"):  # begging: who stood, begged, gave or ran
+        for shown in d.shown:  # face-up discards
+            c.print(t("discarded face up by {who}: {cards}", who=self.name(shown.seat, view),
+                      cards=" ".join(card(x, trump, self.tr) for x in shown.cards)))
+        if d.HasField("stock"):  # a turned-up trump card, and a face-up stock's top card, are for everyone to see
+            stock = d.stock
+            c.print(t("stock: {n} cards", n=stock.size)
+                    + ("   " + t("turned up {card}", card=card(stock.turned_up, trump, self.tr)) if stock.turned_up else "")
+                    + ("   " + t("top card {card}", card=card(stock.top, trump, self.tr)) if stock.top else "")
+                    + ("   " + t("set aside {cards}", cards=" ".join(card(x, tr=self.tr) for x in stock.turned_down))
+                       if stock.turned_down else ""))
+        if d.choices:  # begging: who stood, begged, gave or ran
             c.print(t("begging: {list}", list=", ".join(
-                f"{self.name(x['seat'], view)} {t(CHOICE_WORDS[x['choice']]) if x['choice'] in CHOICE_WORDS else x['choice']}"
-                for x in d["choices"])))
-        if d.get("trick"):
-            c.print(t("trick: {cards}", cards="  ".join(f"{self.name(x['seat'], view)} {card(x['card'], trump, self.tr)}"
-                                                         for x in d["trick"])))
+                f"{self.name(x.seat, view)} {t(CHOICE_WORDS[x.choice]) if x.choice in CHOICE_WORDS else x.choice}"
+                for x in d.choices)))
+        if d.trick:
+            c.print(t("trick: {cards}", cards="  ".join(f"{self.name(x.seat, view)} {card(x.card, trump, self.tr)}"
+                                                         for x in d.trick)))
         if view.hand:
             c.print(t("your hand: {cards}", cards=" ".join(card(x, trump, self.tr) for x in sort_hand(list(view.hand), trump))))
-        dd = d.get("discard")
-        if dd:  # the discard to make: how many, of which cards (the menu offers one legal discard)
-            many = str(dd["min"]) if dd["min"] == dd["max"] else t("{lo} to {hi}", lo=dd["min"], hi=dd["max"])
+        if view.HasField("discard"):  # the discard to make: how many, of which cards (the menu offers one legal discard)
+            dd = view.discard
+            many = str(dd.min) if dd.min == dd.max else t("{lo} to {hi}", lo=dd.min, hi=dd.max)
             c.print(t("discard {n} of: {cards}   (type e.g. discard AS KH)", n=many,
-                      cards=" ".join(card(x, trump, self.tr) for x in sort_hand(dd["cards"], trump))))
+                      cards=" ".join(card(x, trump, self.tr) for x in sort_hand(list(dd.cards), trump))))
 
     def prompt(self, view: pb.View) -> None:
         """Ask for a move until the referee takes one."""
-        legal = in_hand_order(list(view.legal_moves), json.loads(view.detail_json).get("trump"))
+        legal = in_hand_order(list(view.legal_moves), view.current.trump or None)
         self.show(view)
         self.console.print(self.tr.t("your move: {list}", list="  ".join(f"[cyan]{i + 1}[/cyan] {move_text(m, self.tr)}"
                                                                          for i, m in enumerate(legal))))
@@ -293,6 +291,7 @@ class TerminalTable:
         if self.tr.english:
             return ("type a number from the list, or pass, bid N, trump S, discard AS KH, a card (AS), "
                     "or stand, beg, give, run")
+
         def shown(markup: str) -> str:  # as printed, without the colours
             return " ".join(MARKUP.sub("", markup).split())
         examples = ", ".join(shown(move_text(m, self.tr)) for m in legal[:2])

@@ -18,7 +18,6 @@ from typing import Any
 from smear_dsl.compile.compiler import compile_rules
 from smear_dsl.language.load import load_spec
 from smear_dsl.records.verify import carried_rules
-
 from smear_referee.tournament.archive import findings, verify_archive
 from smear_referee.tournament.report import standings_html
 

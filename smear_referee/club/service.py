@@ -13,7 +13,7 @@ import json
 import logging
 import time
 from collections import defaultdict
-from dataclasses import dataclass
+from dataclasses import asdict, dataclass
 from typing import Any
 
 from smear_dsl.errors import SmearError, clip
@@ -37,7 +37,7 @@ from smear_referee.club.export import (
     seal,
     summary_line,
 )
-from smear_referee.club.ladder import ladder
+from smear_referee.club.ladder import Rung, ladder
 from smear_referee.errors import RefereeError
 from smear_referee.limits import address_of
 from smear_referee.names import clean as clean_name
@@ -272,12 +272,9 @@ class ClubService(pb_grpc.ClubServicer):
         name = clean_name(request.name, lim.name_chars, "a club's name", empty=False)
         if not 1 <= len(request.rule_files) <= lim.club_rule_files:
             raise RefereeError(codes.BAD_CLUB, f"a club plays 1 to {lim.club_rule_files} rule files")
-        try:
-            asked = json.loads(request.settings_json) if request.settings_json else {}
-            # A new club rates members' own games against members (ratings.py members_only), unless it says not.
-            settings = R.RatingSettings.from_json({"members_only": True, **asked} if isinstance(asked, dict) else asked)
-        except (ValueError, RecursionError):
-            raise RefereeError(codes.BAD_SETTINGS, "settings_json is not JSON") from None
+        asked = {f.name: value for f, value in request.settings.ListFields()}  # the fields it sets
+        # A new club rates members' own games against members (ratings.py members_only), unless it says not.
+        settings = R.RatingSettings.from_json({"members_only": True, **asked})
         files = []
         for f in request.rule_files:
             files.append(await self._rule_file(context, f))
@@ -333,7 +330,7 @@ class ClubService(pb_grpc.ClubServicer):
         current = done.seasons[-1] if done.seasons else {}
         keys = sorted(set(current) | {R.FAMILY if settings.rate_by == "family" else f["name"]
                                       for f in club.config["rule_files"]})
-        board = {k: [_rung(r) for r in ladder(current, settings, names, k, lang)] for k in keys}
+        board = {k: pb.Ladder(rungs=[_rung(r) for r in ladder(current, settings, names, k, lang)]) for k in keys}
         seasons = []
         for season, _opened, closed, _head_stored in club.seasons:
             seasons.append(pb.ClubSeason(season=season, closed=closed is not None, games=len(club.games_of(season)),
@@ -349,9 +346,9 @@ class ClubService(pb_grpc.ClubServicer):
                                        seat_members=[member_id(seated[s]) if s in seated else "" for s in range(players)]))
         files = [pb.ClubRules(rules=f["rules"], title=self._title(f, lang), rules_sha256=f["rules_sha256"],
                               house_rules=f["house_rules"], name=f["name"]) for f in club.config["rule_files"]]
-        return pb.GetClubResponse(club_id=club.id, name=club.name, settings_json=json.dumps(settings.to_json()),
+        return pb.GetClubResponse(club_id=club.id, name=club.name, settings=pb.RatingSettings(**asdict(settings)),
                                   members=[pb.ClubMember(member_id=m, name=n) for m, n in names.items() if n is not None],
-                                  rule_files=files, seasons=seasons, tables=tables, ladder_json=json.dumps(board),
+                                  rule_files=files, seasons=seasons, tables=tables, ladders=board,
                                   me=me, director=director,
                                   tournaments=[pb.ClubTournament(tournament_id=tid, name=n, created=at)
                                                for tid, n, at in club.tournaments])
@@ -369,10 +366,9 @@ class ClubService(pb_grpc.ClubServicer):
         if request.member_id not in self.c.names(club):
             raise RefereeError(codes.NOT_FOUND, f"no member {clip(request.member_id)} in this club")
         done = self.c.computed(club)
-        points = [{"game": i + 1, "key": key, "mu": mu, "sigma": sigma,
-                   "rating": round(R.ordinal(R.Standing(mu, sigma)), 2)}
+        points = [pb.RatingPoint(game=i + 1, key=key, mu=mu, sigma=sigma, rating=round(R.ordinal(R.Standing(mu, sigma)), 2))
                   for i, key, m, mu, sigma in done.history if m == request.member_id]
-        return pb.GetMemberHistoryResponse(history_json=json.dumps(points))
+        return pb.GetMemberHistoryResponse(points=points)
 
     @guard
     async def OpenClubTable(self, request, context):
@@ -461,8 +457,7 @@ class ClubService(pb_grpc.ClubServicer):
         return pb.ExportClubResponse(export_jsonl=text)
 
 
-def _rung(r) -> dict[str, Any]:
+def _rung(r: Rung) -> pb.Rung:
     # The rating unrounded (the page shows it to one decimal: rounding twice would show 3.55 as 3.5).
-    return {"place": r.place, "member": r.member, "name": r.name, "rating": R.ordinal(r), "mu": round(r.mu, 3),
-            "sigma": round(r.sigma, 3), "games": r.games, "wins": r.wins, "provisional": r.provisional,
-            "partners": list(r.partners)}
+    return pb.Rung(place=r.place, member=r.member, name=r.name, rating=R.ordinal(r), mu=round(r.mu, 3),
+                   sigma=round(r.sigma, 3), games=r.games, wins=r.wins, provisional=r.provisional, partners=r.partners)

@@ -348,7 +348,7 @@ class TournamentService(pb_grpc.TournamentServicer):
                                         table_states=states))
         spec = tourney_spec(t.config)
         names = await self._names(t)
-        return pb.GetStandingsResponse(standings_json=json.dumps(await self.t.standings(t, names)), rounds=rounds,
+        return pb.GetStandingsResponse(standings=[pb.StandingRow(**row) for row in await self.t.standings(t, names)], rounds=rounds,
                                        audit_json=[json.dumps(e) for e in t.audit], name=t.config["name"],
                                        rules=spec.ref, rounds_planned=t.config["rounds"], entrants=names,
                                        rules_sha256=spec.sha256, title=rules_title(spec, LANG.get()),

@@ -11,6 +11,7 @@ import threading
 
 import grpc
 from referee_harness import ServerProcess, bearer, fails
+from typed import ladders, plain, standings
 
 from smear_referee.api import referee_pb2 as pb
 from smear_referee.api import referee_pb2_grpc as pb_grpc
@@ -29,7 +30,7 @@ def _play(target: str, table_id: str, tokens: list[str]) -> None:
 
 
 def _ladder(clubs, cid: str) -> dict:
-    return json.loads(clubs.GetClub(pb.GetClubRequest(club_id=cid)).ladder_json)["four_point_ne_wisconsin"]
+    return ladders(clubs.GetClub(pb.GetClubRequest(club_id=cid)))["four_point_ne_wisconsin"]
 
 
 def test_a_club_season_through_the_referee(db, tmp_path):
@@ -39,7 +40,7 @@ def test_a_club_season_through_the_referee(db, tmp_path):
         referee = pb_grpc.RefereeStub(grpc.insecure_channel(srv.target))
         fails(lambda: clubs.CreateClub(pb.CreateClubRequest(name="Tuesday", rule_files=[
             pb.ClubRuleFile(rules_name="no_such_rules")])), grpc.StatusCode.NOT_FOUND, "UNKNOWN_RULES")
-        fails(lambda: clubs.CreateClub(pb.CreateClubRequest(name="Tuesday", settings_json='{"model": "Elo"}', rule_files=[
+        fails(lambda: clubs.CreateClub(pb.CreateClubRequest(name="Tuesday", settings=pb.RatingSettings(model="Elo"), rule_files=[
             pb.ClubRuleFile(rules_name="four_point_ne_wisconsin")])), grpc.StatusCode.INVALID_ARGUMENT, "BAD_SETTINGS")
         made = clubs.CreateClub(pb.CreateClubRequest(name="Tuesday [b]night[/b]", rule_files=[
             pb.ClubRuleFile(rules_name="four_point_ne_wisconsin")]))
@@ -91,7 +92,7 @@ def test_a_club_season_through_the_referee(db, tmp_path):
         assert second == first and all(r["name"] != "A guest" for r in second)
         assert len(json.loads(clubs.ExportClub(pb.ExportClubRequest(club_id=cid), metadata=bearer(
             members[0].member_token)).export_jsonl.splitlines()[2])["seats"]) == 4
-        history = json.loads(clubs.GetMemberHistory(pb.GetMemberHistoryRequest(club_id=cid, member_id="m0001")).history_json)
+        history = [plain(p) for p in clubs.GetMemberHistory(pb.GetMemberHistoryRequest(club_id=cid, member_id="m0001")).points]
         assert [h["game"] for h in history] == [1]
         assert history[-1]["mu"] == next(r["mu"] for r in second if r["member"] == "m0001") or \
             abs(history[-1]["mu"] - next(r["mu"] for r in second if r["member"] == "m0001")) < 1e-3
@@ -117,7 +118,8 @@ def test_a_club_season_through_the_referee(db, tmp_path):
         clubs.LeaveClub(pb.LeaveClubRequest(club_id=cid), metadata=bearer(members[3].member_token))
         after = clubs.GetClub(pb.GetClubRequest(club_id=cid))
         assert [m.member_id for m in after.members] == ["m0001", "m0002", "m0003", "m0005"]
-        assert "Di" not in after.ladder_json and "m0004" in after.ladder_json  # the id stays, the name goes
+        shown = str(ladders(after))
+        assert "Di" not in shown and "m0004" in shown  # the id stays, the name goes
         seated = pb_grpc.RefereeStub(grpc.insecure_channel(srv.target)).GetTable(
             pb.GetTableRequest(table_id=first_table)).seat_names  # the tables Di played at name her seat by her id
         assert list(seated) == ["Ann", "Bo", "Cy", "m0004"]
@@ -134,7 +136,7 @@ def test_a_club_season_through_the_referee(db, tmp_path):
         assert (closed.closed, closed.opened, closed.head) == (1, 2, heads[1])
         now = clubs.GetClub(pb.GetClubRequest(club_id=cid))
         assert [(s.season, s.closed) for s in now.seasons] == [(1, True), (2, False)]
-        carried = json.loads(now.ladder_json)["four_point_ne_wisconsin"]  # ratings carried, this season's counts new
+        carried = ladders(now)["four_point_ne_wisconsin"]  # ratings carried, this season's counts new
         assert {r["member"]: (r["mu"], r["games"]) for r in carried} == {r["member"]: (r["mu"], 0) for r in second}
         lines = [json.loads(x) for x in clubs.ExportClub(pb.ExportClubRequest(club_id=cid), metadata=director)
                  .export_jsonl.splitlines()]
@@ -155,7 +157,7 @@ def test_a_club_season_through_the_referee(db, tmp_path):
         refused = subprocess.run([sys.executable, "-m", "smear_dsl", "club", "export", "--server", srv.target, "--club",
                                   cid, "--token", "wrong", "--out", str(out)], capture_output=True, text=True)
         assert refused.returncode == 2 and "UNAUTHENTICATED" in refused.stderr
-        fails(lambda: clubs.CreateClub(pb.CreateClubRequest(name="Deep", settings_json="[" * 100_000, rule_files=[
+        fails(lambda: clubs.CreateClub(pb.CreateClubRequest(name="Deep", settings=pb.RatingSettings(sigma=float("nan")), rule_files=[
             pb.ClubRuleFile(rules_name="four_point_ne_wisconsin")])), grpc.StatusCode.INVALID_ARGUMENT, "BAD_SETTINGS")
 
         if not db.startswith("postgres"):  # a game's result edited in the store is refused as damaged, never served
@@ -244,7 +246,7 @@ def test_a_club_tournament_seats_members_and_the_club_rates_its_games(db):
         assert all(g["record"]["club"] == {"id": cid, "members": g["seats"]} for g in games)
         clubs.LeaveClub(pb.LeaveClubRequest(club_id=cid), metadata=bearer(members[2].member_token))
         after = tourneys.GetStandings(pb.GetStandingsRequest(tournament_id=tid))  # who left shows as their id
-        assert list(after.entrants)[2] == "m0003" and "Player 3" not in after.standings_json + "".join(after.entrants)
+        assert list(after.entrants)[2] == "m0003" and "Player 3" not in str(standings(after)) + "".join(after.entrants)
         archive = json.loads(tourneys.ExportTournament(pb.ExportTournamentRequest(tournament_id=tid), metadata=td)
                              .archive_json)
         assert archive["club"] == {"id": cid, "members": [m or None for m in standing.entrant_members]}
@@ -274,7 +276,7 @@ def test_house_rules_in_a_club_are_rated_under_the_clubs_name_for_them(db):
             tokens = [clubs.JoinClubTable(pb.JoinClubTableRequest(table_id=opened.table_id, seat=s),
                                           metadata=bearer(tok)).token for s, tok in enumerate(members)]
             _play(srv.target, opened.table_id, tokens)
-        ladder = json.loads(clubs.GetClub(pb.GetClubRequest(club_id=cid)).ladder_json)
+        ladder = ladders(clubs.GetClub(pb.GetClubRequest(club_id=cid)))
         assert sorted(ladder) == ["long", "short"]
         assert all(len(ladder[k]) == 4 and all(r["games"] == 1 for r in ladder[k]) for k in ladder)
         lines = [json.loads(x) for x in clubs.ExportClub(pb.ExportClubRequest(club_id=cid), metadata=director)

@@ -12,6 +12,7 @@ import sys
 
 from conftest import ROOT
 from referee_harness import ServerProcess
+from typed import ladders, standings
 
 from smear_referee.clients.client import choose
 
@@ -80,7 +81,7 @@ def test_an_old_club_store_is_proven_once_and_serves_the_same_club(tmp_path):
     try:
         clubs = pb_grpc.ClubStub(grpc.insecure_channel(server.target))
         got = clubs.GetClub(pb.GetClubRequest(club_id=cid))
-        assert json.loads(got.ladder_json) == json.loads(then["ladder_json"])
+        assert ladders(got) == json.loads(then["ladder_json"])
         assert {str(s.season): s.head for s in got.seasons if s.closed} == then["heads"]
         lines = [json.loads(x) for x in clubs.ExportClub(pb.ExportClubRequest(club_id=cid), metadata=bearer(
             then["director_token"])).export_jsonl.splitlines()]
@@ -118,7 +119,7 @@ def test_an_old_tournament_store_is_proven_once_and_serves_the_same_tournament(t
         tid = sqlite3.connect(f"file:{db}?mode=ro", uri=True).execute("SELECT id FROM tournaments").fetchone()[0]
         got = pb_grpc.TournamentStub(grpc.insecure_channel(server.target)).GetStandings(
             pb.GetStandingsRequest(tournament_id=tid))
-        assert got.name == archive["name"] and json.loads(got.standings_json) == archive["standings"]
+        assert got.name == archive["name"] and standings(got) == archive["standings"]
     finally:
         server.stop()
     after = subprocess.run(store, capture_output=True, text=True)

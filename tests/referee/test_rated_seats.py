@@ -5,12 +5,12 @@ the server makes for a seat are marked in the record, and a game the server play
 in moves nobody's rating."""
 from __future__ import annotations
 
-import json
 import time
 
 import grpc
 import pytest
 from referee_harness import ServerThread, bearer, fails, wait_for
+from typed import ladders
 
 from smear_referee.api import referee_pb2 as pb
 from smear_referee.api import referee_pb2_grpc as pb_grpc
@@ -63,4 +63,4 @@ def test_a_members_seat_is_theirs_until_the_clock_finds_them_away(srv):
     assert (turn, "clock") in marked and all((s, "bot") in marked for s in range(4))
     club = clubs.GetClub(pb.GetClubRequest(club_id=cid))
     assert [s.games for s in club.seasons] == [1]  # the game counts in the club's season...
-    assert json.loads(club.ladder_json)["four_point_ne_wisconsin"] == []  # ...but the bots played it: nobody is rated
+    assert ladders(club)["four_point_ne_wisconsin"] == []  # ...but the bots played it: nobody is rated

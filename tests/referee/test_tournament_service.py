@@ -11,6 +11,7 @@ import time
 import grpc
 import pytest
 from referee_harness import ServerProcess, bearer
+from typed import standings
 
 from smear_referee.api import referee_pb2 as pb
 from smear_referee.api import referee_pb2_grpc as pb_grpc
@@ -67,8 +68,8 @@ def test_tournament_service_end_to_end_with_restart(tmp_path):
         state = stub.GetStandings(pb.GetStandingsRequest(tournament_id=tid)).rounds[0]
         assert state.finished_tables == 2 and hashlib.sha256(state.seed.encode()).hexdigest() == r0.commitment
         # A director adjustment shows in the standings and the audit log.
-        before = {row["entrant"]: row for row in json.loads(stub.GetStandings(
-            pb.GetStandingsRequest(tournament_id=tid)).standings_json)}
+        before = {row["entrant"]: row for row in standings(stub.GetStandings(
+            pb.GetStandingsRequest(tournament_id=tid)))}
         with pytest.raises(grpc.RpcError) as e:
             stub.Act(pb.ActRequest(tournament_id=tid, adjust=pb.Adjust(entrant=5, wins=1)), metadata=director)
         assert error_reason(e.value) == "NO_REASON"
@@ -76,7 +77,7 @@ def test_tournament_service_end_to_end_with_restart(tmp_path):
                                                                                                      points=2)),
                  metadata=director)
         got = stub.GetStandings(pb.GetStandingsRequest(tournament_id=tid))
-        after = {row["entrant"]: row for row in json.loads(got.standings_json)}
+        after = {row["entrant"]: row for row in standings(got)}
         assert after[5]["wins"] == before[5]["wins"] + 1 and after[5]["points_for"] == before[5]["points_for"] + 2
         assert json.loads(got.audit_json[0])["reason"] == "scoring slip at table 1"
         # Round 2 starts; the server is stopped in the middle of it and restarted on the same file.
@@ -97,7 +98,7 @@ def test_tournament_service_end_to_end_with_restart(tmp_path):
         archive = json.loads(stub.ExportTournament(pb.ExportTournamentRequest(tournament_id=tid),
                                                    metadata=director).archive_json)
         assert verify_archive(archive) == []
-        assert archive["standings"] == json.loads(final.standings_json)
+        assert archive["standings"] == standings(final)
         assert [e["action"] for e in archive["audit"]] == ["adjust"]
         assert archive["duplicate_comparisons"] and {len(c["tables"]) for c in archive["duplicate_comparisons"]} == {2}
     finally:

@@ -286,12 +286,12 @@ class Received:
 
 
 def cards_in(value, names: frozenset[str]) -> set[str]:
-    """Every card of the deck (`names`) named anywhere in a message (detail_json parsed too). Exact names,
+    """Every card of the deck (`names`) named anywhere in a message (the last hand's JSON parsed too). Exact names,
     not a pattern: a token or an id may begin like a joker's name ('BJ...')."""
     found: set[str] = set()
     if isinstance(value, dict):
         for k, v in value.items():
-            if k == "detailJson":
+            if k == "lastHandJson":
                 v = json.loads(v)
             found |= cards_in(v, names)
     elif isinstance(value, list):
@@ -356,13 +356,13 @@ def test_four_people_play_while_a_spectator_sees_only_public_cards(browser, serv
     assert any("snapshot" in m for m in messages) and sum("move" in m for m in messages) >= 40  # the stream itself
     assert sum("chat" in m for m in messages) >= 5 and any("seats" in m for m in messages)  # talk and seats too
     for m in messages:
-        view = m.get("snapshot") or (m if "detailJson" in m else None)
+        view = m.get("snapshot") or (m if "tableId" in m and "phase" in m else None)
         version = int(view.get("version", 0)) if view else int(m["move"]["version"]) if "move" in m else None
         known = played_by[version] if version is not None else public
         assert cards_in(m, deck) <= known, \
             f"the spectator received {sorted(cards_in(m, deck) - known)} before they were played"
-        detail = json.loads(view["detailJson"]) if view else {}
-        assert "hand" not in detail and "discarded" not in detail and "legal" not in detail
+        current = view.get("current", {}) if view else {}
+        assert "discarded" not in current and "discard" not in (view or {}) and "legalMoves" not in (view or {})
         assert not m.get("hand") and not m.get("handStarted", {}).get("yourCards")
 
 
@@ -1150,6 +1150,5 @@ def test_a_club_tournament_from_the_club_page_rates_its_members(browser, server)
     assert "Gus" not in director.inner_text("section.ladder")
     assert director.inner_text("#c-tournaments") == "Saturday cup"
     got = pb_grpc.ClubStub(grpc.insecure_channel(server.target)).GetClub(pb.GetClubRequest(club_id=club_id))
-    settings = json.loads(got.settings_json)  # what the form set is the club's
-    assert (settings["model"], settings["mu"]) == ("BradleyTerryFull", 30)
+    assert (got.settings.model, got.settings.mu) == ("BradleyTerryFull", 30)  # what the form set is the club's
     assert [f.house_rules for f in got.rule_files] == [False, True]

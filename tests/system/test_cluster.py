@@ -28,6 +28,7 @@ from cluster_harness import (
 )
 from google.protobuf.json_format import MessageToDict
 from pgcluster import OwnCluster, pg_bindir
+from typed import ladders
 
 from smear_referee.api import referee_pb2 as pb
 from smear_referee.api import referee_pb2_grpc as pb_grpc
@@ -363,7 +364,7 @@ def test_a_club_counts_its_games_on_whichever_replica_holds_it_after_its_replica
         assert _lease(database, cid)[0] != owner  # another replica holds the club's shard now, and counted
         assert [read(r.address).seasons[0].games for r in reps.live] == [1, 1]  # once, whoever reads
         # The server's bots played every member's seat: the game counts, and rates nobody (members_only).
-        assert all(json.loads(read(r.address).ladder_json)["four_point_ne_wisconsin"] == [] for r in reps.live)
+        assert all(ladders(read(r.address))["four_point_ne_wisconsin"] == [] for r in reps.live)
         got = read(reps.live[0].address)
         assert [m.name for m in got.members] == ["Ann", "Bo", "Cy", "Di"] and not got.tables
         exported = Client(reps.targets, members[0]).club("ExportClub", pb.ExportClubRequest(club_id=cid))

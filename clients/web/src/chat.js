@@ -53,8 +53,8 @@ export class ChatPanel {
     this.list.scrollTop = this.list.scrollHeight;
     const host = tokens.get(this.page.tableId).host;
     const box = this.box.querySelector("#chat-host");
-    if (host && !box.childElementCount && this.page.detail) {  // the host mutes seats and may let spectators speak
-      const boxes = Array.from({ length: this.page.detail.players }, (_, s) => h("input", { type: "checkbox", "data-mute": s, id: `mute-${s}` }));
+    if (host && !box.childElementCount && this.page.players) {  // the host mutes seats and may let spectators speak
+      const boxes = Array.from({ length: this.page.players }, (_, s) => h("input", { type: "checkbox", "data-mute": s, id: `mute-${s}` }));
       const spectators = h("input#spectators-chat", { type: "checkbox" });
       const apply = () => this.moderate(boxes.filter((b) => b.checked).map((b) => Number(b.dataset.mute)), spectators.checked);
       for (const b of [...boxes, spectators]) b.addEventListener("change", apply);

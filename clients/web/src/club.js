@@ -41,9 +41,9 @@ export async function newClubPage(root, go) {
         const chosen = boxes.map((b) => b.querySelector("input")).filter((x) => x.checked).map((x) => ({ rulesName: x.value }));
         if (houseText.value.trim()) chosen.push({ rulesName: houseName.value.trim() || "house_rules", rulesText: houseText.value });
         try {
-          const settings = { rate_by: rateBy.value, season_start: start.value, provisional_games: Number(provisional.value), model: model.value };
+          const settings = { rateBy: rateBy.value, seasonStart: start.value, provisionalGames: Number(provisional.value), model: model.value };
           for (const [k, el] of Object.entries(params)) settings[k] = Number(el.value);
-          const made = await club.createClub({ name: name.value, ruleFiles: chosen, settingsJson: JSON.stringify(settings) });
+          const made = await club.createClub({ name: name.value, ruleFiles: chosen, settings });
           saved.set(made.clubId, { director: made.directorToken });
           go(`/club/${made.clubId}`);
         } catch (err) {
@@ -91,7 +91,7 @@ class ClubPage {
   async refresh() {
     const token = this.token;
     this.state = await club.getClub({ clubId: this.id }, token ? auth(token) : undefined);
-    if (this.chart) this.history = JSON.parse((await club.getMemberHistory({ clubId: this.id, memberId: this.chart })).historyJson);
+    if (this.chart) this.history = (await club.getMemberHistory({ clubId: this.id, memberId: this.chart })).points;
     this.render();
   }
 
@@ -155,7 +155,7 @@ class ClubPage {
     const s = this.state;
     const names = Object.fromEntries(s.members.map((m) => [m.memberId, m.name]));
     const who = (m) => names[m] ?? t("a former member");
-    const ladder = JSON.parse(s.ladderJson);
+    const keys = Object.keys(s.ladders).sort();  // a map arrives in no set order
     const files = Object.fromEntries(s.ruleFiles.map((f) => [f.name, f.title]));
     const current = s.seasons[s.seasons.length - 1];
     const links = saved.get(this.id).links || [];
@@ -183,7 +183,7 @@ class ClubPage {
       s.tournaments.length ? h("section.panel", {}, h("h2", {}, t("Club tournaments")), h("ul#c-tournaments", {},
         s.tournaments.map((x) => h("li", {}, h("a", { href: `/tournament/${x.tournamentId}`,
           onclick: (e) => { e.preventDefault(); this.go(`/tournament/${x.tournamentId}`); } }, x.name))))) : null,
-      ...Object.entries(ladder).map(([key, rungs]) => h("section.panel.ladder", { "data-rules": key },
+      ...keys.map((key) => [key, s.ladders[key].rungs]).map(([key, rungs]) => h("section.panel.ladder", { "data-rules": key },
         h("h2", {}, t("Ladder: {rules}", { rules: files[key] ?? key })),
         rungs.length ? h("table.lobby", {},
           h("tr", {}, [t("Place"), t("Member"), t("Rating"), t("Skill ± uncertainty"), t("Games"), t("Wins"), t("Usual partners")].map((x) => h("th", {}, x))),

@@ -5,13 +5,13 @@ import { t, tn } from "./i18n.js";
 import { cardEl, choiceButtonLabel, h, moveKey, moveLabel, sortHand, SUITS } from "./ui.js";
 
 export function handEl(st, on) {
-  const v = st.view, d = st.detail;
+  const v = st.view;
   const legal = v.legalMoves;
   const plays = new Set(legal.filter((m) => m.action.case === "play").map((m) => m.action.value));
   const discarding = legal.some((m) => m.action.case === "discard");
-  const mayGo = new Set(d.discard?.cards || []);  // the cards the rules let go (the referee judges the set)
-  const playing = v.phase === "play" && d.turn === v.seat;
-  const cards = sortHand(v.hand, d.trump);
+  const mayGo = new Set(v.discard?.cards || []);  // the cards the rules let go (the referee judges the set)
+  const playing = v.phase === "play" && v.turn === v.seat;
+  const cards = sortHand(v.hand, st.current?.trump || null);
   return h("div#hand.cards", { class: `cards${cards.length > 6 ? " fan" : ""}` }, cards.map((c) => cardEl(c, {
     draggable: playing && plays.has(c),
     legal: discarding ? mayGo.has(c) : !playing || plays.has(c),
@@ -40,11 +40,11 @@ export function actionsEl(st, on) {
   for (const m of legal.filter((x) => x.action.case === "trump")) {
     out.push(h("button.trump", { "data-move": moveKey(m), onclick: () => on.submit(m) }, t("{suit} trump", { suit: SUITS[m.action.value] })));
   }
-  const dd = st.detail.discard;  // how many may go (min..max), which, and one legal discard
+  const dd = st.view.discard;  // how many may go (min..max), which, and one legal discard
   if (dd && legal.some((m) => m.action.case === "discard")) {
     const chosen = st.selected.size;
     out.push(h("button#discard", {
-      "data-example": (dd.example || []).join(" "),
+      "data-example": dd.example.join(" "),
       onclick: () => on.submit({ action: { case: "discard", value: { cards: [...st.selected], count: chosen } } }),
       disabled: chosen < dd.min || chosen > dd.max,
     }, dd.min === dd.max ? tn("Discard {n} selected card ({chosen} chosen)", "Discard {n} selected cards ({chosen} chosen)", dd.min, { chosen })

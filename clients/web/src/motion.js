@@ -14,9 +14,9 @@ export function feltRects(root) {
 
 /** Motion: a card just played travels from its player's seat (or your hand) to its place; a trick just
  * taken slides toward its winner. Nothing moves for people who ask their system for less motion. */
-export function animate(root, detail, before) {
+export function animate(root, current, before) {
   if (!before.size || matchMedia("(prefers-reduced-motion: reduce)").matches) return;
-  const winner = detail.tricks?.length ? detail.tricks[detail.tricks.length - 1].winner : null;
+  const winner = current?.tricks.length ? current.tricks[current.tricks.length - 1].winner : null;
   for (const el of root.querySelectorAll(".felt .played")) {
     const card = el.querySelector(".card")?.dataset.card;
     const was = before.get(card);

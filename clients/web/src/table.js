@@ -39,7 +39,7 @@ class TablePage {
 
   // What the chat panel reads of the page.
   get token() { return this.link.token; }
-  get detail() { return this.state.detail; }
+  get players() { return this.state.view?.players ?? 0; }
   seatName(seat, you = true) { return this.state.seatName(seat, you); }
 
   announce(text) { if (text) this.announcer.textContent = text; }
@@ -311,15 +311,15 @@ class TablePage {
       active.focus({ preventScroll: true });
       if (caret?.[0] !== null && caret?.[0] !== undefined) active.setSelectionRange(caret[0], caret[1]);
     }
-    animate(this.root, st.detail, before);
+    animate(this.root, st.current, before);
     this.sounds.play(v);
   }
 
   resultsEl() {
     const st = this.state;
     if (!st.results.length) return h("p.muted", {}, t("No hand finished yet."));
-    const d = st.detail;
-    const who = (side) => (side === null || side === undefined ? t("nobody") : d.players === d.scores.length ? st.seatName(side) : t("Side {n}", { n: side + 1 }));
+    const v = st.view;
+    const who = (side) => (side === null || side === undefined ? t("nobody") : v.players === v.scores.length ? st.seatName(side) : t("Side {n}", { n: side + 1 }));
     return h("ol.results", {}, st.results.map((r) => h("li", {},
       t("bid {n} by {who}", { n: r.bid ?? "-", who: r.bidder === null ? "-" : st.seatName(r.bidder) }),
       r.made === false ? ` ${t("(set)")}` : "", ": ",
@@ -328,12 +328,12 @@ class TablePage {
   }
 
   overEl() {
-    const st = this.state, v = st.view, d = st.detail, info = st.info;
+    const st = this.state, v = st.view, info = st.info;
     this.followNext();
-    const winner = v.winner === undefined ? null : d.players === d.scores.length ? st.seatName(v.winner) : t("Side {n}", { n: v.winner + 1 });
+    const winner = v.winner === undefined ? null : v.players === v.scores.length ? st.seatName(v.winner) : t("Side {n}", { n: v.winner + 1 });
     return h("section.panel.over#game-over", {}, h("h2", {}, t("Game over")),
-      h("p", {}, winner === null ? t("No winner · scores {list}", { list: scoreList(d.scores) })  // a sentence of its own
-        : t("Winner: {who} · scores {list}", { who: winner, list: scoreList(d.scores) })),
+      h("p", {}, winner === null ? t("No winner · scores {list}", { list: scoreList(v.scores) })  // a sentence of its own
+        : t("Winner: {who} · scores {list}", { who: winner, list: scoreList(v.scores) })),
       v.seat !== undefined ? h("button#play-again", { onclick: (e) => this.playAgain(e.target) }, t("Play again")) : null,
       v.seat === undefined && info.nextTableId ? h("button#watch-next", { onclick: () => this.go(`/t/${info.nextTableId}`) },
         t("Watch the next game")) : null,

@@ -1,4 +1,4 @@
-// What a table page knows, with one owner: the table's lobby line (info), this seat's view and its detail,
+// What a table page knows, with one owner: the table's lobby line (info), this seat's view (the typed View),
 // the log, the hands scored, the cards picked for a discard, the message shown, the turn clock. The page's
 // drawing (felt.js, hand.js, table.js) reads it; only these methods change it.
 import { phaseName, t } from "./i18n.js";
@@ -8,7 +8,7 @@ export class TableState {
     this.tableId = tableId;
     this.info = null;  // the lobby's line of the table (TableInfo): names, seats, bots, next table
     this.view = null;  // this seat's (or a spectator's) view
-    this.detail = null;  // the view's detail, parsed
+    this.current = null;  // the hand being played (the view's HandInPlay), or null between hands
     this.log = [];  // lines of the play so far: functions saying them (names and language as drawn)
     this.results = [];  // each hand scored
     this.selected = new Set();  // cards picked for a discard
@@ -26,7 +26,7 @@ export class TableState {
     const turn = v.legalMoves.length && this.view?.version !== v.version  // once per position, not at each refresh
       ? t("Your turn: {phase}", { phase: phaseName(v.phase) }) : null;
     this.view = v;
-    this.detail = JSON.parse(v.detailJson);
+    this.current = v.current ?? null;
     // The turn clock counts down here from what the server said was left (no clock skew between them).
     this.deadline = v.turnLeft > 0 ? performance.now() + v.turnLeft * 1000 : 0;
     return turn;
@@ -91,9 +91,9 @@ export class TableState {
 
   /** Where seat `s` sits on the felt, as seen from this page's seat (you at the bottom, the next seat on your left). */
   placeOf(s) {
-    const n = this.detail.players, me = this.view.seat ?? 0;
+    const n = this.view.players, me = this.view.seat ?? 0;
     return `at-${n}-${(s - me + n) % n}`;
   }
 
-  sideOf(s) { return this.detail.sides?.[s] ?? s; }
+  sideOf(s) { return this.view.sides[s] ?? s; }
 }

@@ -112,7 +112,7 @@ class TournamentPage {
   render() {
     const s = this.state;
     const names = s.entrants;
-    const standings = JSON.parse(s.standingsJson);
+    const standings = s.standings;
     const last = s.rounds[s.rounds.length - 1];
     const canStart = this.director && s.rounds.length < s.roundsPlanned && (!last || last.finishedTables === last.tables);
     const slips = saved.get(this.id).slips || {};
@@ -128,7 +128,7 @@ class TournamentPage {
         this.message ? h("p#t-message", {}, this.message) : null) : null,
       h("section.panel", {}, h("h2", {}, t("Standings")), h("table.lobby#standings", {},
         h("tr", {}, ["#", t("entrant"), t("games"), t("wins"), t("points for"), t("against"), t("difference")].map((x) => h("th", {}, x))),
-        standings.map((r) => h("tr", {}, [r.rank, r.name, r.games, r.wins, r.points_for, r.points_against, r.difference].map((x) => h("td", {}, x)))))),
+        standings.map((r) => h("tr", {}, [r.rank, r.name, r.games, r.wins, r.pointsFor, r.pointsAgainst, r.difference].map((x) => h("td", {}, x)))))),
       ...[...s.rounds].reverse().map((rnd) => h("section.panel.round", { "data-round": rnd.round },
         h("h2", {}, t("Round {n}: {done} of {all} tables finished", { n: rnd.round + 1, done: rnd.finishedTables, all: rnd.tables })),
         h("div.muted", {}, t("seed commitment {hash}…", { hash: rnd.commitment.slice(0, 16) }), rnd.seed ? ` · ${t("seed {seed}", { seed: rnd.seed })}` : ""),
