@@ -74,6 +74,13 @@ class CompiledStep:
                            and self.valid_if is None)
 
     @property
+    def span(self) -> tuple[int, int]:
+        """fixed_range where the step has one: a discard of any cards (any_cards) always does."""
+        fr = self.fixed_range
+        assert fr is not None, "a step without a fixed range"
+        return fr
+
+    @property
     def exact(self) -> int | None:
         """The count every seat takes, discards or refills to, when it is fixed for the table (else None)."""
         if self.kind == "refill":

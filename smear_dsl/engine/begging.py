@@ -22,7 +22,7 @@ class Begging(HandState):
     # defaults: a game without begging or a turned-up card never sets them.
     turn_card = -1
     gift_side = -1
-    turned_down: list[int] | tuple = ()
+    turned_down: list[int] = ()  # type: ignore[assignment]  # a tuple: never appended to before _start_beg's list
 
     def _start_beg(self) -> None:
         """The eldest hand (left of the dealer) speaks first: stand or beg."""

@@ -23,6 +23,7 @@ import itertools
 import math
 import random
 from collections.abc import Callable
+from typing import Any
 
 from smear_dsl import cards as C
 from smear_dsl.engine.state import HandState
@@ -46,7 +47,7 @@ class Discards(HandState):
     def _legal_key(self, seat: int) -> tuple:
         """What a discard's legality reads: the plan's key, what the seat discarded before (the lead
         check) and how many seats are still to discard in this step (whether the lead check binds)."""
-        return self._key(seat), self.discarded[seat], len(self.queue)
+        return self._key(seat), self.discarded[seat], len(self._queue())
 
     def _known_legal(self, seat: int, mask: int) -> bool:
         """Whether `mask` is the discard sample_discard last found legal for this seat as things stand
@@ -63,7 +64,7 @@ class Discards(HandState):
             return memo[1]
         step = self.rules.play.steps[self.step]
         if step.any_cards:  # e.g. a widow
-            lo, hi = step.fixed_range
+            lo, hi = step.span
             allowed, kinds = self.hands[seat], [self.hands[seat]]
             plans = _counts(kinds, lo, hi)
         else:
@@ -90,7 +91,7 @@ class Discards(HandState):
         env, hand = env if env is not None else self.step_env(seat), self.hands[seat]
         key = None
         if masks is not None and step.plan_reads is not None:
-            sig = [lo, hi, hand.bit_count(), len(masks)]  # flat: this runs for every discard
+            sig: list[Any] = [lo, hi, hand.bit_count(), len(masks)]  # flat: this runs for every discard
             for m in masks:
                 sig.append(m.bit_count())
             for g in kinds:
@@ -135,7 +136,7 @@ class Discards(HandState):
 
     def _lead_binds(self, seat: int) -> bool:
         """Whether this discard is the first leader's last before play (steps.py's `lead_error` judges it)."""
-        return self.step == len(self.rules.play.steps) - 1 and len(self.queue) == 1 and self._first_leader() == seat
+        return self.step == len(self.rules.play.steps) - 1 and len(self._queue()) == 1 and self._first_leader() == seat
 
     def discard_plans(self, seat: int) -> tuple[list[int], list[tuple[int, ...]]]:
         """(the kinds of card `seat` may discard now, every count per kind in range that valid_if passes)."""
@@ -148,8 +149,8 @@ class Discards(HandState):
         checked; after QUICK refusals by the lead check, from the plans by suit (`_lead_plans`)."""
         step = self.rules.play.steps[self.step]
         binds = self._lead_binds(seat)
-        if step.any_cards and step.fixed_range[0] == step.fixed_range[1]:  # any k cards (a widow): no plan needed
-            hand, k = self.hands[seat], step.fixed_range[0]
+        if step.any_cards and step.span[0] == step.span[1]:  # any k cards (a widow): no plan needed
+            hand, k = self.hands[seat], step.span[0]
             n = hand.bit_count()
             for _ in range(QUICK if binds else 1):
                 mask = _random_subset(hand, n, k, rng) if k <= n else None
@@ -158,14 +159,14 @@ class Discards(HandState):
         _allowed, _lo, _hi, kinds, plans = self._plan(seat)
         if not plans:
             return None
-        cum = None
+        cum: list[int] | None = None
         for attempt in range(RETRIES):
             if attempt == QUICK and binds:
                 kinds, plans = self._lead_plans(seat)
                 cum = None
             if cum is None:
                 sizes = tuple(map(int.bit_count, kinds))
-                cum = _cum_weights(sizes, tuple(plans)) if len(plans) > 1 else ()
+                cum = _cum_weights(sizes, tuple(plans)) if len(plans) > 1 else []
             # random.choices(plans, cum_weights=cum)[0], the same draw without its checks and list
             counts = plans[0] if len(plans) == 1 else \
                 plans[bisect.bisect(cum, rng.random() * (cum[-1] + 0.0), 0, len(plans) - 1)]

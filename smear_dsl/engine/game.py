@@ -51,8 +51,9 @@ class Game(Bidding, Begging, Steps, Discards, Play, Snapshots, Worlds):
     # (seat, card) drawn from the stock during the play, and (seat, cards) of face-up discards, in the
     # hand `public_hand` (an index into record_hands). Class-level empty defaults, set on a game only
     # by its first draw or face-up discard (see `_public_log`), so the common game never touches them.
-    drawn: list[tuple[int, int]] | tuple = ()
-    shown: list[tuple[int, int]] | tuple = ()
+    # (Empty tuples, not lists: an append before _public_log fails loudly instead of writing a class list.)
+    drawn: list[tuple[int, int]] = ()  # type: ignore[assignment]
+    shown: list[tuple[int, int]] = ()  # type: ignore[assignment]
     public_hand = -1
     # A server's game (keep_boundary = True) notes its state between hands, just before each
     # deal (engine/snapshot.py), so a table can be saved there and rebuilt without its history.
@@ -101,7 +102,7 @@ class Game(Bidding, Begging, Steps, Discards, Play, Snapshots, Worlds):
         self.winner: int | None = None
         self.ended_by: str | None = None  # once finished: "rules" (a side won), "hand_limit" or "abandoned"
         self.results: list[HandResult] = []
-        self.record_hands: list[dict[str, Any]] = []
+        self.record_hands: list[Any] = []  # per hand (dealer, hands, stock, moves); None for one restored past
         self.auto_deal = auto_deal
         if keep_boundary:
             self.keep_boundary = True
@@ -203,10 +204,14 @@ class Game(Bidding, Begging, Steps, Discards, Play, Snapshots, Worlds):
         if self.phase == BEG:
             return "choose"
         if self.phase == STEP:
-            return "trump" if self.rules.play.steps[self.step].kind == "name_trump" else "discard"
+            return self._step_action()
         if self.phase == PLAY:
             return "play"
         return None
+
+    def _step_action(self) -> str:
+        """The action the running step waits for: trump (naming it in turn) or discard."""
+        return "trump" if self.rules.play.steps[self.step].kind == "name_trump" else "discard"
 
     @property
     def phase_name(self) -> str:
@@ -214,14 +219,14 @@ class Game(Bidding, Begging, Steps, Discards, Play, Snapshots, Worlds):
         between hands, or game over."""
         if self.hand_over:
             return "game over" if self.finished else "between hands"
-        return self.expected_action() if self.phase == STEP else PHASE_NAMES[self.phase]
+        return self._step_action() if self.phase == STEP else PHASE_NAMES[self.phase]
 
     def legal_moves(self) -> list[int]:
         """Every legal move of the seat to act (as move codes); empty between hands and after the game."""
         if self.phase == PLAY:
             return C.bit_list(self._legal_play_mask(self.turn))
         if self.phase == BIDDING:
-            return self._legal_bids()
+            return list(self._legal_bids())  # a copy: the bids may be a cached tuple
         if self.phase == STEP:
             step = self.rules.play.steps[self.step]
             if step.kind == "name_trump":
@@ -354,7 +359,7 @@ class Game(Bidding, Begging, Steps, Discards, Play, Snapshots, Worlds):
             raise MoveError("HAND_OVER", N_("the hand is over"))
         if seat != self.turn:
             raise MoveError("WRONG_TURN", N_("it is seat {turn}'s turn, not seat {seat}'s"), turn=self.turn + 1, seat=seat + 1)
-        want = self.expected_action()
+        want = self.expected_action() or ""  # the hand is on (HAND_DONE was refused above)
         ok = action in ("bid", "pass") if want == "bid" else action == want or (
             want == "trump" and action == "pass" and self.rules.play.steps[self.step].may_pass)
         if not ok:

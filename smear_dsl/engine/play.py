@@ -251,6 +251,10 @@ class _FollowEnv(dict):
     # the trick's strength lookup (card -> key), the key winning it so far, whether equal keys go to the
     # last played (equal_last), and the trick's cards
     __slots__ = ("key", "top", "last", "cards")
+    key: Any  # a card's key: a list indexed by card, or a function
+    top: Any
+    last: bool
+    cards: list[int]
 
     def beats(self, c: int) -> bool:
         """Whether card `c` would take the trick as it stands."""

@@ -3,6 +3,7 @@ whether a side has won the game by it. Everything comes from the compiled rules 
 scoring formulas, tie-breaks); the engine calls `score_hand` when a hand's last trick is taken."""
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any, NamedTuple, Protocol
 
 from smear_dsl import cards as C
@@ -72,10 +73,10 @@ class HandResult(NamedTuple):
     bid: int | None
     trump: int | None
     points: dict[str, int | None] | None
-    game_points: list[int] | None
+    game_points: Sequence[int] | None  # lists, made tuples once the hand is history (compact_history)
     made: bool | None
-    delta: list[int]
-    scores: list[int]
+    delta: Sequence[int]
+    scores: Sequence[int]
     # The hand's awards in the order they fell (Awards); None for a void hand.
     fell: Awards | None = None
 
@@ -84,7 +85,7 @@ class HandResult(NamedTuple):
         return () if self.fell is None else self.fell.awards()
 
     def to_json(self) -> dict[str, Any]:
-        out = {"dealer": self.dealer, "bidder": self.bidder, "bid": self.bid,
+        out: dict[str, Any] = {"dealer": self.dealer, "bidder": self.bidder, "bid": self.bid,
                "trump": C.SUIT_CHARS[self.trump] if self.trump is not None else None,
                "points": {k: (list(v) if isinstance(v, list) else v) for k, v in self.points.items()}
                if self.points is not None else None,
@@ -161,7 +162,7 @@ def award(game: Game, taken: list[int], early: bool = False, log: list[tuple] | 
                 log.append((i, got, values[i], AT_END, -1))
             continue
         c = _point_card(game, kind, card, extra, held)
-        got: int | None = None
+        got = None
         if c is not None and c >= 0 and (held >> c) & 1:
             if places is None and (log is not None or to == TO_EXPR):
                 places = _places(game)
@@ -216,7 +217,9 @@ def _plain(game: Game, taken: list[int], early: bool, game_points: list[int], ca
     held = sum(held_by)  # the seats' cards are disjoint, so their sum is their union
     trump = game.trump
     out: list[int | None] = []
-    for kind, card, extra, to, tie, to_fn in r.points.plain_plan:
+    plan = r.points.plain_plan
+    assert plan is not None, "the short path is taken only with a plain plan"
+    for kind, card, extra, to, tie, to_fn in plan:
         if kind >= POINT_GIFT:
             out.append(_before_play(game, kind, card, extra))
             cards.append(-1)
@@ -326,10 +329,12 @@ def _one(game: Game, i: int, kind: int, c: int, to: int, to_fn, taken: list[int]
     side_of = game.rules.side_of
     got = None
     if to == TO_EXPR:
+        assert places is not None, "a point given by an expression reads where each card fell"
         got = _chosen(game, to_fn, c, places)
     else:
         got = _taker(side_of, c, taken if to == TO_WINNER else game.held)
     if got is not None and log is not None:
+        assert places is not None, "a point logged as it fell reads where its card fell"
         # A card named by the trump alone falls with its trick; one chosen among the cards
         # played (the lowest trump played) is known only when the hand is over.
         ti, pos = places.get(c, (None, 0))
@@ -459,7 +464,7 @@ def _tally(game: Game, each_tricks: bool, early: bool) -> tuple[list[int], list[
         for _l, w, _cards in game.tricks:
             tricks_won[r.side_of[w]] += 1
     got, game_points = award(game, game.taken(), early, log, cards)
-    fell = PlainAwards((r, game.n, game.hand_moves, got, cards, game.turn_card)) if plain else Awards((r, tuple(log)))
+    fell = PlainAwards((r, game.n, game.hand_moves, got, cards, game.turn_card)) if plain else Awards((r, tuple(log or ())))
     pts = [0] * r.n_sides
     if not r.points.pegged:
         for v, s in zip(r.points.values, got):
@@ -518,7 +523,9 @@ def score_hand(game: Game, early: bool = False) -> tuple[HandResult, int | None]
             env["bidder"] = False
             v = was + others_delta(env)
         if cap_when is not None and cap_when(env):
-            v = min(v, max(was, r.scoring.cap_at(env)))
+            cap_at = r.scoring.cap_at
+            assert cap_at is not None, "a cap has a when and an at"
+            v = min(v, max(was, cap_at(env)))
         new.append(v)
         # Whether this side wins reads only its own figures, so it is decided here too.
         env["score"] = v

@@ -77,7 +77,8 @@ class Snapshots(HandState):
         self.ended_by = state.get("ended_by")
         self.record_hands = [None] * state["hands"]
         last = state["last"]
-        self.results = [None] * (state["results"] - (last is not None))
+        # Placeholders for the results let go (forget_history): their number is known, not their values.
+        self.results = [None] * (state["results"] - (last is not None))  # type: ignore[list-item]
         if last is not None:
             self.results.append(result_of(last, self.rules))
         self._compacted, self._compacted_results = state["hands"], state["results"]
@@ -92,7 +93,7 @@ class Snapshots(HandState):
         for k in range(done):
             self.record_hands[k] = None
         for k in range(len(self.results) - 1):
-            self.results[k] = None
+            self.results[k] = None  # type: ignore[call-overload]  # a placeholder (see resume)
         self._compacted = max(self._compacted, done)
         self._compacted_results = len(self.results)
 

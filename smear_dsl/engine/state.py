@@ -52,7 +52,7 @@ class HandState:
     trump: int
     turn_card: int
     gift_side: int
-    turned_down: list[int]
+    turned_down: list[int]  # (an empty tuple until begging sets cards aside)
     trick: list[int]
     trick_leader: int
     trick_no: int
@@ -67,8 +67,8 @@ class HandState:
     hand_moves: list[tuple[int, int]]
     step: int
     queue: list[int] | None
-    drawn: list[tuple[int, int]] | tuple[()]
-    shown: list[tuple[int, int]] | tuple[()]
+    drawn: list[tuple[int, int]]  # (an empty tuple until the hand's first entry: Game._public_log)
+    shown: list[tuple[int, int]]
     public_hand: int
     # ---- caches (engine/discards.py, engine/play.py)
     _plan_memo: tuple[Any, ...] | None
@@ -76,6 +76,12 @@ class HandState:
     _lead_memo_plans: tuple[Any, ...] | None
     _follow_memo: tuple[Any, ...] | None
     _sampled: tuple[Any, ...] | None
+
+    def _queue(self) -> list[int]:
+        """The seats still to act in the step running now (the queue is None between steps)."""
+        queue = self.queue
+        assert queue is not None, "no step is running"
+        return queue
 
     if TYPE_CHECKING:  # the parts' methods one part calls of another (defined in the module named)
         def start_hand(self, deal: tuple[list[list[int]], list[int]] | None = None) -> None: ...  # game
@@ -101,6 +107,7 @@ class HandState:
         def _lead_binds(self, seat: int) -> bool: ...  # discards
         def sample_discard(self, seat: int, rng: random.Random) -> int | None: ...  # discards
         def _start_play(self) -> None: ...  # play
+        def taken(self) -> list[int]: ...  # play
         def _first_leader(self) -> int: ...  # play
         def _lead_mask(self, seat: int, hand: int, discarded: int, trick_no: int) -> int: ...  # play
         def _any_lead(self, hand: int) -> int: ...  # play

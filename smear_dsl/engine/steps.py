@@ -36,7 +36,9 @@ class Steps(HandState):
         if step.count is not None:
             k = step.count(env)
             return k, k
-        return step.min(env), step.max(env)
+        lo, hi = step.min, step.max
+        assert lo is not None and hi is not None, "a step has a count or a min and a max"
+        return lo(env), hi(env)
 
     def _advance_steps(self) -> None:
         """Run automatic steps and skip empty discards until a seat must act, then start play."""
@@ -45,15 +47,16 @@ class Steps(HandState):
             step = steps[self.step]
             if self.queue is None:
                 self.queue = list(_seats(step.who, self.n, self.bidder, self.dealer))
-            while self.queue:
-                seat = self.queue[0]
+            queue = self.queue
+            while queue:
+                seat = queue[0]
                 if step.kind == "take":
-                    k = step.fixed_range[0] if step.fixed_range is not None else step.count(self.step_env(seat))
+                    k = step.fixed_range[0] if step.fixed_range is not None else _call(step.count, self.step_env(seat))
                     k = max(0, min(k, len(self.stock)))
                     self.hands[seat] |= sum(map(_BIT, self.stock[:k]))  # stock cards are distinct
                     del self.stock[:k]
                 elif step.kind == "refill":
-                    to = step.to
+                    to: Any = step.to  # a compiled Fn, with `const` when it is one
                     need = max(0, (to.const if hasattr(to, "const") else to(self.step_env(seat))) - self.hands[seat].bit_count())
                     need = min(need, len(self.stock))
                     self.hands[seat] |= sum(map(_BIT, self.stock[:need]))  # stock cards are distinct
@@ -65,7 +68,7 @@ class Steps(HandState):
                     if self.hands[seat] and self._plan(seat)[2] > 0:
                         self.turn = seat
                         return
-                self.queue.pop(0)
+                queue.pop(0)
             self.step += 1
             self.queue = None
         self._start_play()
@@ -74,14 +77,14 @@ class Steps(HandState):
         self._log(seat, M.TRUMP_BASE + suit)
         self.trump = suit
         self.namer = seat
-        self.queue.clear()  # the first to name trump sets it: no one else speaks
+        self._queue().clear()  # the first to name trump sets it: no one else speaks
         self._advance_steps()
 
     def may_pass_trump(self) -> bool:
         """Whether the seat to name trump may pass: the phase lets each pass, and this is not the last
         seat of a phase where the last must name it (`all_pass: forced`)."""
         step = self.rules.play.steps[self.step]
-        return step.may_pass and (len(self.queue) > 1 or step.all_pass != "forced")
+        return step.may_pass and (len(self._queue()) > 1 or step.all_pass != "forced")
 
     def _pass_trump(self, seat: int) -> None:
         """A pass while trump is named in turn; when everyone has passed (`all_pass: redeal`) the same
@@ -89,9 +92,10 @@ class Steps(HandState):
         if not self.may_pass_trump():
             raise MoveError("WRONG_PHASE", N_("everyone else has passed, so you must name trump"))
         self._log(seat, M.PASS)
-        self.queue.pop(0)
-        if self.queue:
-            self.turn = self.queue[0]
+        queue = self._queue()
+        queue.pop(0)
+        if queue:
+            self.turn = queue[0]
             return
         self._end_void(same_dealer=True)
 
@@ -101,9 +105,11 @@ class Steps(HandState):
         if self._known_legal(seat, mask):
             return None
         step = self.rules.play.steps[self.step]
+        kinds: list[int] | tuple[()]
+        plans: list[tuple[int, ...]]
         if step.any_cards:  # e.g. a widow: no plan needed
-            lo, hi = step.fixed_range
-            allowed, kinds, plans = self.hands[seat], (), None
+            lo, hi = step.span
+            allowed, kinds, plans = self.hands[seat], (), []
         else:
             allowed, lo, hi, kinds, plans = self._plan(seat)
         k = mask.bit_count()
@@ -204,8 +210,14 @@ class Steps(HandState):
             self.credit[self.rules.side_of[self.bidder]] |= mask
         elif step.credit == "own":
             self.credit[self.rules.side_of[seat]] |= mask
-        self.queue.pop(0)
+        self._queue().pop(0)
         self._advance_steps()
+
+
+def _call(fn: Any, env: dict[str, Any]) -> Any:
+    """A step's compiled expression on `env` (the compiler set it for the step's kind)."""
+    assert fn is not None, "the step's expression is missing"
+    return fn(env)
 
 
 @functools.lru_cache(maxsize=1024)
@@ -219,6 +231,7 @@ class _StepEnv(dict):
     expressions never read it, and a discard's plan asks for the names several times)."""
 
     __slots__ = ("stock_cards",)  # the stock as a list, made a set when `stock` is first read
+    stock_cards: list[int]
 
     def __missing__(self, name: str) -> Any:
         if name != "stock":
