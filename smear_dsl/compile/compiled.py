@@ -345,8 +345,8 @@ SCORE_VARS = ("tricks", "dealer", "previous", "delta", "total_tricks", "bidder_t
 class ScoringRules:
     """What each side scores for a hand: the contract, the deltas, the cap."""
 
-    made: Fn
-    bidder_delta: Fn
+    made: Fn | None  # (None with `bidding: none`: no contract, no bidder)
+    bidder_delta: Fn | None
     others_delta: Fn
     cap_when: Fn | None
     cap_at: Fn | None

@@ -8,7 +8,7 @@ scoring formulas), so play never walks YAML or syntax trees.
 from __future__ import annotations
 
 import dataclasses
-from typing import Any
+from typing import Any, overload
 
 from smear_dsl import cards as C
 from smear_dsl.compile.compiled import (
@@ -35,13 +35,16 @@ from smear_dsl.language.inherited import own_lines
 from smear_dsl.language.langversion import as_warning
 from smear_dsl.language.spec import ExprSpec, Loc, RuleSpec, phase_seats
 
+_NO: Any = object()  # no folded constant
+
 
 def _never_acts(step: CompiledStep) -> bool:
     """A take/discard whose count (or maximum) is a folded constant of at most 0."""
     if step.kind not in ("take", "discard"):
         return False
     fixed = step.count if step.count is not None else step.max
-    return fixed is not None and isinstance(getattr(fixed, "const", None), int) and fixed.const <= 0
+    const = getattr(fixed, "const", None)
+    return isinstance(const, int) and const <= 0
 
 
 def resolve_options(spec: RuleSpec, given: dict[str, Any] | None) -> dict[str, Any]:
@@ -89,11 +92,21 @@ class _Compiler:
         else:
             self.diags.append(loc.diag(message, hint))
 
+    @overload
+    def static_int(self, e: ExprSpec, tables: Tables, default: int | None = None) -> int: ...
+    @overload
+    def static_int(self, e: ExprSpec | None, tables: Tables, default: int) -> int: ...
+    @overload
+    def static_int(self, e: ExprSpec | None, tables: Tables, default: None = None) -> int | None: ...
     def static_int(self, e: ExprSpec | None, tables: Tables, default: int | None = None) -> int | None:
         if e is None:
             return default
         return int(emit(e.checked, tables)({}))
 
+    @overload
+    def fn(self, e: ExprSpec, tables: Tables) -> Fn: ...
+    @overload
+    def fn(self, e: ExprSpec | None, tables: Tables) -> Fn | None: ...
     def fn(self, e: ExprSpec | None, tables: Tables) -> Fn | None:
         return None if e is None else emit(e.checked, tables)
 
@@ -252,7 +265,7 @@ class _Compiler:
         if teams is None or teams <= 0:
             return n, tuple(range(n))
         if teams < 2 or n % teams:
-            self.fail(spec.teams.loc, f"{n} players cannot sit in {teams} equal partnerships",
+            self.fail(spec.teams.loc if spec.teams is not None else spec.loc, f"{n} players cannot sit in {teams} equal partnerships",
                       "teams must divide the number of players (seat mod teams is the side)")
             teams = n
         return teams, tuple(s % teams for s in range(n))
@@ -273,15 +286,15 @@ class _Compiler:
             self.fail(spec.deal.loc, f"packets {list(packets)} add up to {sum(packets)}, not the hand size {hand_size}")
         return hand_size, tuple(packets)
 
-    def bidding(self, tables: Tables) -> tuple[int | None, int | None, int | None]:
+    def bidding(self, tables: Tables) -> tuple[int, int, int]:
         """The lowest and highest bid, and the bid that ends the bidding at once."""
         b = self.spec.bidding
-        if b.min is None:  # `bidding: none`
+        if b.min is None or b.max is None:  # `bidding: none` (a mapping has both: the schema requires them)
             return 0, 0, 0
         bmin, bmax = self.static_int(b.min, tables), self.static_int(b.max, tables)
-        if bmin is not None and bmax is not None and (bmin < 1 or bmax < bmin):
+        if bmin < 1 or bmax < bmin:
             self.fail(b.loc, f"bids {bmin}..{bmax} are not a range of positive numbers")
-        if bmax is not None and bmax > 2000:
+        if bmax > 2000:
             self.fail(b.max.loc, "bids above 2000 are not supported")
         return bmin, bmax, self.static_int(b.ends_at, tables, bmax)
 
@@ -304,10 +317,11 @@ class _Compiler:
                 self.fail(p.loc, f"a `{p.kind}` phase needs `deal.rest: stock`")
             count, lo, hi = self.fn(p.count, tables), self.fn(p.min, tables), self.fn(p.max, tables)
             fixed = None
-            if hasattr(count, "const"):
-                fixed = (count.const, count.const)
-            elif hasattr(lo, "const") and hasattr(hi, "const"):
-                fixed = (lo.const, hi.const)
+            c_count, c_lo, c_hi = (getattr(f, "const", _NO) for f in (count, lo, hi))  # folded constants
+            if c_count is not _NO:
+                fixed = (c_count, c_count)
+            elif c_lo is not _NO and c_hi is not _NO:
+                fixed = (c_lo, c_hi)
             steps.append(CompiledStep(p.kind, p.who, count, lo, hi, self.fn(p.allowed, tables), self.fn(p.valid_if, tables),
                                       p.credit, self.fn(p.to, tables), fixed, p.face_up,
                                       tuple(self.fn(k, tables) for k in p.kinds), p.may_pass, p.all_pass,
@@ -446,11 +460,12 @@ class _Compiler:
         per card as the cards it scores under each trump; a `to:` condition as its closure."""
         points = []
         for pt in self.spec.points:
-            card = self.fn(pt.card, tables)
-            by_trump = None
-            if card is not None and not any(A.mentions(pt.card.ast, v) for v in ("played", "dealt", "held", "bid")):
-                by_trump = tuple(card({"trump": t}) for t in range(4))  # options are folded in already
-            scan = _trump_scan(pt.card.ast, tables) if card is not None else None
+            card = by_trump = scan = None
+            if pt.card is not None:
+                card = self.fn(pt.card, tables)
+                if not any(A.mentions(pt.card.ast, v) for v in ("played", "dealt", "held", "bid")):
+                    by_trump = tuple(card({"trump": t}) for t in range(4))  # options are folded in already
+                scan = _trump_scan(pt.card.ast, tables)
             each = None
             if pt.each is not None:
                 cond = self.fn(pt.each, tables)

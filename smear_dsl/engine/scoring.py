@@ -485,6 +485,8 @@ def _tally(game: Game, each_tricks: bool, early: bool) -> tuple[list[int], list[
 def score_hand(game: Game, early: bool = False) -> tuple[HandResult, int | None]:
     """The hand just played as a result (points, made, each side's new score) and the side that has
     won the game by it (None: nobody yet); `early`: the hand so far, before the play (see award)."""
+    # Kept whole: it runs once per hand of every game, and its per-side loop reads the rules' closures
+    # as locals; split, the env and the locals would pass through calls.
     r = game.rules
     ns, side_of = r.n_sides, r.side_of
     each_tricks, each_dealer, each_previous, each_delta = r.scoring.flags
@@ -502,7 +504,8 @@ def score_hand(game: Game, early: bool = False) -> tuple[HandResult, int | None]
     if point_reads and bidder >= 0:
         for i, name in point_reads:
             env[name] = _won(got[i], bside)
-    made = env["made"] = bool(r.scoring.made(env)) if bidder >= 0 else None
+    made_fn = r.scoring.made  # (there is one whenever there is a bidder)
+    made = env["made"] = bool(made_fn(env)) if bidder >= 0 and made_fn is not None else None
     cap_when, win_if, bidder_delta, others_delta = r.scoring.cap_when, r.end.win_if, r.scoring.bidder_delta, r.scoring.others_delta
     new, cands = [], []
     for s in range(ns):  # once per side of every hand: the rules' closures are read into locals above
@@ -518,6 +521,7 @@ def score_hand(game: Game, early: bool = False) -> tuple[HandResult, int | None]
                 env[name] = _won(got[i], s)
         if s == bside:
             env["bidder"] = True
+            assert bidder_delta is not None, "a side that bid has the bidder's formula"
             v = was + bidder_delta(env)
         else:
             env["bidder"] = False

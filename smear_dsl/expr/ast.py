@@ -2,7 +2,7 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, TypeGuard
 
 
 @dataclass(frozen=True)
@@ -166,9 +166,13 @@ _CMP = {"==": lambda a, b: a == b, "!=": lambda a, b: a != b, "<": lambda a, b: 
         ">": lambda a, b: a > b, ">=": lambda a, b: a >= b}
 
 
+def _const(x: Expr) -> TypeGuard[Const]:
+    return isinstance(x, Const)
+
+
 def _folded(e: Expr) -> Expr:
     """One node folded when its operands are constants (or an and/or is decided by one side)."""
-    const = (lambda x: isinstance(x, Const))
+    const = _const
     if isinstance(e, BinOp) and const(e.a) and const(e.b) and e.a.type == e.b.type == "int" and e.op in _ARITH:
         v = _ARITH[e.op](e.a.value, e.b.value)
         return e if v is None else Const(e.pos, v, "int")

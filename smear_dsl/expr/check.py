@@ -221,15 +221,15 @@ def vector(e: A.Expr, env: Env, subject: str = "card", masks: dict[str, str] | N
     if attr is not None:
         return E.vec_trump() if attr == "trump" else E.const(E.JOKERS)
     if isinstance(e, A.Compare) and e.op in ("==", "!="):
-        for a, b in ((e.a, e.b), (e.b, e.a)):
-            if not free(b):
+        for one, two in ((e.a, e.b), (e.b, e.a)):
+            if not free(two):
                 continue
-            attr = _of(a, subject, ("suit", "rank"))
+            attr = _of(one, subject, ("suit", "rank"))
             if attr is not None:
-                other = check(b, env, SUIT if attr == "suit" else RANK).make
+                other = check(two, env, SUIT if attr == "suit" else RANK).make
                 return (E.vec_suit if attr == "suit" else E.vec_rank)(other, e.op == "!=")
-            if isinstance(a, A.Name) and a.name == subject:
-                return E.vec_card(check(b, env, OPTCARD).make, e.op == "!=")
+            if isinstance(one, A.Name) and one.name == subject:
+                return E.vec_card(check(two, env, OPTCARD).make, e.op == "!=")
     if isinstance(e, A.Member) and free(e.b):
         attr = _of(e.a, subject, ("suit", "rank"))
         if attr is not None:

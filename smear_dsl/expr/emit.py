@@ -85,7 +85,7 @@ def attr(name: str, obj: Maker) -> Maker:
 
             def suit_of_var(env):
                 return eff[env["trump"] + 1][env[v]]
-            suit_of_var.suit_of_var = v  # type: ignore[attr-defined]
+            suit_of_var.suit_of_var = v
             return suit_of_var
         if name == "rank":
             return lambda env: C.rank_of(f(env))
@@ -205,7 +205,7 @@ def trump_runs(t: Tables, fn: str) -> tuple[tuple[tuple[int, int], ...], ...]:
     of a run found in a set of trumps is that set's highest (lowest) card."""
     order, tm = t.order_key, t.trump_mask
     sign = -1 if fn == "highest" else 1
-    return tuple(tuple((1 << c, c) for c in sorted(C.bits(tm[t1]), key=lambda c, k=order[t1]: (sign * k[c], c)))
+    return tuple(tuple((1 << c, c) for c in sorted(C.bits(tm[t1]), key=lambda c: (sign * order[t1][c], c)))
                  for t1 in range(len(tm)))
 
 
@@ -326,7 +326,7 @@ def where_vector(cards: Maker, vec: Maker) -> Maker:
 
         def of_var(env):
             return env[n] & v(env)
-        of_var.var_and = (n, v)  # type: ignore[attr-defined]  # lets any(...) test it in one step
+        of_var.var_and = (n, v)  # lets any(...) test it in one step
         return of_var
     return make
 

@@ -2,6 +2,7 @@
 a turned-up trump, draws from the stock and begging each need from the rest of the file."""
 from __future__ import annotations
 
+from smear_dsl.language.semanticpart import SemanticPart
 from smear_dsl.language.spec import BegSpec, BiddingSpec, DealSpec, DeckSpec, PhaseSpec, PlaySpec, PointSpec
 from smear_dsl.language.yamlsrc import Node
 
@@ -11,7 +12,7 @@ NO_NAMER = ("without bidding no bidder names trump: name it in turn with `name_t
             "leave the phase out (the first card led fixes trump) or turn it up with `deal: {turn_up: true, rest: stock}`")
 
 
-class CrossChecks:
+class CrossChecks(SemanticPart):
     """A part of the semantic pass (language.py's _Semantics): its `err` and `loc` report and locate."""
 
     def no_bidding(self, root: Node, phases: tuple[PhaseSpec, ...], play: PlaySpec | None) -> None:

@@ -41,6 +41,7 @@ from smear_dsl.language.paths import file_version, rule_file, rule_names, split_
 from smear_dsl.language.pointdefs import PointChecks
 from smear_dsl.language.rulefile import RULES
 from smear_dsl.language.schema import MISSING, Ctx, Src, did_you_mean
+from smear_dsl.language.semanticpart import needed
 from smear_dsl.language.spec import (
     BiddingSpec,
     DealSpec,
@@ -166,6 +167,7 @@ def _load_merged(text: str, path: str, sources: SourceCache, chain: list[str],
     node, diags = load_yaml(text, path, sources)
     if diags:
         return None, diags
+    assert node is not None, "a text that loads without a diagnostic has a tree"
     if node.kind != "map":
         return None, [sources.diag(path, node.line, node.col, "a rule file is a mapping of keys like `name:` and `deck:`",
                                    "see docs/rule-language.md")]
@@ -204,6 +206,7 @@ def _load_merged(text: str, path: str, sources: SourceCache, chain: list[str],
                                   unpinned=unpinned, pins=pins)
     if pdiags:
         return None, [sources.diag(path, ext.line, ext.col, f"the parent rule file `{ext.value}` has errors (below)"), *pdiags]
+    assert parent is not None, "a parent that loads without a diagnostic has a tree"
     merged = _merge(parent, node)
     merged.value.pop("extends", None)
     for own in ("version", "language"):  # the file's own: a child does not inherit its parent's
@@ -518,7 +521,7 @@ class _Semantics(CrossChecks, PointChecks):
 
     def deal(self, raw: dict) -> DealSpec:
         node: Node = raw["__node__"]
-        return DealSpec(self.expr(raw["hand_size"]), tuple(raw["packets"]) if raw["packets"] else None,
+        return DealSpec(needed(self.expr(raw["hand_size"])), tuple(raw["packets"]) if raw["packets"] else None,
                         raw["rest"], self.expr(raw["redeal_if"]), self.loc(node), bool(raw.get("turn_up")),
                         bool(raw.get("stock_face_up")))
 
@@ -536,7 +539,7 @@ class _Semantics(CrossChecks, PointChecks):
         return tuple(out)
 
     def bidding(self, raw: dict | str, names: dict[str, int]) -> BiddingSpec:
-        if raw == "none":
+        if isinstance(raw, str):  # "none": the one word the schema lets `bidding` be
             return BiddingSpec(None, None, (), "one", None, None, "redeal", None, self.loc(self.root.value["bidding"]))
         node: Node = raw["__node__"]
         if raw["all_pass"] == "set_back" and raw["set_back"] is None:
@@ -566,7 +569,7 @@ class _Semantics(CrossChecks, PointChecks):
     def discard_kinds(self, src: Src | None, valid_if: ExprSpec | None) -> tuple[ExprSpec, ...]:
         """The kinds of card a discard's valid_if counts by (see expr/counted.py), each checked as a set
         of the hand's cards; a located error when it reads the discard otherwise, or counts too many kinds."""
-        if valid_if is None:
+        if valid_if is None or src is None:  # (a valid_if was checked from its source)
             return ()
         try:
             conds = counted_conditions(valid_if.ast)
@@ -600,7 +603,7 @@ class _Semantics(CrossChecks, PointChecks):
                 if raw[key] is None:
                     self.err(raw["__node__"], f"scoring needs `{key}` (only `bidding: none` goes without)")
         return ScoringSpec(self.expr(raw["made"]), self.expr(raw["bidder"]),
-                           self.expr(raw["others"]),
+                           needed(self.expr(raw["others"])),
                            self.expr(cap["when"]) if cap else None,
                            self.expr(cap["at"]) if cap else None)
 
@@ -620,7 +623,7 @@ class _Semantics(CrossChecks, PointChecks):
         if co and "count_out" not in tie_break:
             self.err(node.value["count_out"], "`count_out` says how to count out, but `tie_break` does not use it",
                      "add count_out to tie_break, e.g. `tie_break: [bidder, count_out]`", since=2)
-        return EndSpec(self.expr(raw["target"]), self.expr(raw["win_if"]), tie_break,
+        return EndSpec(needed(self.expr(raw["target"])), needed(self.expr(raw["win_if"])), tie_break,
                        order, self.expr(co.get("when")), as_won)
 
 

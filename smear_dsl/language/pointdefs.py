@@ -2,13 +2,14 @@
 card or per trick, the Game point and the gift; a part of the semantic pass (load.py's _Semantics)."""
 from __future__ import annotations
 
+from smear_dsl.language.semanticpart import SemanticPart, needed
 from smear_dsl.language.spec import DealSpec, PointSpec
 from smear_dsl.language.yamlsrc import Node
 
 TO_WORDS = ("player", "winner", "holder", "dealer_if_turned")  # a point's `to:` as one word: scoring's fast path
 
 
-class PointChecks:
+class PointChecks(SemanticPart):
     """A part of the semantic pass: its `err`, `loc` and `expr` report, locate and check."""
 
     def points(self, raw: dict, deal: DealSpec | None) -> tuple[PointSpec, ...]:
@@ -46,7 +47,7 @@ class PointChecks:
                 self.err(node.value["to"], f"point `{name}` goes to the dealer for a turned-up card, but no card is "
                          "turned up", "add `turn_up: true` to deal")
             to_expr = self.expr(to_src) if to == "expr" else None
-            out.append(PointSpec(name, self.expr(p["value"]), self.expr(p["card"]),
+            out.append(PointSpec(name, needed(self.expr(p["value"])), self.expr(p["card"]),
                                  to, bool(p["most"]), p["tie"] or "none", self.loc(kn), bool(p["gift"]),
                                  to_expr, self.expr(p["each"]), bool(p["per_trick"])))
         return tuple(out)
