@@ -249,6 +249,7 @@ class Words(str):
     a form the catalog lacks is the words as they are."""
 
     __slots__ = ("_forms",)
+    _forms: Callable[[str], str | None] | None
 
     def __new__(cls, text: str, forms: Callable[[str], str | None] | None = None) -> Words:
         w = super().__new__(cls, text)
@@ -350,7 +351,8 @@ def say(tr: Tr, said: Said, code: str = "", words: LangText | None = None) -> st
         return str(said)
     values = {k: _value(tr, v) for k, v in said.params}
     if said.plural is not None:
-        return tr.tn(said.template, said.plural, int(dict(said.params).get("n", 0)),
+        n = dict(said.params).get("n", 0)
+        return tr.tn(said.template, said.plural, int(n) if isinstance(n, (int, float, str)) else 0,
                      **{k: v for k, v in values.items() if k != "n"})
     text = translations(tr.lang).gettext(said.template)
     if text == said.template and not said.params and words is not None:

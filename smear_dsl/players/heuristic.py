@@ -102,16 +102,16 @@ class HeuristicBot:
             if quick is not None:
                 return quick
             return game.random_move(self.rng)  # none found within the search's bounds (see discards.py)
-        legal = game.legal_moves()
-        if len(legal) == 1:
-            return legal[0]
+        moves = game.legal_moves()
+        if len(moves) == 1:
+            return moves[0]
         if phase == BIDDING:
-            return self._bid(game, legal)
+            return self._bid(game, moves)
         if phase == BEG:
-            return self._beg(game, legal)
+            return self._beg(game, moves)
         if phase == STEP:
-            return self._name_trump(game, legal)
-        return self._play(game, C.mask_of(legal))
+            return self._name_trump(game, moves)
+        return self._play(game, C.mask_of(moves))
 
     # ---- before the play
     def worth(self, game: Game, seat: int) -> Worth:

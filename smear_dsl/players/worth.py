@@ -13,6 +13,7 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass
 from functools import lru_cache
+from typing import Any
 
 from smear_dsl import cards as C
 from smear_dsl.compile.compiled import (
@@ -63,7 +64,7 @@ class Outlook:
     draws: str  # "" none, "refill" (non-trumps thrown, hands filled again), "take" (the bidder takes the widow)
     take: int  # cards the bidder takes up (a widow)
     refill_to: int
-    plan: tuple[tuple[int, int, int, object], ...]  # per point: (POINT_* kind, value, TO_*, by_trump / scan / each)
+    plan: tuple[tuple[int, int, int, Any], ...]  # per point: (POINT_* kind, value, TO_*, by_trump / scan / each, by kind)
     game_total: int  # the Game count of the deck
     total: float  # the most points a hand awards (per card and per trick points counted in full)
 
@@ -315,6 +316,7 @@ def best_trump(rules: CompiledRules, hand: int, seen: int = 0, bidder: bool = Tr
             w = Worth(s, w.points, w.sd, w.tricks)
         if best is None or w.points > best.points:  # the first of equals, as max() takes
             best = w
+    assert best is not None, "four suits were weighed"
     return best
 
 
@@ -365,8 +367,9 @@ def set_penalty(rules: CompiledRules, bid: int) -> tuple[float, float]:
                "previous": 0, "delta": 0}
         for _i, name in rules.points.reads:
             env[name] = False
-        try:
-            out.append(float(rules.scoring.bidder_delta(env)))
+        guess, formula = float(bid) if made else -float(bid), rules.scoring.bidder_delta
+        try:  # no formula (`bidding: none`): the bid itself
+            out.append(float(formula(env)) if formula is not None else guess)
         except Exception:  # a formula reading what a hand not yet played cannot say
-            out.append(float(bid) if made else -float(bid))
+            out.append(guess)
     return max(0.5, out[0]), max(0.0, -out[1])

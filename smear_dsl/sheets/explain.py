@@ -166,7 +166,8 @@ def _cards(sh: Sheet) -> Section:
     hearts = 1
     key = r.tables.order_key[hearts + 1]
     trumps = sorted(C.bits(r.deck.trump_mask[hearts + 1]), key=lambda c: -key[c])
-    shown, notes = [], []
+    shown: list[str] = []
+    notes: list[str] = []
     for i, c in enumerate(trumps):
         name = _card(sh, c)
         if c < C.N_SUITED and c // 13 != hearts:
@@ -280,7 +281,9 @@ def _begging(sh: Sheet) -> Section:
     spec, r, tr = sh.spec, sh.r, sh.tr
     t = tr.t
     gift = next(p for p in spec.points if p.gift)
-    k = spec.beg.run
+    beg = spec.beg
+    assert beg is not None, "a sheet has a begging section only for a file with `beg:`"
+    k = beg.run
     items = [t("There is no bidding. The player left of the dealer (the eldest hand) looks at the turned-up card "
                "and stands (its suit is trump) or begs."),
              t("To a beg the dealer either gives the eldest hand's side the point {point} (worth {worth}) and the "
@@ -291,7 +294,7 @@ def _begging(sh: Sheet) -> Section:
                cards=tr.tn("{n} more card", "{n} more cards", k)),
              t("Nobody begs twice in a hand. After the cards are run everyone plays every card they hold, unless a "
                "phase below says otherwise.")]
-    if not spec.beg.gift_may_win:
+    if not beg.gift_may_win:
         items.append(t("The dealer may not give a point that would take the eldest hand's side to the target: then "
                        "he must run the cards."))
     return Section(t("Bidding (none): begging"), [items])
@@ -400,10 +403,10 @@ def _points(sh: Sheet) -> Section:
         elif kind.code == pointkinds.TRICKS:
             card, worth = t(kind.won_by), t("{n} each", n=value)
             goes = t("the side that wins it, as it is won")
-        elif kind.code == pointkinds.EACH:
+        elif kind.code == pointkinds.EACH and p.each is not None:  # (a point per card has its `each`)
             card, worth = t(kind.won_by, cond=_read(sh, p.each, True)), t("{n} each", n=value)
             goes = _goes(sh, p)
-        elif kind.code in READS:  # a card's point: the card as the file names it
+        elif kind.code in READS and p.card is not None:  # a card's point: the card as the file names it
             card = _read(sh, p.card, False)
             goes = _goes(sh, p)
         else:
@@ -431,7 +434,7 @@ def _goes(sh: Sheet, p) -> str:
 def _scoring(sh: Sheet) -> Section:
     spec, rd, t = sh.spec, sh.rd, sh.tr.t
     s = spec.scoring
-    if s.made is None:  # `bidding: none`
+    if s.made is None or s.bidder is None:  # `bidding: none` (with bidding, both are required)
         items = [t("Every side scores {x}.", x=_read(sh, s.others, False))]
     else:
         items = [t("The bidding side makes its bid when {cond}.", cond=_read(sh, s.made, True)),
@@ -544,8 +547,9 @@ def _amount(sh: Sheet, e: ExprSpec | None, unit: str = "", letter: str = "N") ->
     text = e.text.strip()
     ast = sh.rd.filled(e.source)
     bare = letter == "M"
-    if re.fullmatch(r"\d+", text) or isinstance(ast, A.Const) and ast.type == "int":
-        n = int(text) if re.fullmatch(r"\d+", text) else ast.value
+    n = int(text) if re.fullmatch(r"\d+", text) else \
+        ast.value if isinstance(ast, A.Const) and ast.type == "int" else None
+    if n is not None:
         if bare:
             return str(n), ""
         return (tr.tn("{n} card in hand", "{n} cards in hand", n) if unit else tr.tn("{n} card", "{n} cards", n)), ""

@@ -17,10 +17,12 @@ from smear_dsl.compile.compiled import (
     POINT_TURNED,
     TO_EXPR,
     CompiledRules,
+    Fn,
 )
 from smear_dsl.compile.pointkinds import UnknownKind
 from smear_dsl.expr import ast as A
 from smear_dsl.language.contexts import CONTEXTS
+from smear_dsl.language.spec import PointSpec
 
 # How the count reads each kind of point (compile/pointkinds.py; tests/engine/test_point_kinds.py holds this
 # complete): the most a hand can award by it.
@@ -94,12 +96,28 @@ def _one_card(r: CompiledRules, trump: int, card: int, points: list[int]) -> tup
     others = [c for c in r.deck.cards if c != card][:1]
     best = 0
     sides = range(ns)
+    to_fns = {i: _to_fn(r, i) for i in points}
     for player, winner, dealer, bidder in itertools.product(sides, sides, sides, [-1, *sides]):
         for captured in [card, *others]:
             env = {"player": player, "winner": winner, "holder": player, "dealer": dealer, "bidder": bidder,
                    "nobody": -1, "card": card, "captured_by": captured, "trick": 1, "trump": trump, "bid": 0}
-            got = sum(r.points.values[i] for i in points if r.points.plan[i][5](env) >= 0)
+            got = 0
+            for i in points:
+                if to_fns[i](env) >= 0:
+                    got += r.points.values[i]
             best = max(best, got)
     spec = {p.name: p for p in r.spec.points}
     more = set(CONTEXTS["point_to"][0]) - SIDES  # the card, what took it, the trick, trump, the bid
-    return best, not any(A.mentions(spec[r.points.names[i]].to_expr.ast, v) for i in points for v in more)
+    return best, not any(A.mentions(_to_ast(spec[r.points.names[i]]), v) for i in points for v in more)
+
+
+def _to_fn(r: CompiledRules, i: int) -> Fn:
+    """Point `i`'s `to:` condition (the points _one_card sums are those given by one)."""
+    fn = r.points.plan[i][5]
+    assert fn is not None, "a point given by a condition has its closure"
+    return fn
+
+
+def _to_ast(p: PointSpec) -> A.Expr:
+    assert p.to_expr is not None, "a point given by a condition has its expression"
+    return p.to_expr.ast
