@@ -186,8 +186,8 @@ async def start(where: Listen = Listen(), db: str = "smear-referee.sqlite3", lim
         check_tls(*where.tls)
     # Reading the store back is blocking work: done in a thread, as every store read is.
     store, tables, leases = await asyncio.to_thread(_open, db, limits, where.advertise)
+    # Its workers start when a stranger's text first needs one (most servers only play shipped rules).
     sandbox = Sandbox(limits.sandbox_workers, limits.sandbox_queue, limits.sandbox_memory_bytes)
-    await asyncio.to_thread(sandbox.prestart)
     tournaments = Tournaments(tables)
     await asyncio.to_thread(tournaments.load)
     server, referee, tournament, club, health_servicer, names = _grpc_server(tables, sandbox, tournaments, limits)

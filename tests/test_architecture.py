@@ -267,3 +267,12 @@ def test_mypy_ignores_no_modules_errors():
     assert not config.get("ignore_errors")
     for override in config.get("overrides", []):
         assert not override.get("ignore_errors"), f"mypy ignores the errors of {override['module']}"
+
+
+def test_both_packages_ship_their_types():
+    """PEP 561: py.typed in each package, and in what a build ships, so a program using them is checked."""
+    import tomllib
+
+    data = tomllib.loads((ROOT / "pyproject.toml").read_text())["tool"]["setuptools"]["package-data"]
+    for package in ("smear_dsl", "smear_referee"):
+        assert (ROOT / package / "py.typed").is_file() and "py.typed" in data[package]

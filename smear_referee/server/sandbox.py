@@ -95,12 +95,6 @@ class Sandbox:
         self.runs = 0  # jobs a worker answered
         self.closed = False
 
-    def prestart(self) -> None:
-        """Start the workers now, in the background: a job sent before one is ready waits for it, and
-        its deadline counts from when a ready worker takes it (start-up is never charged to a job)."""
-        for _ in range(self.size):
-            self._replace()
-
     def _take(self) -> _Worker:
         with self._lock:
             while True:

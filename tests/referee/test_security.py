@@ -13,7 +13,7 @@ import time
 import grpc
 import pytest
 from conftest import ROOT
-from referee_harness import ServerProcess, ServerThread, bearer, fails, wait_for
+from referee_harness import ServerProcess, ServerThread, bearer, fails
 
 from smear_referee.api import referee_pb2 as pb
 from smear_referee.api import referee_pb2_grpc as pb_grpc
@@ -295,7 +295,8 @@ def test_a_slow_rule_file_is_stopped_not_only_abandoned(tmp_path):
     try:
         c = srv.client()
         sandbox = srv.running.sandbox
-        worker = wait_for(lambda: sandbox._idle, 120)[0].proc  # started in the background, warmed up
+        assert c.check_rules("name: tiny\n").diagnostics  # the first job starts the worker
+        worker = sandbox._idle[0].proc
         fails(lambda: c.check_rules(hostile_rules()), grpc.StatusCode.RESOURCE_EXHAUSTED, "RULES_TOO_COMPLEX")
         worker.wait(10)  # killed at the deadline: dead within moments (a loaded machine reaps it late)
         assert sandbox.kills == 1  # the worker doing it was killed
@@ -430,7 +431,7 @@ def test_callers_that_give_up_do_not_multiply_the_workers(tmp_path):
     srv = ServerThread(str(tmp_path / "referee.sqlite3"), limits=Limits(compile_seconds=3.0, sandbox_per_address=10))
     try:
         c = srv.client()
-        wait_for(lambda: srv.running.sandbox._idle, 120)  # its worker is started in the background
+        c.check_rules("name: tiny\n")  # the first job starts the server's worker
         before = _workers()  # this server's one worker, and those of other servers of this test process
         for _ in range(4):  # each gives up once its slow job is under way
             call = c.stub.CheckRules.future(pb.CheckRulesRequest(text=hostile_rules()))
