@@ -40,11 +40,11 @@ class Discards(HandState):
 
     # (key, plan) of the last discard looked at, and of its plans by suit, are Game's caches (forget_caches).
 
-    def _key(self, seat: int) -> tuple:
+    def _key(self, seat: int) -> tuple[int, int, int, int, int]:
         """What a discard's plan reads: the hand, the step, the seat, its cards and the stock's size."""
         return len(self.record_hands), self.step, seat, self.hands[seat], len(self.stock)
 
-    def _legal_key(self, seat: int) -> tuple:
+    def _legal_key(self, seat: int) -> tuple[tuple[int, int, int, int, int], int, int]:
         """What a discard's legality reads: the plan's key, what the seat discarded before (the lead
         check) and how many seats are still to discard in this step (whether the lead check binds)."""
         return self._key(seat), self.discarded[seat], len(self._queue())
@@ -61,7 +61,8 @@ class Discards(HandState):
         key = self._key(seat)
         memo = self._plan_memo
         if memo is not None and memo[0] == key:
-            return memo[1]
+            planned: tuple[int, int, int, list[int], list[tuple[int, ...]]] = memo[1]
+            return planned
         step = self.rules.play.steps[self.step]
         if step.any_cards:  # e.g. a widow
             lo, hi = step.span
@@ -78,7 +79,7 @@ class Discards(HandState):
         self._plan_memo = (key, plan)
         return plan
 
-    def _valid_plans(self, seat: int, kinds: list[int], lo: int, hi: int, env: dict | None = None,
+    def _valid_plans(self, seat: int, kinds: list[int], lo: int, hi: int, env: dict[str, Any] | None = None,
                      masks: list[int] | None = None) -> list[tuple[int, ...]]:
         """The counts per kind in range whose discard passes valid_if (judged on one discard each). Given
         the masks of the kinds valid_if counts by, and a valid_if that reads the hand only by them
@@ -101,7 +102,7 @@ class Discards(HandState):
             for n in step.plan_reads:
                 sig.append(env[n] if n == "stock" else env.get(n))
             key = tuple(sig)
-            found = step.plans_memo.get(key)
+            found: list[tuple[int, ...]] | None = step.plans_memo.get(key)
             if found is not None:
                 return found
         out = []
@@ -123,7 +124,8 @@ class Discards(HandState):
         key = self._key(seat)
         memo = self._lead_memo_plans
         if memo is not None and memo[0] == key:
-            return memo[1]
+            split: tuple[list[int], list[tuple[int, ...]]] = memo[1]
+            return split
         _allowed, lo, hi, kinds, plans = self._plan(seat)
         by_suit = [part for kind in kinds for part in _split(kind, C.suit_of)]
         found = (kinds, plans)
@@ -195,7 +197,7 @@ class Discards(HandState):
             self._sampled = (self._legal_key(seat), mask)
         return mask
 
-    def _first_legal(self, seat: int, kinds: list[int], plans: list[tuple[int, ...]], weakness,
+    def _first_legal(self, seat: int, kinds: list[int], plans: list[tuple[int, ...]], weakness: Any,
                      search: int) -> int | None:
         """The weakest discard under the plans that the lead check lets through: each plan's weakest
         first, then (should the lead check refuse them all) up to `search` others, plan by plan."""
@@ -229,9 +231,9 @@ def _cum_weights(sizes: tuple[int, ...], plans: tuple[tuple[int, ...], ...]) -> 
     return list(itertools.accumulate(math.prod(math.comb(n, k) for n, k in zip(sizes, counts)) for counts in plans))
 
 
-def _split(cards: int, kind_of) -> list[int]:
+def _split(cards: int, kind_of: Callable[[int], int]) -> list[int]:
     """`cards` split by `kind_of(card)`, in order of first appearance."""
-    out: dict = {}
+    out: dict[int, int] = {}
     for c in C.bits(cards):
         k = kind_of(c)
         out[k] = out.get(k, 0) | (1 << c)
@@ -254,7 +256,7 @@ def _n_plans(kinds: list[int], hi: int) -> int:
     return math.prod(min(k.bit_count(), hi) + 1 for k in kinds)
 
 
-def _counts(kinds: list[int], lo: int, hi: int):
+def _counts(kinds: list[int], lo: int, hi: int) -> list[tuple[int, ...]]:
     """Every count per kind (no more than the kind holds) adding up to lo..hi."""
     sizes = [k.bit_count() for k in kinds]
     if lo == hi == sum(sizes):  # every card must go (a forced discard): one count, without the product

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import random
 import secrets
+from collections.abc import Sequence
 from typing import Any
 
 from smear_dsl import cards as C
@@ -65,11 +66,11 @@ class Game(Bidding, Begging, Steps, Discards, Play, Snapshots, Worlds):
         if self.public_hand != len(self.record_hands):
             self.drawn, self.shown, self.public_hand = [], [], len(self.record_hands)
 
-    def public_log(self) -> tuple[list | tuple, list | tuple]:
+    def public_log(self) -> tuple[Sequence[tuple[int, int]], Sequence[tuple[int, int]]]:
         """This hand's draws during the play and face-up discards (empty for an earlier hand's)."""
         return (self.drawn, self.shown) if self.public_hand == len(self.record_hands) else ((), ())
 
-    def __new__(cls, rules=None, *args, **kwargs):
+    def __new__(cls, rules: CompiledRules | None = None, *args: Any, **kwargs: Any) -> Game:
         """A game under rules whose hands draw in the play is an ExtrasGame (uneven hands without draws
         are watched by Game.apply itself), one with follow rules a FollowGame, one with both an
         ExtrasFollowGame (below), so each rule file pays only for its own features and the common
@@ -83,7 +84,7 @@ class Game(Bidding, Begging, Steps, Discards, Play, Snapshots, Worlds):
         return super().__new__(cls)
 
     def __init__(self, rules: CompiledRules, seed: int | str | None = None, first_dealer: int | None = None,
-                 auto_deal: bool = True, deal_source=None, hand_limit: int | None = None,
+                 auto_deal: bool = True, deal_source: Any = None, hand_limit: int | None = None,
                  keep_boundary: bool = False):
         """`deal_source(k)`, if given, supplies hand k's deal (duplicate boards) instead of the shuffle;
         with `hand_limit` (a tournament played by hands) the game ends after that many hands,
@@ -186,11 +187,11 @@ class Game(Bidding, Begging, Steps, Discards, Play, Snapshots, Worlds):
         (((seat, hand, discarded, trick, trump), mask)), the last follow mask (the same for a follow),
         the last discard's plan and its plans by suit ((key, plan): random_move, a bot and apply each
         look at the same discard), and the last discard sampled as legal."""
-        self._lead_memo: tuple | None = None
-        self._follow_memo: tuple | None = None
-        self._plan_memo: tuple | None = None
-        self._lead_memo_plans: tuple | None = None
-        self._sampled: tuple | None = None
+        self._lead_memo: tuple[Any, ...] | None = None
+        self._follow_memo: tuple[Any, ...] | None = None
+        self._plan_memo: tuple[Any, ...] | None = None
+        self._lead_memo_plans: tuple[Any, ...] | None = None
+        self._sampled: tuple[Any, ...] | None = None
 
     # ------------------------------------------------------------------ queries
     @property

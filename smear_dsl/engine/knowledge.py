@@ -98,14 +98,13 @@ def _voids(game: Game) -> list[int]:
 def world(game: Game, kn: Knowledge, rng: random.Random) -> Game:
     """A copy of `game` with every card `kn.seat` cannot see dealt anew at random, consistent with
     `kn`; it deals no further hand (a search plays one hand out) and shares no generator with `game`."""
-    places = _deal_unknown(kn, rng)
+    places, stock = _deal_unknown(kn, rng)
     g = game.world_copy()
     for s, (_size, _d, known, _v) in enumerate(kn.slots):
         if s == kn.seat:
             continue
         hand, discards = places[s]
         g.redeal(s, known | hand, kn.shown_by[s] | discards, kn.played_by[s])
-    stock = places[game.n]
     for pos, c in kn.stock_known:
         stock.insert(pos, c)
     g.restock(stock, [(s, code) if s == kn.seat or code < M.DISCARD_FLAG else (s, M.DISCARD_FLAG | g.discarded[s])
@@ -113,8 +112,8 @@ def world(game: Game, kn: Knowledge, rng: random.Random) -> Game:
     return g
 
 
-def _deal_unknown(kn: Knowledge, rng: random.Random) -> list:
-    """The unknown cards split at random: per other seat (hand mask, hidden discard mask), then the
+def _deal_unknown(kn: Knowledge, rng: random.Random) -> tuple[list[tuple[int, int]], list[int]]:
+    """The unknown cards split at random: per other seat (hand mask, hidden discard mask), and the
     stock's unseen cards as a list. Seats with the most excluded cards choose first; after TRIES
     failed shuffles the exclusions are dropped rather than fail (they only sharpen the guess)."""
     pool = list(C.bit_tuple(kn.unknown))  # the same mask in each of a decision's worlds
@@ -122,7 +121,7 @@ def _deal_unknown(kn: Knowledge, rng: random.Random) -> list:
     for attempt in range(TRIES + 1):
         rng.shuffle(pool)
         left = list(pool)
-        out: list = [(0, 0)] * len(kn.slots)
+        out: list[tuple[int, int]] = [(0, 0)] * len(kn.slots)
         ok = True
         for s in order:
             size, _d, known, void = kn.slots[s]
@@ -141,6 +140,5 @@ def _deal_unknown(kn: Knowledge, rng: random.Random) -> list:
             d = kn.slots[s][1]
             out[s] = (out[s][0], C.mask_of(left[:d]))
             left = left[d:]
-        out.append(left)
-        return out
+        return out, left
     raise AssertionError("unreachable: without exclusions the unknown cards always fill their places")

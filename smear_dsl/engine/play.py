@@ -1,6 +1,7 @@
 """The play of the cards: legal leads and follows, the first leader, tricks and who took what."""
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any
 
 from smear_dsl import cards as C
@@ -44,7 +45,8 @@ class Play(HandState):
         key = (seat, hand, discarded, trick_no, self.trump)
         memo = self._lead_memo
         if memo is not None and memo[0] == key:
-            return memo[1]  # e.g. found when the leader's discard was checked, then again to lead, then in apply
+            found: int = memo[1]  # e.g. found when the leader's discard was checked, then again to lead, then in apply
+            return found
         checks = self._active_checks(hand, discarded, trick_no)
         if not checks:
             return hand
@@ -82,7 +84,7 @@ class Play(HandState):
         return {"hand": hand, "discarded": discarded, "trick": trick_no, "trump": self.trump,
                 "trump_known": self.trump >= 0, "is_bidder": seat == self.bidder, "bid": self.high}
 
-    def _active_checks(self, hand: int, discarded: int, trick_no: int) -> list:
+    def _active_checks(self, hand: int, discarded: int, trick_no: int) -> list[Any]:
         out = []
         for chk in self.rules.play.lead_checks:
             if chk.trick is not None and chk.trick != trick_no:
@@ -132,14 +134,14 @@ class Play(HandState):
                     win, wk = c, k
         return win, wk
 
-    def _guards_off(self, seat: int, guard: tuple) -> bool:
+    def _guards_off(self, seat: int, guard: tuple[Any, ...]) -> bool:
         """Whether every follow rule's guard (the parts that read only the trick) is false now, so none
         forbids a card; answers are kept by what the guards read (at most GUARD_ANSWERS of them)."""
         fns, reads_trick, reads_bidder, reads_bid, known = guard
         win = self._winning()[0]
         key = (self.trick[0], win, self.trump, self.trick_no if reads_trick else 0,
                seat == self.bidder if reads_bidder else False, self.high if reads_bid else 0)
-        off = known.get(key)
+        off: bool | None = known.get(key)
         if off is None:
             env = {"lead": key[0], "winning": win, "trump": self.trump, "trick": self.trick_no,
                    "is_bidder": seat == self.bidder, "bid": self.high}
@@ -149,7 +151,7 @@ class Play(HandState):
             known[key] = off
         return off
 
-    def _forbidding(self, env: dict[str, Any], beats, c: int):
+    def _forbidding(self, env: dict[str, Any], beats: Callable[[int], bool], c: int) -> Any:
         """The first follow rule that forbids playing `c` (None: none does)."""
         env["play"], env["wins"] = c, beats(c)
         return next((chk for chk in self.rules.play.follow_checks if chk.forbid(env)), None)
@@ -163,7 +165,8 @@ class Play(HandState):
         memo = self._follow_memo
         if memo is not None and memo[0] is moves and memo[1] == len(moves) and memo[2] == seat and memo[3] == hand \
                 and memo[4] == base:
-            return memo[5]
+            kept: int = memo[5]
+            return kept
         guard = self.rules.play.follow_guard
         if guard is not None and self._guards_off(seat, guard):  # no rule applies to this trick: the hand unread
             self._follow_memo = (moves, len(moves), seat, hand, base, base)
@@ -244,7 +247,7 @@ class Play(HandState):
         return out
 
 
-class _FollowEnv(dict):
+class _FollowEnv(dict[str, Any]):
     """A follow rule's names, where the sets that cost a walk over cards are worked out when first read:
     `wins_set` (the cards of `legal` that would take the trick so far), `can_win`, `trick_cards`."""
 
@@ -259,7 +262,7 @@ class _FollowEnv(dict):
     def beats(self, c: int) -> bool:
         """Whether card `c` would take the trick as it stands."""
         k = self.key(c)
-        return k >= self.top if self.last else k > self.top
+        return bool(k >= self.top if self.last else k > self.top)
 
     def __missing__(self, name: str) -> Any:
         if name == "wins_set" or name == "can_win":

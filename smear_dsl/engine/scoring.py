@@ -29,6 +29,10 @@ if TYPE_CHECKING:
     from smear_dsl.compile.compiled import CompiledRules
 
 
+# An award as it fell: (point index, side (None: nobody; per side, a list), value, when, card).
+Award = tuple[Any, ...]
+
+
 class Game(Protocol):
     """What scoring reads of a game (engine.Game has it all): the hand as played, never changed here."""
 
@@ -80,7 +84,7 @@ class HandResult(NamedTuple):
     # The hand's awards in the order they fell (Awards); None for a void hand.
     fell: Awards | None = None
 
-    def awards(self) -> tuple[tuple, ...]:
+    def awards(self) -> tuple[Award, ...]:
         """Every award of the hand in the order it fell (see award)."""
         return () if self.fell is None else self.fell.awards()
 
@@ -97,20 +101,22 @@ class HandResult(NamedTuple):
         return out
 
 
-class Awards(tuple):
+class Awards(tuple[Any, ...]):
     """A hand's awards in the order they fell (see award), with the rules that name their points and
     cards: (rules, entries). Worked out as the hand is scored, compactly (a hand keeps no reference to
     its tricks)."""
 
     @property
-    def rules(self):
-        return self[0]
+    def rules(self) -> CompiledRules:
+        rules: CompiledRules = self[0]
+        return rules
 
-    def awards(self) -> tuple[tuple, ...]:
-        return self[1]
+    def awards(self) -> tuple[Award, ...]:
+        entries: tuple[Award, ...] = self[1]
+        return entries
 
 
-def fell_json(entry: tuple, point_names, card_names) -> dict[str, Any]:
+def fell_json(entry: Award, point_names: Sequence[str], card_names: Any) -> dict[str, Any]:
     """One award as records and views show it: the point, its side, its worth, the card, and when it
     fell (`trick`: the trick's index from 0; `at`: deal, trick or end)."""
     i, side, value, when, card = entry
@@ -125,7 +131,7 @@ def fell_json(entry: tuple, point_names, card_names) -> dict[str, Any]:
 AT_DEAL, AT_END = -1, 1 << 20
 
 
-def award(game: Game, taken: list[int], early: bool = False, log: list[tuple] | None = None,
+def award(game: Game, taken: list[int], early: bool = False, log: list[Award] | None = None,
           cards: list[int] | None = None) -> tuple[list[Any], list[int]]:
     """The side that won each point (rule order; None: nobody; per card or trick: each side's total) and
     each side's Game count; `early`: only the points settled before the play. `log` gets every award as
@@ -257,16 +263,17 @@ def _plain(game: Game, taken: list[int], early: bool, game_points: list[int], ca
     return out
 
 
-class PlainAwards(tuple):
+class PlainAwards(tuple[Any, ...]):
     """The awards of a hand scored by award's short path, worked out only when asked (a verdict, a
     view): (rules, seats, the hand's moves, the side of each point, the card of each point, the
     turned card). The moves are the record's own list, so keeping them costs nothing."""
 
     @property
-    def rules(self):
-        return self[0]
+    def rules(self) -> CompiledRules:
+        rules: CompiledRules = self[0]
+        return rules
 
-    def awards(self) -> tuple[tuple, ...]:
+    def awards(self) -> tuple[Award, ...]:
         found = self.__dict__.get("_log")
         if found is None:
             rules, n, moves, got, cards, turn_card = self
@@ -299,21 +306,24 @@ def _game_point(game: Game, tie: int, game_points: list[int]) -> int | None:
     return _most(game_points, tied)
 
 
-def _point_card(game: Game, kind: int, card, extra, held: int) -> int | None:
+def _point_card(game: Game, kind: int, card: Any, extra: Any, held: int) -> int | None:
     """The card a point is carried by: looked up per trump, the first of the trump's cards in pick order
     in the set scanned, or the selector evaluated (before trump is fixed, or an expression)."""
     trump = game.trump
     if trump < 0 or kind == POINT_EXPR:
         # Every card held at the start of play has been played when the hand is scored.
-        return card({"played": held, "dealt": sum(game.dealt), "held": held, "trump": trump, "bid": game.high})
+        found: int | None = card({"played": held, "dealt": sum(game.dealt), "held": held, "trump": trump,
+                                  "bid": game.high})
+        return found
     if kind == POINT_BY_TRUMP:
-        return extra[trump]
+        by_trump: int | None = extra[trump]
+        return by_trump
     if kind == POINT_SCAN_PLAYED or kind == POINT_SCAN_DEALT:
         return first_in(extra[trump], held if kind == POINT_SCAN_PLAYED else sum(game.dealt))
     raise UnknownKind(kind, "scoring")
 
 
-def _taker(side_of, c: int, masks: list[int]) -> int | None:
+def _taker(side_of: Sequence[int], c: int, masks: list[int]) -> int | None:
     """The side of the seat whose mask holds card `c`. With the tricks each seat took: who won it; with
     the cards held when play began: who held (and so played) it."""
     bit = 1 << c
@@ -323,8 +333,8 @@ def _taker(side_of, c: int, masks: list[int]) -> int | None:
     return None
 
 
-def _one(game: Game, i: int, kind: int, c: int, to: int, to_fn, taken: list[int],
-         places: dict[int, tuple[int, int]] | None, log: list[tuple] | None) -> int | None:
+def _one(game: Game, i: int, kind: int, c: int, to: int, to_fn: Any, taken: list[int],
+         places: dict[int, tuple[int, int]] | None, log: list[Award] | None) -> int | None:
     """The side that wins point `i`, carried by card `c` (held when play began), logged as it fell."""
     side_of = game.rules.side_of
     got = None
@@ -343,11 +353,11 @@ def _one(game: Game, i: int, kind: int, c: int, to: int, to_fn, taken: list[int]
     return got
 
 
-def fallen(game: Game) -> tuple[list[tuple], list[int]]:
+def fallen(game: Game) -> tuple[list[Award], list[int]]:
     """During the play: the awards that have fallen so far (settled before the play, or with a trick
     already won), and each side's total of them. Only what everyone has seen decides them: a point
     that waits for the whole hand (the lowest trump played, Game) is left out until the hand ends."""
-    log: list[tuple] = []
+    log: list[Award] = []
     award(game, game.taken(), log=log)
     log = [e for e in log if e[3] != AT_END]
     totals = [0] * game.rules.n_sides
@@ -356,7 +366,7 @@ def fallen(game: Game) -> tuple[list[tuple], list[int]]:
     return log, totals
 
 
-def _fell(entry: tuple) -> tuple[int, int]:
+def _fell(entry: Award) -> tuple[int, int]:
     return entry[3], entry[0]
 
 
@@ -376,7 +386,7 @@ def _to_env(game: Game, c: int, ti: int, pos: int) -> dict[str, Any]:
             "captured_by": cards[(w - leader) % game.n], "trick": ti + 1, "trump": game.trump, "bid": game.high}
 
 
-def _chosen(game: Game, to_fn, c: int, places: dict[int, tuple[int, int]]) -> int | None:
+def _chosen(game: Game, to_fn: Any, c: int, places: dict[int, tuple[int, int]]) -> int | None:
     """The side a `to:` condition gives card `c`'s point (None: nobody, or the card was not played)."""
     if c not in places:
         return None
@@ -384,7 +394,7 @@ def _chosen(game: Game, to_fn, c: int, places: dict[int, tuple[int, int]]) -> in
     return side if side >= 0 else None
 
 
-def _chosen_in(game: Game, to_fn, c: int) -> int | None:
+def _chosen_in(game: Game, to_fn: Any, c: int) -> int | None:
     """_chosen without a map of every card's place: card `c`'s trick found by a scan (a `to:` point on
     the short path looks for one card or two)."""
     for ti, (_l, _w, cards) in enumerate(game.tricks):
@@ -394,7 +404,7 @@ def _chosen_in(game: Game, to_fn, c: int) -> int | None:
     return None
 
 
-def _many(game: Game, i: int, kind: int, each, to: int, to_fn, per_side: list[int], log: list[tuple] | None) -> None:
+def _many(game: Game, i: int, kind: int, each: Any, to: int, to_fn: Any, per_side: list[int], log: list[Award] | None) -> None:
     """A point scored per card (`each`) or per trick, trick by trick: each side's total in `per_side`,
     every award in `log` (it falls with its trick)."""
     r = game.rules
@@ -428,7 +438,7 @@ def _many(game: Game, i: int, kind: int, each, to: int, to_fn, per_side: list[in
                 log.append((i, s, v, ti * 16 + pos, c))
 
 
-def _before_play(game: Game, kind: int, card, by_trump) -> int | None:
+def _before_play(game: Game, kind: int, card: Any, by_trump: Any) -> int | None:
     """Who won a point settled before the play: the side given the gift, or the dealer's side when
     the point's card is the card turned up for trump."""
     if kind == POINT_GIFT:
@@ -457,7 +467,7 @@ def _tally(game: Game, each_tricks: bool, early: bool) -> tuple[list[int], list[
     Game counts, and the worth of the points won; and the hand's awards as they fell (see award)."""
     r = game.rules
     plain = r.points.plain_plan is not None
-    log: list[tuple] | None = None if plain else []
+    log: list[Award] | None = None if plain else []
     cards: list[int] | None = [] if plain else None
     tricks_won = [0] * r.n_sides
     if each_tricks:
@@ -547,13 +557,13 @@ def score_hand(game: Game, early: bool = False) -> tuple[HandResult, int | None]
     return result, cands[0] if len(cands) == 1 else None
 
 
-def _won(got, side: int) -> bool:
+def _won(got: Any, side: int) -> bool:
     """Whether `side` won a point (for a point per card or per trick: any of it)."""
     return got == side if got is None or got.__class__ is int else got[side] > 0
 
 
-def _tie_break(r, cands: list[int], scores: list[int], old: list[int], got: list[Any],
-               bidder_side: int, fell) -> list[int]:
+def _tie_break(r: CompiledRules, cands: list[int], scores: list[int], old: list[int], got: list[Any],
+               bidder_side: int, fell: Any) -> list[int]:
     """Of the sides that reached a win this hand, those the tie-breaks leave (one: the winner)."""
     for rule in r.end.tie_break:
         if len(cands) <= 1:
@@ -568,7 +578,7 @@ def _tie_break(r, cands: list[int], scores: list[int], old: list[int], got: list
     return cands
 
 
-def _count_out(r, cands: list[int], old: list[int], got: list[Any], log: list[tuple]) -> list[int]:
+def _count_out(r: CompiledRules, cands: list[int], old: list[int], got: list[Any], log: list[Award]) -> list[int]:
     """Count the hand's points out, in the order they fell (`order: as_won`) or in the rules' order,
     each onto its side's score from before the hand: the first of `cands` to reach the target goes
     out (all of them if none reaches it so)."""
@@ -577,7 +587,7 @@ def _count_out(r, cands: list[int], old: list[int], got: list[Any], log: list[tu
         steps = [(side, v) for _i, side, v, _when, _c in log]
     else:
         steps = []
-        for i in r.end.count_plan:
+        for i in r.end.count_plan or ():
             side = got[i]
             if side is None:
                 continue

@@ -13,6 +13,7 @@ import struct
 from typing import Any
 
 from smear_dsl import moves as M
+from smear_dsl.compile.compiled import CompiledRules
 from smear_dsl.engine.constants import HAND_DONE
 from smear_dsl.engine.scoring import Awards, HandResult
 from smear_dsl.engine.state import HandState
@@ -21,7 +22,7 @@ from smear_dsl.language.versions import record_rules
 _MT = struct.Struct("<625I")  # the Mersenne Twister's 624 words and its position
 
 
-def between_hands(game) -> dict[str, Any]:
+def between_hands(game: HandState) -> dict[str, Any]:
     """The game as it stands between hands (the deal not made yet): plain JSON."""
     rng = game.rng
     state = None
@@ -35,26 +36,26 @@ def between_hands(game) -> dict[str, Any]:
             **({"ended_by": game.ended_by} if game.ended_by else {})}
 
 
-def restore(cls, rules, state: dict[str, Any], **kwargs) -> Any:
+def restore(cls: Any, rules: CompiledRules, state: dict[str, Any], **kwargs: Any) -> Any:
     """A game of class `cls` (Game) as `state` left it (Game.resume)."""
     game = cls(rules, auto_deal=False, **kwargs)
     game.resume(state)
     return game
 
 
-def rng_state(saved: list) -> tuple:
+def rng_state(saved: list[Any]) -> tuple[Any, ...]:
     """A seeded game's generator state from what `between_hands` saved of it."""
     version, words, gauss = saved
     return version, _MT.unpack(base64.b64decode(words)), gauss
 
 
-def _result_fields(last: HandResult) -> list:
+def _result_fields(last: HandResult) -> list[Any]:
     """A hand's result as JSON: its nine verdict fields, then the awards in the order they fell."""
     out = [list(x) if isinstance(x, tuple) else x for x in last[:9]]
     return out + [None if last.fell is None else [list(e) for e in last.awards()]]
 
 
-def result_of(fields: list, rules=None) -> HandResult:
+def result_of(fields: list[Any], rules: CompiledRules | None = None) -> HandResult:
     dealer, bidder, bid, trump, points, game_points, made, delta, scores = fields[:9]
     fell = fields[9] if len(fields) > 9 and rules is not None else None  # (saved before awards were kept: none)
     return HandResult(dealer, bidder, bid, trump, points, None if game_points is None else tuple(game_points), made,

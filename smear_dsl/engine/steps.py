@@ -155,7 +155,8 @@ class Steps(HandState):
         if env is None:
             env = self.step_env(seat)
         if step.allowed_cards is not None:  # `allowed` as the set of cards it lets go: one step
-            return hand & step.allowed_cards(env)
+            lets_go: int = step.allowed_cards(env)
+            return hand & lets_go
         out = 0
         for c in C.bits(hand):
             env["card"] = c
@@ -226,7 +227,7 @@ def _seats(who: str, n: int, bidder: int, dealer: int) -> tuple[int, ...]:
     return tuple(phase_seats(who, n, bidder, dealer))
 
 
-class _StepEnv(dict):
+class _StepEnv(dict[str, Any]):
     """A step's names, where `stock`, the stock as a set of cards, is made when first read (most steps'
     expressions never read it, and a discard's plan asks for the names several times)."""
 
