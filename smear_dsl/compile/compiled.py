@@ -8,7 +8,7 @@ CompiledRules, so bots do not index the tables by their layout.
 from __future__ import annotations
 
 import operator
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import InitVar, dataclass, field
 from functools import lru_cache
 from typing import Any
@@ -21,7 +21,7 @@ from smear_dsl.errors import Diagnostic
 from smear_dsl.expr.emit import Tables
 from smear_dsl.language.spec import RuleSpec
 
-Fn = Callable[[dict], Any]
+Fn = Callable[[dict[str, Any]], Any]
 N_TABLE = 64  # card ids are below this
 
 # How scoring decides a point (the first field of each points.plan entry): compile/pointkinds.py declares
@@ -64,7 +64,7 @@ class CompiledStep:
     # counts per kind (expr/counted.py's plan_reads), else None; with them, plans_memo keeps which plans
     # pass by those names and counts, as hands that differ card by card share them (discards.py).
     plan_reads: tuple[str, ...] | None = None
-    plans_memo: dict = field(default_factory=dict, compare=False, repr=False)
+    plans_memo: dict[tuple[Any, ...], list[tuple[int, ...]]] = field(default_factory=dict, compare=False, repr=False)
     # A discard of any cards of the hand, as many as a range fixed for the table (a widow): no rule on
     # the cards, so nothing to evaluate per card or per set. Set once (every discard asks).
     any_cards: bool = field(init=False, compare=False, repr=False)
@@ -187,7 +187,7 @@ class DealRules:
     deck: InitVar[tuple[int, ...]]
     shuffle_plan: ShufflePlan = field(init=False, repr=False)
     dealt_cards: int = field(init=False)  # how many cards go to the hands; the rest is the stock
-    takers: tuple[tuple[Callable, ...], ...] = field(init=False, repr=False)  # [dealer][seat]: gathers the seat's cards
+    takers: tuple[tuple[Callable[..., Any], ...], ...] = field(init=False, repr=False)  # [dealer][seat]: gathers the seat's cards
 
     def __post_init__(self, players: int, deck: tuple[int, ...]) -> None:
         # Each seat's positions in the shuffled deck, packet by packet clockwise from the dealer's left.
@@ -256,7 +256,7 @@ class PlayRules:
     # When every follow rule is a set and has a guard: (the guards, whether they read `trick`, `is_bidder`,
     # `bid`, and the answers so far by what they read): a follow whose guards are all false is the
     # following rule's cards, found without building the rules' names (Play._follow_mask).
-    follow_guard: tuple[tuple[Fn, ...], bool, bool, bool, dict] | None = field(init=False, repr=False)
+    follow_guard: tuple[tuple[Fn, ...], bool, bool, bool, dict[tuple[Any, ...], bool]] | None = field(init=False, repr=False)
     # Hands may start the play uneven and nobody draws: the hand ends after the trick where the first runs
     # out (Game.apply looks, trick by trick; with draws ExtrasGame looks after the draw).
     watch_empty: bool = field(init=False)
@@ -298,7 +298,7 @@ class PointRules:
     plan: tuple[tuple[int, Fn | None, Any, int, int, Fn | None], ...] = field(init=False, repr=False)
     multi: tuple[bool, ...] = field(init=False)  # per point: scored per card or per trick (a value per side)
     pegged: bool = field(init=False)  # some point is scored per card or per trick: views show them as they fall
-    plain_plan: tuple | None = field(init=False, repr=False)
+    plain_plan: tuple[tuple[Any, ...], ...] | None = field(init=False, repr=False)
     gift_value: int = field(init=False)  # the worth of the gift point (0 without begging)
     pre_points: bool = field(init=False)  # some point is settled before the play (a gift, a turned-up card)
     # (kind, card closure, by_trump, value) of each point settled before the play, in rule order
@@ -404,7 +404,7 @@ class CompiledRules:
         """The exact rules these are (`name@2`): what records, views and reports name."""
         return self.spec.ref
 
-    def split_deal(self, order, dealer: int) -> tuple[list[list[int]], list[int]]:
+    def split_deal(self, order: Sequence[int], dealer: int) -> tuple[list[list[int]], list[int]]:
         """A shuffled deck (card ids in order) dealt in packets from `dealer`'s left: (hands, stock)."""
         deal = self.deal
         return [list(take(order)) for take in deal.takers[dealer]], list(order[deal.dealt_cards:])

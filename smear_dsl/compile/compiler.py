@@ -33,7 +33,7 @@ from smear_dsl.expr.counted import plan_reads
 from smear_dsl.expr.emit import Tables, emit, trump_runs
 from smear_dsl.language.inherited import own_lines
 from smear_dsl.language.langversion import as_warning
-from smear_dsl.language.spec import ExprSpec, Loc, RuleSpec, phase_seats
+from smear_dsl.language.spec import ExprSpec, Loc, PhaseSpec, RuleSpec, phase_seats
 
 _NO: Any = object()  # no folded constant
 
@@ -73,7 +73,7 @@ def compile_rules(spec: RuleSpec, players: int | None = None, options: dict[str,
     return _Compiler(spec, players, opts, static).run()
 
 
-_ORDERS: dict[tuple, tuple] = {}  # (id of the spec, deck mask, deck) -> (that spec, Compiler.card_orders)
+_ORDERS: dict[tuple[Any, ...], tuple[Any, ...]] = {}  # (id of the spec, deck mask, deck) -> (that spec, Compiler.card_orders)
 
 
 class _Compiler:
@@ -200,21 +200,22 @@ class _Compiler:
             values[c] = vmap.get(key, 0)
         return deck, values
 
-    def card_orders(self, deck: list[int], deck_mask: int) -> tuple:
+    def card_orders(self, deck: list[int], deck_mask: int) -> tuple[Any, ...]:
         """For each trump (index t + 1; 0 = no trump yet): effective suits, suit and trump masks and
         the order key; and for each (trump, led suit) the key that decides a trick. Worked out once per rules
         and deck (tuples, never changed): `check` compiles a file for every setup, a server for every table."""
         key = (id(self.spec), deck_mask, tuple(deck))
         hit = _ORDERS.get(key)
         if hit is not None and hit[0] is self.spec:
-            return hit[1]
+            orders: tuple[Any, ...] = hit[1]
+            return orders
         if len(_ORDERS) >= 64:
             _ORDERS.clear()
         out = self._card_orders(deck, deck_mask)
         _ORDERS[key] = (self.spec, out)
         return out
 
-    def _card_orders(self, deck: list[int], deck_mask: int) -> tuple:
+    def _card_orders(self, deck: list[int], deck_mask: int) -> tuple[Any, ...]:
         spec = self.spec
         plain_strength = {r: len(spec.deck.ranks) - i for i, r in enumerate(spec.deck.ranks)}
         eff_suit, suit_mask, trump_mask, order_key = [], [], [], []
@@ -306,7 +307,7 @@ class _Compiler:
         v = emit(e.checked, tables)({})
         if v not in ("first", "last"):
             self.fail(e.loc, f'equal_trumps is "first" or "last", not {v!r}')
-        return v == "last"
+        return bool(v == "last")
 
     def steps(self, tables: Tables, hand_size: int, stock_size: int) -> list[CompiledStep]:
         """The phases between bidding and play that can act at this table."""
@@ -373,7 +374,7 @@ class _Compiler:
                                  f"share out one card each after every trick ({left} is not a multiple of {n})",
                                  "deal so that the stock divides by the number of players, or remove cards from the deck")
 
-    def card_counts(self, phases: list, hand_size: int, stock_size: int) -> bool:
+    def card_counts(self, phases: list[tuple[PhaseSpec, CompiledStep]], hand_size: int, stock_size: int) -> bool:
         """The phases' takes, discards and refills, played out for every bidder (the dealer is seat 0):
         none may need a card the stock or a hand does not have, and every hand must start the play
         with as many cards as the others. Checked where every count is fixed for the table; a count
@@ -409,7 +410,7 @@ class _Compiler:
                 return False
         return True
 
-    def refill_bounds(self, phases: list, hand_size: int, stock_size: int) -> None:
+    def refill_bounds(self, phases: list[tuple[PhaseSpec, CompiledStep]], hand_size: int, stock_size: int) -> None:
         """Where a count depends on the hand, bound each refill's need from the fewest cards a hand can
         hold by then and the fewest the stock can hold: a refill that might find the stock short must
         say what happens then (`short:`), so no table meets a draw the rules did not foresee."""
@@ -488,7 +489,8 @@ def _kept_at_least(count: A.Expr) -> int:
 def _least(e: A.Expr) -> int | None:
     """A lower bound of an integer expression, where one is plain from its form (None: unknown)."""
     if isinstance(e, A.Const) and e.type == "int":
-        return e.value
+        least: int = e.value
+        return least
     if isinstance(e, A.Call) and e.fn == "count":
         return 0
     if isinstance(e, A.Call) and e.fn in ("max", "min") and len(e.args) == 2:
@@ -503,7 +505,7 @@ def _least(e: A.Expr) -> int | None:
     return None
 
 
-def _guards(e) -> tuple[int | None, tuple[str, ...], bool, bool]:
+def _guards(e: A.Expr) -> tuple[int | None, tuple[str, ...], bool, bool]:
     """`trick == N`, `any(X ...)` / `count(X ...) > 0` and `any(X where card.suit == lead.suit)`
     conjuncts (X: discarded or hand): cheap reasons a rule cannot fire. Returns LeadCheck's
     trick, needs, by_suit and needs_discard_of_lead_suit."""

@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import hashlib
 import random
+from collections.abc import Callable
 
 from smear_dsl.compile.compiled import CompiledRules
 from smear_dsl.compile.shuffle import keyed_shuffle
@@ -46,6 +47,6 @@ def board(rules: CompiledRules, round_seed: str, k: int) -> tuple[list[list[int]
     return rules.split_deal(order, rules.players - 1)  # as if seat n-1 dealt: seat 0 gets the first packet
 
 
-def boards(rules: CompiledRules, round_seed: str):
+def boards(rules: CompiledRules, round_seed: str) -> Callable[[int], tuple[list[list[int]], list[int]]]:
     """A deal source for Game: hand k gets board k."""
     return lambda k: board(rules, round_seed, k)

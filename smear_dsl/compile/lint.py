@@ -151,7 +151,7 @@ def check_all_setups(spec: RuleSpec, limit: int = 64, warnings: list[Diagnostic]
     (and, into `warnings` if given, what is likely a mistake though it plays: likely_mistakes)."""
     domains = [[(o.name, v) for v in o.domain()] for o in spec.options]
     combos = list(itertools.islice(itertools.product(*domains), limit))
-    seen: dict[tuple, Diagnostic] = {}
+    seen: dict[tuple[Any, ...], Diagnostic] = {}
     for players in spec.players:
         for combo in combos:
             try:
