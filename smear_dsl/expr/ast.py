@@ -1,6 +1,7 @@
 """AST of the expression language: frozen dataclasses, each knowing its offset in the source."""
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any, TypeGuard
 
@@ -142,7 +143,7 @@ def used_only_as(e: Expr, name: str, attr: str) -> bool:
     return all(used_only_as(x, name, attr) for x in children(e))
 
 
-def _rebuilt(e: Expr, f, **fields: Any) -> Expr:
+def _rebuilt(e: Expr, f: Callable[[Expr], Expr], **fields: Any) -> Expr:
     """`e` with `f` applied to each sub-expression (and `fields` replaced): the one tree rebuild
     behind with_values, expand and _at."""
     kids = {k: f(v) if isinstance(v, Expr) else
@@ -160,10 +161,12 @@ def with_values(e: Expr, values: dict[str, Any]) -> Expr:
     return _folded(_rebuilt(e, lambda x: with_values(x, values)))
 
 
-_ARITH = {"+": lambda a, b: a + b, "-": lambda a, b: a - b, "*": lambda a, b: a * b,
-          "//": lambda a, b: a // b if b else None, "%": lambda a, b: a % b if b else None}
-_CMP = {"==": lambda a, b: a == b, "!=": lambda a, b: a != b, "<": lambda a, b: a < b, "<=": lambda a, b: a <= b,
-        ">": lambda a, b: a > b, ">=": lambda a, b: a >= b}
+_ARITH: dict[str, Callable[[Any, Any], Any]] = {
+    "+": lambda a, b: a + b, "-": lambda a, b: a - b, "*": lambda a, b: a * b,
+    "//": lambda a, b: a // b if b else None, "%": lambda a, b: a % b if b else None}
+_CMP: dict[str, Callable[[Any, Any], Any]] = {
+    "==": lambda a, b: a == b, "!=": lambda a, b: a != b, "<": lambda a, b: a < b, "<=": lambda a, b: a <= b,
+    ">": lambda a, b: a > b, ">=": lambda a, b: a >= b}
 
 
 def _const(x: Expr) -> TypeGuard[Const]:

@@ -7,7 +7,7 @@ anything is compiled; the closures themselves are emit.py's.
 """
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -66,7 +66,7 @@ class Env:
         return sorted(set(self.vars) | set(self.consts) | set(self.statics) | set(RANK_CONSTS) | set(SUIT_CONSTS) | {"jick"})
 
 
-def _close(word: str, options) -> str | None:
+def _close(word: str, options: Iterable[str]) -> str | None:
     import difflib  # only for a misspelt name
     m = difflib.get_close_matches(word, list(options), n=1, cutoff=0.6)
     return f"did you mean `{m[0]}`?" if m else None
@@ -264,7 +264,7 @@ def _conjuncts(e: A.Expr) -> list[A.Expr]:
     return [e]
 
 
-def _vector_all(parts: list[A.Expr], env: Env, subject: str, masks: dict[str, str], free) -> Maker | None:
+def _vector_all(parts: list[A.Expr], env: Env, subject: str, masks: dict[str, str], free: Callable[[A.Expr], bool]) -> Maker | None:
     """`a and b and ...` as one closure: the parts that do not read the card first, as plain truths
     (one false: no card), then the others' sets intersected until none is left."""
     guards, sets = [], []

@@ -15,7 +15,8 @@ from typing import Any
 
 from smear_dsl import cards as C
 
-Maker = Callable[[Any], Callable[[dict], Any]]
+Env = dict[str, Any]  # the names an expression reads
+Maker = Callable[[Any], Callable[[Env], Any]]
 
 
 @dataclass(frozen=True)
@@ -38,7 +39,7 @@ class Tables:
     suit_masks: tuple[tuple[int, ...], ...] = ()  # [trump + 1][suit + 1]: cards of that effective suit (-1: none)
 
 
-def emit(checked: Checked, tables: Tables) -> Callable[[dict], Any]:
+def emit(checked: Checked, tables: Tables) -> Callable[[Env], Any]:
     """The closure `f(env)` for a checked expression."""
     return checked.make(tables)
 
@@ -47,24 +48,24 @@ ALL_CARDS = (1 << 64) - 1
 JOKERS = ALL_CARDS & ~((1 << C.N_SUITED) - 1)
 
 
-def const_fn(v: Any) -> Callable[[dict], Any]:
+def const_fn(v: Any) -> Callable[[Env], Any]:
     """A constant closure, marked so that makers can fold it (partial evaluation)."""
-    def f(env):
+    def f(env: Env) -> Any:
         return v
     f.const = v  # type: ignore[attr-defined]
     return f
 
 
-def fold(f: Callable[[dict], Any], *parts: Callable[[dict], Any]) -> Callable[[dict], Any]:
+def fold(f: Callable[[Env], Any], *parts: Callable[[Env], Any]) -> Callable[[Env], Any]:
     """`f` itself, or its constant value when every part it reads is constant."""
     if all(hasattr(p, "const") for p in parts):
         return const_fn(f({}))
     return f
 
 
-def var_fn(name: str) -> Callable[[dict], Any]:
+def var_fn(name: str) -> Callable[[Env], Any]:
     """A closure reading one name, marked so that makers can read the name directly instead of calling it."""
-    def f(env):
+    def f(env: Env) -> Any:
         return env[name]
     f.var = name  # type: ignore[attr-defined]
     return f
@@ -75,7 +76,7 @@ def const(v: Any) -> Maker:
 
 
 def attr(name: str, obj: Maker) -> Maker:
-    def make(t):
+    def make(t: Tables) -> Callable[[Env], Any]:
         f = obj(t)
         v = getattr(f, "var", None)
         if name == "suit":
@@ -83,9 +84,9 @@ def attr(name: str, obj: Maker) -> Maker:
             if v is None:
                 return lambda env: eff[env["trump"] + 1][f(env)]
 
-            def suit_of_var(env):
+            def suit_of_var(env: Env) -> Any:
                 return eff[env["trump"] + 1][env[v]]
-            suit_of_var.suit_of_var = v
+            suit_of_var.suit_of_var = v  # type: ignore[attr-defined]
             return suit_of_var
         if name == "rank":
             return lambda env: C.rank_of(f(env))
@@ -102,14 +103,14 @@ def attr(name: str, obj: Maker) -> Maker:
 
 
 def card_of(rank: int, suit: Maker) -> Maker:
-    def make(t):
+    def make(t: Tables) -> Callable[[Env], Any]:
         f = suit(t)
         return lambda env: (lambda s: s * 13 + rank if s >= 0 else -1)(f(env))
     return make
 
 
 def binop(op: str, a: Maker, b: Maker) -> Maker:
-    def make(t):
+    def make(t: Tables) -> Callable[[Env], Any]:
         fa, fb = a(t), b(t)
         if op == "+":
             f = lambda env: fa(env) + fb(env)
@@ -131,7 +132,7 @@ _CMP = {"==": operator.eq, "!=": operator.ne, "<": operator.lt, "<=": operator.l
 def compare(op: str, a: Maker, b: Maker) -> Maker:
     fn = _CMP[op]
 
-    def make(t):
+    def make(t: Tables) -> Callable[[Env], Any]:
         fa, fb = a(t), b(t)
         if hasattr(fa, "const") and hasattr(fb, "const"):
             return const_fn(fn(fa.const, fb.const))
@@ -151,7 +152,7 @@ def compare(op: str, a: Maker, b: Maker) -> Maker:
 
 
 def boolop(op: str, a: Maker, b: Maker) -> Maker:
-    def make(t):
+    def make(t: Tables) -> Callable[[Env], Any]:
         fa, fb = a(t), b(t)
         stop = op == "or"  # the value of the left side that decides alone
         if hasattr(fa, "const"):
@@ -169,21 +170,21 @@ def boolop(op: str, a: Maker, b: Maker) -> Maker:
     return make
 
 
-def negate(f: Callable[[dict], Any]) -> Callable[[dict], Any]:
+def negate(f: Callable[[Env], Any]) -> Callable[[Env], Any]:
     v = getattr(f, "var", None)
     return fold(lambda env: -f(env), f) if v is None else (lambda env: -env[v])
 
 
-def invert(f: Callable[[dict], Any]) -> Callable[[dict], Any]:
+def invert(f: Callable[[Env], Any]) -> Callable[[Env], Any]:
     v = getattr(f, "var", None)
     return fold(lambda env: not f(env), f) if v is None else (lambda env: not env[v])
 
 
 def where(cards: Maker, cond: Maker) -> Maker:
-    def make(t):
+    def make(t: Tables) -> Callable[[Env], Any]:
         fs, fc = cards(t), cond(t)
 
-        def where(env):
+        def where(env: Env) -> Any:
             m = fs(env)
             out = 0
             saved = env.get("card")
@@ -218,7 +219,7 @@ def first_in(run: tuple[tuple[int, int], ...], mask: int) -> int:
 
 
 def call(fn: str, args: list[Maker]) -> Maker:
-    def make(t):
+    def make(t: Tables) -> Callable[[Env], Any]:
         fs = [m(t) for m in args]
         f0 = fs[0]
         if fn == "count":
@@ -245,7 +246,7 @@ def call(fn: str, args: list[Maker]) -> Maker:
             tm = t.trump_mask
             runs = trump_runs(t, fn)  # a set of trumps only is answered by a short scan
 
-            def sel(env):
+            def sel(env: Env) -> Any:
                 m = f0(env)
                 if not m:
                     return -1
@@ -299,7 +300,7 @@ def not_(x: Maker) -> Maker:
 
 def ifelse(c: Maker, a: Maker, b: Maker) -> Maker:
     """`if c then a else b`; a constant condition picks its branch, names are read inline."""
-    def make(t):
+    def make(t: Tables) -> Callable[[Env], Any]:
         fc, fa, fb = c(t), a(t), b(t)
         if hasattr(fc, "const"):
             return fa if fc.const else fb
@@ -318,31 +319,31 @@ def ifelse(c: Maker, a: Maker, b: Maker) -> Maker:
 
 def where_vector(cards: Maker, vec: Maker) -> Maker:
     """`cards where cond` for a condition that is bitset algebra (`vec`): one AND."""
-    def make(t):
+    def make(t: Tables) -> Callable[[Env], Any]:
         f, v = cards(t), vec(t)
         n = getattr(f, "var", None)
         if n is None:
             return lambda env: f(env) & v(env)
 
-        def of_var(env):
+        def of_var(env: Env) -> Any:
             return env[n] & v(env)
-        of_var.var_and = (n, v)  # lets any(...) test it in one step
+        of_var.var_and = (n, v)  # type: ignore[attr-defined]  # lets any(...) test it in one step
         return of_var
     return make
 
 
 def list_of(items: list[Maker]) -> Maker:
-    def make(t):
+    def make(t: Tables) -> Callable[[Env], Any]:
         fs = [m(t) for m in items]
         if all(hasattr(f, "const") for f in fs):  # `[A, J, T, 5, 2]`: one list, made once
-            return const_fn(tuple(f.const for f in fs))
+            return const_fn(tuple(getattr(f, "const") for f in fs))  # noqa: B009 - a folded closure's value
         return lambda env: [f(env) for f in fs]
     return make
 
 
 def member_cards(a: Maker, b: Maker, negated: bool) -> Maker:
     """`card in cards` (a card that does not exist is in no set)."""
-    def make(t):
+    def make(t: Tables) -> Callable[[Env], Any]:
         fa, fb = a(t), b(t)
         if negated:
             return lambda env: not (fb(env) >> fa(env)) & 1 if fa(env) >= 0 else True
@@ -351,7 +352,7 @@ def member_cards(a: Maker, b: Maker, negated: bool) -> Maker:
 
 
 def member_list(a: Maker, b: Maker, negated: bool) -> Maker:
-    def make(t):
+    def make(t: Tables) -> Callable[[Env], Any]:
         fa, fb = a(t), b(t)
         return (lambda env: fa(env) not in fb(env)) if negated else (lambda env: fa(env) in fb(env))
     return make
@@ -362,7 +363,7 @@ def member_list(a: Maker, b: Maker, negated: bool) -> Maker:
 
 def vec_bool(x: Maker) -> Maker:
     """A truth that does not read the card: every card or none."""
-    def make(t):
+    def make(t: Tables) -> Callable[[Env], Any]:
         f = x(t)
         if hasattr(f, "const"):
             return const_fn(ALL_CARDS if f.const else 0)
@@ -372,7 +373,7 @@ def vec_bool(x: Maker) -> Maker:
 
 def vec_card(other: Maker, negated: bool) -> Maker:
     """The card `other` (none: no card), or every card but it."""
-    def make(t):
+    def make(t: Tables) -> Callable[[Env], Any]:
         fo = other(t)
         if negated:
             return lambda env: ALL_CARDS & ~(1 << c) if (c := fo(env)) >= 0 else ALL_CARDS
@@ -382,7 +383,7 @@ def vec_card(other: Maker, negated: bool) -> Maker:
 
 def vec_in(cards: Maker, negated: bool) -> Maker:
     """The cards of a set (or every card but them)."""
-    def make(t):
+    def make(t: Tables) -> Callable[[Env], Any]:
         fs = cards(t)
         return (lambda env: ALL_CARDS & ~fs(env)) if negated else fs
     return make
@@ -390,10 +391,10 @@ def vec_in(cards: Maker, negated: bool) -> Maker:
 
 def vec_rank_in(ranks: Maker, negated: bool) -> Maker:
     """The cards whose rank is in a list (or is not)."""
-    def make(t):
+    def make(t: Tables) -> Callable[[Env], Any]:
         fl = ranks(t)
 
-        def of(listed) -> int:
+        def of(listed: Any) -> int:
             m = 0
             for r in listed:
                 m |= RANK_MASKS[r]
@@ -406,10 +407,10 @@ def vec_rank_in(ranks: Maker, negated: bool) -> Maker:
 
 def vec_suit_in(suits: Maker, negated: bool) -> Maker:
     """The cards whose effective suit is in a list (or is not)."""
-    def make(t):
+    def make(t: Tables) -> Callable[[Env], Any]:
         fl, sm = suits(t), t.suit_masks
 
-        def of(env) -> int:
+        def of(env: Env) -> int:
             by_suit, m = sm[env["trump"] + 1], 0
             for s in fl(env):
                 m |= by_suit[s + 1]
@@ -422,13 +423,13 @@ def vec_all(guards: list[Maker], sets: list[Maker]) -> Maker:
     """A chain of `and`s: the truths that do not read the card (all must hold, or no card does), then
     the sets of the parts that do, intersected; each stops as soon as the answer is no card (as `and`
     stops card by card)."""
-    def make(t):
+    def make(t: Tables) -> Callable[[Env], Any]:
         gs, vs = tuple(g(t) for g in guards), tuple(v(t) for v in sets)
         if len(gs) == 1 and len(vs) == 1:  # the common shape: one guard, one set
             g0, v0 = gs[0], vs[0]
             return lambda env: v0(env) if g0(env) else 0
 
-        def conj(env):
+        def conj(env: Env) -> Any:
             for g in gs:
                 if not g(env):
                     return 0
@@ -456,17 +457,17 @@ def vec_trump() -> Maker:
 
 def vec_suit(other: Maker, negated: bool) -> Maker:
     """The cards whose effective suit is (or is not) `other`."""
-    def make(t):
+    def make(t: Tables) -> Callable[[Env], Any]:
         fo, sm = other(t), t.suit_masks
         sv = getattr(fo, "suit_of_var", None)
         if sv is not None:  # `card.suit == lead.suit`: look the lead's suit up inline
             eff = t.eff_suit
 
-            def same_suit(env):
+            def same_suit(env: Env) -> Any:
                 t1 = env["trump"] + 1
                 return sm[t1][eff[t1][env[sv]] + 1]
 
-            def other_suit(env):
+            def other_suit(env: Env) -> Any:
                 t1 = env["trump"] + 1
                 return ALL_CARDS & ~sm[t1][eff[t1][env[sv]] + 1]
             return other_suit if negated else same_suit
@@ -481,7 +482,7 @@ RANK_MASKS = tuple(sum(1 << (s * 13 + r) for s in range(4)) for r in range(13)) 
 
 def vec_rank(other: Maker, negated: bool) -> Maker:
     """The cards whose rank is (or is not) `other`."""
-    def make(t):
+    def make(t: Tables) -> Callable[[Env], Any]:
         fo = other(t)
         if negated:
             return lambda env: ALL_CARDS & ~RANK_MASKS[fo(env)]

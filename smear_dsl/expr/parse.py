@@ -1,7 +1,9 @@
 """Parse expression text with the lark grammar and turn the tree into our own AST."""
 from __future__ import annotations
 
+from collections.abc import Sequence
 from functools import lru_cache
+from typing import Any
 
 from smear_dsl.expr import ast as A
 
@@ -36,7 +38,7 @@ def _parser() -> Lark:
     return Lark_StandAlone()
 
 
-def _pos(x) -> int:
+def _pos(x: Any) -> int:
     if isinstance(x, Token):
         return x.start_pos or 0
     if isinstance(x, A.Expr):
@@ -46,61 +48,61 @@ def _pos(x) -> int:
 
 @v_args(meta=True)
 class _ToAst(Transformer):
-    def int(self, meta, c):
+    def int(self, meta: Any, c: Sequence[Any]) -> A.Expr:
         return A.Const(meta.start_pos, int(c[0]), "int")
 
-    def true(self, meta, c):
+    def true(self, meta: Any, c: Sequence[Any]) -> A.Expr:
         return A.Const(meta.start_pos, True, "bool")
 
-    def false(self, meta, c):
+    def false(self, meta: Any, c: Sequence[Any]) -> A.Expr:
         return A.Const(meta.start_pos, False, "bool")
 
-    def string(self, meta, c):
+    def string(self, meta: Any, c: Sequence[Any]) -> A.Expr:
         return A.Const(meta.start_pos, str(c[0])[1:-1], "str")
 
-    def name(self, meta, c):
+    def name(self, meta: Any, c: Sequence[Any]) -> A.Expr:
         return A.Name(meta.start_pos, str(c[0]))
 
-    def attr(self, meta, c):
+    def attr(self, meta: Any, c: Sequence[Any]) -> A.Expr:
         return A.Attr(_pos(c[1]), c[0], str(c[1]))
 
-    def call(self, meta, c):
+    def call(self, meta: Any, c: Sequence[Any]) -> A.Expr:
         return A.Call(meta.start_pos, str(c[0]), tuple(x for x in c[1:] if x is not None))
 
-    def list(self, meta, c):
+    def list(self, meta: Any, c: Sequence[Any]) -> A.Expr:
         return A.ListLit(meta.start_pos, tuple(x for x in c if x is not None))
 
-    def card_of(self, meta, c):
+    def card_of(self, meta: Any, c: Sequence[Any]) -> A.Expr:
         return A.CardOf(meta.start_pos, str(c[0]), c[1])
 
-    def neg(self, meta, c):  # c: the `-` token, then the operand
+    def neg(self, meta: Any, c: Sequence[Any]) -> A.Expr:  # c: the `-` token, then the operand
         return A.Neg(meta.start_pos, c[-1])
 
-    def binop(self, meta, c):
+    def binop(self, meta: Any, c: Sequence[Any]) -> A.Expr:
         return A.BinOp(_pos(c[1]), str(c[1]), c[0], c[2])
 
-    def compare(self, meta, c):
+    def compare(self, meta: Any, c: Sequence[Any]) -> A.Expr:
         return A.Compare(_pos(c[1]), str(c[1]), c[0], c[2])
 
-    def member(self, meta, c):
+    def member(self, meta: Any, c: Sequence[Any]) -> A.Expr:
         return A.Member(meta.start_pos, c[0], c[1], False)
 
-    def not_member(self, meta, c):
+    def not_member(self, meta: Any, c: Sequence[Any]) -> A.Expr:
         return A.Member(meta.start_pos, c[0], c[1], True)
 
-    def and_(self, meta, c):
+    def and_(self, meta: Any, c: Sequence[Any]) -> A.Expr:
         return A.BoolOp(meta.start_pos, "and", c[0], c[1])
 
-    def or_(self, meta, c):
+    def or_(self, meta: Any, c: Sequence[Any]) -> A.Expr:
         return A.BoolOp(meta.start_pos, "or", c[0], c[1])
 
-    def not_(self, meta, c):
+    def not_(self, meta: Any, c: Sequence[Any]) -> A.Expr:
         return A.Not(meta.start_pos, c[0])
 
-    def ifelse(self, meta, c):
+    def ifelse(self, meta: Any, c: Sequence[Any]) -> A.Expr:
         return A.IfElse(meta.start_pos, c[0], c[1], c[2])
 
-    def where(self, meta, c):
+    def where(self, meta: Any, c: Sequence[Any]) -> A.Expr:
         return A.Where(meta.start_pos, c[0], c[1])
 
 
@@ -119,7 +121,8 @@ def parse_expr(text: str) -> A.Expr:
         raise ExprSyntaxError("empty expression", 0)
     try:
         tree = _parser().parse(text)
-        return _ToAst().transform(tree)
+        out: A.Expr = _ToAst().transform(tree)
+        return out
     except UnexpectedCharacters as e:
         raise ExprSyntaxError(f"unexpected character {text[e.pos_in_stream]!r}", e.pos_in_stream,
                               "expressions use names, numbers, `and`/`or`/`not`, comparisons and + - * // %") from None
