@@ -276,3 +276,15 @@ def test_both_packages_ship_their_types():
     data = tomllib.loads((ROOT / "pyproject.toml").read_text())["tool"]["setuptools"]["package-data"]
     for package in ("smear_dsl", "smear_referee"):
         assert (ROOT / package / "py.typed").is_file() and "py.typed" in data[package]
+
+
+def test_the_language_expr_compile_and_engine_rooms_are_checked_strictly():
+    """Issue 60's contract: these four rooms keep mypy --strict's per-module flags."""
+    import tomllib
+
+    config = tomllib.loads((ROOT / "pyproject.toml").read_text())["tool"]["mypy"]
+    rooms = {f"smear_dsl.{room}.*" for room in ("language", "expr", "compile", "engine")}
+    strict = [o for o in config.get("overrides", []) if rooms <= set(o["module"])]
+    flags = ("disallow_untyped_defs", "disallow_incomplete_defs", "disallow_any_generics", "disallow_untyped_calls",
+             "warn_return_any", "check_untyped_defs")
+    assert strict and all(strict[0].get(flag) is True for flag in flags)

@@ -2,6 +2,8 @@
 a turned-up trump, draws from the stock and begging each need from the rest of the file."""
 from __future__ import annotations
 
+from typing import Any
+
 from smear_dsl.language.semanticpart import SemanticPart
 from smear_dsl.language.spec import BegSpec, BiddingSpec, DealSpec, DeckSpec, PhaseSpec, PlaySpec, PointSpec
 from smear_dsl.language.yamlsrc import Node
@@ -27,7 +29,7 @@ class CrossChecks(SemanticPart):
                      "the bidder leads first, but `bidding: none` has no bidder",
                      "write `play: {leader: left_of_dealer}`")
 
-    def naming(self, node: Node, raw: dict, no_bids: bool) -> None:
+    def naming(self, node: Node, raw: dict[str, Any], no_bids: bool) -> None:
         """A `name_trump` phase: the bidder names (with bidding); without bidding the dealer names, or each
         player in turn from the dealer's left names or passes (`may_pass`)."""
         who, may_pass = raw["who"], bool(raw.get("may_pass"))
@@ -73,7 +75,7 @@ class CrossChecks(SemanticPart):
         if play.draw != "none" and deal.rest != "stock":
             self.err(root.value["play"].value["draw"], "draws during the play need `deal.rest: stock`")
 
-    def beg(self, raw: dict | None, root: Node, deal: DealSpec | None, bidding: BiddingSpec | None,
+    def beg(self, raw: dict[str, Any] | None, root: Node, deal: DealSpec | None, bidding: BiddingSpec | None,
             points: tuple[PointSpec, ...] | None) -> BegSpec | None:
         """Begging needs a turned-up trump to beg against, no bidding, and exactly one gift point."""
         gifts = [p for p in points or () if p.gift]

@@ -8,6 +8,7 @@ from __future__ import annotations
 import dataclasses
 import os
 import re
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -134,6 +135,7 @@ def spec_from_text(text: str, path: str, known_parents_only: bool = False,
     root, diags = _load_merged(text, path, sources, [], lineage, known_parents_only, unpinned, pins or {})
     if diags:
         raise RuleError(diags)
+    assert root is not None, "a file that loads without a diagnostic has a tree"
     ctx = Ctx(sources)
     raw = RULES.validate(root, ctx)
     if raw is MISSING:
@@ -309,7 +311,7 @@ class _Semantics(CrossChecks, PointChecks):
                         checked, written if written is not ast else None, cards,
                         None if guard is None else (guard[0], tuple(sorted(guard[1] & TRICK_NAMES))))
 
-    def definitions(self, raw: dict, known: set[str]) -> dict[str, tuple[Src, A.Expr]]:
+    def definitions(self, raw: dict[str, Any], known: set[str]) -> dict[str, tuple[Src, A.Expr]]:
         """`define:`: each name's parsed expression (checked where it is used: its names depend on where)."""
         out: dict[str, tuple[Src, A.Expr]] = {}
         for name, (src, kn) in raw.items():
@@ -334,7 +336,7 @@ class _Semantics(CrossChecks, PointChecks):
     def loc(self, node: Node) -> Loc:
         return Loc(node.path, node.line, node.col, self.ctx.sources.line(node.path, node.line))
 
-    def section(self, build):
+    def section(self, build: Callable[[], Any]) -> Any:  # (None only when the file has errors: it is refused)
         """Build one section; after structural errors a hole in it only skips that section."""
         try:
             return build()
@@ -344,7 +346,7 @@ class _Semantics(CrossChecks, PointChecks):
             return None
 
     # -- the pass --
-    def build(self, raw: dict) -> RuleSpec | None:
+    def build(self, raw: dict[str, Any]) -> RuleSpec | None:
         root: Node = raw["__node__"]
         self.root = root
         players = raw["players"]
@@ -404,7 +406,7 @@ class _Semantics(CrossChecks, PointChecks):
             definitions=tuple((name, src.text, ast) for name, (src, ast) in self.defs.items()), point_vars=point_vars,
             beg=beg, translations=translations)
 
-    def options(self, raw: dict) -> tuple[OptionSpec, ...]:
+    def options(self, raw: dict[str, Any]) -> tuple[OptionSpec, ...]:
         out = []
         for name, (o, kn) in (raw or {}).items():
             if name in RESERVED:
@@ -431,7 +433,7 @@ class _Semantics(CrossChecks, PointChecks):
             out.append(spec)
         return tuple(out)
 
-    def deck(self, raw: dict) -> DeckSpec | None:
+    def deck(self, raw: dict[str, Any]) -> DeckSpec | None:
         node: Node = raw["__node__"]
         before = len(self.ctx.diags)
         ranks = []
@@ -476,7 +478,7 @@ class _Semantics(CrossChecks, PointChecks):
             return None
         return DeckSpec(tuple(ranks), tuple(remove), tuple(jokers), tuple(values), self.loc(node))
 
-    def trump_order(self, raw: list | None, deck: DeckSpec, root: Node) -> tuple[tuple[TrumpRef, ...], ...]:
+    def trump_order(self, raw: list[Any] | None, deck: DeckSpec, root: Node) -> tuple[tuple[TrumpRef, ...], ...]:
         if raw is None:
             return tuple((TrumpRef("rank", r),) for r in deck.ranks) + tuple((TrumpRef("joker", j),) for j in range(len(deck.jokers)))
         node = root.value["trump_order"]
@@ -519,7 +521,7 @@ class _Semantics(CrossChecks, PointChecks):
         r = C.parse_rank(t)
         return TrumpRef("rank", r) if r is not None and r in deck.ranks else None
 
-    def deal(self, raw: dict) -> DealSpec:
+    def deal(self, raw: dict[str, Any]) -> DealSpec:
         node: Node = raw["__node__"]
         return DealSpec(needed(self.expr(raw["hand_size"])), tuple(raw["packets"]) if raw["packets"] else None,
                         raw["rest"], self.expr(raw["redeal_if"]), self.loc(node), bool(raw.get("turn_up")),
@@ -538,7 +540,7 @@ class _Semantics(CrossChecks, PointChecks):
             self.envs[c] = self.envs[c].with_vars(**{name: BOOL for name in out})
         return tuple(out)
 
-    def bidding(self, raw: dict | str, names: dict[str, int]) -> BiddingSpec:
+    def bidding(self, raw: dict[str, Any] | str, names: dict[str, int]) -> BiddingSpec:
         if isinstance(raw, str):  # "none": the one word the schema lets `bidding` be
             return BiddingSpec(None, None, (), "one", None, None, "redeal", None, self.loc(self.root.value["bidding"]))
         node: Node = raw["__node__"]
@@ -549,7 +551,7 @@ class _Semantics(CrossChecks, PointChecks):
                            self.expr(raw["may_match"]), raw["all_pass"],
                            self.expr(raw["set_back"]), self.loc(node))
 
-    def phase(self, kind: str, raw: dict, no_bids: bool = False) -> PhaseSpec | None:
+    def phase(self, kind: str, raw: dict[str, Any], no_bids: bool = False) -> PhaseSpec | None:
         node: Node = raw["__node__"]
         if kind == "discard":
             if raw["count"] is None and (raw["min"] is None or raw["max"] is None):
@@ -585,7 +587,7 @@ class _Semantics(CrossChecks, PointChecks):
         env = self.envs["discard_set"]
         return tuple(ExprSpec(src.text, valid_if.loc, probe, check(probe, env, CARDS)) for probe in conds)
 
-    def play(self, raw: dict) -> PlaySpec:
+    def play(self, raw: dict[str, Any]) -> PlaySpec:
         def rules(key: str, default: str) -> tuple[LeadRule, ...]:
             out = []
             for r in raw.get(key) or []:
@@ -596,7 +598,7 @@ class _Semantics(CrossChecks, PointChecks):
         return PlaySpec(raw["leader"], raw["follow"], rules("lead_rules", "this lead is not allowed"),
                         rules("follow_rules", "this card may not be played now"), raw.get("draw") or "none")
 
-    def scoring(self, raw: dict, bidding: BiddingSpec | None) -> ScoringSpec:
+    def scoring(self, raw: dict[str, Any], bidding: BiddingSpec | None) -> ScoringSpec:
         cap = raw["cap"]
         if bidding is not None and bidding.min is not None:
             for key in ("made", "bidder"):
@@ -607,7 +609,7 @@ class _Semantics(CrossChecks, PointChecks):
                            self.expr(cap["when"]) if cap else None,
                            self.expr(cap["at"]) if cap else None)
 
-    def end(self, raw: dict, points: tuple[PointSpec, ...] | None) -> EndSpec:
+    def end(self, raw: dict[str, Any], points: tuple[PointSpec, ...] | None) -> EndSpec:
         co = raw.get("count_out") or {}
         as_won = co.get("order") == "as_won"
         order = () if as_won else tuple(co.get("order") or ())
@@ -627,7 +629,9 @@ class _Semantics(CrossChecks, PointChecks):
                        order, self.expr(co.get("when")), as_won)
 
 
-def _translations(sem: _Semantics, raw: dict, options, points, play, bid_names, deck) -> tuple[tuple[str, LangText], ...]:
+def _translations(sem: _Semantics, raw: dict[str, Any], options: tuple[OptionSpec, ...] | None,
+                  points: tuple[PointSpec, ...] | None, play: PlaySpec | None, bid_names: dict[str, int],
+                  deck: DeckSpec) -> tuple[tuple[str, LangText], ...]:
     """`translations:` checked against what the file defines: a known language, its options,
     its refusal codes, its identifiers (a misspelt key would silently never show)."""
     known = {"options": {o.name for o in options or ()},

@@ -2,6 +2,8 @@
 card or per trick, the Game point and the gift; a part of the semantic pass (load.py's _Semantics)."""
 from __future__ import annotations
 
+from typing import Any
+
 from smear_dsl.language.semanticpart import SemanticPart, needed
 from smear_dsl.language.spec import DealSpec, PointSpec
 from smear_dsl.language.yamlsrc import Node
@@ -12,7 +14,7 @@ TO_WORDS = ("player", "winner", "holder", "dealer_if_turned")  # a point's `to:`
 class PointChecks(SemanticPart):
     """A part of the semantic pass: its `err`, `loc` and `expr` report, locate and check."""
 
-    def points(self, raw: dict, deal: DealSpec | None) -> tuple[PointSpec, ...]:
+    def points(self, raw: dict[str, Any], deal: DealSpec | None) -> tuple[PointSpec, ...]:
         out = []
         if not raw:
             return ()

@@ -6,6 +6,7 @@ Expression fields come back as `Src` (text and place) for the semantic pass to c
 """
 from __future__ import annotations
 
+from collections.abc import Iterable
 from dataclasses import dataclass
 from typing import Any
 
@@ -40,7 +41,7 @@ class Ctx:
 MISSING = object()
 
 
-def did_you_mean(word: str, options) -> str | None:
+def did_you_mean(word: str, options: Iterable[Any]) -> str | None:
     import difflib  # only when something is misspelt: not on every check
     m = difflib.get_close_matches(str(word), [str(o) for o in options], n=1, cutoff=0.6)
     return f"did you mean `{m[0]}`?" if m else None
@@ -52,7 +53,7 @@ class Schema:
     def validate(self, node: Node, ctx: Ctx) -> Any:  # pragma: no cover - abstract
         raise NotImplementedError
 
-    def json(self) -> dict:  # pragma: no cover - abstract
+    def json(self) -> dict[str, Any]:  # pragma: no cover - abstract
         raise NotImplementedError
 
 
@@ -60,13 +61,13 @@ class Str(Schema):
     def __init__(self, doc: str = ""):
         self.doc = doc
 
-    def validate(self, node, ctx):
+    def validate(self, node: Node, ctx: Ctx) -> Any:
         if node.kind != "scalar" or node.value is None or isinstance(node.value, bool):
             ctx.error(node, "expected text", self.doc or None)
             return MISSING
         return str(node.value)
 
-    def json(self):
+    def json(self) -> dict[str, Any]:
         return {"type": "string", "description": self.doc}
 
 
@@ -74,7 +75,7 @@ class Int(Schema):
     def __init__(self, doc: str = "", lo: int | None = None, hi: int | None = None):
         self.doc, self.lo, self.hi = doc, lo, hi
 
-    def validate(self, node, ctx):
+    def validate(self, node: Node, ctx: Ctx) -> Any:
         if node.kind != "scalar" or not isinstance(node.value, int) or isinstance(node.value, bool):
             ctx.error(node, f"expected a whole number, got {_show(node)}", self.doc or None)
             return MISSING
@@ -83,8 +84,8 @@ class Int(Schema):
             return MISSING
         return node.value
 
-    def json(self):
-        d = {"type": "integer", "description": self.doc}
+    def json(self) -> dict[str, Any]:
+        d: dict[str, Any] = {"type": "integer", "description": self.doc}
         if self.lo is not None:
             d["minimum"] = self.lo
         if self.hi is not None:
@@ -96,13 +97,13 @@ class Bool(Schema):
     def __init__(self, doc: str = ""):
         self.doc = doc
 
-    def validate(self, node, ctx):
+    def validate(self, node: Node, ctx: Ctx) -> Any:
         if node.kind != "scalar" or not isinstance(node.value, bool):
             ctx.error(node, f"expected true or false, got {_show(node)}")
             return MISSING
         return node.value
 
-    def json(self):
+    def json(self) -> dict[str, Any]:
         return {"type": "boolean", "description": self.doc}
 
 
@@ -112,13 +113,13 @@ class Any_(Schema):
     def __init__(self, doc: str = ""):
         self.doc = doc
 
-    def validate(self, node, ctx):
+    def validate(self, node: Node, ctx: Ctx) -> Any:
         if node.kind != "scalar":
             ctx.error(node, "expected a single value")
             return MISSING
         return node.value
 
-    def json(self):
+    def json(self) -> dict[str, Any]:
         return {"type": ["string", "integer", "boolean"], "description": self.doc}
 
 
@@ -126,7 +127,7 @@ class Enum(Schema):
     def __init__(self, *values: str, doc: str = ""):
         self.values, self.doc = values, doc
 
-    def validate(self, node, ctx):
+    def validate(self, node: Node, ctx: Ctx) -> Any:
         v = node.value if node.kind == "scalar" else None
         if not isinstance(v, str) or v not in self.values:
             ctx.error(node, f"expected one of {', '.join(self.values)}; got {_show(node)}",
@@ -134,7 +135,7 @@ class Enum(Schema):
             return MISSING
         return v
 
-    def json(self):
+    def json(self) -> dict[str, Any]:
         return {"enum": list(self.values), "description": self.doc}
 
 
@@ -144,7 +145,7 @@ class Expr(Schema):
     def __init__(self, type_: str, context: str, doc: str = ""):
         self.type, self.context, self.doc = type_, context, doc
 
-    def validate(self, node, ctx):
+    def validate(self, node: Node, ctx: Ctx) -> Any:
         if node.kind != "scalar" or node.value is None:
             ctx.error(node, f"expected an expression ({self.type}), got {_show(node)}", self.doc or None)
             return MISSING
@@ -152,7 +153,7 @@ class Expr(Schema):
         text = ("true" if v else "false") if isinstance(v, bool) else str(v)
         return Src(text, node.path, node.line, node.col, node.quoted, self.type, self.context)
 
-    def json(self):
+    def json(self) -> dict[str, Any]:
         t = {"int": ["integer", "string"], "bool": ["boolean", "string"]}.get(self.type, "string")
         return {"type": t, "description": f"{self.doc} (expression: {self.type})".strip()}
 
@@ -161,7 +162,7 @@ class ListOf(Schema):
     def __init__(self, item: Schema, doc: str = "", min_items: int = 0):
         self.item, self.doc, self.min_items = item, doc, min_items
 
-    def validate(self, node, ctx):
+    def validate(self, node: Node, ctx: Ctx) -> Any:
         if node.kind != "list":
             ctx.error(node, f"expected a list, got {_show(node)}", self.doc or None)
             return MISSING
@@ -170,7 +171,7 @@ class ListOf(Schema):
         out = [self.item.validate(n, ctx) for n in node.value]
         return [x for x in out if x is not MISSING and not (isinstance(x, dict) and x.get("__bad__"))]
 
-    def json(self):
+    def json(self) -> dict[str, Any]:
         return {"type": "array", "items": self.item.json(), "description": self.doc}
 
 
@@ -180,7 +181,7 @@ class OneOf(Schema):
     def __init__(self, *alts: tuple[str, Schema], doc: str = ""):
         self.alts, self.doc = alts, doc
 
-    def validate(self, node, ctx):
+    def validate(self, node: Node, ctx: Ctx) -> Any:
         for kind, sch in self.alts:
             if kind == node.kind:
                 return sch.validate(node, ctx)
@@ -188,7 +189,7 @@ class OneOf(Schema):
         ctx.error(node, f"expected {kinds}", self.doc or None)
         return MISSING
 
-    def json(self):
+    def json(self) -> dict[str, Any]:
         return {"anyOf": [s.json() for _, s in self.alts], "description": self.doc}
 
 
@@ -206,7 +207,7 @@ class Map(Schema):
     def __init__(self, fields: dict[str, F], doc: str = "", name: str = ""):
         self.fields, self.doc, self.name = fields, doc, name
 
-    def validate(self, node, ctx):
+    def validate(self, node: Node, ctx: Ctx) -> Any:
         if node.kind != "map":
             ctx.error(node, f"expected a mapping{' for ' + self.name if self.name else ''}, got {_show(node)}",
                       "write `key: value` lines indented under it")
@@ -238,7 +239,7 @@ class Map(Schema):
             out["__bad__"] = True
         return out
 
-    def json(self):
+    def json(self) -> dict[str, Any]:
         props = {}
         for k, f in self.fields.items():
             props[k] = {**f.schema.json(), **({"description": f.doc} if f.doc else {})}
@@ -254,7 +255,7 @@ class Dict(Schema):
     def __init__(self, value: Schema, doc: str = "", free_keys: bool = False):
         self.value, self.doc, self.free_keys = value, doc, free_keys
 
-    def validate(self, node, ctx):
+    def validate(self, node: Node, ctx: Ctx) -> Any:
         if node.kind != "map":
             ctx.error(node, f"expected a mapping, got {_show(node)}", self.doc or None)
             return MISSING
@@ -270,7 +271,7 @@ class Dict(Schema):
             out[key] = (v, kn)
         return out
 
-    def json(self):
+    def json(self) -> dict[str, Any]:
         d = {"type": "object", "description": self.doc, "additionalProperties": self.value.json()}
         if not self.free_keys:
             d["propertyNames"] = {"pattern": "^[A-Za-z][A-Za-z0-9_]*$"}
@@ -283,7 +284,7 @@ class Tagged(Schema):
     def __init__(self, kinds: dict[str, Schema], doc: str = ""):
         self.kinds, self.doc = kinds, doc
 
-    def validate(self, node, ctx):
+    def validate(self, node: Node, ctx: Ctx) -> Any:
         if node.kind != "map" or len(node.value) != 1:
             ctx.error(node, "expected a one-key mapping such as `- take: {...}`", "kinds: " + ", ".join(self.kinds))
             return MISSING
@@ -295,7 +296,7 @@ class Tagged(Schema):
         v = self.kinds[key].validate(val, ctx)
         return MISSING if v is MISSING or v.get("__bad__") else (key, v)
 
-    def json(self):
+    def json(self) -> dict[str, Any]:
         return {"description": self.doc, "oneOf": [
             {"type": "object", "additionalProperties": False, "required": [k], "properties": {k: s.json()}}
             for k, s in self.kinds.items()]}

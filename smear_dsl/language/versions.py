@@ -24,7 +24,8 @@ def registry() -> dict[str, Any]:
     """{"legacy": {name: version}, "versions": {"name@V": {"fingerprint", "sha256": [...]}}}."""
     path = shipped_dir() / "history" / "versions.json"
     try:
-        return json.loads(path.read_text(encoding="utf-8"))
+        loaded: dict[str, Any] = json.loads(path.read_text(encoding="utf-8"))
+        return loaded
     except (OSError, ValueError):
         return {"legacy": {}, "versions": {}}
 
@@ -78,7 +79,7 @@ def ref_for_sha(name: str, sha: str) -> str | None:
     """The version of `name` that has shipped with the text hashing to `sha`, if any."""
     for ref, entry in registry()["versions"].items():
         if split_ref(ref)[0] == name and sha in entry.get("sha256", ()):
-            return ref
+            return str(ref)
     return None
 
 

@@ -116,7 +116,8 @@ def load_yaml(text: str, path: str, sources: SourceCache) -> tuple[Node | None, 
 def _compose(loader_class: type, text: str) -> yaml.Node | None:
     loader = loader_class(text)
     try:
-        return loader.get_single_node()
+        node: yaml.Node | None = loader.get_single_node()
+        return node
     finally:
         loader.dispose()
 
