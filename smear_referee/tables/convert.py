@@ -76,63 +76,45 @@ _COMPACT = json.JSONEncoder(separators=(",", ":"), check_circular=False)
 
 
 def view_to_proto(table_id: str, game: Game, seat: int | None, version: int) -> pb.View:
-    """The caller's view, field by field from the engine's (smear_dsl.engine.view decides what it holds)."""
+    """The caller's view, field by field from the engine's (smear_dsl.engine.view decides what it holds).
+    Built in one constructor call (None leaves a field unset): a view is made for every turn."""
     v = seat_view(game, seat)
-    legal = [move_proto(d) for d in v.get("legal", ())] if not game.finished else []
-    out = pb.View(table_id=table_id, version=version, phase=v["phase"], hand=v.get("hand", []), legal_moves=legal,
-                  scores=v["scores"], finished=v["finished"], rules=v["rules"], players=v["players"],
-                  sides=v["sides"], dealer=v["dealer"], hands_played=v["hands_played"])
-    if seat is not None:
-        out.seat = seat
-    if v["side"] is not None:
-        out.side = v["side"]
-    if v["turn"] is not None:
-        out.turn = v["turn"]
-    if v["winner"] is not None:
-        out.winner = v["winner"]
-    if "bids" in v:
-        out.current.CopyFrom(_hand_in_play(v))
-    if "discard" in v:
-        d = v["discard"]
-        out.discard.CopyFrom(pb.Discarding(min=d["min"], max=d["max"], cards=d["cards"], example=d["example"] or ()))
-    if "last_hand" in v:
-        out.last_hand_json = _COMPACT.encode(v["last_hand"])
-    return out
+    d = v.get("discard")
+    return pb.View(
+        table_id=table_id, version=version, seat=seat, phase=v["phase"], turn=v["turn"], hand=v.get("hand", []),
+        legal_moves=[move_proto(m) for m in v.get("legal", ())] if not game.finished else [],
+        scores=v["scores"], finished=v["finished"], winner=v["winner"], rules=v["rules"], players=v["players"],
+        side=v["side"], sides=v["sides"], dealer=v["dealer"], hands_played=v["hands_played"],
+        current=_hand_in_play(v) if "bids" in v else None,
+        discard=None if d is None else pb.Discarding(min=d["min"], max=d["max"], cards=d["cards"],
+                                                     example=d["example"] or ()),
+        last_hand_json=_COMPACT.encode(v["last_hand"]) if "last_hand" in v else "")
 
 
 def _hand_in_play(v: SeatView) -> pb.HandInPlay:
     """The hand being played, as the view holds it (only while a hand is played)."""
-    h = pb.HandInPlay(
+    s = v.get("stock")
+    return pb.HandInPlay(
         bids=[pb.SeatBid(seat=b["seat"], bid=b["bid"] or 0) for b in v.get("bids", ())],
+        bidder=v.get("bidder"), bid=v.get("bid"),
         trump=v.get("trump") or "", trick=[pb.SeatCard(seat=c["seat"], card=c["card"]) for c in v.get("trick", ())],
         tricks=[pb.TrickTaken(leader=x["leader"], winner=x["winner"], cards=x["cards"]) for x in v.get("tricks", ())],
         hand_sizes=v.get("hand_sizes", ()), shown=[pb.SeatCards(seat=x["seat"], cards=x["cards"]) for x in v.get("shown", ())],
+        pegged=pb.Pegged(won=[_point_fell(p) for p in v.get("points_won", ())], totals=v["hand_points"])
+        if "hand_points" in v else None,
+        stock=None if s is None else pb.Stock(
+            size=s["size"], turned_up=s["turned_up"] or "", top=s["top"] or "",
+            draws=[pb.SeatCard(seat=x["seat"], card=x["card"]) for x in s.get("draws", ())],
+            turned_down=s.get("turned_down", ())),
         trump_calls=[pb.TrumpCall(seat=c["seat"], suit=c["suit"] or "") for c in v.get("trump_calls", ())],
         choices=[pb.SeatChoice(seat=c["seat"], choice=c["choice"]) for c in v.get("choices", ())],
         discarded=v.get("discarded", ()))
-    bidder, bid = v.get("bidder"), v.get("bid")
-    if bidder is not None:
-        h.bidder = bidder
-    if bid is not None:
-        h.bid = bid
-    if "hand_points" in v:
-        h.pegged.CopyFrom(pb.Pegged(won=[_point_fell(p) for p in v.get("points_won", ())], totals=v["hand_points"]))
-    if "stock" in v:
-        s = v["stock"]
-        h.stock.CopyFrom(pb.Stock(size=s["size"], turned_up=s["turned_up"] or "", top=s["top"] or "",
-                                  draws=[pb.SeatCard(seat=d["seat"], card=d["card"]) for d in s.get("draws", ())],
-                                  turned_down=s.get("turned_down", ())))
-    return h
 
 
 def _point_fell(p: dict[str, Any]) -> pb.PointFell:
     """One pegged award (smear_dsl.engine.scoring.fell_json's form)."""
-    out = pb.PointFell(point=p["point"], value=p["value"], card=p["card"] or "", at=p["at"])
-    if p["side"] is not None:
-        out.side = p["side"]
-    if p["trick"] is not None:
-        out.trick = p["trick"]
-    return out
+    return pb.PointFell(point=p["point"], side=p["side"], value=p["value"], card=p["card"] or "", at=p["at"],
+                        trick=p["trick"])
 
 
 def rule_info(spec: RuleSpec, lang: str = "en") -> pb.RuleInfo:
