@@ -122,7 +122,7 @@ class Sandbox:
         w.kill()
 
     def _replace(self) -> None:
-        """Start a worker (in place of a killed one, or at start), off the caller's path."""
+        """Start a worker in place of a killed one, off the caller's path (a job waits for it rather than start another)."""
         def start() -> None:
             try:
                 self._give(_Worker(self.memory_bytes))
