@@ -151,8 +151,9 @@ class Discards(HandState):
         checked; after QUICK refusals by the lead check, from the plans by suit (`_lead_plans`)."""
         step = self.rules.play.steps[self.step]
         binds = self._lead_binds(seat)
-        if step.any_cards and step.span[0] == step.span[1]:  # any k cards (a widow): no plan needed
-            hand, k = self.hands[seat], step.span[0]
+        fixed = step.fixed_range if step.any_cards else None  # (a discard of any cards has one)
+        if fixed is not None and fixed[0] == fixed[1]:  # any k cards (a widow): no plan needed
+            hand, k = self.hands[seat], fixed[0]
             n = hand.bit_count()
             for _ in range(QUICK if binds else 1):
                 mask = _random_subset(hand, n, k, rng) if k <= n else None
