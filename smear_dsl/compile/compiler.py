@@ -262,11 +262,13 @@ class _Compiler:
     def sides(self, tables: Tables) -> tuple[int, tuple[int, ...]]:
         """The number of sides and each seat's side (seat mod teams; no teams: every seat alone)."""
         spec, n = self.spec, self.players
+        if spec.teams is None:
+            return n, tuple(range(n))
         teams = self.static_int(spec.teams, tables)
-        if teams is None or teams <= 0:
+        if teams <= 0:
             return n, tuple(range(n))
         if teams < 2 or n % teams:
-            self.fail(spec.teams.loc if spec.teams is not None else spec.loc, f"{n} players cannot sit in {teams} equal partnerships",
+            self.fail(spec.teams.loc, f"{n} players cannot sit in {teams} equal partnerships",
                       "teams must divide the number of players (seat mod teams is the side)")
             teams = n
         return teams, tuple(s % teams for s in range(n))
