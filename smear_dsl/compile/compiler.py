@@ -262,10 +262,7 @@ class _Compiler:
     def sides(self, tables: Tables) -> tuple[int, tuple[int, ...]]:
         """The number of sides and each seat's side (seat mod teams; no teams: every seat alone)."""
         spec, n = self.spec, self.players
-        if spec.teams is None:
-            return n, tuple(range(n))
-        teams = self.static_int(spec.teams, tables)
-        if teams <= 0:
+        if spec.teams is None or (teams := self.static_int(spec.teams, tables)) <= 0:
             return n, tuple(range(n))
         if teams < 2 or n % teams:
             self.fail(spec.teams.loc, f"{n} players cannot sit in {teams} equal partnerships",
